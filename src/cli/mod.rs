@@ -1,0 +1,36 @@
+//! Command-line parsing and dispatch. Exit codes: 0 clean, 1 problems found, 2 usage or I/O error.
+
+use clap::{Parser, Subcommand};
+
+mod perft;
+
+#[derive(Parser)]
+#[command(
+    name = "pgnkit",
+    version,
+    about = "Validate, convert and summarise chess PGN and FEN files"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (move generator check)
+    Perft(perft::Args),
+}
+
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    match cli.command {
+        Command::Perft(args) => perft::run(args),
+    }
+}

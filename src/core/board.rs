@@ -1,0 +1,238 @@
+//! Piece placement: bitboards per role and colour, plus a square-indexed mailbox for O(1) lookups.
+
+use super::bitboard::Bitboard;
+use super::types::{ByColor, Color, File, Piece, Rank, Role, Square};
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    occupied: Bitboard,
+    /// 0 for an empty square, else `1 + color * 6 + role`.
+    mailbox: [u8; 64],
+}
+
+#[inline]
+const fn encode(piece: Piece) -> u8 {
+    1 + piece.color as u8 * 6 + piece.role as u8
+}
+
+#[inline]
+const fn decode(code: u8) -> Option<Piece> {
+    if code == 0 {
+        None
+    } else {
+        let c = code - 1;
+        Some(Piece {
+            color: if c >= 6 { Color::Black } else { Color::White },
+            role: Role::from_index((c % 6) as usize),
+        })
+    }
+}
+
+impl Board {
+    pub const fn empty() -> Board {
+        Board {
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            occupied: Bitboard::EMPTY,
+            mailbox: [0; 64],
+        }
+    }
+
+    /// The initial position of standard chess.
+    pub fn standard() -> Board {
+        let mut board = Board::empty();
+        let back = [
+            Role::Rook,
+            Role::Knight,
+            Role::Bishop,
+            Role::Queen,
+            Role::King,
+            Role::Bishop,
+            Role::Knight,
+            Role::Rook,
+        ];
+        for (file, role) in File::ALL.into_iter().zip(back) {
+            board.put(
+                Square::from_coords(file, Rank::First),
+                Piece::new(Color::White, role),
+            );
+            board.put(
+                Square::from_coords(file, Rank::Second),
+                Piece::new(Color::White, Role::Pawn),
+            );
+            board.put(
+                Square::from_coords(file, Rank::Seventh),
+                Piece::new(Color::Black, Role::Pawn),
+            );
+            board.put(
+                Square::from_coords(file, Rank::Eighth),
+                Piece::new(Color::Black, role),
+            );
+        }
+        board
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    #[inline]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[inline]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    #[inline]
+    pub fn by_piece(&self, piece: Piece) -> Bitboard {
+        self.by_role[piece.role.index()] & self.by_color[piece.color.index()]
+    }
+
+    #[inline]
+    pub fn pawns(&self) -> Bitboard {
+        self.by_role[Role::Pawn.index()]
+    }
+
+    #[inline]
+    pub fn knights(&self) -> Bitboard {
+        self.by_role[Role::Knight.index()]
+    }
+
+    #[inline]
+    pub fn bishops(&self) -> Bitboard {
+        self.by_role[Role::Bishop.index()]
+    }
+
+    #[inline]
+    pub fn rooks(&self) -> Bitboard {
+        self.by_role[Role::Rook.index()]
+    }
+
+    #[inline]
+    pub fn queens(&self) -> Bitboard {
+        self.by_role[Role::Queen.index()]
+    }
+
+    #[inline]
+    pub fn kings(&self) -> Bitboard {
+        self.by_role[Role::King.index()]
+    }
+
+    /// Bishops and queens: pieces that slide diagonally.
+    #[inline]
+    pub fn diagonal_sliders(&self) -> Bitboard {
+        self.bishops() | self.queens()
+    }
+
+    /// Rooks and queens: pieces that slide along ranks and files.
+    #[inline]
+    pub fn straight_sliders(&self) -> Bitboard {
+        self.rooks() | self.queens()
+    }
+
+    #[inline]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        decode(self.mailbox[sq.index()])
+    }
+
+    #[inline]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        self.piece_at(sq).map(|p| p.role)
+    }
+
+    /// The single king of `color`, if there is exactly one.
+    #[inline]
+    pub fn king_of(&self, color: Color) -> Option<Square> {
+        (self.kings() & self.by_color(color)).single()
+    }
+
+    /// Places `piece` on an empty square.
+    #[inline]
+    pub fn put(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.mailbox[sq.index()] == 0);
+        let bit = Bitboard::from_square(sq);
+        self.by_role[piece.role.index()] |= bit;
+        self.by_color[piece.color.index()] |= bit;
+        self.occupied |= bit;
+        self.mailbox[sq.index()] = encode(piece);
+    }
+
+    /// Removes whatever stands on `sq`.
+    #[inline]
+    pub fn take(&mut self, sq: Square) -> Option<Piece> {
+        let piece = decode(self.mailbox[sq.index()])?;
+        let bit = !Bitboard::from_square(sq);
+        self.by_role[piece.role.index()] &= bit;
+        self.by_color[piece.color.index()] &= bit;
+        self.occupied &= bit;
+        self.mailbox[sq.index()] = 0;
+        Some(piece)
+    }
+
+    /// Pieces per colour and role, for material checks.
+    pub fn material(&self) -> ByColor<[u8; 6]> {
+        let mut m = ByColor::<[u8; 6]>::default();
+        for color in Color::ALL {
+            for role in Role::ALL {
+                m.get_mut(color)[role.index()] =
+                    (self.by_piece(Piece::new(color, role))).count() as u8;
+            }
+        }
+        m
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.occupied
+            .map(move |sq| (sq, self.piece_at(sq).expect("occupied square")))
+    }
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for rank in Rank::ALL.iter().rev() {
+            for file in File::ALL {
+                let c = self
+                    .piece_at(Square::from_coords(file, *rank))
+                    .map_or('.', |p| p.fen_char());
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_board_has_32_pieces() {
+        let b = Board::standard();
+        assert_eq!(b.occupied().count(), 32);
+        assert_eq!(b.king_of(Color::White), Some(Square::E1));
+        assert_eq!(b.king_of(Color::Black), Some(Square::E8));
+        assert_eq!(
+            b.piece_at(Square::D8),
+            Some(Piece::new(Color::Black, Role::Queen))
+        );
+        assert_eq!(b.material().white, [8, 2, 2, 2, 1, 1]);
+    }
+
+    #[test]
+    fn put_and_take_keep_bitboards_consistent() {
+        let mut b = Board::standard();
+        let p = b.take(Square::E1).unwrap();
+        assert_eq!(p, Piece::new(Color::White, Role::King));
+        assert_eq!(b.king_of(Color::White), None);
+        assert_eq!(b.take(Square::E1), None);
+        b.put(Square::E1, p);
+        assert_eq!(b, Board::standard());
+    }
+}

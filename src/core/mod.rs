@@ -1,0 +1,18 @@
+//! The rules of chess: board representation, attacks, legal moves, positions, FEN and game outcomes.
+
+pub mod attacks;
+mod bitboard;
+mod board;
+pub mod fen;
+mod movegen;
+mod moves;
+mod position;
+mod types;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use movegen::{perft, perft_divide};
+pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
+pub use position::{CastlingMode, Position, PositionError, Setup};
+pub use types::{ByColor, Color, File, Piece, Rank, Role, Square};

@@ -1,0 +1,336 @@
+//! Legal move generation: check evasions, pins, en passant (with the horizontal-pin case), promotions and
+//! castling under all four FIDE conditions, for standard chess and Chess960.
+
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveKind, MoveList};
+use super::position::Position;
+use super::types::{Color, File, Rank, Role, Square};
+
+/// Where move generation puts what it finds: a list of moves, or just a count (perft's bulk counting
+/// needs only how many, and counting a target set is one popcount).
+pub(crate) trait MoveSink {
+    /// Ordinary moves of a non-pawn piece from `from` to every square of `targets`.
+    fn piece_moves(&mut self, pos: &Position, from: Square, role: Role, targets: Bitboard);
+    /// One move (pawn moves, castling, en passant).
+    fn one(&mut self, m: Move);
+    /// A pawn move to the last rank: four moves, one per promotion role.
+    fn promotions(&mut self, from: Square, to: Square, capture: Option<Role>) {
+        for promotion in Role::PROMOTIONS {
+            self.one(Move {
+                from,
+                to,
+                role: Role::Pawn,
+                capture,
+                promotion: Some(promotion),
+                kind: MoveKind::Normal,
+            });
+        }
+    }
+}
+
+impl MoveSink for MoveList {
+    #[inline]
+    fn piece_moves(&mut self, pos: &Position, from: Square, role: Role, targets: Bitboard) {
+        for to in targets {
+            self.push(Move {
+                from,
+                to,
+                role,
+                capture: pos.board().role_at(to),
+                promotion: None,
+                kind: MoveKind::Normal,
+            });
+        }
+    }
+
+    #[inline]
+    fn one(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+struct Counter(u64);
+
+impl MoveSink for Counter {
+    #[inline]
+    fn piece_moves(&mut self, _: &Position, _: Square, _: Role, targets: Bitboard) {
+        self.0 += u64::from(targets.count());
+    }
+
+    #[inline]
+    fn one(&mut self, _: Move) {
+        self.0 += 1;
+    }
+
+    #[inline]
+    fn promotions(&mut self, _: Square, _: Square, _: Option<Role>) {
+        self.0 += 4;
+    }
+}
+
+impl Position {
+    /// Every legal move in this position.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&mut list);
+        list
+    }
+
+    /// How many legal moves there are, without listing them.
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut counter = Counter(0);
+        self.generate(&mut counter);
+        counter.0
+    }
+
+    /// Legal moves of one role (cheaper when resolving SAN).
+    pub fn legal_moves_of(&self, role: Role) -> MoveList {
+        let mut list = self.legal_moves();
+        list.retain(|m| m.role == role);
+        list
+    }
+
+    /// True if `m` is one of the legal moves here.
+    pub fn is_legal(&self, m: &Move) -> bool {
+        self.legal_moves().contains(m)
+    }
+
+    /// Hands every legal move to `list`.
+    pub(crate) fn generate<S: MoveSink>(&self, list: &mut S) {
+        let us = self.turn();
+        let b = self.board();
+        let ours = b.by_color(us);
+        let theirs = b.by_color(!us);
+        let occupied = b.occupied();
+        let king = self.our_king();
+        let checkers = self.checkers();
+
+        self.gen_king_steps(king, ours, list);
+        if checkers.more_than_one() {
+            return;
+        }
+        // In check, other pieces must capture the checker or block its line.
+        let target = match checkers.single() {
+            Some(checker) => attacks::between(king, checker).with(checker),
+            None => Bitboard::FULL,
+        };
+        let pinned = self.pinned();
+        let movable = !ours & target;
+
+        for from in b.knights() & ours & !pinned {
+            list.piece_moves(
+                self,
+                from,
+                Role::Knight,
+                attacks::knight_attacks(from) & movable,
+            );
+        }
+        for from in b.diagonal_sliders() & ours {
+            let mut to = attacks::bishop_attacks(from, occupied) & movable;
+            if pinned.contains(from) {
+                to &= attacks::line(king, from);
+            }
+            let role = if b.queens().contains(from) {
+                Role::Queen
+            } else {
+                Role::Bishop
+            };
+            list.piece_moves(self, from, role, to);
+        }
+        for from in b.straight_sliders() & ours {
+            let mut to = attacks::rook_attacks(from, occupied) & movable;
+            if pinned.contains(from) {
+                to &= attacks::line(king, from);
+            }
+            let role = if b.queens().contains(from) {
+                Role::Queen
+            } else {
+                Role::Rook
+            };
+            list.piece_moves(self, from, role, to);
+        }
+        self.gen_pawn_moves(king, theirs, occupied, target, pinned, list);
+        if let Some(ep) = self.ep_square() {
+            let capturers = attacks::pawn_attacks(!us, ep) & b.pawns() & ours;
+            for from in capturers {
+                if self.en_passant_is_legal(from, ep) {
+                    list.one(Move {
+                        from,
+                        to: ep,
+                        role: Role::Pawn,
+                        capture: Some(Role::Pawn),
+                        promotion: None,
+                        kind: MoveKind::EnPassant,
+                    });
+                }
+            }
+        }
+        if checkers.is_empty() {
+            self.gen_castling(king, list);
+        }
+    }
+
+    fn gen_king_steps<S: MoveSink>(&self, king: Square, ours: Bitboard, list: &mut S) {
+        let them = !self.turn();
+        // Without the king on the board, a slider's ray continues through its square.
+        let occupied = self.board().occupied().without(king);
+        let safe = (attacks::king_attacks(king) & !ours)
+            .filter(|&to| self.attackers_to(to, them, occupied).is_empty())
+            .collect();
+        list.piece_moves(self, king, Role::King, safe);
+    }
+
+    fn gen_pawn_moves<S: MoveSink>(
+        &self,
+        king: Square,
+        theirs: Bitboard,
+        occupied: Bitboard,
+        target: Bitboard,
+        pinned: Bitboard,
+        list: &mut S,
+    ) {
+        let us = self.turn();
+        let b = self.board();
+        let (forward, start_rank, last_rank) = match us {
+            Color::White => (8i8, Rank::Second, Rank::Eighth),
+            Color::Black => (-8i8, Rank::Seventh, Rank::First),
+        };
+        for from in b.pawns() & b.by_color(us) {
+            let allowed = if pinned.contains(from) {
+                target & attacks::line(king, from)
+            } else {
+                target
+            };
+            let captures = attacks::pawn_attacks(us, from) & theirs & allowed;
+            for to in captures {
+                push_pawn_move(list, from, to, b.role_at(to), last_rank, MoveKind::Normal);
+            }
+            let one = Square::new((from.index() as i8 + forward) as u8);
+            if occupied.contains(one) {
+                continue;
+            }
+            if allowed.contains(one) {
+                push_pawn_move(list, from, one, None, last_rank, MoveKind::Normal);
+            }
+            if from.rank() == start_rank {
+                let two = Square::new((one.index() as i8 + forward) as u8);
+                if !occupied.contains(two) && allowed.contains(two) {
+                    push_pawn_move(list, from, two, None, last_rank, MoveKind::DoublePush);
+                }
+            }
+        }
+    }
+
+    fn gen_castling<S: MoveSink>(&self, king: Square, list: &mut S) {
+        let us = self.turn();
+        let back = us.back_rank();
+        if king.rank() != back {
+            return;
+        }
+        let b = self.board();
+        let them = !us;
+        let occupied = b.occupied();
+        for rook in self.castling_rights() & Bitboard::rank(back) & b.rooks() & b.by_color(us) {
+            let kingside = rook.file() > king.file();
+            let (king_file, rook_file) = if kingside {
+                (File::G, File::F)
+            } else {
+                (File::C, File::D)
+            };
+            let king_to = Square::from_coords(king_file, back);
+            let rook_to = Square::from_coords(rook_file, back);
+            let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
+            // Condition: every square either piece crosses or lands on is empty, apart from the two movers.
+            let path = attacks::between(king, king_to).with(king_to)
+                | attacks::between(rook, rook_to).with(rook_to);
+            if (path & occupied & !movers).non_empty() {
+                continue;
+            }
+            // Conditions: the king is not in check (checked by the caller), does not pass through an attacked
+            // square, and does not land on one. The rook may cross attacked squares.
+            let crossed = attacks::between(king, king_to);
+            if crossed
+                .into_iter()
+                .any(|sq| self.attackers_to(sq, them, occupied).non_empty())
+            {
+                continue;
+            }
+            let after = (occupied ^ movers)
+                | Bitboard::from_square(king_to)
+                | Bitboard::from_square(rook_to);
+            if self.attackers_to(king_to, them, after).non_empty() {
+                continue;
+            }
+            list.one(Move {
+                from: king,
+                to: rook,
+                role: Role::King,
+                capture: None,
+                promotion: None,
+                kind: MoveKind::Castle,
+            });
+        }
+    }
+}
+
+#[inline]
+fn push_pawn_move<S: MoveSink>(
+    list: &mut S,
+    from: Square,
+    to: Square,
+    capture: Option<Role>,
+    last: Rank,
+    kind: MoveKind,
+) {
+    if to.rank() == last {
+        list.promotions(from, to, capture);
+    } else {
+        list.one(Move {
+            from,
+            to,
+            role: Role::Pawn,
+            capture,
+            promotion: None,
+            kind,
+        });
+    }
+}
+
+/// Counts the leaves of the legal move tree to `depth`, counting the last level in bulk (the length of the
+/// move list, without playing the moves), as is usual for perft and as the reference does.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return pos.count_legal_moves();
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|m| perft(&pos.play(*m), depth - 1))
+        .sum()
+}
+
+/// Per-move node counts at `depth` (perft "divide").
+pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    let depth = depth.max(1);
+    pos.legal_moves()
+        .iter()
+        .map(|m| (*m, perft(&pos.play(*m), depth - 1)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initial_position_perft() {
+        let pos = Position::new();
+        assert_eq!(perft(&pos, 1), 20);
+        assert_eq!(perft(&pos, 2), 400);
+        assert_eq!(perft(&pos, 3), 8_902);
+        assert_eq!(perft(&pos, 4), 197_281);
+    }
+}

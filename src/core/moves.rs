@@ -1,0 +1,192 @@
+//! Moves and fixed-capacity move lists.
+
+use std::fmt;
+use std::mem::MaybeUninit;
+
+use super::types::{Role, Square};
+
+/// How a move changes the board beyond lifting a piece and putting it down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum MoveKind {
+    Normal,
+    /// A pawn's two-square first move: it may set up an en-passant capture.
+    DoublePush,
+    EnPassant,
+    /// Castling; the move's `to` is the square of the castling rook (so Chess960 works the same way).
+    Castle,
+}
+
+/// A legal-move candidate with everything notation needs: the moving role, what it captures and promotes to.
+///
+/// For castling, `from` is the king's square and `to` the rook's square ("king takes own rook", as in Chess960
+/// UCI); [`Move::king_destination`] gives where the king lands.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: Square,
+    pub to: Square,
+    pub role: Role,
+    pub capture: Option<Role>,
+    pub promotion: Option<Role>,
+    pub kind: MoveKind,
+}
+
+impl Move {
+    #[inline]
+    pub fn is_castle(&self) -> bool {
+        self.kind == MoveKind::Castle
+    }
+
+    #[inline]
+    pub fn is_en_passant(&self) -> bool {
+        self.kind == MoveKind::EnPassant
+    }
+
+    #[inline]
+    pub fn is_capture(&self) -> bool {
+        self.capture.is_some()
+    }
+
+    /// Resets the 50-move counter: a pawn move or a capture.
+    #[inline]
+    pub fn is_zeroing(&self) -> bool {
+        self.role == Role::Pawn || self.capture.is_some()
+    }
+
+    /// Castling towards the h-file ("O-O").
+    #[inline]
+    pub fn is_kingside_castle(&self) -> bool {
+        self.is_castle() && self.to.file() > self.from.file()
+    }
+
+    /// Where the moving piece ends up (for castling, the king's square: g- or c-file).
+    #[inline]
+    pub fn king_destination(&self) -> Square {
+        if self.is_castle() {
+            let file = if self.is_kingside_castle() {
+                super::types::File::G
+            } else {
+                super::types::File::C
+            };
+            Square::from_coords(file, self.from.rank())
+        } else {
+            self.to
+        }
+    }
+
+    /// Where the castling rook lands (f- or d-file); meaningless for other moves.
+    #[inline]
+    pub fn rook_destination(&self) -> Square {
+        let file = if self.is_kingside_castle() {
+            super::types::File::F
+        } else {
+            super::types::File::D
+        };
+        Square::from_coords(file, self.from.rank())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}{}", self.role.upper_char(), self.from, self.to)?;
+        if let Some(p) = self.promotion {
+            write!(f, "={}", p.upper_char())?;
+        }
+        match self.kind {
+            MoveKind::EnPassant => write!(f, " e.p."),
+            MoveKind::Castle => write!(f, " castle"),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A reachable position has at most 218 legal moves; unreachable ones accepted leniently (e.g. 28 queens in a
+/// perft suite) have more, so leave ample room.
+pub const MAX_MOVES: usize = 512;
+
+/// A stack-allocated list of moves: move generation never touches the heap.
+pub struct MoveList {
+    len: usize,
+    moves: [MaybeUninit<Move>; MAX_MOVES],
+}
+
+impl MoveList {
+    #[inline]
+    pub fn new() -> MoveList {
+        MoveList {
+            len: 0,
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        // A legal position cannot exceed MAX_MOVES; the check keeps a corrupt one from writing out of bounds.
+        if self.len < MAX_MOVES {
+            self.moves[self.len] = MaybeUninit::new(m);
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        // SAFETY: the first `len` entries were written by `push`, and `MaybeUninit<Move>` has `Move`'s layout.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+    }
+
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            // SAFETY: i < len, so the entry was initialised.
+            let m = unsafe { self.moves[i].assume_init() };
+            if keep(&m) {
+                self.moves[kept] = MaybeUninit::new(m);
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}

@@ -1,0 +1,714 @@
+//! A checked chess position: the only way to get one is through [`Position::from_setup`], which reports every
+//! problem of an impossible setup at once, so every method may assume both kings exist and the side not to
+//! move is not in check.
+
+use std::fmt;
+
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::board::Board;
+use super::moves::{Move, MoveKind};
+use super::types::{Color, File, Piece, Rank, Role, Square};
+use super::zobrist;
+
+/// Whether castling rights are written as `KQkq` and castling moves as `e1g1` (standard), or rights name rook
+/// files and castling moves are "king takes own rook" (Chess960).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CastlingMode {
+    #[default]
+    Standard,
+    Chess960,
+}
+
+/// Anything a FEN can describe, checked or not.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Setup {
+    pub board: Board,
+    pub turn: Color,
+    /// Squares of the rooks that may still castle.
+    pub castling: Bitboard,
+    pub ep_square: Option<Square>,
+    pub halfmoves: u32,
+    pub fullmoves: u32,
+}
+
+impl Setup {
+    pub fn standard() -> Setup {
+        Setup {
+            board: Board::standard(),
+            turn: Color::White,
+            castling: Bitboard::from_square(Square::A1)
+                | Bitboard::from_square(Square::H1)
+                | Bitboard::from_square(Square::A8)
+                | Bitboard::from_square(Square::H8),
+            ep_square: None,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
+    }
+}
+
+/// One reason a setup is not a legal chess position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PositionError {
+    MissingKing(Color),
+    TooManyKings(Color, u32),
+    PawnOnBackRank(Square),
+    TooManyPawns(Color, u32),
+    TooManyPieces(Color, u32),
+    /// A castling right whose king or rook is not on its square.
+    InvalidCastlingRight {
+        color: Color,
+        rook_square: Square,
+        reason: &'static str,
+    },
+    /// The e.p. square does not match a pawn that has just made a two-square move.
+    InvalidEnPassant {
+        square: Square,
+        reason: &'static str,
+    },
+    /// The side that has just moved is in check.
+    OppositeCheck {
+        king: Square,
+        attacker: Square,
+    },
+    /// More checkers than one move can give.
+    TooManyCheckers(u32),
+    /// A check no last move could have given (e.g. two sliders along the same line).
+    ImpossibleCheck,
+}
+
+impl PositionError {
+    /// Fatal problems make move generation meaningless; the others only make the position unreachable.
+    pub fn is_fatal(&self) -> bool {
+        !matches!(
+            self,
+            PositionError::TooManyPawns(..)
+                | PositionError::TooManyPieces(..)
+                | PositionError::TooManyCheckers(_)
+                | PositionError::ImpossibleCheck
+        )
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::MissingKing(c) => write!(f, "{} has no king", c.name()),
+            PositionError::TooManyKings(c, n) => write!(f, "{} has {n} kings", c.name()),
+            PositionError::PawnOnBackRank(sq) => {
+                write!(f, "pawn on {sq}: pawns cannot stand on rank 1 or 8")
+            }
+            PositionError::TooManyPawns(c, n) => {
+                write!(f, "{} has {n} pawns (at most 8)", c.name())
+            }
+            PositionError::TooManyPieces(c, n) => {
+                write!(f, "{} has {n} pieces (at most 16)", c.name())
+            }
+            PositionError::InvalidCastlingRight {
+                color,
+                rook_square,
+                reason,
+            } => write!(
+                f,
+                "castling right for {} with the rook on {rook_square}: {reason}",
+                color.name()
+            ),
+            PositionError::InvalidEnPassant { square, reason } => {
+                write!(f, "en-passant square {square}: {reason}")
+            }
+            PositionError::OppositeCheck { king, attacker } => write!(
+                f,
+                "the side not to move is in check (king on {king} attacked from {attacker})"
+            ),
+            PositionError::TooManyCheckers(n) => {
+                write!(f, "the king is attacked by {n} pieces (at most 2)")
+            }
+            PositionError::ImpossibleCheck => {
+                write!(f, "the check could not have been given by any last move")
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    board: Board,
+    turn: Color,
+    castling: Bitboard,
+    /// Set only when an en-passant capture is legal, so FEN output and the hash follow FIDE's "same position".
+    ep_square: Option<Square>,
+    halfmoves: u32,
+    fullmoves: u32,
+    mode: CastlingMode,
+    hash: u64,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::new()
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}{} to move", self.board, self.turn.name())
+    }
+}
+
+impl Position {
+    /// The initial position.
+    pub fn new() -> Position {
+        Position::from_setup(Setup::standard(), CastlingMode::Standard)
+            .expect("the initial position is legal")
+    }
+
+    /// Checks a setup, returning every problem found (not just the first).
+    ///
+    /// An e.p. square that is consistent but useless (no legal capture onto it) is dropped, not rejected:
+    /// FIDE's "same position" ignores it.
+    pub fn from_setup(setup: Setup, mode: CastlingMode) -> Result<Position, Vec<PositionError>> {
+        match Position::from_setup_lenient(setup, mode) {
+            Ok((pos, problems)) if problems.is_empty() => Ok(pos),
+            Ok((_, problems)) => Err(problems),
+            Err(errors) => Err(errors),
+        }
+    }
+
+    /// Like [`Position::from_setup`], but accepts positions that break only the "could this arise in a game"
+    /// rules (too many pieces, impossible checks), returning those problems beside the position. Move
+    /// generation is sound for such positions, and perft suites contain them.
+    pub fn from_setup_lenient(
+        setup: Setup,
+        mode: CastlingMode,
+    ) -> Result<(Position, Vec<PositionError>), Vec<PositionError>> {
+        let mut errors = Vec::new();
+        let board = setup.board;
+        for color in Color::ALL {
+            let kings = (board.kings() & board.by_color(color)).count();
+            match kings {
+                0 => errors.push(PositionError::MissingKing(color)),
+                1 => {}
+                n => errors.push(PositionError::TooManyKings(color, n)),
+            }
+            let pawns = (board.pawns() & board.by_color(color)).count();
+            if pawns > 8 {
+                errors.push(PositionError::TooManyPawns(color, pawns));
+            }
+            let pieces = board.by_color(color).count();
+            if pieces > 16 {
+                errors.push(PositionError::TooManyPieces(color, pieces));
+            }
+        }
+        let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
+        for sq in board.pawns() & back_ranks {
+            errors.push(PositionError::PawnOnBackRank(sq));
+        }
+        Self::check_castling(&board, setup.castling, mode, &mut errors);
+        let ep_square = match setup.ep_square {
+            Some(ep) => Self::check_en_passant(&board, setup.turn, ep, &mut errors),
+            None => None,
+        };
+        let kings_ok =
+            board.king_of(Color::White).is_some() && board.king_of(Color::Black).is_some();
+        let mut pos = Position {
+            board,
+            turn: setup.turn,
+            castling: setup.castling,
+            ep_square,
+            halfmoves: setup.halfmoves,
+            fullmoves: setup.fullmoves.max(1),
+            mode,
+            hash: 0,
+        };
+        if kings_ok {
+            let them = !setup.turn;
+            let their_king = board.king_of(them).expect("checked above");
+            let attackers = pos.attackers_to(their_king, setup.turn, board.occupied());
+            if let Some(attacker) = attackers.first() {
+                errors.push(PositionError::OppositeCheck {
+                    king: their_king,
+                    attacker,
+                });
+            }
+            let checkers = pos.checkers();
+            if checkers.count() > 2 {
+                errors.push(PositionError::TooManyCheckers(checkers.count()));
+            } else if checkers.count() == 2 {
+                let mut it = checkers;
+                let (a, b) = (it.next().unwrap(), it.next().unwrap());
+                let king = pos.our_king();
+                // Two checkers on one line through the king, or two pieces of a kind that one move cannot
+                // both uncover, cannot come from a legal last move.
+                if attacks::aligned(king, a, b)
+                    || (board.pawns() | board.knights()).contains(a)
+                        && (board.pawns() | board.knights()).contains(b)
+                {
+                    errors.push(PositionError::ImpossibleCheck);
+                }
+            }
+            if let Some(ep) = pos.ep_square
+                && !pos.has_legal_en_passant(ep)
+            {
+                pos.ep_square = None;
+            }
+        }
+        if errors.iter().any(PositionError::is_fatal) {
+            return Err(errors);
+        }
+        pos.hash = pos.compute_hash();
+        Ok((pos, errors))
+    }
+
+    fn check_castling(
+        board: &Board,
+        castling: Bitboard,
+        mode: CastlingMode,
+        errors: &mut Vec<PositionError>,
+    ) {
+        for color in Color::ALL {
+            let back = Bitboard::rank(color.back_rank());
+            let rights = castling & back;
+            let king = (board.kings() & board.by_color(color) & back).single();
+            let mut seen_sides = [false; 2];
+            for rook_square in rights {
+                let bad = |reason| PositionError::InvalidCastlingRight {
+                    color,
+                    rook_square,
+                    reason,
+                };
+                if board.piece_at(rook_square) != Some(Piece::new(color, Role::Rook)) {
+                    errors.push(bad("no rook of that colour stands there"));
+                    continue;
+                }
+                let Some(king) = king else {
+                    errors.push(bad("the king is not on its first rank"));
+                    continue;
+                };
+                if mode == CastlingMode::Standard
+                    && (king.file() != File::E || !matches!(rook_square.file(), File::A | File::H))
+                {
+                    errors.push(bad(
+                        "standard chess castles only with the king on e1/e8 and rooks on a/h",
+                    ));
+                    continue;
+                }
+                let side = usize::from(rook_square.file() > king.file());
+                if seen_sides[side] {
+                    errors.push(bad("two castling rooks on the same side of the king"));
+                    continue;
+                }
+                seen_sides[side] = true;
+            }
+        }
+        // Rights must sit on a first or last rank.
+        for rook_square in castling & !(Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth))
+        {
+            let color = board
+                .piece_at(rook_square)
+                .map_or(Color::White, |p| p.color);
+            errors.push(PositionError::InvalidCastlingRight {
+                color,
+                rook_square,
+                reason: "castling rooks stand on the first rank",
+            });
+        }
+    }
+
+    fn check_en_passant(
+        board: &Board,
+        turn: Color,
+        ep: Square,
+        errors: &mut Vec<PositionError>,
+    ) -> Option<Square> {
+        let mover = !turn; // the side that just made the double step
+        let bad = |reason| PositionError::InvalidEnPassant { square: ep, reason };
+        if ep.rank() != turn.relative_rank(Rank::Sixth) {
+            errors.push(bad(if turn == Color::White {
+                "with White to move it must be on rank 6"
+            } else {
+                "with Black to move it must be on rank 3"
+            }));
+            return None;
+        }
+        let forward: i8 = if mover == Color::White { 1 } else { -1 };
+        let pawn_square = ep.offset(0, forward).expect("rank 3/6 has neighbours");
+        let origin = ep.offset(0, -forward).expect("rank 3/6 has neighbours");
+        if board.piece_at(pawn_square) != Some(Piece::new(mover, Role::Pawn)) {
+            errors.push(bad(
+                "no pawn stands in front of it to have just moved two squares",
+            ));
+            return None;
+        }
+        if board.occupied().contains(ep) || board.occupied().contains(origin) {
+            errors.push(bad(
+                "the squares the pawn came from and crossed must be empty",
+            ));
+            return None;
+        }
+        Some(ep)
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = zobrist::side_key(self.turn);
+        for (sq, piece) in self.board.iter() {
+            h ^= zobrist::piece_key(piece, sq);
+        }
+        for rook in self.castling {
+            h ^= zobrist::castling_key(rook);
+        }
+        if let Some(ep) = self.ep_square {
+            h ^= zobrist::en_passant_key(ep);
+        }
+        h
+    }
+
+    // ---- accessors ----
+
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Squares of the rooks that may still castle.
+    #[inline]
+    pub fn castling_rights(&self) -> Bitboard {
+        self.castling
+    }
+
+    /// The e.p. square, present only when an en-passant capture is legal.
+    #[inline]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Half-moves since the last capture or pawn move.
+    #[inline]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    #[inline]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    #[inline]
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    /// Zobrist hash over FIDE's "same position" (9.2.2): placement, side to move, castling rights and the e.p.
+    /// square only when a capture onto it is legal. Maintained incrementally by [`Position::play_unchecked`].
+    #[inline]
+    pub fn zobrist(&self) -> u64 {
+        self.hash
+    }
+
+    /// Recomputes the hash from scratch; equals [`Position::zobrist`] (used by tests).
+    pub fn zobrist_from_scratch(&self) -> u64 {
+        self.compute_hash()
+    }
+
+    /// Back to a setup (for FEN output and editing).
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            board: self.board,
+            turn: self.turn,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmoves: self.halfmoves,
+            fullmoves: self.fullmoves,
+        }
+    }
+
+    #[inline]
+    pub fn our_king(&self) -> Square {
+        self.king(self.turn)
+    }
+
+    /// The king of `color` (a checked position has exactly one per side).
+    #[inline]
+    pub fn king(&self, color: Color) -> Square {
+        self.board.king_of(color).unwrap_or(Square::A1)
+    }
+
+    /// Pieces of `attacker` that attack `sq`, with `occupied` as the blockers.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, attacker: Color, occupied: Bitboard) -> Bitboard {
+        let b = &self.board;
+        ((attacks::knight_attacks(sq) & b.knights())
+            | (attacks::king_attacks(sq) & b.kings())
+            | (attacks::pawn_attacks(!attacker, sq) & b.pawns())
+            | (attacks::rook_attacks(sq, occupied) & b.straight_sliders())
+            | (attacks::bishop_attacks(sq, occupied) & b.diagonal_sliders()))
+            & b.by_color(attacker)
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline]
+    pub fn checkers(&self) -> Bitboard {
+        self.attackers_to(self.our_king(), !self.turn, self.board.occupied())
+    }
+
+    #[inline]
+    pub fn is_check(&self) -> bool {
+        self.checkers().non_empty()
+    }
+
+    /// Our pieces that shield our king from an enemy slider, each the only piece on that line.
+    #[inline]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned_for(self.turn)
+    }
+
+    /// Pieces of `color` pinned to their own king.
+    pub fn pinned_for(&self, color: Color) -> Bitboard {
+        let b = &self.board;
+        let king = self.king(color);
+        let theirs = b.by_color(!color);
+        let snipers = ((attacks::rook_attacks(king, theirs) & b.straight_sliders())
+            | (attacks::bishop_attacks(king, theirs) & b.diagonal_sliders()))
+            & theirs;
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers {
+            let blockers = attacks::between(king, sniper) & b.occupied();
+            if !blockers.more_than_one() {
+                pinned |= blockers & b.by_color(color);
+            }
+        }
+        pinned
+    }
+
+    /// The enemy slider that pins the piece on `sq` to its king, if any.
+    pub fn pinner_of(&self, sq: Square) -> Option<Square> {
+        let piece = self.board.piece_at(sq)?;
+        let king = self.king(piece.color);
+        let b = &self.board;
+        let theirs = b.by_color(!piece.color);
+        let snipers = ((attacks::rook_attacks(king, theirs) & b.straight_sliders())
+            | (attacks::bishop_attacks(king, theirs) & b.diagonal_sliders()))
+            & theirs;
+        snipers.into_iter().find(|&sniper| {
+            let blockers = attacks::between(king, sniper) & b.occupied();
+            blockers == Bitboard::from_square(sq)
+        })
+    }
+
+    /// Whether the side to move may capture en passant from `from` onto `ep` without leaving its king in check.
+    pub(crate) fn en_passant_is_legal(&self, from: Square, ep: Square) -> bool {
+        let us = self.turn;
+        let b = &self.board;
+        let king = self.our_king();
+        let captured = Square::from_coords(ep.file(), from.rank());
+        let occupied =
+            (b.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
+                | Bitboard::from_square(ep);
+        let theirs = b.by_color(!us) & !Bitboard::from_square(captured);
+        let sliders = (attacks::rook_attacks(king, occupied) & b.straight_sliders())
+            | (attacks::bishop_attacks(king, occupied) & b.diagonal_sliders());
+        let leapers = (attacks::knight_attacks(king) & b.knights())
+            | (attacks::pawn_attacks(us, king) & b.pawns());
+        ((sliders | leapers) & theirs).is_empty()
+    }
+
+    fn has_legal_en_passant(&self, ep: Square) -> bool {
+        let capturers = attacks::pawn_attacks(!self.turn, ep)
+            & self.board.pawns()
+            & self.board.by_color(self.turn);
+        capturers
+            .into_iter()
+            .any(|from| self.en_passant_is_legal(from, ep))
+    }
+
+    // ---- making moves ----
+
+    #[inline]
+    fn put(&mut self, sq: Square, piece: Piece) {
+        self.board.put(sq, piece);
+        self.hash ^= zobrist::piece_key(piece, sq);
+    }
+
+    #[inline]
+    fn take(&mut self, sq: Square) -> Option<Piece> {
+        let piece = self.board.take(sq)?;
+        self.hash ^= zobrist::piece_key(piece, sq);
+        Some(piece)
+    }
+
+    #[inline]
+    fn set_castling(&mut self, rights: Bitboard) {
+        for changed in self.castling ^ rights {
+            self.hash ^= zobrist::castling_key(changed);
+        }
+        self.castling = rights;
+    }
+
+    /// Plays a move that must be legal in this position (as returned by move generation or SAN resolution).
+    pub fn play_unchecked(&mut self, m: Move) {
+        let us = self.turn;
+        if let Some(ep) = self.ep_square.take() {
+            self.hash ^= zobrist::en_passant_key(ep);
+        }
+        self.halfmoves = if m.is_zeroing() {
+            0
+        } else {
+            self.halfmoves + 1
+        };
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        let mut rights = self.castling;
+        match m.kind {
+            MoveKind::Castle => {
+                let king = self.take(m.from);
+                let rook = self.take(m.to);
+                if let (Some(king), Some(rook)) = (king, rook) {
+                    self.put(m.king_destination(), king);
+                    self.put(m.rook_destination(), rook);
+                }
+                rights &= !Bitboard::rank(us.back_rank());
+            }
+            MoveKind::EnPassant => {
+                let captured = Square::from_coords(m.to.file(), m.from.rank());
+                self.take(captured);
+                if let Some(pawn) = self.take(m.from) {
+                    self.put(m.to, pawn);
+                }
+            }
+            MoveKind::Normal | MoveKind::DoublePush => {
+                if m.capture.is_some() {
+                    self.take(m.to);
+                }
+                if let Some(piece) = self.take(m.from) {
+                    let placed = match m.promotion {
+                        Some(role) => Piece::new(us, role),
+                        None => piece,
+                    };
+                    self.put(m.to, placed);
+                }
+                if m.role == Role::King {
+                    rights &= !Bitboard::rank(us.back_rank());
+                }
+                rights &= !(Bitboard::from_square(m.from) | Bitboard::from_square(m.to));
+            }
+        }
+        self.set_castling(rights);
+        self.turn = !us;
+        self.hash ^= zobrist::side_key(Color::Black);
+        if m.kind == MoveKind::DoublePush {
+            let ep = Square::from_coords(
+                m.from.file(),
+                if us == Color::White {
+                    Rank::Third
+                } else {
+                    Rank::Sixth
+                },
+            );
+            if self.has_legal_en_passant(ep) {
+                self.ep_square = Some(ep);
+                self.hash ^= zobrist::en_passant_key(ep);
+            }
+        }
+    }
+
+    /// The position after a legal move.
+    #[inline]
+    pub fn play(&self, m: Move) -> Position {
+        let mut next = *self;
+        next.play_unchecked(m);
+        next
+    }
+
+    /// Passes the turn without moving (a PGN null move `--`). Only sensible when not in check.
+    pub fn play_null(&mut self) {
+        if let Some(ep) = self.ep_square.take() {
+            self.hash ^= zobrist::en_passant_key(ep);
+        }
+        self.halfmoves += 1;
+        if self.turn == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = !self.turn;
+        self.hash ^= zobrist::side_key(Color::Black);
+    }
+
+    // ---- game state ----
+
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && !self.has_legal_move()
+    }
+
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && !self.has_legal_move()
+    }
+
+    pub fn has_legal_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Neither side can mate by any series of legal moves, by the usual static test: K v K, K+minor v K,
+    /// and bishops all on squares of one colour with no knights or pawns (FIDE 5.2.2 "dead position";
+    /// fortresses are not detected).
+    pub fn is_insufficient_material(&self) -> bool {
+        self.has_insufficient_material(Color::White) && self.has_insufficient_material(Color::Black)
+    }
+
+    /// `color` cannot possibly mate, whatever the opponent plays (FIDE 6.9): a bare king; king and one knight
+    /// against a king with at most queens (which cannot block their own king); bishops all on one square colour
+    /// when the opponent has no pawn, knight or bishop of the other colour.
+    pub fn has_insufficient_material(&self, color: Color) -> bool {
+        let b = &self.board;
+        let ours = b.by_color(color);
+        if (ours & (b.pawns() | b.rooks() | b.queens())).non_empty() {
+            return false;
+        }
+        if (ours & b.knights()).non_empty() {
+            let theirs = b.by_color(!color);
+            return ours.count() <= 2 && (theirs & !b.kings() & !b.queens()).is_empty();
+        }
+        if (ours & b.bishops()).non_empty() {
+            let bishops = b.bishops();
+            let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
+                || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
+            return one_colour && (b.pawns() | b.knights()).is_empty();
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initial_position() {
+        let pos = Position::new();
+        assert_eq!(pos.turn(), Color::White);
+        assert_eq!(pos.castling_rights().count(), 4);
+        assert!(!pos.is_check());
+        assert_eq!(pos.zobrist(), pos.zobrist_from_scratch());
+    }
+
+    #[test]
+    fn setup_problems_are_all_reported() {
+        let mut setup = Setup::standard();
+        setup.board.take(Square::E1);
+        setup.board.take(Square::A1);
+        let pawn = Piece::new(Color::White, Role::Pawn);
+        setup.board.put(Square::A1, pawn);
+        let errors = Position::from_setup(setup, CastlingMode::Standard).unwrap_err();
+        assert!(errors.contains(&PositionError::MissingKing(Color::White)));
+        assert!(errors.contains(&PositionError::PawnOnBackRank(Square::A1)));
+        assert!(
+            errors
+                .iter()
+                .any(|e| matches!(e, PositionError::InvalidCastlingRight { .. }))
+        );
+    }
+}

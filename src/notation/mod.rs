@@ -1,0 +1,3 @@
+//! Move notation: SAN (any language's piece letters), UCI and LAN.
+
+pub mod uci;
