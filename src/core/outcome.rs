@@ -1,0 +1,437 @@
+//! How a game stands under the FIDE Laws: the endings that stop a game (checkmate 5.1.1, stalemate 5.2.1, dead
+//! position 5.2.2 by the static material test, fivefold repetition 9.6.1, 75-move rule 9.6.2) and the draws
+//! the player to move may claim (threefold repetition 9.2, fifty moves 9.3), including a claim announced with
+//! the move that would produce the third occurrence or the 100th half-move (9.2.1, 9.3.1).
+//!
+//! [`GameState`] follows a game move by move and keeps only what these rules need: the hashes of the positions
+//! since the last irreversible move (earlier positions can never recur), so the cost per move is a copy of the
+//! position and a short scan.
+
+use std::fmt;
+
+use super::moves::Move;
+use super::position::Position;
+use super::types::Color;
+
+/// An ending that stops the game, or makes it a draw automatically.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    SeventyFiveMoves,
+    FivefoldRepetition,
+}
+
+impl Termination {
+    /// The identifier used in JSON and CSV output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "insufficient_material",
+            Termination::SeventyFiveMoves => "seventyfive_moves",
+            Termination::FivefoldRepetition => "fivefold_repetition",
+        }
+    }
+
+    /// Checkmate and stalemate end the game outright: no move can follow them.
+    pub fn is_final(self) -> bool {
+        matches!(self, Termination::Checkmate | Termination::Stalemate)
+    }
+
+    /// Everything but checkmate is a draw.
+    pub fn is_draw(self) -> bool {
+        self != Termination::Checkmate
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "dead position (insufficient material)",
+            Termination::SeventyFiveMoves => "75-move rule",
+            Termination::FivefoldRepetition => "fivefold repetition",
+        }
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A draw the player to move may claim.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Claim {
+    ThreefoldRepetition,
+    FiftyMoves,
+}
+
+impl Claim {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Claim::ThreefoldRepetition => "threefold_repetition",
+            Claim::FiftyMoves => "fifty_moves",
+        }
+    }
+}
+
+impl fmt::Display for Claim {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A rule event and the ply (half-moves played from the game's start position) at which it happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AtPly<T> {
+    pub ply: u32,
+    pub what: T,
+}
+
+/// A game followed move by move, with the history the repetition rules need.
+#[derive(Clone)]
+pub struct GameState {
+    pos: Position,
+    /// Hashes of the positions since the last irreversible move, oldest first, the current one last.
+    history: Vec<u64>,
+    /// Whether some position with this side to move has occurred twice since the last irreversible move:
+    /// only then can a move announce a third occurrence, so the costly check is skipped otherwise.
+    twice: [bool; 2],
+    ply: u32,
+    first_claim: Option<AtPly<Claim>>,
+    ended: Option<AtPly<Termination>>,
+    track_claims: bool,
+}
+
+impl GameState {
+    pub fn new(pos: Position) -> GameState {
+        let mut state = GameState {
+            pos,
+            history: Vec::with_capacity(32),
+            twice: [false; 2],
+            ply: 0,
+            first_claim: None,
+            ended: None,
+            track_claims: true,
+        };
+        state.history.push(pos.zobrist());
+        state.after_move(true);
+        state
+    }
+
+    /// Skips the per-move search for the first claimable draw (the final position is still analysed fully).
+    pub fn without_claim_tracking(mut self) -> GameState {
+        self.track_claims = false;
+        self
+    }
+
+    #[inline]
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Half-moves played so far.
+    #[inline]
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The first ply at which the game ended by an automatic rule (dead position, 75 moves, fivefold
+    /// repetition); moves played after it are still legal chess moves, but the game was over.
+    #[inline]
+    pub fn ended_by_rule(&self) -> Option<AtPly<Termination>> {
+        self.ended
+    }
+
+    /// The first ply at which the player to move could have claimed a draw.
+    #[inline]
+    pub fn first_claim(&self) -> Option<AtPly<Claim>> {
+        self.first_claim
+    }
+
+    /// Plays a legal move.
+    #[inline]
+    pub fn play(&mut self, m: Move) {
+        let before = &self.pos;
+        let irreversible = m.is_zeroing()
+            || before.ep_square().is_some()
+            || (before.castling_rights().non_empty() && self.touches_castling(&m));
+        self.pos.play_unchecked(m);
+        self.ply += 1;
+        if irreversible {
+            self.history.clear();
+            self.twice = [false; 2];
+        }
+        self.history.push(self.pos.zobrist());
+        self.after_move(m.capture.is_some() || m.promotion.is_some());
+    }
+
+    /// Plays a null move (`--` in PGN): the turn passes.
+    pub fn play_null(&mut self) {
+        let irreversible = self.pos.ep_square().is_some();
+        self.pos.play_null();
+        self.ply += 1;
+        if irreversible {
+            self.history.clear();
+            self.twice = [false; 2];
+        }
+        self.history.push(self.pos.zobrist());
+        self.after_move(false);
+    }
+
+    fn touches_castling(&self, m: &Move) -> bool {
+        let rights = self.pos.castling_rights();
+        m.role == super::types::Role::King
+            && (rights & super::Bitboard::rank(self.pos.turn().back_rank())).non_empty()
+            || rights.contains(m.from)
+            || rights.contains(m.to)
+    }
+
+    /// How often the current position has occurred since the last irreversible move (at least 1).
+    #[inline]
+    pub fn repetitions(&self) -> usize {
+        let current = *self
+            .history
+            .last()
+            .expect("history holds the current position");
+        // Only positions with the same side to move can be equal: every other entry, backwards.
+        self.history
+            .iter()
+            .rev()
+            .step_by(2)
+            .filter(|&&h| h == current)
+            .count()
+    }
+
+    fn after_move(&mut self, material_changed: bool) {
+        let reps = self.repetitions();
+        if reps >= 2 {
+            self.twice[self.pos.turn().index()] = true;
+        }
+        if self.ended.is_none() {
+            let ended = if material_changed && self.pos.is_insufficient_material() {
+                Some(Termination::InsufficientMaterial)
+            } else if self.pos.halfmoves() >= 150 {
+                Some(Termination::SeventyFiveMoves)
+            } else if reps >= 5 {
+                Some(Termination::FivefoldRepetition)
+            } else {
+                None
+            };
+            // A mate on the 150th half-move wins (9.6.2), and mate or stalemate are reported as the final
+            // outcome anyway, so the automatic rules only count when the player to move has a move.
+            if let Some(what) = ended
+                && self.pos.has_legal_move()
+            {
+                self.ended = Some(AtPly {
+                    ply: self.ply,
+                    what,
+                });
+            }
+        }
+        if self.track_claims && self.first_claim.is_none() {
+            let claim = if reps >= 3 || self.announce_threefold() {
+                Some(Claim::ThreefoldRepetition)
+            } else if self.pos.halfmoves() >= 99 && self.fifty_claimable() {
+                Some(Claim::FiftyMoves)
+            } else {
+                None
+            };
+            if let Some(what) = claim {
+                self.first_claim = Some(AtPly {
+                    ply: self.ply,
+                    what,
+                });
+            }
+        }
+    }
+
+    /// Some legal move produces a position that has already occurred twice (9.2.1 b).
+    fn announce_threefold(&self) -> bool {
+        let them = !self.pos.turn();
+        if !self.twice[them.index()] {
+            return false;
+        }
+        self.pos.legal_moves().iter().any(|m| {
+            // An irreversible move leads to a position never seen before.
+            if m.is_zeroing()
+                || (self.pos.castling_rights().non_empty() && self.touches_castling(m))
+            {
+                return false;
+            }
+            let hash = self.pos.play(*m).zobrist();
+            self.history.iter().filter(|&&h| h == hash).count() >= 2
+        })
+    }
+
+    /// Fifty moves without pawn move or capture have been made, or the move about to be played completes them
+    /// (9.3); the resulting position must still allow a move (a mate on that move wins instead).
+    fn fifty_claimable(&self) -> bool {
+        let pos = &self.pos;
+        if pos.halfmoves() >= 100 {
+            return pos.has_legal_move();
+        }
+        pos.halfmoves() >= 99
+            && pos
+                .legal_moves()
+                .iter()
+                .any(|m| !m.is_zeroing() && pos.play(*m).has_legal_move())
+    }
+
+    /// How the final position stands, by the first of checkmate, stalemate, insufficient material, 75 moves
+    /// and fivefold repetition that applies.
+    pub fn termination(&self) -> Option<Termination> {
+        let pos = &self.pos;
+        let has_move = pos.has_legal_move();
+        if !has_move {
+            return Some(if pos.is_check() {
+                Termination::Checkmate
+            } else {
+                Termination::Stalemate
+            });
+        }
+        if pos.is_insufficient_material() {
+            Some(Termination::InsufficientMaterial)
+        } else if pos.halfmoves() >= 150 {
+            Some(Termination::SeventyFiveMoves)
+        } else if self.repetitions() >= 5 {
+            Some(Termination::FivefoldRepetition)
+        } else {
+            None
+        }
+    }
+
+    /// The draws the player to move may claim in the current position.
+    pub fn claimable(&self) -> Vec<Claim> {
+        let mut claims = Vec::new();
+        if self.repetitions() >= 3 || self.announce_threefold() {
+            claims.push(Claim::ThreefoldRepetition);
+        }
+        if self.fifty_claimable() {
+            claims.push(Claim::FiftyMoves);
+        }
+        claims
+    }
+
+    /// The side that made the last move.
+    pub fn last_mover(&self) -> Color {
+        !self.pos.turn()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::fen::parse_fen;
+    use crate::core::{Role, Square};
+
+    fn find(pos: &Position, from: &str, to: &str) -> Move {
+        let (from, to): (Square, Square) = (from.parse().unwrap(), to.parse().unwrap());
+        *pos.legal_moves()
+            .iter()
+            .find(|m| m.from == from && m.to == to && m.promotion.is_none_or(|p| p == Role::Queen))
+            .expect("legal move")
+    }
+
+    fn play(state: &mut GameState, moves: &str) {
+        for uci in moves.split_whitespace() {
+            let m = find(state.position(), &uci[..2], &uci[2..4]);
+            state.play(m);
+        }
+    }
+
+    #[test]
+    fn knight_shuffle_gives_threefold_then_fivefold() {
+        let mut state = GameState::new(Position::new());
+        play(&mut state, "g1f3 g8f6 f3g1 f6g8");
+        // The start position has occurred twice; 3. Nf3 would make the position after 1. Nf3 occur only twice.
+        assert_eq!(state.repetitions(), 2);
+        assert!(state.claimable().is_empty());
+        play(&mut state, "g1f3");
+        assert!(state.claimable().is_empty());
+        play(&mut state, "g8f6 f3g1");
+        // Black may announce ...Ng8, producing the start position for the third time.
+        assert_eq!(state.claimable(), vec![Claim::ThreefoldRepetition]);
+        assert_eq!(state.first_claim().map(|c| c.ply), Some(7));
+        play(&mut state, "f6g8");
+        assert_eq!(state.repetitions(), 3);
+        play(&mut state, "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
+        assert_eq!(state.repetitions(), 5);
+        assert_eq!(state.termination(), Some(Termination::FivefoldRepetition));
+        assert_eq!(state.ended_by_rule().map(|e| e.ply), Some(16));
+    }
+
+    #[test]
+    fn lost_castling_rights_make_positions_differ() {
+        let pos = parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let mut state = GameState::new(pos);
+        // The rook goes and comes back: the pieces stand as before but White has lost a right.
+        play(&mut state, "h1h2 e8d8 h2h1 d8e8 h1h2 e8d8 h2h1 d8e8");
+        assert_eq!(
+            state.repetitions(),
+            2,
+            "the first position had the h1 right, so it does not count"
+        );
+    }
+
+    #[test]
+    fn checkmate_and_stalemate() {
+        let mate = parse_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(
+            GameState::new(mate).termination(),
+            Some(Termination::Checkmate)
+        );
+        let stale = parse_fen("7k/8/6QK/8/8/8/8/8 b - - 0 1").unwrap();
+        assert_eq!(
+            GameState::new(stale).termination(),
+            Some(Termination::Stalemate)
+        );
+    }
+
+    #[test]
+    fn fifty_move_claim_counts_the_announced_move() {
+        let pos = parse_fen("8/8/4k3/8/8/4K3/8/R7 w - - 99 80").unwrap();
+        let state = GameState::new(pos);
+        assert_eq!(state.claimable(), vec![Claim::FiftyMoves]);
+        let pos = parse_fen("8/8/4k3/8/8/4K3/8/R7 w - - 98 80").unwrap();
+        assert!(GameState::new(pos).claimable().is_empty());
+    }
+
+    #[test]
+    fn seventy_five_moves_end_the_game() {
+        let pos = parse_fen("8/8/4k3/8/8/4K3/8/R7 w - - 149 120").unwrap();
+        let mut state = GameState::new(pos);
+        assert_eq!(state.ended_by_rule(), None);
+        play(&mut state, "a1a2");
+        assert_eq!(state.termination(), Some(Termination::SeventyFiveMoves));
+        assert_eq!(
+            state.ended_by_rule().map(|e| (e.ply, e.what)),
+            Some((1, Termination::SeventyFiveMoves))
+        );
+    }
+
+    #[test]
+    fn insufficient_material_variants() {
+        for (fen, dead) in [
+            ("8/8/4k3/8/8/4K3/8/8 w - - 0 1", true),
+            ("8/8/4k3/8/8/4K3/8/6N1 w - - 0 1", true),
+            ("8/8/4k3/8/8/4K3/8/6B1 w - - 0 1", true),
+            ("8/8/4k3/3b4/8/4K3/8/6B1 w - - 0 1", false), // opposite-coloured bishops can mate
+            ("8/8/4k3/4b3/8/4K3/8/6B1 w - - 0 1", true),  // same-coloured bishops cannot
+            ("8/8/4k3/8/8/4K3/8/5NN1 w - - 0 1", false),
+            ("8/8/4k3/8/8/4K3/4P3/8 w - - 0 1", false),
+        ] {
+            let pos = parse_fen(fen).unwrap();
+            assert_eq!(pos.is_insufficient_material(), dead, "{fen}");
+        }
+        // One-sided (6.9): a king and knight cannot mate a king with a queen, but can mate one with a rook
+        // (the rook can block its own king's flight).
+        let kn_q = parse_fen("8/8/4k3/8/3q4/4K3/8/6N1 w - - 0 1").unwrap();
+        assert!(kn_q.has_insufficient_material(Color::White));
+        let kn_r = parse_fen("8/8/4k3/8/3r4/4K3/8/6N1 w - - 0 1").unwrap();
+        assert!(!kn_r.has_insufficient_material(Color::White));
+    }
+}
