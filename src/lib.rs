@@ -9,4 +9,5 @@ pub use crate::core::{
     Bitboard, Board, CastlingMode, Color, File, Move, MoveKind, MoveList, Piece, Position, Rank,
     Role, Setup, Square,
 };
+pub mod jobs;
 pub mod notation;

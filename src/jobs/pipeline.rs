@@ -1,0 +1,147 @@
+//! The bulk machinery every job shares: work items (batches of whole games) are processed on a rayon pool
+//! while the calling thread reads ahead and emits results strictly in input order. At most a fixed number of
+//! items are in flight, so memory stays bounded whatever the input size.
+
+use std::collections::BTreeMap;
+use std::ops::ControlFlow;
+use std::sync::mpsc;
+
+/// How many work items may be read ahead per worker thread before reading pauses.
+const IN_FLIGHT_PER_THREAD: usize = 4;
+
+/// Runs `work` over every item of `items`, on `jobs` threads, handing results to `emit` in input order.
+///
+/// `items` is pulled on the calling thread (reading input there keeps I/O sequential). With `jobs == 1` no
+/// pool is built and everything runs on the calling thread. `emit` may stop the run early with
+/// `ControlFlow::Break` (e.g. a closed output pipe); the break value is returned.
+pub fn run_ordered<T, R, B, I, W, E>(items: I, jobs: usize, work: W, mut emit: E) -> Option<B>
+where
+    T: Send,
+    R: Send,
+    I: IntoIterator<Item = T>,
+    W: Fn(T) -> R + Sync,
+    E: FnMut(R) -> ControlFlow<B>,
+{
+    if jobs <= 1 {
+        for item in items {
+            if let ControlFlow::Break(b) = emit(work(item)) {
+                return Some(b);
+            }
+        }
+        return None;
+    }
+    let pool = match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+        Ok(pool) => pool,
+        // A pool that cannot start (resource limits) still leaves a correct, slower path.
+        Err(_) => return run_ordered(items, 1, work, emit),
+    };
+    let max_in_flight = jobs * IN_FLIGHT_PER_THREAD;
+    let (tx, rx) = mpsc::channel::<(u64, R)>();
+    let work = &work;
+    pool.in_place_scope(|scope| {
+        let mut pending: BTreeMap<u64, R> = BTreeMap::new();
+        let mut next_out = 0u64;
+        let mut next_in = 0u64;
+        let mut stopped: Option<B> = None;
+        // Emits every result that is next in order; returns false once emit asked to stop.
+        let mut drain =
+            |pending: &mut BTreeMap<u64, R>, next_out: &mut u64, stopped: &mut Option<B>| {
+                while let Some(r) = pending.remove(next_out) {
+                    *next_out += 1;
+                    if stopped.is_none()
+                        && let ControlFlow::Break(b) = emit(r)
+                    {
+                        *stopped = Some(b);
+                    }
+                }
+            };
+        for item in items {
+            if stopped.is_some() {
+                break;
+            }
+            while next_in - next_out >= max_in_flight as u64 {
+                match rx.recv() {
+                    Ok((seq, r)) => {
+                        pending.insert(seq, r);
+                    }
+                    Err(_) => break,
+                }
+                drain(&mut pending, &mut next_out, &mut stopped);
+            }
+            let tx = tx.clone();
+            let seq = next_in;
+            scope.spawn(move |_| {
+                let _ = tx.send((seq, work(item)));
+            });
+            next_in += 1;
+            while let Ok((seq, r)) = rx.try_recv() {
+                pending.insert(seq, r);
+            }
+            drain(&mut pending, &mut next_out, &mut stopped);
+        }
+        drop(tx);
+        while next_out < next_in {
+            match rx.recv() {
+                Ok((seq, r)) => {
+                    pending.insert(seq, r);
+                }
+                Err(_) => break,
+            }
+            drain(&mut pending, &mut next_out, &mut stopped);
+        }
+        stopped
+    })
+}
+
+/// The number of threads to use when the user did not say: all cores.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_come_out_in_input_order() {
+        for jobs in [1, 2, 4] {
+            let mut out = Vec::new();
+            let stopped: Option<()> = run_ordered(
+                0..500u64,
+                jobs,
+                |i| {
+                    // Uneven work so completion order differs from input order.
+                    let spin = (i * 7919) % 1000;
+                    std::hint::black_box((0..spin).sum::<u64>());
+                    i
+                },
+                |r| {
+                    out.push(r);
+                    ControlFlow::Continue(())
+                },
+            );
+            assert!(stopped.is_none());
+            assert_eq!(out, (0..500).collect::<Vec<_>>(), "jobs = {jobs}");
+        }
+    }
+
+    #[test]
+    fn emit_can_stop_early() {
+        let mut seen = 0;
+        let stopped = run_ordered(
+            0..10_000u32,
+            2,
+            |i| i,
+            |i| {
+                seen += 1;
+                if i == 10 {
+                    ControlFlow::Break(i)
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        );
+        assert_eq!(stopped, Some(10));
+        assert_eq!(seen, 11);
+    }
+}
