@@ -3,3 +3,4 @@
 
 pub mod input;
 pub mod pipeline;
+pub mod validate;

@@ -1,0 +1,241 @@
+//! What `validate` says about each game: a [`GameReport`] with its [`Problem`]s, serialisable as one JSON
+//! object per game (the schema is documented in `docs/validate-json.md`).
+
+use serde::Serialize;
+
+use crate::core::{Claim, Termination};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// Every kind of problem validate reports. The snake_case name is the `kind` in JSON output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    // --- errors: the file is wrong ---
+    /// The PGN text itself could not be read (unclosed comment, bad tag...).
+    Syntax,
+    /// A move token is not a move in any notation pgnkit knows.
+    UnreadableMove,
+    /// No piece of that kind can reach the square.
+    NoPieceCanReach,
+    /// The move would leave (or put) the mover's king in check.
+    LeavesKingInCheck,
+    /// Castling without the right, through or into check, or with pieces in the way.
+    CastlingNotAllowed,
+    /// A pawn move broken in a pawn-specific way (promotion missing or misplaced, nothing to capture...).
+    IllegalPawnMove,
+    /// Several pieces could make the move as written.
+    Ambiguous,
+    /// Moves written after checkmate or stalemate.
+    MovesAfterGameEnd,
+    /// A null move (`--`) in the main line: not a chess move.
+    NullMove,
+    /// The termination marker after the moves differs from the Result tag.
+    ResultMismatch,
+    /// The Result contradicts the final position (mate, stalemate, automatic draw).
+    ResultContradictsBoard,
+    /// The FEN tag does not describe a legal position.
+    InvalidFen,
+    /// A variant other than standard chess or Chess960: not replayed.
+    UnsupportedVariant,
+    // --- warnings: suspicious, or allowed but worth knowing ---
+    /// Moves played on after fivefold repetition, the 75-move rule or a dead position.
+    MovesAfterAutomaticDraw,
+    /// A decisive result for a side that could not have mated (FIDE 6.9).
+    WinWithoutMatingMaterial,
+    /// `*` in a file said to be finished.
+    UnfinishedGame,
+    /// No termination marker after the moves.
+    MissingResultMarker,
+    /// A Seven Tag Roster tag is missing.
+    MissingTag,
+    /// Date, Round or Result tag not in the standard form.
+    MalformedTag,
+    /// `SetUp "1"` without a `FEN` tag.
+    SetupWithoutFen,
+    /// The same players and the same moves as an earlier game.
+    DuplicateGame,
+    /// A player appears in two games of the same round.
+    PlayerTwiceInRound,
+    /// The piece-letter language was guessed among several that replay the game alike.
+    LanguageGuessed,
+}
+
+impl ProblemKind {
+    pub fn severity(self) -> Severity {
+        use ProblemKind::*;
+        match self {
+            Syntax
+            | UnreadableMove
+            | NoPieceCanReach
+            | LeavesKingInCheck
+            | CastlingNotAllowed
+            | IllegalPawnMove
+            | Ambiguous
+            | MovesAfterGameEnd
+            | NullMove
+            | ResultMismatch
+            | ResultContradictsBoard
+            | InvalidFen
+            | UnsupportedVariant => Severity::Error,
+            MovesAfterAutomaticDraw
+            | WinWithoutMatingMaterial
+            | UnfinishedGame
+            | MissingResultMarker
+            | MissingTag
+            | MalformedTag
+            | SetupWithoutFen
+            | DuplicateGame
+            | PlayerTwiceInRound
+            | LanguageGuessed => Severity::Warning,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        use ProblemKind::*;
+        match self {
+            Syntax => "syntax",
+            UnreadableMove => "unreadable_move",
+            NoPieceCanReach => "no_piece_can_reach",
+            LeavesKingInCheck => "leaves_king_in_check",
+            CastlingNotAllowed => "castling_not_allowed",
+            IllegalPawnMove => "illegal_pawn_move",
+            Ambiguous => "ambiguous",
+            MovesAfterGameEnd => "moves_after_game_end",
+            NullMove => "null_move",
+            ResultMismatch => "result_mismatch",
+            ResultContradictsBoard => "result_contradicts_board",
+            InvalidFen => "invalid_fen",
+            UnsupportedVariant => "unsupported_variant",
+            MovesAfterAutomaticDraw => "moves_after_automatic_draw",
+            WinWithoutMatingMaterial => "win_without_mating_material",
+            UnfinishedGame => "unfinished_game",
+            MissingResultMarker => "missing_result_marker",
+            MissingTag => "missing_tag",
+            MalformedTag => "malformed_tag",
+            SetupWithoutFen => "setup_without_fen",
+            DuplicateGame => "duplicate_game",
+            PlayerTwiceInRound => "player_twice_in_round",
+            LanguageGuessed => "language_guessed",
+        }
+    }
+}
+
+/// One problem, located in the file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub severity: Severity,
+    pub kind: ProblemKind,
+    /// 1-based line in the file.
+    pub line: u64,
+    /// 1-based column, in characters, as editors count.
+    pub column: u64,
+    /// 1-based half-move of the main line or variation the problem concerns, when it concerns a move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ply: Option<u32>,
+    /// The move number and side as a reader would write it: `23.` or `23...`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_number: Option<String>,
+    /// The move as written in the file.
+    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
+    pub move_text: Option<String>,
+    /// True when the move is inside a variation.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub in_variation: bool,
+    pub message: String,
+    /// The one legal move that the text plausibly meant, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+    /// Byte offset in the file, for rendering the source line (not serialised).
+    #[serde(skip)]
+    pub offset: u64,
+}
+
+/// Everything validate found out about one game.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameReport {
+    pub file: String,
+    /// 1-based index of the game in its file.
+    pub game: u64,
+    pub white: String,
+    pub black: String,
+    pub round: String,
+    pub event: String,
+    /// The Result tag.
+    pub result: String,
+    /// The termination marker after the moves, if any.
+    pub marker: Option<String>,
+    /// Language code of the piece letters (`en`, `fr`, ...).
+    pub lang: String,
+    /// How the language was found: `given` (--lang), `letters` (only one language fits the letters),
+    /// `replay` (only one fitting language replays the game), `guessed` (several replay it; preference chose),
+    /// `irrelevant` (no piece letters).
+    pub lang_confidence: &'static str,
+    /// Other languages that read this game's letters the same way.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lang_equivalents: Vec<String>,
+    /// Main-line half-moves replayed (up to the first illegal move).
+    pub plies: u32,
+    /// No errors, variations included.
+    pub valid: bool,
+    pub termination: &'static str,
+    pub claimable: Vec<&'static str>,
+    /// The first ply at which the game ended by rule, when it differs from the last ply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_at_ply: Option<u32>,
+    /// The first ply at which a draw could have been claimed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claimable_from_ply: Option<u32>,
+    /// Main-line moves written after the first illegal one, not checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unchecked_moves: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    /// FEN of the final main-line position.
+    pub final_fen: String,
+    pub problems: Vec<Problem>,
+    /// Moves replayed in variations (not part of `plies`).
+    #[serde(skip)]
+    pub variation_moves: u32,
+    /// Line where the game starts (for summaries; not serialised).
+    #[serde(skip)]
+    pub line: u64,
+}
+
+impl GameReport {
+    pub fn errors(&self) -> usize {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count()
+    }
+
+    pub fn warnings(&self) -> usize {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == Severity::Warning)
+            .count()
+    }
+}
+
+pub fn termination_name(t: Option<Termination>) -> &'static str {
+    t.map_or("none", Termination::as_str)
+}
+
+pub fn claim_names(claims: &[Claim]) -> Vec<&'static str> {
+    claims.iter().map(|c| c.as_str()).collect()
+}
