@@ -42,7 +42,7 @@ pub enum ProblemKind {
     Ambiguous,
     /// Moves written after checkmate or stalemate.
     MovesAfterGameEnd,
-    /// A null move (`--`) in the main line: not a chess move.
+    /// A null move (`--`, `Z0`) in the main line: a pass, not a chess move (warning: analysis files use it).
     NullMove,
     /// The termination marker after the moves differs from the Result tag.
     ResultMismatch,
@@ -73,6 +73,8 @@ pub enum ProblemKind {
     PlayerTwiceInRound,
     /// The piece-letter language was guessed among several that replay the game alike.
     LanguageGuessed,
+    /// Text read leniently (an unescaped quote in a tag value, `\}` in a comment).
+    LenientSyntax,
 }
 
 impl ProblemKind {
@@ -87,12 +89,12 @@ impl ProblemKind {
             | IllegalPawnMove
             | Ambiguous
             | MovesAfterGameEnd
-            | NullMove
             | ResultMismatch
             | ResultContradictsBoard
             | InvalidFen
             | UnsupportedVariant => Severity::Error,
-            MovesAfterAutomaticDraw
+            NullMove
+            | MovesAfterAutomaticDraw
             | WinWithoutMatingMaterial
             | UnfinishedGame
             | MissingResultMarker
@@ -101,7 +103,8 @@ impl ProblemKind {
             | SetupWithoutFen
             | DuplicateGame
             | PlayerTwiceInRound
-            | LanguageGuessed => Severity::Warning,
+            | LanguageGuessed
+            | LenientSyntax => Severity::Warning,
         }
     }
 
@@ -131,6 +134,7 @@ impl ProblemKind {
             DuplicateGame => "duplicate_game",
             PlayerTwiceInRound => "player_twice_in_round",
             LanguageGuessed => "language_guessed",
+            LenientSyntax => "lenient_syntax",
         }
     }
 }
@@ -160,9 +164,12 @@ pub struct Problem {
     /// The one legal move that the text plausibly meant, and why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
-    /// Byte offset in the file, for rendering the source line (not serialised).
+    /// Byte offset in the file (not serialised).
     #[serde(skip)]
     pub offset: u64,
+    /// The text of the line the problem is on, for showing under the message (not serialised).
+    #[serde(skip)]
+    pub source_line: String,
 }
 
 /// Everything validate found out about one game.
@@ -214,6 +221,9 @@ pub struct GameReport {
     /// Line where the game starts (for summaries; not serialised).
     #[serde(skip)]
     pub line: u64,
+    /// Hash of the players and the main-line moves, to find duplicate games (not serialised).
+    #[serde(skip)]
+    pub fingerprint: u64,
 }
 
 impl GameReport {
