@@ -1,3 +1,9 @@
-//! Move notation: SAN (any language's piece letters), UCI and LAN.
+//! Move notation: SAN in any language's piece letters, the letter tables and language detection ([`lang`]),
+//! LAN and UCI ([`uci`]).
 
+pub mod lang;
 pub mod uci;
+
+pub use lang::{
+    Language, LanguageClasses, LanguageSet, LetterSet, candidate_classes, san_letters,
+};
