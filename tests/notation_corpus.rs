@@ -2,7 +2,9 @@
 //! - the 160 injected bad moves (English and French) fail at exactly the expected ply, with a reason of the
 //!   expected kind, and every other game replays;
 //! - the French translations replay to exactly the moves of their English originals;
-//! - the German sample replays in German letters.
+//! - the German sample replays in German letters;
+//! - every English corpus file with oracle results replays to exactly python-chess's moves (`expected/*.jsonl.gz`,
+//!   read through `gzip -dc`).
 
 #[path = "common/tokens.rs"]
 mod tokens;
@@ -62,12 +64,14 @@ fn kind_of(e: &SanError) -> &'static str {
     }
 }
 
-/// `"key": value` from one line of flat JSON (numbers and plain strings only).
+/// `"key": value` from one line of flat JSON (numbers and strings without escapes).
 fn field<'a>(line: &'a str, key: &str) -> &'a str {
     let start = line.find(&format!("\"{key}\": ")).expect(key) + key.len() + 4;
     let rest = &line[start..];
-    let end = rest.find([',', '}']).unwrap();
-    rest[..end].trim_matches('"')
+    match rest.strip_prefix('"') {
+        Some(text) => &text[..text.find('"').unwrap()],
+        None => &rest[..rest.find([',', '}']).unwrap()],
+    }
 }
 
 #[test]
@@ -130,7 +134,7 @@ fn french_games_replay_like_their_english_originals() {
         };
         let en = tokens::games(&en);
         let fr = tokens::games(&fr);
-        // The French TWIC file dropped two empty records the English one has at its start.
+        // Records without moves are left out on both sides.
         let en: Vec<_> = en.into_iter().filter(|g| !g.tokens.is_empty()).collect();
         let fr: Vec<_> = fr.into_iter().filter(|g| !g.tokens.is_empty()).collect();
         assert_eq!(en.len(), fr.len(), "{name}");
@@ -153,4 +157,65 @@ fn german_sample_replays() {
     assert_eq!(games.len(), 1);
     let moves = replay(&games[0], Language::De).unwrap_or_else(|e| panic!("{}", e.1));
     assert_eq!(moves.len(), 72);
+}
+
+#[test]
+fn english_corpus_replays_like_python_chess() {
+    let dir = format!("{}/../shared/corpus", env!("CARGO_MANIFEST_DIR"));
+    let Ok(entries) = std::fs::read_dir(format!("{dir}/expected")) else {
+        eprintln!("skipped: {dir}/expected not found");
+        return;
+    };
+    let mut files = 0;
+    for entry in entries {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(base) = name.strip_suffix(".jsonl.gz") else {
+            continue;
+        };
+        let Some(text) = ["games-english", "rules-outcomes"]
+            .iter()
+            .find_map(|folder| std::fs::read(format!("{dir}/{folder}/{base}.pgn")).ok())
+        else {
+            continue;
+        };
+        let Ok(output) = std::process::Command::new("gzip")
+            .arg("-dc")
+            .arg(&path)
+            .output()
+        else {
+            eprintln!("skipped: no gzip to read {name}");
+            return;
+        };
+        let expected = String::from_utf8(output.stdout).unwrap();
+        let games = tokens::games(&String::from_utf8_lossy(&text));
+        for line in expected.lines() {
+            let number: usize = field(line, "game").parse().unwrap();
+            let game = &games[number - 1];
+            let mut pos = match &game.fen {
+                Some(fen) => pgnkit::core::fen::parse_fen(fen).unwrap(),
+                None => Position::new(),
+            };
+            let mut ucis = Vec::new();
+            for token in &game.tokens {
+                let Some(m) = SanPlus::from_ascii(token)
+                    .ok()
+                    .and_then(|san| san.to_move(&pos).ok())
+                else {
+                    break;
+                };
+                ucis.push(pgnkit::notation::uci::to_uci(&pos, &m));
+                pos.play_unchecked(m);
+            }
+            let valid = ucis.len() == game.tokens.len();
+            assert_eq!(ucis.join(" "), field(line, "uci"), "{base} game {number}");
+            assert_eq!(
+                valid.to_string(),
+                field(line, "valid"),
+                "{base} game {number}"
+            );
+        }
+        files += 1;
+    }
+    assert!(files >= 10, "only {files} files compared");
 }

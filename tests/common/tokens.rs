@@ -9,18 +9,21 @@ pub struct Game {
     pub tokens: Vec<Vec<u8>>,
 }
 
-/// The games of a PGN text. A game starts at each `[Event ` tag (or at the first line, for text without tags);
+/// The games of a PGN text. A game starts at each `[Event ` tag (or at the first move, for text without tags);
 /// other tags, `{}` and `;` comments, `%` escape lines, variations, NAGs, move numbers and results are skipped.
 pub fn games(text: &str) -> Vec<Game> {
     let mut games: Vec<Game> = Vec::new();
     let (mut comment, mut depth) = (false, 0usize);
     for line in text.lines() {
         // Inside a comment, a line may start with `[` (`[%clk ...]`): no tag then.
-        if (!comment && line.starts_with("[Event ")) || games.is_empty() {
+        if !comment && line.starts_with("[Event ") {
             games.push(Game::default());
         }
-        if !comment && let Some(fen) = line.strip_prefix("[FEN \"") {
-            games.last_mut().expect("pushed above").fen = fen.strip_suffix("\"]").map(String::from);
+        if !comment
+            && let Some(fen) = line.strip_prefix("[FEN \"")
+            && let Some(game) = games.last_mut()
+        {
+            game.fen = fen.strip_suffix("\"]").map(String::from);
         }
         if !comment && (line.starts_with('[') || line.starts_with('%')) {
             continue;
@@ -62,11 +65,11 @@ pub fn games(text: &str) -> Vec<Game> {
                         let token =
                             token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
                         if !token.is_empty() && !token.starts_with('$') {
-                            games
-                                .last_mut()
-                                .expect("pushed above")
-                                .tokens
-                                .push(token.as_bytes().to_vec());
+                            if games.is_empty() {
+                                games.push(Game::default());
+                            }
+                            let game = games.last_mut().expect("pushed above");
+                            game.tokens.push(token.as_bytes().to_vec());
                         }
                     }
                 }
