@@ -10,7 +10,7 @@ use pgnkit::notation::{Language, San, SanPlus, lan, uci::to_uci};
 use pgnkit::{CastlingMode, Move, Position, Role};
 use proptest::prelude::*;
 
-const STARTS: [&str; 8] = [
+const STARTS: [&str; 10] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     // Kiwipete: castling, pins, en passant.
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -18,6 +18,9 @@ const STARTS: [&str; 8] = [
     "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
     // Rooks and queens that need disambiguating.
     "r3k2r/8/8/3q4/8/3Q4/8/R3K2R w KQkq - 0 1",
+    // Castling every way, with sliders to attack the king's path.
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "1r2k1r1/8/8/8/8/8/8/1R2K1R1 w GBgb - 0 1",
     // Chess960 starts.
     "bnrbkrqn/pppppppp/8/8/8/8/PPPPPPPP/BNRBKRQN w FCfc - 0 1",
     "qrkbbnrn/pppppppp/8/8/8/8/PPPPPPPP/QRKBBNRN w GBgb - 0 1",
@@ -148,8 +151,33 @@ fn shakmaty_agrees(pos: &Position) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Castling resolution checks the FIDE conditions itself (to explain failures): it must agree with move
+/// generation on which castlings are legal.
+fn castling_agrees(pos: &Position) -> Result<(), TestCaseError> {
+    use pgnkit::notation::CastlingSide;
+    let legal = pos.legal_moves();
+    for (side, kingside) in [(CastlingSide::King, true), (CastlingSide::Queen, false)] {
+        let generated = legal
+            .iter()
+            .find(|m| m.is_castle() && m.is_kingside_castle() == kingside)
+            .copied();
+        prop_assert_eq!(
+            San::Castle(side).to_move(pos).ok(),
+            generated,
+            "{}",
+            to_fen(pos)
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    #[test]
+    fn castling_resolution_agrees_with_move_generation(pos in positions()) {
+        castling_agrees(&pos)?;
+    }
 
     #[test]
     fn san_and_lan_round_trip_in_every_language(pos in positions()) {
