@@ -1,5 +1,5 @@
 //! Move notation: SAN in any language's piece letters (syntax in [`san`], resolution against a position in
-//! [`resolve`], suggestions for slips in [`suggest`]), the letter tables and language detection ([`lang`]),
+//! [`resolve`], suggestions for slips in [`mod@suggest`]), the letter tables and language detection ([`lang`]),
 //! LAN ([`san::lan`]) and UCI ([`uci`]).
 
 pub mod lang;
