@@ -1,3 +1,17 @@
-//! Move notation: SAN (any language's piece letters), UCI and LAN.
+//! Move notation: SAN in any language's piece letters (syntax in [`san`], resolution against a position in
+//! [`resolve`], suggestions for slips in [`mod@suggest`]), the letter tables and language detection ([`lang`]),
+//! LAN ([`san::lan`]) and UCI ([`uci`]).
 
+pub mod lang;
+pub mod resolve;
+pub mod san;
+pub mod suggest;
 pub mod uci;
+
+pub use lang::{Language, LanguageClasses, LanguageSet, LetterSet, candidate_classes, san_letters};
+pub use resolve::{Blocked, CastlingError, IllegalReason, PieceAt, Resolved, SanError};
+pub use san::{
+    Annotation, CastlingSide, CheckMark, Leniencies, Leniency, San, SanPlus, SyntaxError,
+    SyntaxErrorKind, lan,
+};
+pub use suggest::{Slip, Suggestion, suggest};

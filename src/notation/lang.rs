@@ -1,0 +1,621 @@
+//! Piece letters per language (PGN standard §17 and the usual national letters), Unicode figurines, and
+//! language detection from the piece capitals a game uses.
+//!
+//! | code | language | P | N | B | R | Q | K |
+//! | --- | --- | --- | --- | --- | --- | --- | --- |
+//! | `en` | English | P | N | B | R | Q | K |
+//! | `fr` | French | P | C | F | T | D | R |
+//! | `de` `da` `no` `sv` | German, Danish, Norwegian, Swedish | B | S | L | T | D | K |
+//! | `nl` | Dutch | O | P | L | T | D | K |
+//! | `es` `it` | Spanish, Italian | P | C | A | T | D | R |
+//! | `pt` | Portuguese | P | C | B | T | D | R |
+//! | `cs` | Czech | P | J | S | V | D | K |
+//! | `pl` | Polish | P | S | G | W | H | K |
+//! | `hu` | Hungarian | G | H | F | B | V | K |
+//! | `fi` | Finnish | P | R | L | T | D | K |
+//! | `ro` | Romanian | P | C | N | T | D | R |
+//! | `figurine` | figurines | ♙ | ♘ | ♗ | ♖ | ♕ | ♔ |
+//!
+//! Only capital letters are piece letters (`b` is always a file). The figurine "language" reads both sets
+//! (♔♕♖♗♘♙ and ♚♛♜♝♞♟, whichever side moves) and writes the outline set ♔♕♖♗♘ for both sides, as printed
+//! figurine notation does.
+//!
+//! **Preference order** (used to rank detection candidates and to pick the representative of a class of
+//! languages that read a game identically) is the order of [`Language::ALL`]: `en fr de nl es it pt cs pl hu fi
+//! ro da no sv figurine` — English first as the PGN standard's language, then by how common the notation is in
+//! published PGN; languages sharing a table (German/Danish/Norwegian/Swedish, Spanish/Italian) are represented
+//! by the first.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::core::Role;
+
+/// A set of piece letters (by language) for reading and writing SAN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Language {
+    En = 0,
+    Fr,
+    De,
+    Nl,
+    Es,
+    It,
+    Pt,
+    Cs,
+    Pl,
+    Hu,
+    Fi,
+    Ro,
+    Da,
+    No,
+    Sv,
+    Figurine,
+}
+
+/// Letters per language, indexed by [`Role::index`] (P N B R Q K). Figurines have their own table.
+const LETTERS: [[u8; 6]; 15] = [
+    *b"PNBRQK", // en
+    *b"PCFTDR", // fr
+    *b"BSLTDK", // de
+    *b"OPLTDK", // nl
+    *b"PCATDR", // es
+    *b"PCATDR", // it
+    *b"PCBTDR", // pt
+    *b"PJSVDK", // cs
+    *b"PSGWHK", // pl
+    *b"GHFBVK", // hu
+    *b"PRLTDK", // fi
+    *b"PCNTDR", // ro
+    *b"BSLTDK", // da
+    *b"BSLTDK", // no
+    *b"BSLTDK", // sv
+];
+
+/// Written figurines (the outline set), indexed by [`Role::index`].
+const FIGURINES: [char; 6] = ['♙', '♘', '♗', '♖', '♕', '♔'];
+
+/// Reverse tables: for each letter language and each capital `A..=Z`, `1 + role index`, or 0.
+const ROLE_OF: [[u8; 26]; 15] = {
+    let mut table = [[0u8; 26]; 15];
+    let mut lang = 0;
+    while lang < 15 {
+        let mut role = 0;
+        while role < 6 {
+            table[lang][(LETTERS[lang][role] - b'A') as usize] = role as u8 + 1;
+            role += 1;
+        }
+        lang += 1;
+    }
+    table
+};
+
+impl Language {
+    /// Every language, in preference order.
+    pub const ALL: [Language; 16] = [
+        Language::En,
+        Language::Fr,
+        Language::De,
+        Language::Nl,
+        Language::Es,
+        Language::It,
+        Language::Pt,
+        Language::Cs,
+        Language::Pl,
+        Language::Hu,
+        Language::Fi,
+        Language::Ro,
+        Language::Da,
+        Language::No,
+        Language::Sv,
+        Language::Figurine,
+    ];
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The code used on the command line: `en`, `fr`, ..., `figurine`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Language::En => "en",
+            Language::Fr => "fr",
+            Language::De => "de",
+            Language::Nl => "nl",
+            Language::Es => "es",
+            Language::It => "it",
+            Language::Pt => "pt",
+            Language::Cs => "cs",
+            Language::Pl => "pl",
+            Language::Hu => "hu",
+            Language::Fi => "fi",
+            Language::Ro => "ro",
+            Language::Da => "da",
+            Language::No => "no",
+            Language::Sv => "sv",
+            Language::Figurine => "figurine",
+        }
+    }
+
+    /// The language's English name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Language::En => "English",
+            Language::Fr => "French",
+            Language::De => "German",
+            Language::Nl => "Dutch",
+            Language::Es => "Spanish",
+            Language::It => "Italian",
+            Language::Pt => "Portuguese",
+            Language::Cs => "Czech",
+            Language::Pl => "Polish",
+            Language::Hu => "Hungarian",
+            Language::Fi => "Finnish",
+            Language::Ro => "Romanian",
+            Language::Da => "Danish",
+            Language::No => "Norwegian",
+            Language::Sv => "Swedish",
+            Language::Figurine => "figurines",
+        }
+    }
+
+    /// Reads a code (case-insensitive), as listed by [`Language::code`].
+    pub fn from_code(code: &str) -> Option<Language> {
+        Language::ALL
+            .into_iter()
+            .find(|l| l.code().eq_ignore_ascii_case(code))
+    }
+
+    /// The letter (or figurine) this language writes for `role`; pawns have one too, though SAN omits it.
+    #[inline]
+    pub const fn letter(self, role: Role) -> char {
+        match self {
+            Language::Figurine => FIGURINES[role.index()],
+            _ => LETTERS[self.index()][role.index()] as char,
+        }
+    }
+
+    /// The role a piece letter denotes: capital letters only (figurines: both colours).
+    pub fn role_of(self, letter: char) -> Option<Role> {
+        match self {
+            Language::Figurine => figurine_role(letter),
+            _ if letter.is_ascii_uppercase() => self.role_of_byte(letter as u8),
+            _ => None,
+        }
+    }
+
+    /// [`Language::role_of`] for one ASCII byte (always `None` for figurines, which are not ASCII).
+    #[inline]
+    pub(crate) fn role_of_byte(self, b: u8) -> Option<Role> {
+        if self == Language::Figurine || !b.is_ascii_uppercase() {
+            return None;
+        }
+        match ROLE_OF[self.index()][(b - b'A') as usize] {
+            0 => None,
+            r => Some(Role::from_index(usize::from(r) - 1)),
+        }
+    }
+
+    /// True if every letter of `used` is a piece letter of this language.
+    pub fn reads(self, used: LetterSet) -> bool {
+        used.iter().all(|c| self.role_of(c).is_some())
+    }
+
+    /// True if both languages read every letter of `used` as the same role.
+    pub fn same_reading(self, other: Language, used: LetterSet) -> bool {
+        used.iter().all(|c| self.role_of(c) == other.role_of(c))
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// An unknown language code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownLanguage(pub String);
+
+impl fmt::Display for UnknownLanguage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown language '{}' (known: en fr de nl es it pt cs pl hu fi ro da no sv figurine)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownLanguage {}
+
+impl FromStr for Language {
+    type Err = UnknownLanguage;
+    fn from_str(s: &str) -> Result<Language, UnknownLanguage> {
+        Language::from_code(s).ok_or_else(|| UnknownLanguage(s.to_string()))
+    }
+}
+
+/// The role of a figurine of either colour.
+pub fn figurine_role(c: char) -> Option<Role> {
+    match c {
+        '♙' | '♟' => Some(Role::Pawn),
+        '♘' | '♞' => Some(Role::Knight),
+        '♗' | '♝' => Some(Role::Bishop),
+        '♖' | '♜' => Some(Role::Rook),
+        '♕' | '♛' => Some(Role::Queen),
+        '♔' | '♚' => Some(Role::King),
+        _ => None,
+    }
+}
+
+/// The figurine whose UTF-8 encoding starts `bytes` (three bytes `E2 99 94..=9F`), if any.
+#[inline]
+pub(crate) fn figurine_at(bytes: &[u8]) -> Option<Role> {
+    match bytes {
+        // U+2654..U+2659 are the outline set king to pawn, U+265A..U+265F the solid set.
+        [0xE2, 0x99, b @ 0x94..=0x9F, ..] => {
+            Some(Role::from_index(5 - usize::from((b - 0x94) % 6)))
+        }
+        _ => None,
+    }
+}
+
+/// A set of piece letters: capitals `A..=Z` and the six figurines (both colours count as one).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct LetterSet(u32);
+
+const FIGURINE_BIT: u32 = 26;
+
+impl LetterSet {
+    pub const EMPTY: LetterSet = LetterSet(0);
+
+    /// Adds a capital letter or figurine; anything else is ignored (returns false).
+    pub fn insert(&mut self, c: char) -> bool {
+        match Self::bit(c) {
+            Some(bit) => {
+                self.0 |= 1 << bit;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn bit(c: char) -> Option<u32> {
+        if c.is_ascii_uppercase() {
+            Some(u32::from(c as u8 - b'A'))
+        } else {
+            figurine_role(c).map(|r| FIGURINE_BIT + r.index() as u32)
+        }
+    }
+
+    pub fn contains(self, c: char) -> bool {
+        Self::bit(c).is_some_and(|bit| self.0 & (1 << bit) != 0)
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    pub const fn union(self, other: LetterSet) -> LetterSet {
+        LetterSet(self.0 | other.0)
+    }
+
+    /// The letters, capitals first (alphabetically), then figurines (outline set, pawn to king).
+    pub fn iter(self) -> impl Iterator<Item = char> {
+        (0..32u32)
+            .filter(move |bit| self.0 & (1 << bit) != 0)
+            .map(|bit| {
+                if bit < FIGURINE_BIT {
+                    (b'A' + bit as u8) as char
+                } else {
+                    FIGURINES[(bit - FIGURINE_BIT) as usize]
+                }
+            })
+    }
+}
+
+impl std::ops::BitOr for LetterSet {
+    type Output = LetterSet;
+    fn bitor(self, rhs: LetterSet) -> LetterSet {
+        self.union(rhs)
+    }
+}
+
+impl std::ops::BitOrAssign for LetterSet {
+    fn bitor_assign(&mut self, rhs: LetterSet) {
+        *self = self.union(rhs);
+    }
+}
+
+impl FromIterator<char> for LetterSet {
+    fn from_iter<I: IntoIterator<Item = char>>(iter: I) -> LetterSet {
+        let mut set = LetterSet::EMPTY;
+        for c in iter {
+            set.insert(c);
+        }
+        set
+    }
+}
+
+impl fmt::Debug for LetterSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{{{}}}", self.iter().collect::<String>())
+    }
+}
+
+/// The piece letters a SAN token uses, whatever its language: its leading capital or figurine (not the `O` of
+/// castling nor the `Z` of the null move `Z0`) and its promotion piece (after `=`, or right after the
+/// destination rank, capitalised when written in lower case). Annotation and check suffixes are ignored.
+pub fn san_letters(token: &[u8]) -> LetterSet {
+    let mut set = LetterSet::EMPTY;
+    let body = match token {
+        [b'O' | b'0' | b'o', b'-', ..] | [b'Z', b'0'] | [b'-', b'-'] => return set,
+        _ => token,
+    };
+    let rest = if let Some(role) = figurine_at(body) {
+        set.0 |= 1 << (FIGURINE_BIT + role.index() as u32);
+        &body[3..]
+    } else if let Some(&b) = body.first().filter(|b| b.is_ascii_uppercase()) {
+        set.insert(b as char);
+        &body[1..]
+    } else {
+        body
+    };
+    // The promotion piece follows the last rank digit, possibly after '='.
+    if let Some(digit) = rest.iter().rposition(u8::is_ascii_digit) {
+        let after = &rest[digit + 1..];
+        let after = after.strip_prefix(b"=").unwrap_or(after);
+        if let Some(role) = figurine_at(after) {
+            set.0 |= 1 << (FIGURINE_BIT + role.index() as u32);
+        } else if let Some(&b) = after.first().filter(|b| b.is_ascii_alphabetic()) {
+            // `e.p.` is not a promotion.
+            if !(b == b'e' && after.get(1) == Some(&b'.')) {
+                set.insert(b.to_ascii_uppercase() as char);
+            }
+        }
+    }
+    set
+}
+
+/// A set of languages, iterated in preference order.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct LanguageSet(u16);
+
+impl LanguageSet {
+    pub const EMPTY: LanguageSet = LanguageSet(0);
+
+    pub fn insert(&mut self, lang: Language) {
+        self.0 |= 1 << lang.index();
+    }
+
+    pub const fn contains(self, lang: Language) -> bool {
+        self.0 & (1 << lang as u8) != 0
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The preferred language of the set.
+    pub fn first(self) -> Option<Language> {
+        self.iter().next()
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Language> {
+        Language::ALL.into_iter().filter(move |l| self.contains(*l))
+    }
+}
+
+impl fmt::Debug for LanguageSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set()
+            .entries(self.iter().map(Language::code))
+            .finish()
+    }
+}
+
+impl FromIterator<Language> for LanguageSet {
+    fn from_iter<I: IntoIterator<Item = Language>>(iter: I) -> LanguageSet {
+        let mut set = LanguageSet::EMPTY;
+        for l in iter {
+            set.insert(l);
+        }
+        set
+    }
+}
+
+/// The languages that can read a set of letters, grouped into classes whose members read every used letter as
+/// the same role (so converting with any member gives the same moves). Classes come in preference order of
+/// their preferred member.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct LanguageClasses {
+    classes: [LanguageSet; 16],
+    len: usize,
+}
+
+impl LanguageClasses {
+    pub fn as_slice(&self) -> &[LanguageSet] {
+        &self.classes[..self.len]
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// All candidate languages, whatever their class.
+    pub fn all(&self) -> LanguageSet {
+        LanguageSet(self.as_slice().iter().fold(0, |acc, s| acc | s.0))
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = LanguageSet> + '_ {
+        self.as_slice().iter().copied()
+    }
+}
+
+/// Groups the languages that read every letter of `used` into classes (see [`LanguageClasses`]).
+///
+/// A game using only `R` gives `{fr, es, it, pt, ro}` (R = King), `{en}` (Rook), `{fi}` (Knight), in that
+/// order; a game using no piece letter at all gives one class holding every language.
+pub fn candidate_classes(used: LetterSet) -> LanguageClasses {
+    let mut out = LanguageClasses::default();
+    for lang in Language::ALL {
+        if !lang.reads(used) {
+            continue;
+        }
+        let existing = out.classes[..out.len].iter_mut().find(|class| {
+            class
+                .first()
+                .is_some_and(|rep| rep.same_reading(lang, used))
+        });
+        match existing {
+            Some(class) => class.insert(lang),
+            None => {
+                out.classes[out.len].insert(lang);
+                out.len += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(set: LanguageSet) -> Vec<&'static str> {
+        set.iter().map(Language::code).collect()
+    }
+
+    #[test]
+    fn letters_follow_the_rules_table() {
+        let rows = [
+            (Language::En, "PNBRQK"),
+            (Language::Fr, "PCFTDR"),
+            (Language::De, "BSLTDK"),
+            (Language::Da, "BSLTDK"),
+            (Language::No, "BSLTDK"),
+            (Language::Sv, "BSLTDK"),
+            (Language::Nl, "OPLTDK"),
+            (Language::Es, "PCATDR"),
+            (Language::It, "PCATDR"),
+            (Language::Pt, "PCBTDR"),
+            (Language::Cs, "PJSVDK"),
+            (Language::Pl, "PSGWHK"),
+            (Language::Hu, "GHFBVK"),
+            (Language::Fi, "PRLTDK"),
+            (Language::Ro, "PCNTDR"),
+            (Language::Figurine, "♙♘♗♖♕♔"),
+        ];
+        for (lang, letters) in rows {
+            for (role, c) in Role::ALL.into_iter().zip(letters.chars()) {
+                assert_eq!(lang.letter(role), c, "{lang} {role:?}");
+                assert_eq!(lang.role_of(c), Some(role), "{lang} {c}");
+            }
+        }
+        assert_eq!(Language::Fr.role_of('R'), Some(Role::King));
+        assert_eq!(Language::En.role_of('r'), None, "only capitals are pieces");
+        assert_eq!(Language::En.role_of('C'), None);
+        assert_eq!(Language::Figurine.role_of('♞'), Some(Role::Knight));
+        assert_eq!(Language::Figurine.role_of('♚'), Some(Role::King));
+        assert_eq!(Language::En.role_of('♘'), None);
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for lang in Language::ALL {
+            assert_eq!(Language::from_code(lang.code()), Some(lang));
+            assert_eq!(lang.to_string().parse::<Language>(), Ok(lang));
+        }
+        assert_eq!(Language::from_code("FR"), Some(Language::Fr));
+        assert!("xx".parse::<Language>().is_err());
+        assert_eq!(Language::Hu.name(), "Hungarian");
+    }
+
+    #[test]
+    fn figurine_bytes() {
+        for (i, c) in "♙♘♗♖♕♔♟♞♝♜♛♚".chars().enumerate() {
+            let mut buf = [0; 4];
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            assert_eq!(figurine_at(bytes), figurine_role(c), "{c}");
+            assert!(figurine_at(bytes).is_some(), "{i}");
+        }
+        assert_eq!(figurine_at("♘f3".as_bytes()), Some(Role::Knight));
+        assert_eq!(figurine_at(b"Nf3"), None);
+        assert_eq!(figurine_at("☃".as_bytes()), None);
+    }
+
+    #[test]
+    fn letters_of_tokens() {
+        let set = |s: &str| san_letters(s.as_bytes()).iter().collect::<String>();
+        assert_eq!(set("Nf3"), "N");
+        assert_eq!(set("exd5"), "");
+        assert_eq!(set("bxc3"), "");
+        assert_eq!(set("O-O"), "");
+        assert_eq!(set("O-O-O+"), "");
+        assert_eq!(set("0-0"), "");
+        assert_eq!(set("Z0"), "");
+        assert_eq!(set("--"), "");
+        assert_eq!(set("e8=D+"), "D");
+        assert_eq!(set("e8Q"), "Q");
+        assert_eq!(set("exd8=q#"), "Q");
+        assert_eq!(set("Txa4!?"), "T");
+        assert_eq!(set("bxa8=T"), "T");
+        assert_eq!(set("exd6e.p."), "");
+        assert_eq!(set("♘f3"), "♘");
+        assert_eq!(set("♞xf3"), "♘");
+        assert_eq!(set("e8=♛"), "♕");
+        assert_eq!(set("Pe4"), "P");
+        assert_eq!(set("Ce8=D"), "CD");
+    }
+
+    #[test]
+    fn letter_sets() {
+        let set: LetterSet = "NRx♘".chars().collect();
+        assert_eq!(set.len(), 3);
+        assert!(set.contains('N') && set.contains('♞') && !set.contains('x'));
+        assert_eq!(format!("{set:?}"), "{NR♘}");
+        assert!((set | LetterSet::EMPTY) == set);
+    }
+
+    #[test]
+    fn detection_classes() {
+        let classes = |s: &str| {
+            candidate_classes(s.chars().collect())
+                .iter()
+                .map(codes)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            classes("R"),
+            vec![vec!["en"], vec!["fr", "es", "it", "pt", "ro"], vec!["fi"],]
+        );
+        assert_eq!(classes("CFTD"), vec![vec!["fr"]]);
+        assert_eq!(classes("NQ"), vec![vec!["en"]]);
+        assert_eq!(classes("SLTD"), vec![vec!["de", "da", "no", "sv"]]);
+        assert_eq!(classes("CATD"), vec![vec!["es", "it"]]);
+        assert_eq!(
+            classes("B"),
+            vec![vec!["en", "pt"], vec!["de", "da", "no", "sv"], vec!["hu"]]
+        );
+        assert_eq!(classes("♘♕"), vec![vec!["figurine"]]);
+        assert!(classes("NX").is_empty());
+        let all = candidate_classes(LetterSet::EMPTY);
+        assert_eq!(all.len(), 1);
+        assert_eq!(all.all().len(), 16);
+        assert_eq!(all.as_slice()[0].first(), Some(Language::En));
+    }
+}
