@@ -10,3 +10,4 @@ pub use crate::core::{
     Role, Setup, Square,
 };
 pub mod notation;
+pub mod pgn;
