@@ -11,3 +11,4 @@ pub use crate::core::{
 };
 pub mod jobs;
 pub mod notation;
+pub mod pgn;

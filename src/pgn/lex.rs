@@ -1,0 +1,612 @@
+//! Lexical rules shared by the parser ([`super::parser`]) and the splitter ([`super::split`]).
+//!
+//! Both must agree on where every game starts, so everything that decides a game boundary lives here
+//! once: byte classes, the scanners for brace comments and tag pairs (the two constructs that can hide
+//! a `[` or a termination marker), the "looks like a tag pair" test and the termination-marker test.
+//! The scanners are nom parsers with hand-written memchr fast paths; each also has a `(buf, pos)` form
+//! because a few rules look one byte behind the current position.
+
+use memchr::{memchr, memchr2, memchr3, memrchr};
+use nom::IResult;
+
+/// nom result over bytes with the unit error: the grammar never needs nom's error details, because
+/// every failure is turned into a [`super::DiagnosticKind`] with a span by the caller.
+pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
+
+/// UTF-8 byte-order mark (stripped at the start of a file only).
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+const WS: u8 = 1; // whitespace
+const DELIM: u8 = 2; // self-delimiting byte: ends a word, is a token of its own (or starts one)
+const NAME: u8 = 4; // tag-name character
+const SPECIAL: u8 = 8; // splitter: a byte that may change the lexical state in movetext
+
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let ws = b" \t\n\r\x0b\x0c";
+    let mut i = 0;
+    while i < ws.len() {
+        t[ws[i] as usize] |= WS;
+        i += 1;
+    }
+    let delim = b"{}()[];\"$*.";
+    let mut i = 0;
+    while i < delim.len() {
+        t[delim[i] as usize] |= DELIM;
+        i += 1;
+    }
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            t[c] |= NAME;
+        }
+        c += 1;
+    }
+    let special = b"{;[*-%";
+    let mut i = 0;
+    while i < special.len() {
+        t[special[i] as usize] |= SPECIAL;
+        i += 1;
+    }
+    t
+};
+
+/// ASCII whitespace: space, tab, LF, CR, vertical tab, form feed.
+#[inline(always)]
+pub fn is_ws(b: u8) -> bool {
+    CLASS[b as usize] & WS != 0
+}
+
+/// A byte that ends a word: whitespace or one of `{ } ( ) [ ] ; " $ * .`.
+#[inline(always)]
+pub fn is_boundary(b: u8) -> bool {
+    CLASS[b as usize] & (WS | DELIM) != 0
+}
+
+/// Tag-name characters: ASCII letters, digits, underscore (PGN standard symbol characters).
+#[inline(always)]
+pub fn is_name_char(b: u8) -> bool {
+    CLASS[b as usize] & NAME != 0
+}
+
+#[inline(always)]
+pub(crate) fn is_special(b: u8) -> bool {
+    CLASS[b as usize] & SPECIAL != 0
+}
+
+#[inline(always)]
+pub fn is_eol(b: u8) -> bool {
+    b == b'\n' || b == b'\r'
+}
+
+/// Whether the word that would start at `pos` ends there: end of input or a boundary byte.
+#[inline(always)]
+pub fn word_ends(rest: &[u8]) -> bool {
+    rest.first().is_none_or(|&b| is_boundary(b))
+}
+
+/// Position of the first byte at or after `pos` that is not whitespace.
+#[inline(always)]
+pub fn skip_ws(buf: &[u8], mut pos: usize) -> usize {
+    while pos < buf.len() && is_ws(buf[pos]) {
+        pos += 1;
+    }
+    pos
+}
+
+#[inline(always)]
+fn skip_blanks(buf: &[u8], mut pos: usize) -> usize {
+    while pos < buf.len() && (buf[pos] == b' ' || buf[pos] == b'\t') {
+        pos += 1;
+    }
+    pos
+}
+
+/// End of the line containing `pos` (position of its `\n`/`\r`, or the end of input).
+#[inline]
+pub fn line_end(buf: &[u8], pos: usize) -> usize {
+    match memchr2(b'\n', b'\r', &buf[pos..]) {
+        Some(k) => pos + k,
+        None => buf.len(),
+    }
+}
+
+/// Start of the line after the line break at `eol` (`\r\n` counts as one break).
+#[inline]
+fn next_line_start(buf: &[u8], eol: usize) -> usize {
+    if buf[eol] == b'\r' && buf.get(eol + 1) == Some(&b'\n') {
+        eol + 2
+    } else {
+        eol + 1
+    }
+}
+
+/// Whether `pos` is in column 1: just after a line break, or at the start of a buffer that starts a line.
+#[inline(always)]
+pub fn at_column_one(buf: &[u8], pos: usize, buf_at_line_start: bool) -> bool {
+    if pos == 0 {
+        buf_at_line_start
+    } else {
+        is_eol(buf[pos - 1])
+    }
+}
+
+/// A termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `1-0`
+    WhiteWins,
+    /// `0-1`
+    BlackWins,
+    /// `1/2-1/2`
+    Draw,
+    /// `*`: game in progress, abandoned or result unknown
+    Unknown,
+}
+
+impl GameResult {
+    /// The marker as written in PGN.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// Reads a marker (as in a `Result` tag value); `None` for anything else.
+    pub fn from_bytes(b: &[u8]) -> Option<GameResult> {
+        match b {
+            b"1-0" => Some(GameResult::WhiteWins),
+            b"0-1" => Some(GameResult::BlackWins),
+            b"1/2-1/2" => Some(GameResult::Draw),
+            b"*" => Some(GameResult::Unknown),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for GameResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The termination marker starting at `pos`, with its length. `*` is one anywhere (it is self-delimiting);
+/// the other three only as a whole word: preceded by a boundary (or the start of the buffer) and followed
+/// by a boundary or the end of input.
+#[inline]
+pub fn marker_at(buf: &[u8], pos: usize) -> Option<(GameResult, usize)> {
+    let rest = &buf[pos..];
+    match rest.first()? {
+        b'*' => return Some((GameResult::Unknown, 1)),
+        b'0' | b'1' => {}
+        _ => return None,
+    }
+    if pos > 0 && !is_boundary(buf[pos - 1]) {
+        return None;
+    }
+    let (result, len) = if rest.starts_with(b"1-0") {
+        (GameResult::WhiteWins, 3)
+    } else if rest.starts_with(b"0-1") {
+        (GameResult::BlackWins, 3)
+    } else if rest.starts_with(b"1/2-1/2") {
+        (GameResult::Draw, 7)
+    } else {
+        return None;
+    };
+    word_ends(&rest[len..]).then_some((result, len))
+}
+
+/// Whether a tag pair starts at `pos`: `[`, optional blanks, a tag name, optional blanks, `"`.
+/// Used where a `[` is ambiguous (after movetext, and on a line inside a brace comment).
+#[inline]
+pub fn looks_like_tag(buf: &[u8], pos: usize) -> bool {
+    if buf.get(pos) != Some(&b'[') {
+        return false;
+    }
+    let p = skip_blanks(buf, pos + 1);
+    let mut q = p;
+    while q < buf.len() && is_name_char(buf[q]) {
+        q += 1;
+    }
+    if q == p {
+        return false;
+    }
+    let q = skip_blanks(buf, q);
+    buf.get(q) == Some(&b'"')
+}
+
+/// What [`scan_comment`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommentScan {
+    /// End of the comment token: after its `}`, or where it was cut (end of input, or the line break
+    /// before a line that starts a tag pair).
+    pub end: usize,
+    /// Whether a closing `}` was found.
+    pub closed: bool,
+    /// Position of the first `\}` read as an escaped brace (kokopu's convention), if any.
+    pub escaped_brace: Option<usize>,
+}
+
+/// Scans a brace comment starting at `pos` (`buf[pos] == b'{'`).
+///
+/// Rules: comments do not nest; the comment ends at the first `}` not preceded by an odd run of
+/// backslashes (kokopu writes `\}` and `\\` inside comments; such a brace is reported with a warning,
+/// since a strict reader would end the comment there). A comment that reaches a line starting with a
+/// tag pair (`[Name "`) before its `}` is unterminated and stops at the end of the line before, so a
+/// missing `}` never swallows the next game. Linear: each byte is looked at a bounded number of times.
+pub fn scan_comment(buf: &[u8], pos: usize) -> CommentScan {
+    debug_assert_eq!(buf[pos], b'{');
+    let content = pos + 1;
+    let mut i = content;
+    let mut escaped_brace = None;
+    loop {
+        let Some(k) = memchr3(b'}', b'\n', b'\r', &buf[i..]) else {
+            return CommentScan {
+                end: buf.len(),
+                closed: false,
+                escaped_brace,
+            };
+        };
+        let at = i + k;
+        if buf[at] == b'}' {
+            let mut run = 0;
+            while at - run > content && buf[at - run - 1] == b'\\' {
+                run += 1;
+            }
+            if run % 2 == 0 {
+                return CommentScan {
+                    end: at + 1,
+                    closed: true,
+                    escaped_brace,
+                };
+            }
+            escaped_brace.get_or_insert(at - 1);
+            i = at + 1;
+        } else {
+            let next = next_line_start(buf, at);
+            if looks_like_tag(buf, skip_blanks(buf, next)) {
+                return CommentScan {
+                    end: at,
+                    closed: false,
+                    escaped_brace,
+                };
+            }
+            i = next;
+        }
+    }
+}
+
+/// A problem found while scanning a tag pair, at a position in the buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagProblem {
+    /// No tag name after `[` (position of what was found instead).
+    MissingName(usize),
+    /// No `"` value after the name (position of what was found instead).
+    MissingValue(usize),
+    /// The value is not closed on its line (position: first byte of the value).
+    UnterminatedValue(usize),
+    /// A `"` inside the value is not escaped; it was kept as part of the value because the line
+    /// closes the value later (position: what a strict reader found after the early quote).
+    UnescapedQuote(usize),
+    /// No `]` after the value (position: the first non-blank byte found instead, or the end of input).
+    MissingEnd(usize),
+}
+
+/// What [`scan_tag`] found. Positions are buffer positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TagScan {
+    /// End of the tag-pair token.
+    pub end: usize,
+    /// The tag name (may be empty when missing).
+    pub name: (usize, usize),
+    /// The raw value between the quotes (escapes not undone), if there is one.
+    pub value: Option<(usize, usize)>,
+    /// Up to two problems (a missing name and something else).
+    pub problems: [Option<TagProblem>; 2],
+}
+
+impl TagScan {
+    fn problem(&mut self, p: TagProblem) {
+        if self.problems[0].is_none() {
+            self.problems[0] = Some(p);
+        } else if self.problems[1].is_none() {
+            self.problems[1] = Some(p);
+        }
+    }
+}
+
+/// Scans the tag pair starting at `pos` (`buf[pos] == b'['`).
+///
+/// `[`, blanks, name, blanks, `"value"`, blanks, `]`. The value takes `\"` and `\\` escapes and ends at
+/// a `"` followed (after blanks) by `]` or the end of the line. Leniency, each reported:
+/// * a `"` followed by other text is kept inside the value when the line has another `"` later
+///   (`[Event "SK"Vladimir Gortan"-2007"]`, a real TWIC header);
+/// * a value not closed on its line continues on the next line when that line is not blank, does not
+///   start with `[` and holds a `"` (kokopu's test of a line break inside a value); otherwise the value
+///   stops at the end of its line;
+/// * after a missing name or value, or a missing `]`, the tag runs to the next `]` on the same line
+///   (or stops before a `[` or at the end of the line).
+pub fn scan_tag(buf: &[u8], pos: usize) -> TagScan {
+    debug_assert_eq!(buf[pos], b'[');
+    let n = buf.len();
+    let name_start = skip_blanks(buf, pos + 1);
+    let mut i = name_start;
+    while i < n && is_name_char(buf[i]) {
+        i += 1;
+    }
+    let mut scan = TagScan {
+        end: i,
+        name: (name_start, i),
+        value: None,
+        problems: [None, None],
+    };
+    if i == name_start {
+        scan.problem(TagProblem::MissingName(name_start));
+    }
+    let q = skip_blanks(buf, i);
+    if buf.get(q) != Some(&b'"') {
+        if i != name_start {
+            scan.problem(TagProblem::MissingValue(q));
+        }
+        scan.end = recover_in_line(buf, q);
+        return scan;
+    }
+    let value_start = q + 1;
+    let (value_end, closed) = scan_tag_value(buf, value_start, &mut scan);
+    scan.value = Some((value_start, value_end));
+    if !closed {
+        scan.end = value_end;
+        return scan;
+    }
+    let k = skip_blanks(buf, value_end + 1);
+    if buf.get(k) == Some(&b']') {
+        scan.end = k + 1;
+    } else {
+        scan.problem(TagProblem::MissingEnd(skip_ws(buf, k)));
+        scan.end = recover_in_line(buf, k).max(value_end + 1);
+    }
+    scan
+}
+
+/// After a broken tag: through the next `]` on this line, unless a `[` or the line end comes first
+/// (then stop there).
+fn recover_in_line(buf: &[u8], pos: usize) -> usize {
+    let eol = line_end(buf, pos);
+    match memchr2(b']', b'[', &buf[pos..eol]) {
+        Some(k) if buf[pos + k] == b']' => pos + k + 1,
+        Some(k) => pos + k,
+        None => eol,
+    }
+}
+
+/// Scans a tag value from its first byte. Returns (end of value = position of the closing quote or of
+/// the line break / end of input where it stopped, closed).
+fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool) {
+    let n = buf.len();
+    let mut i = start;
+    // (end of the current line, position of its last quote), computed once per line
+    let mut line_info: Option<(usize, Option<usize>)> = None;
+    let mut reported_quote = false;
+    let mut reported_unterminated = false;
+    loop {
+        while i < n && !matches!(buf[i], b'"' | b'\\' | b'\n' | b'\r') {
+            i += 1;
+        }
+        if i >= n {
+            if !reported_unterminated {
+                scan.problem(TagProblem::UnterminatedValue(start));
+            }
+            return (n, false);
+        }
+        let at = i;
+        match buf[at] {
+            b'\\' => {
+                i = if at + 1 < n && !is_eol(buf[at + 1]) {
+                    at + 2
+                } else {
+                    at + 1
+                };
+            }
+            b'"' => {
+                let m = skip_blanks(buf, at + 1);
+                if m >= n || buf[m] == b']' || is_eol(buf[m]) {
+                    return (at, true);
+                }
+                let (_, last_quote) = *line_info.get_or_insert_with(|| {
+                    let eol = line_end(buf, at);
+                    (eol, memrchr(b'"', &buf[at..eol]).map(|r| at + r))
+                });
+                if last_quote.is_some_and(|lq| lq > at) {
+                    if !reported_quote {
+                        scan.problem(TagProblem::UnescapedQuote(m));
+                        reported_quote = true;
+                    }
+                    i = at + 1;
+                } else {
+                    return (at, true);
+                }
+            }
+            _ => {
+                // a line break inside the value
+                if !reported_unterminated {
+                    scan.problem(TagProblem::UnterminatedValue(start));
+                    reported_unterminated = true;
+                }
+                if continue_value(buf, at) {
+                    i = next_line_start(buf, at);
+                    line_info = None;
+                } else {
+                    return (at, false);
+                }
+            }
+        }
+    }
+}
+
+/// Whether a tag value broken by the line break at `eol` continues on the next line.
+fn continue_value(buf: &[u8], eol: usize) -> bool {
+    let next = next_line_start(buf, eol);
+    if next >= buf.len() {
+        return false;
+    }
+    let first = skip_blanks(buf, next);
+    if first >= buf.len() || is_eol(buf[first]) || buf[first] == b'[' {
+        return false;
+    }
+    let end = line_end(buf, first);
+    memchr(b'"', &buf[first..end]).is_some()
+}
+
+/// nom wrapper: a brace comment at the start of `input`, where `input` is `buf[pos..]`.
+pub(crate) fn brace_comment<'a>(buf: &'a [u8], pos: usize) -> PResult<'a, CommentScan> {
+    if buf.get(pos) != Some(&b'{') {
+        return Err(nom::Err::Error(()));
+    }
+    let scan = scan_comment(buf, pos);
+    Ok((&buf[scan.end..], scan))
+}
+
+/// nom wrapper: a tag pair at `buf[pos..]`.
+pub(crate) fn tag_pair<'a>(buf: &'a [u8], pos: usize) -> PResult<'a, TagScan> {
+    if buf.get(pos) != Some(&b'[') {
+        return Err(nom::Err::Error(()));
+    }
+    let scan = scan_tag(buf, pos);
+    Ok((&buf[scan.end..], scan))
+}
+
+/// nom parser: the rest of the line (for `;` comments and `%` escape lines), line break excluded.
+pub(crate) fn rest_of_line(input: &[u8]) -> PResult<'_, &[u8]> {
+    nom::bytes::complete::take_till(is_eol)(input)
+}
+
+/// Tag names seen in the current tag section (a repeated name starts a new game). Small sections are
+/// searched linearly; a section with very many tags switches to a hash set, so the check stays linear
+/// in the input whatever it holds.
+#[derive(Debug, Default)]
+pub(crate) struct NameSet<'a> {
+    small: Vec<&'a [u8]>,
+    big: std::collections::HashSet<&'a [u8]>,
+}
+
+impl<'a> NameSet<'a> {
+    const SMALL: usize = 32;
+
+    pub(crate) fn clear(&mut self) {
+        self.small.clear();
+        self.big.clear();
+    }
+
+    pub(crate) fn contains(&self, name: &[u8]) -> bool {
+        if self.big.is_empty() {
+            self.small.contains(&name)
+        } else {
+            self.big.contains(name)
+        }
+    }
+
+    pub(crate) fn insert(&mut self, name: &'a [u8]) {
+        if self.big.is_empty() {
+            if self.small.len() < Self::SMALL {
+                self.small.push(name);
+                return;
+            }
+            self.big.extend(self.small.drain(..));
+        }
+        self.big.insert(name);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_are_whole_words() {
+        assert_eq!(marker_at(b"1-0", 0), Some((GameResult::WhiteWins, 3)));
+        assert_eq!(marker_at(b" 0-1\n", 1), Some((GameResult::BlackWins, 3)));
+        assert_eq!(marker_at(b"1/2-1/2)", 0), Some((GameResult::Draw, 7)));
+        assert_eq!(marker_at(b"h6*", 2), Some((GameResult::Unknown, 1)));
+        assert_eq!(marker_at(b"11-0", 1), None);
+        assert_eq!(marker_at(b"1-00", 0), None);
+        assert_eq!(marker_at(b"0-0", 0), None);
+        assert_eq!(marker_at(b"12.1-0", 3), Some((GameResult::WhiteWins, 3)));
+    }
+
+    #[test]
+    fn tag_lookalikes() {
+        assert!(looks_like_tag(b"[Event \"x\"]", 0));
+        assert!(looks_like_tag(b"[ Event\"x\"]", 0));
+        assert!(!looks_like_tag(b"[%clk 0:01:00]", 0));
+        assert!(!looks_like_tag(b"[Event x]", 0));
+    }
+
+    #[test]
+    fn comments() {
+        let b = b"{a} x";
+        assert_eq!(scan_comment(b, 0).end, 3);
+        let b = br"{ab{cd\}ef\\gh \\\\} x";
+        let s = scan_comment(b, 0);
+        assert!(s.closed);
+        assert_eq!(s.end, b.len() - 2);
+        assert_eq!(s.escaped_brace, Some(6));
+        let b = b"{open\n[Event \"x\"]\n";
+        let s = scan_comment(b, 0);
+        assert!(!s.closed);
+        assert_eq!(s.end, 5);
+        let b = b"{multi\n[%clk 0:01]\nline}";
+        assert!(scan_comment(b, 0).closed);
+    }
+
+    fn tag(s: &[u8]) -> (TagScan, String) {
+        let t = scan_tag(s, 0);
+        let v = t
+            .value
+            .map(|(a, b)| String::from_utf8_lossy(&s[a..b]).into_owned())
+            .unwrap_or_default();
+        (t, v)
+    }
+
+    #[test]
+    fn tags() {
+        let (t, v) = tag(br#"[Event "a \"b\" \\"] x"#);
+        assert_eq!(v, r#"a \"b\" \\"#);
+        assert_eq!(t.end, 20);
+        assert_eq!(t.problems, [None, None]);
+
+        let (t, v) = tag(br#"[Event "SK"Vladimir Gortan"-2007"]"#);
+        assert_eq!(v, r#"SK"Vladimir Gortan"-2007"#);
+        assert_eq!(t.problems[0], Some(TagProblem::UnescapedQuote(11)));
+
+        let (t, _) = tag(br#"[Site "Somewhere" %~<|>]"#);
+        assert_eq!(t.problems[0], Some(TagProblem::MissingEnd(18)));
+        assert_eq!(t.end, 24);
+
+        let (t, v) = tag(b"[Site \"Somewhere\non the Earth\"]\n[Result \"1-0\"]");
+        assert_eq!(v, "Somewhere\non the Earth");
+        assert_eq!(t.problems[0], Some(TagProblem::UnterminatedValue(7)));
+        assert_eq!(t.end, 31);
+
+        let (t, v) = tag(b"[Site \"\n\n*\n");
+        assert_eq!(v, "");
+        assert_eq!(t.end, 7);
+        assert_eq!(t.problems[0], Some(TagProblem::UnterminatedValue(7)));
+
+        let (t, _) = tag(b"[Site]\n");
+        assert_eq!(t.problems[0], Some(TagProblem::MissingValue(5)));
+        assert_eq!(t.end, 6);
+
+        let (t, v) = tag(b"[\"Somewhere\"]");
+        assert_eq!(v, "Somewhere");
+        assert_eq!(t.problems[0], Some(TagProblem::MissingName(1)));
+        assert_eq!(t.end, 13);
+
+        let (t, _) = tag(b"[Event \"x\"\n\n*");
+        assert_eq!(t.problems[0], Some(TagProblem::MissingEnd(12)));
+        assert_eq!(t.end, 10);
+    }
+}

@@ -1,0 +1,76 @@
+//! Reading PGN: a nom-based reader over bytes that keeps every token's span, a game model for the
+//! validate/convert/stats jobs, and a fast game splitter with a bounded-memory streaming reader.
+//!
+//! # Reading
+//! * [`Games`]: the games of a buffer in memory, one after the other ([`Games::next_game`] reuses its
+//!   allocations; the [`Iterator`] impl hands out owned [`Game`]s). [`parse_all`] collects them.
+//! * [`BatchReader`]: any [`std::io::Read`], read in fixed-size blocks, yields [`Batch`]es of complete
+//!   games (owned bytes, absolute offset, first line and column, first game index), ready for worker
+//!   threads; [`Batch::games`] parses one.
+//! * [`game_starts`] / [`split_games`]: where games start, without parsing them.
+//!
+//! # The game model
+//! A [`Game`] borrows its bytes ([`Game::source`]) and holds three flat lists, each entry with a
+//! [`Span`] (a `u32` byte range in the game's source):
+//! * [`Game::tags`]: [`Tag`] pairs, in order; name and raw value spans. [`Game::tag`] and
+//!   [`Game::tag_value`] undo the `\"`/`\\` escapes and decode, only when asked.
+//! * [`Game::tokens`]: the movetext as [`Token`]s, in order: move numbers, moves ([`MoveToken`]: the raw
+//!   SAN bytes in any language, a glued suffix annotation as its NAG, `e.p.`), NAGs (`$n`, separate
+//!   `!`/`?`, and symbols such as `+=`, `±`, `∞`, mapped to their standard numbers), brace and `;`
+//!   comments (text kept verbatim; see [`commands`] and [`clock`] for `[%clk ...]`), variation start
+//!   and end (a flat list; nesting depth is unbounded and costs no recursion), `(=)` draw offers, `%`
+//!   escape lines, the termination marker, and unknown text. Trivia before or among the tags are in
+//!   this list too: merge with the tags by `span.start` to rebuild the exact order.
+//! * [`Game::diagnostics`]: [`Diagnostic`]s ([`DiagnosticKind`] + span), warnings (read leniently,
+//!   content faithful) or errors. [`Game::location`] turns any offset into a file line and a column as
+//!   editors count ([`Location`]: characters of the decoded line, tabs count one, a BOM none).
+//!
+//! Also: [`Game::result`] (the termination marker), [`Game::encoding`] (each game is checked on its own:
+//! valid UTF-8 stays UTF-8, anything else is read as Windows-1252/Latin-1), [`Game::offset`],
+//! [`Game::line`], [`Game::column`] and [`Game::index`]. Nothing is decoded or unescaped while parsing;
+//! tokens are 24-byte values in vectors that [`Games::next_game`] reuses, so parsing allocates nothing
+//! per token.
+//!
+//! # Tokens
+//! Words end at whitespace or at one of `{ } ( ) [ ] ; " $ * .`. Move numbers are digits followed by
+//! periods or `…` (`12.`, `12...`, `12…`, or a bare `12`); a move may follow glued (`1.e4`, `12…Nf6`).
+//! A move is castling (`O-O`, `O-O-O`, with zeros too), a null move (`--`, `Z0`), a piece letter (any
+//! capital used by a piece-letter language, or a figurine) then `[file][rank][x|:|-]square`, or a pawn
+//! move (`e4`, `exd5`, `ed5`, `e2e4`, `e2-e4`) with an optional promotion (`=Q`, `=q`, or a glued letter
+//! on the last rank: `e8Q`); then `+`, `++` or `#`, a glued `e.p.`, and a suffix annotation. A word
+//! that is none of these (nor a NAG, symbol, marker or number) is [`TokenKind::Unknown`] with an error.
+//! Termination markers are whole words (`*` anywhere). A comment ends at the first `}` not escaped by
+//! a backslash (kokopu writes `\}`; reported as a warning). A `%` escape line needs `%` in column 1.
+//!
+//! # Game boundaries
+//! The rules that set pgnkit apart (python-chess merges games that lack a blank line between them;
+//! pgn-reader splits a game at a blank line after its opening comment). A new game starts:
+//! 1. at a tag pair (`[` + name + `"`) that comes after movetext, blank line or not;
+//! 2. at anything but whitespace and comments after a termination marker (so tagless games work);
+//! 3. at a tag whose name was already seen in the current tag section: tag-only games (broadcast
+//!    exports with no movetext and no marker) split there, while blank lines between the tags of one
+//!    game are allowed.
+//!
+//! A blank line never ends a game. A game's bytes run to the next game's first byte: trailing comments
+//! and blank lines belong to the game before. A malformed game gets located errors, and the reader goes
+//! on with the same boundary rules, so no other game is lost or merged; a missing `}` or an unclosed tag
+//! value is cut before the next tag-pair line. A termination marker inside an open variation ends the
+//! game (with an error), as in kokopu. Everything is linear in the input: no backtracking beyond a few
+//! bytes, no recursion.
+
+mod lex;
+mod model;
+mod parser;
+mod split;
+mod text;
+
+pub use lex::{BOM, GameResult};
+pub use model::{
+    Diagnostic, DiagnosticKind, Encoding, Game, MoveToken, Severity, Span, Tag, Token, TokenKind,
+};
+pub use parser::{GameStart, Games, parse_all};
+pub use split::{Batch, BatchReader, game_starts, split_games};
+pub use text::{
+    LineMap, Location, advance, clock, commands, count_line_breaks, decode, detect_encoding,
+    parse_clock, tag_value, unescape_comment,
+};

@@ -1,0 +1,355 @@
+//! The game model handed to consumers: a game's bytes plus flat, span-carrying lists of tags, tokens and
+//! diagnostics. See the module documentation of [`crate::pgn`] for the design.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Range;
+
+pub use super::lex::GameResult;
+use super::text::{self, Location};
+
+/// A byte range inside one game's [`Game::source`] (offsets relative to the game's first byte).
+/// `u32` keeps tokens small; a game is at most 4 GiB (larger ones are cut, with an error).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span from two offsets.
+    #[inline]
+    pub fn new(start: usize, end: usize) -> Span {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The span as a `usize` range, to index [`Game::source`].
+    #[inline]
+    pub fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// Length in bytes.
+    #[inline]
+    pub fn len(self) -> usize {
+        (self.end - self.start) as usize
+    }
+
+    /// Whether the span is empty (a position, such as where a missing token was expected).
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// How a game's bytes were decoded: each game is checked on its own, so one Latin-1 game does not
+/// change how its neighbours are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Encoding {
+    /// Valid UTF-8 (pure ASCII included).
+    #[default]
+    Utf8,
+    /// Not valid UTF-8: read as Windows-1252 (a superset of the printable Latin-1 the PGN standard names).
+    Cp1252,
+}
+
+/// A move as written, any language: the raw bytes are [`Game::bytes`]`(san)`; nothing is resolved here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveToken {
+    /// The move itself with its check/mate marks (`Nf3+`, `exd6`, `e8=Q#`, `O-O`, `Cf3`, `♘f3`, `--`,
+    /// `Z0`), without a suffix annotation or `e.p.`.
+    pub san: Span,
+    /// A suffix annotation glued to the move (`e4!?`), as its NAG number 1..=6.
+    pub suffix: Option<u8>,
+    /// `e.p.` followed the move (glued or after blanks); the token's span covers it.
+    pub en_passant: bool,
+}
+
+/// One movetext element. Trivia (comments, escape lines) are tokens too, so a writer can reproduce the
+/// game in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TokenKind {
+    /// `12.`, `12...`, `12…` or a bare `12`. `black` when written with two or more periods or an
+    /// ellipsis. The number saturates at `u32::MAX`.
+    MoveNumber {
+        /// The number.
+        number: u32,
+        /// Written as a black move number (`12...`, `12…`).
+        black: bool,
+    },
+    /// A move (see [`MoveToken`]).
+    Move(MoveToken),
+    /// A NAG: `$n`, a separate suffix annotation (`!`, `?!`...) or an annotation symbol (`+=`, `±`,
+    /// `∞`, `N`...), mapped to its standard number; the span tells which form was written.
+    Nag(u8),
+    /// `{...}`; [`Game::comment`] gives the text between the braces, verbatim.
+    Comment,
+    /// `;...` to the end of the line (line break excluded).
+    LineComment,
+    /// A `%` escape line (a `%` in column 1, to the end of the line).
+    Escape,
+    /// `(`
+    VariationStart,
+    /// `)`
+    VariationEnd,
+    /// `(=)`, a draw offer.
+    DrawOffer,
+    /// A termination marker.
+    Result(GameResult),
+    /// Text that is no PGN token (consecutive unrecognised words separated by blanks form one token);
+    /// always comes with a [`DiagnosticKind::UnknownToken`].
+    Unknown,
+}
+
+/// A token and where it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Token {
+    /// What it is.
+    pub kind: TokenKind,
+    /// Its bytes in [`Game::source`].
+    pub span: Span,
+}
+
+/// A tag pair: `[Name "value"]`. Bytes are kept raw; [`Game::tag_value`] undoes escapes and decodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tag {
+    /// The name (empty when missing, with a diagnostic).
+    pub name: Span,
+    /// The raw value between the quotes (escapes kept); empty when missing.
+    pub value: Span,
+    /// The whole tag pair, `[` to `]`.
+    pub span: Span,
+}
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Read leniently; the game's content is faithful to what the file says.
+    Warning,
+    /// Something could not be read; part of the game is unknown or was skipped.
+    Error,
+}
+
+/// What is wrong. Words are chosen by [`fmt::Display`]; the data is in the enum and the span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DiagnosticKind {
+    /// Text in the movetext that is no token (`pawn`, `<br>`, a stray `.` or `]`).
+    UnknownToken,
+    /// `[` without a tag name.
+    MissingTagName,
+    /// A tag name without a `"` value.
+    MissingTagValue,
+    /// A tag value without its closing `]`.
+    MissingTagEnd,
+    /// A tag value not closed on its line.
+    UnterminatedTagValue,
+    /// A `{` comment without its `}` (cut at the end of input or before a line starting a tag pair).
+    UnterminatedComment,
+    /// `$` without digits, or a NAG above 255.
+    InvalidNag,
+    /// `)` with no variation open.
+    UnexpectedVariationEnd,
+    /// `(` where no move precedes it on its line of play.
+    VariationWithoutMove,
+    /// The game ended (marker, next game or end of input) inside a variation.
+    UnclosedVariation,
+    /// The game is larger than 4 GiB; it is cut there.
+    GameTooLarge,
+    /// Warning: no termination marker before the next game or the end of input.
+    MissingResult,
+    /// Warning: an unescaped `"` inside a tag value was kept as part of it.
+    UnescapedQuoteInTagValue,
+    /// Warning: `\}` inside a comment was read as an escaped brace (kokopu writes them); a strict
+    /// reader would end the comment there.
+    EscapedBraceInComment,
+}
+
+impl DiagnosticKind {
+    /// Warning or error.
+    pub fn severity(self) -> Severity {
+        match self {
+            DiagnosticKind::MissingResult
+            | DiagnosticKind::UnescapedQuoteInTagValue
+            | DiagnosticKind::EscapedBraceInComment => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+}
+
+impl fmt::Display for DiagnosticKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DiagnosticKind::UnknownToken => "unrecognised text in the movetext",
+            DiagnosticKind::MissingTagName => "tag pair without a name",
+            DiagnosticKind::MissingTagValue => "tag pair without a quoted value",
+            DiagnosticKind::MissingTagEnd => "tag pair not closed by ']'",
+            DiagnosticKind::UnterminatedTagValue => "tag value not closed on its line",
+            DiagnosticKind::UnterminatedComment => "comment not closed by '}'",
+            DiagnosticKind::InvalidNag => "NAG must be '$' followed by 0 to 255",
+            DiagnosticKind::UnexpectedVariationEnd => "')' without an open variation",
+            DiagnosticKind::VariationWithoutMove => "variation must follow a move",
+            DiagnosticKind::UnclosedVariation => "game ends inside a variation",
+            DiagnosticKind::GameTooLarge => "game larger than 4 GiB",
+            DiagnosticKind::MissingResult => "no termination marker (1-0, 0-1, 1/2-1/2, *)",
+            DiagnosticKind::UnescapedQuoteInTagValue => "unescaped '\"' kept inside the tag value",
+            DiagnosticKind::EscapedBraceInComment => {
+                "'\\}' read as an escaped brace inside the comment"
+            }
+        })
+    }
+}
+
+/// A problem and where it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    /// What.
+    pub kind: DiagnosticKind,
+    /// Where, in [`Game::source`] (may be empty: a position).
+    pub span: Span,
+}
+
+/// One game: its bytes and everything the reader found in them. Borrows the input buffer.
+///
+/// `source` runs from the game's first byte to the next game's first byte (or the end of input), so it
+/// includes the blank lines and any trailing comment after the game; the first game also includes any
+/// comment before its tags. Consecutive games' sources are contiguous.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Game<'a> {
+    /// The game's bytes.
+    pub source: &'a [u8],
+    /// Absolute byte offset of `source[0]` in the file.
+    pub offset: u64,
+    /// Line (1-based, whole file) of `source[0]`.
+    pub line: u64,
+    /// Column (1-based, in characters) of `source[0]`; 1 unless the game starts mid-line.
+    pub column: u32,
+    /// Index of the game in the file, from 0.
+    pub index: u64,
+    /// How the game's bytes decode.
+    pub encoding: Encoding,
+    /// Tag pairs, in order.
+    pub tags: Vec<Tag>,
+    /// Movetext tokens and trivia, in order (a comment or escape line among the tags is here too;
+    /// merge with `tags` by `span.start` for the exact interleaving).
+    pub tokens: Vec<Token>,
+    /// The termination marker, if the game has one.
+    pub result: Option<GameResult>,
+    /// Problems, in order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Game<'a> {
+    /// Raw bytes of a span.
+    #[inline]
+    pub fn bytes(&self, span: Span) -> &'a [u8] {
+        &self.source[span.range()]
+    }
+
+    /// A span decoded with the game's encoding (borrowed when UTF-8).
+    pub fn text(&self, span: Span) -> Cow<'a, str> {
+        text::decode(self.bytes(span), self.encoding)
+    }
+
+    /// A move's bytes (without suffix annotation or `e.p.`).
+    #[inline]
+    pub fn san(&self, mv: &MoveToken) -> &'a [u8] {
+        self.bytes(mv.san)
+    }
+
+    /// A tag's name (ASCII letters, digits, underscore).
+    pub fn tag_name(&self, tag: &Tag) -> &'a str {
+        // tag names are ASCII by construction
+        std::str::from_utf8(self.bytes(tag.name)).unwrap_or("")
+    }
+
+    /// A tag's value, escapes (`\"`, `\\`) undone and decoded.
+    pub fn tag_value(&self, tag: &Tag) -> Cow<'a, str> {
+        text::tag_value(self.bytes(tag.value), self.encoding)
+    }
+
+    /// The first tag with this name, its value unescaped and decoded.
+    pub fn tag(&self, name: &str) -> Option<Cow<'a, str>> {
+        self.tags
+            .iter()
+            .find(|t| self.bytes(t.name) == name.as_bytes())
+            .map(|t| self.tag_value(t))
+    }
+
+    /// The first tag with this name, its raw value bytes.
+    pub fn tag_raw(&self, name: &str) -> Option<&'a [u8]> {
+        self.tags
+            .iter()
+            .find(|t| self.bytes(t.name) == name.as_bytes())
+            .map(|t| self.bytes(t.value))
+    }
+
+    /// The text of a [`TokenKind::Comment`] token between its braces, verbatim (no unescaping),
+    /// decoded; for other tokens, the token's text.
+    pub fn comment(&self, span: Span) -> Cow<'a, str> {
+        text::decode(self.comment_bytes(span), self.encoding)
+    }
+
+    /// The raw bytes of a comment between its braces (or after `;`).
+    pub fn comment_bytes(&self, span: Span) -> &'a [u8] {
+        let b = self.bytes(span);
+        match b.first() {
+            Some(b'{') => {
+                let inner = &b[1..];
+                inner.strip_suffix(b"}").unwrap_or(inner)
+            }
+            Some(b';') => &b[1..],
+            _ => b,
+        }
+    }
+
+    /// Whether any diagnostic is an error (not a warning).
+    pub fn has_errors(&self) -> bool {
+        self.errors().next().is_some()
+    }
+
+    /// The diagnostics that are errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.kind.severity() == Severity::Error)
+    }
+
+    /// The main line's moves, in order (tokens inside variations skipped).
+    pub fn main_line(&self) -> impl Iterator<Item = (&Token, &MoveToken)> + '_ {
+        let mut depth = 0u32;
+        self.tokens.iter().filter_map(move |t| match &t.kind {
+            TokenKind::VariationStart => {
+                depth += 1;
+                None
+            }
+            TokenKind::VariationEnd => {
+                depth = depth.saturating_sub(1);
+                None
+            }
+            TokenKind::Move(m) if depth == 0 => Some((t, m)),
+            _ => None,
+        })
+    }
+
+    /// Absolute byte range of a span in the file.
+    pub fn absolute(&self, span: Span) -> Range<u64> {
+        self.offset + span.start as u64..self.offset + span.end as u64
+    }
+
+    /// Line and column (1-based, as editors count: characters of the decoded line, a tab is one, a
+    /// BOM is none) of an offset in [`Game::source`] (up to and including `source.len()`).
+    /// Scans the game from its start; for many look-ups in a large game use [`Game::line_map`].
+    pub fn location(&self, offset: u32) -> Location {
+        text::locate(self, offset as usize)
+    }
+
+    /// A line index of this game, for many [`Game::location`] look-ups.
+    pub fn line_map(&self) -> text::LineMap<'_, 'a> {
+        text::LineMap::new(self)
+    }
+}

@@ -1,0 +1,350 @@
+//! Text helpers: decoding (UTF-8 or Windows-1252), tag-value unescaping, line/column positions as
+//! editors count them, and `[%cmd ...]` commands inside comments (`%clk`).
+
+use std::borrow::Cow;
+use std::fmt;
+use std::time::Duration;
+
+use memchr::{memchr, memchr2, memchr2_iter, memmem};
+
+use super::model::{Encoding, Game};
+
+/// Windows-1252 code points of bytes 0x80..=0x9F (the five unassigned bytes map to the C1 control of the
+/// same value, as WHATWG's decoder does); bytes 0xA0..=0xFF are Latin-1.
+const CP1252_HIGH: [char; 32] = [
+    '\u{20AC}', '\u{0081}', '\u{201A}', '\u{0192}', '\u{201E}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{02C6}', '\u{2030}', '\u{0160}', '\u{2039}', '\u{0152}', '\u{008D}', '\u{017D}', '\u{008F}',
+    '\u{0090}', '\u{2018}', '\u{2019}', '\u{201C}', '\u{201D}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{02DC}', '\u{2122}', '\u{0161}', '\u{203A}', '\u{0153}', '\u{009D}', '\u{017E}', '\u{0178}',
+];
+
+/// One Windows-1252 byte as a character.
+#[inline]
+pub fn cp1252_char(b: u8) -> char {
+    match b {
+        0x80..=0x9F => CP1252_HIGH[(b - 0x80) as usize],
+        _ => b as char,
+    }
+}
+
+/// Which encoding a game's bytes are in: UTF-8 when valid, Windows-1252 otherwise.
+#[inline]
+pub fn detect_encoding(bytes: &[u8]) -> Encoding {
+    if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
+        Encoding::Utf8
+    } else {
+        Encoding::Cp1252
+    }
+}
+
+/// Decodes bytes (borrowed when UTF-8). Bytes of a UTF-8 game are valid UTF-8 by construction, but a
+/// span cut inside a character falls back to a lossy decoding rather than panicking.
+pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
+    match encoding {
+        Encoding::Utf8 => String::from_utf8_lossy(bytes),
+        Encoding::Cp1252 => {
+            if bytes.is_ascii() {
+                Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default())
+            } else {
+                Cow::Owned(bytes.iter().map(|&b| cp1252_char(b)).collect())
+            }
+        }
+    }
+}
+
+/// Undoes a tag value's escapes (`\"` → `"`, `\\` → `\`; any other backslash is kept) and decodes.
+pub fn tag_value(raw: &[u8], encoding: Encoding) -> Cow<'_, str> {
+    if memchr(b'\\', raw).is_none() {
+        return decode(raw, encoding);
+    }
+    Cow::Owned(decode(&unescape(raw, b'"'), encoding).into_owned())
+}
+
+/// Undoes kokopu-style comment escapes (`\}` → `}`, `\\` → `\`); other backslashes are kept.
+/// Comment tokens keep their text verbatim; call this only when the producer is known to escape.
+pub fn unescape_comment(raw: &[u8]) -> Cow<'_, [u8]> {
+    if memchr(b'\\', raw).is_none() {
+        return Cow::Borrowed(raw);
+    }
+    Cow::Owned(unescape(raw, b'}'))
+}
+
+fn unescape(raw: &[u8], quote: u8) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let b = raw[i];
+        if b == b'\\' && i + 1 < raw.len() && (raw[i + 1] == b'\\' || raw[i + 1] == quote) {
+            out.push(raw[i + 1]);
+            i += 2;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// A 1-based line and column, as editors count: lines across the whole file (LF, CRLF and a lone CR
+/// each end a line), columns in characters of the decoded line (a tab is one; a BOM is none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Location {
+    /// Line, from 1.
+    pub line: u64,
+    /// Column, from 1.
+    pub column: u32,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// Number of line breaks in `bytes` (LF, CRLF and lone CR each count once). A CR at the very end counts
+/// as a break even if an LF follows in the next buffer; game and batch boundaries never fall there.
+pub fn count_line_breaks(bytes: &[u8]) -> u64 {
+    let lf = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+    if memchr(b'\r', bytes).is_none() {
+        return lf;
+    }
+    let lone_cr = memchr::memchr_iter(b'\r', bytes)
+        .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
+        .count() as u64;
+    lf + lone_cr
+}
+
+/// Characters in `bytes` when decoded: UTF-8 characters if valid UTF-8 (BOMs not counted), else one per byte.
+pub fn count_chars(bytes: &[u8]) -> u32 {
+    if bytes.is_ascii() {
+        return bytes.len() as u32;
+    }
+    if std::str::from_utf8(bytes).is_ok() {
+        count_chars_in(bytes, Encoding::Utf8)
+    } else {
+        bytes.len() as u32
+    }
+}
+
+fn count_chars_in(bytes: &[u8], encoding: Encoding) -> u32 {
+    match encoding {
+        Encoding::Cp1252 => bytes.len() as u32,
+        Encoding::Utf8 => {
+            let chars = bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count();
+            let boms = memmem::find_iter(bytes, super::lex::BOM).count();
+            (chars - boms) as u32
+        }
+    }
+}
+
+/// Line and column just after `bytes`, which start at `start` (used to carry positions from game to
+/// game and from batch to batch). The last partial line's characters are counted by [`count_chars`].
+pub fn advance(start: Location, bytes: &[u8]) -> Location {
+    let breaks = count_line_breaks(bytes);
+    if breaks == 0 {
+        return Location {
+            line: start.line,
+            column: start.column + count_chars(bytes),
+        };
+    }
+    let last = last_line_start(bytes);
+    Location {
+        line: start.line + breaks,
+        column: 1 + count_chars(&bytes[last..]),
+    }
+}
+
+fn last_line_start(bytes: &[u8]) -> usize {
+    match memchr::memrchr2(b'\n', b'\r', bytes) {
+        Some(i) => i + 1,
+        None => 0,
+    }
+}
+
+pub(crate) fn locate(game: &Game<'_>, offset: usize) -> Location {
+    let offset = offset.min(game.source.len());
+    let before = &game.source[..offset];
+    let breaks = count_line_breaks(before);
+    if breaks == 0 {
+        return Location {
+            line: game.line,
+            column: game.column + count_chars_in(before, game.encoding),
+        };
+    }
+    let last = last_line_start(before);
+    Location {
+        line: game.line + breaks,
+        column: 1 + count_chars_in(&before[last..], game.encoding),
+    }
+}
+
+/// Line starts of one game, for many look-ups (binary search instead of a scan per look-up).
+#[derive(Debug)]
+pub struct LineMap<'g, 'a> {
+    game: &'g Game<'a>,
+    starts: Vec<u32>,
+}
+
+impl<'g, 'a> LineMap<'g, 'a> {
+    pub(crate) fn new(game: &'g Game<'a>) -> Self {
+        let src = game.source;
+        let mut starts = vec![0u32];
+        for i in memchr2_iter(b'\n', b'\r', src) {
+            if src[i] == b'\r' && src.get(i + 1) == Some(&b'\n') {
+                continue;
+            }
+            starts.push((i + 1) as u32);
+        }
+        LineMap { game, starts }
+    }
+
+    /// Line and column of an offset in the game's source.
+    pub fn location(&self, offset: u32) -> Location {
+        let offset = offset.min(self.game.source.len() as u32);
+        let k = self.starts.partition_point(|&s| s <= offset) - 1;
+        let line_start = self.starts[k] as usize;
+        let chars = count_chars_in(
+            &self.game.source[line_start..offset as usize],
+            self.game.encoding,
+        );
+        if k == 0 {
+            Location {
+                line: self.game.line,
+                column: self.game.column + chars,
+            }
+        } else {
+            Location {
+                line: self.game.line + k as u64,
+                column: 1 + chars,
+            }
+        }
+    }
+}
+
+/// `[%name value]` commands inside a comment's text, in order (`[%clk 0:03:00]`, `[%eval 0.17]`,
+/// `[%cal Ge2e4]`). Name and value are raw bytes; the value is trimmed.
+pub fn commands(comment: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
+    let mut rest = comment;
+    std::iter::from_fn(move || {
+        loop {
+            let k = memmem::find(rest, b"[%")?;
+            let after = &rest[k + 2..];
+            let name_len = after
+                .iter()
+                .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                .unwrap_or(after.len());
+            let Some(close) = memchr2(b']', b'[', after) else {
+                rest = &rest[rest.len()..];
+                return None;
+            };
+            if name_len == 0 || after[close] == b'[' || close < name_len {
+                rest = &after[close.min(after.len())..];
+                continue;
+            }
+            let name = &after[..name_len];
+            let value = after[name_len..close].trim_ascii();
+            rest = &after[close + 1..];
+            return Some((name, value));
+        }
+    })
+}
+
+/// The first `[%clk h:mm:ss]` (or `[%clk h:mm:ss.f]`) in a comment's text, as a duration.
+pub fn clock(comment: &[u8]) -> Option<Duration> {
+    commands(comment)
+        .find(|(name, _)| *name == b"clk")
+        .and_then(|(_, v)| parse_clock(v))
+}
+
+/// Parses `h:mm:ss`, `mm:ss` or `h:mm:ss.fff` (fractions of a second up to nanoseconds).
+pub fn parse_clock(v: &[u8]) -> Option<Duration> {
+    let s = std::str::from_utf8(v).ok()?;
+    let (whole, frac) = match s.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (s, None),
+    };
+    let mut secs: u64 = 0;
+    let mut parts = 0;
+    for p in whole.split(':') {
+        if p.is_empty() || p.len() > 10 || !p.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        secs = secs.checked_mul(60)?.checked_add(p.parse::<u64>().ok()?)?;
+        parts += 1;
+    }
+    if !(1..=3).contains(&parts) {
+        return None;
+    }
+    let nanos = match frac {
+        None => 0,
+        Some(f) if !f.is_empty() && f.len() <= 9 && f.bytes().all(|b| b.is_ascii_digit()) => {
+            f.parse::<u32>().ok()? * 10u32.pow(9 - f.len() as u32)
+        }
+        Some(_) => return None,
+    };
+    Some(Duration::new(secs, nanos))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cp1252() {
+        assert_eq!(decode(b"caf\xe9 \x80", Encoding::Cp1252), "café €");
+        assert_eq!(detect_encoding("café".as_bytes()), Encoding::Utf8);
+        assert_eq!(detect_encoding(b"caf\xe9"), Encoding::Cp1252);
+    }
+
+    #[test]
+    fn unescaping() {
+        assert_eq!(
+            tag_value(br#"a \"b\" \\ \x"#, Encoding::Utf8),
+            r#"a "b" \ \x"#
+        );
+        assert_eq!(
+            unescape_comment(br"ab{cd\}ef\\ghij \\\\\\").as_ref(),
+            br"ab{cd}ef\ghij \\\"
+        );
+    }
+
+    #[test]
+    fn line_breaks_and_columns() {
+        assert_eq!(count_line_breaks(b"a\nb\r\nc\rd"), 3);
+        assert_eq!(count_chars("é♘\u{FEFF}x".as_bytes()), 3);
+        assert_eq!(count_chars(b"\xe9x"), 2);
+        let l = advance(Location { line: 1, column: 1 }, "ab\ncé".as_bytes());
+        assert_eq!(l, Location { line: 2, column: 3 });
+        let l = advance(Location { line: 4, column: 7 }, b"xyz");
+        assert_eq!(
+            l,
+            Location {
+                line: 4,
+                column: 10
+            }
+        );
+    }
+
+    #[test]
+    fn clk() {
+        assert_eq!(
+            clock(b" [%eval 0.17] [%clk 0:03:00] "),
+            Some(Duration::from_secs(180))
+        );
+        assert_eq!(
+            clock(b"[%clk 1:02:03.5]"),
+            Some(Duration::from_millis(3_723_500))
+        );
+        assert_eq!(clock(b"[%clk x]"), None);
+        assert_eq!(clock(b"no clock"), None);
+        let c: Vec<_> = commands(b"[%cal Ge2e4,Gd2d4][%csl Rh5] text [%] [%a]").collect();
+        assert_eq!(
+            c,
+            vec![
+                (&b"cal"[..], &b"Ge2e4,Gd2d4"[..]),
+                (&b"csl"[..], &b"Rh5"[..]),
+                (&b"a"[..], &b""[..])
+            ]
+        );
+    }
+}
