@@ -2,7 +2,9 @@
 
 use clap::{Parser, Subcommand};
 
+mod output;
 mod perft;
+mod validate;
 
 #[derive(Parser)]
 #[command(
@@ -17,6 +19,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Replay every game and report illegal, ambiguous or unreadable moves, endings and result problems
+    Validate(validate::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)
     Perft(perft::Args),
 }
@@ -31,6 +35,7 @@ pub fn run() -> i32 {
         }
     };
     match cli.command {
+        Command::Validate(args) => validate::run(args),
         Command::Perft(args) => perft::run(args),
     }
 }

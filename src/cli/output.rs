@@ -67,10 +67,6 @@ impl Paint {
     pub fn bold(&self, text: &str) -> String {
         self.wrap("1", text)
     }
-
-    pub fn dim(&self, text: &str) -> String {
-        self.wrap("2", text)
-    }
 }
 
 /// A progress bar over the bytes of the input, on stderr, only when stderr is a terminal and the user did
@@ -80,7 +76,9 @@ pub fn progress_bar(total_bytes: Option<u64>, quiet: bool) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = match total_bytes {
-        Some(total) => ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr_with_hz(4)),
+        Some(total) => {
+            ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr_with_hz(4))
+        }
         None => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr_with_hz(4)),
     };
     let template = if total_bytes.is_some() {

@@ -1,18 +1,16 @@
-//! Replaying one game: language detection, the main line with the repetition and move-count rules, every
-//! variation from its own branching position, result and tag checks. Pure function of the game's bytes,
-//! so games can be validated on any thread.
+//! Validating one game: replay (shared with convert and stats, see [`crate::jobs::replay`]), then every
+//! problem located and explained, the result checked against the board, the tags checked. A pure function of
+//! the game's bytes, so games can be validated on any thread.
 
 use std::hash::{Hash, Hasher};
 
 use super::report::{GameReport, Problem, ProblemKind, Severity, claim_names, termination_name};
 use super::tags::check_tags;
 use crate::core::fen;
-use crate::core::{CastlingMode, Color, GameState, Move, Position, Termination};
-use crate::notation::{
-    IllegalReason, Language, LanguageSet, LetterSet, San, SanError, SanPlus, candidate_classes,
-    san_letters, suggest,
-};
-use crate::pgn::{DiagnosticKind, Game, GameResult, MoveToken, Span, TokenKind};
+use crate::core::{Color, GameState, Move, Position, Termination};
+use crate::jobs::replay::{self, MoveAt, MoveFailure, SetupError, Visitor};
+use crate::notation::{IllegalReason, Language, SanError, SanPlus, Slip, suggest};
+use crate::pgn::{DiagnosticKind, Game, Span, TokenKind};
 
 /// What the user asked of validate.
 #[derive(Debug, Clone, Default)]
@@ -25,157 +23,6 @@ pub struct ValidateOptions {
     pub tag_checks: bool,
     /// Find the first ply at which a draw could be claimed (costs a little per move).
     pub track_claims: bool,
-}
-
-/// Which game variant the tags announce.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Variant {
-    Standard,
-    Chess960,
-}
-
-/// Reads the Variant tag: standard chess and Chess960 in their usual spellings; anything else is unsupported.
-fn variant_of(tag: Option<&str>) -> Result<Variant, String> {
-    let Some(raw) = tag else {
-        return Ok(Variant::Standard);
-    };
-    let key: String = raw
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    match key.as_str() {
-        "" | "standard" | "chess" | "normal" | "fromposition" | "classical" => Ok(Variant::Standard),
-        "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc" | "freestyle"
-        | "chess960960" => Ok(Variant::Chess960),
-        _ => Err(raw.to_string()),
-    }
-}
-
-/// The language chosen for a game and how sure we are.
-struct LanguageChoice {
-    lang: Language,
-    confidence: &'static str,
-    equivalents: LanguageSet,
-    /// Several languages reading the letters differently replay the game without error.
-    guessed_among: Option<Vec<Language>>,
-}
-
-/// The game's move tokens in order, with their depth (0 = main line).
-fn letters_used(game: &Game<'_>) -> LetterSet {
-    let mut letters = LetterSet::EMPTY;
-    for token in &game.tokens {
-        if let TokenKind::Move(m) = &token.kind {
-            letters = letters.union(san_letters(game.san(m)));
-        }
-    }
-    letters
-}
-
-/// How far the main line replays with `lang`: `Ok(plies)` when all of it does, `Err(plies before the first
-/// failure)` otherwise. Positions only; no rules bookkeeping.
-fn dry_run(game: &Game<'_>, start: &Position, lang: Language) -> Result<u32, u32> {
-    let mut pos = *start;
-    let mut plies = 0;
-    for (_, mt) in game.main_line() {
-        let Ok(plus) = SanPlus::parse(game.san(mt), lang) else {
-            return Err(plies);
-        };
-        if plus.san.is_null() {
-            pos.play_null();
-        } else {
-            match plus.san.to_move(&pos) {
-                Ok(m) => pos.play_unchecked(m),
-                Err(_) => return Err(plies),
-            }
-        }
-        plies += 1;
-    }
-    Ok(plies)
-}
-
-fn choose_language(game: &Game<'_>, start: &Position, opts: &ValidateOptions) -> LanguageChoice {
-    if let Some(lang) = opts.lang {
-        return LanguageChoice {
-            lang,
-            confidence: "given",
-            equivalents: LanguageSet::EMPTY,
-            guessed_among: None,
-        };
-    }
-    let letters = letters_used(game);
-    let classes = candidate_classes(letters);
-    if letters.is_empty() {
-        return LanguageChoice {
-            lang: Language::En,
-            confidence: "irrelevant",
-            equivalents: LanguageSet::EMPTY,
-            guessed_among: None,
-        };
-    }
-    let class_choice = |class: LanguageSet, confidence| {
-        let lang = class.first().unwrap_or(Language::En);
-        LanguageChoice {
-            lang,
-            confidence,
-            equivalents: class.iter().filter(|&l| l != lang).collect(),
-            guessed_among: None,
-        }
-    };
-    match classes.as_slice() {
-        [only] => class_choice(*only, "letters"),
-        [] => {
-            // No single language reads every letter (a typo, or mixed letters): the one that replays
-            // furthest is the best reading; its first failing move will be reported.
-            let best = Language::ALL
-                .into_iter()
-                .max_by_key(|&l| {
-                    let reach = dry_run(game, start, l).unwrap_or_else(|p| p);
-                    // Ties go to the preferred language (earlier in ALL): max_by_key keeps the last maximum.
-                    (reach, std::cmp::Reverse(l.index()))
-                })
-                .unwrap_or(Language::En);
-            LanguageChoice {
-                lang: best,
-                confidence: "replay",
-                equivalents: LanguageSet::EMPTY,
-                guessed_among: None,
-            }
-        }
-        several => {
-            let runs: Vec<(LanguageSet, Result<u32, u32>)> = several
-                .iter()
-                .map(|&class| (class, dry_run(game, start, class.first().unwrap_or(Language::En))))
-                .collect();
-            let clean: Vec<LanguageSet> = runs.iter().filter(|(_, r)| r.is_ok()).map(|(c, _)| *c).collect();
-            match clean.as_slice() {
-                [one] => class_choice(*one, "replay"),
-                [first, ..] => {
-                    let mut choice = class_choice(*first, "guessed");
-                    choice.guessed_among = Some(clean.iter().filter_map(|c| c.first()).collect());
-                    choice
-                }
-                [] => {
-                    let (best, _) = runs
-                        .iter()
-                        .rev()
-                        .max_by_key(|(_, r)| r.err().unwrap_or(0))
-                        .copied()
-                        .unwrap_or((several[0], Err(0)));
-                    class_choice(best, "replay")
-                }
-            }
-        }
-    }
-}
-
-/// A variation being replayed: its current position and the one before its last move (where a nested
-/// variation branches from).
-struct Line {
-    pos: Position,
-    before: Option<Position>,
-    /// An illegal move was found: the rest of this variation (and what nests in it) is skipped.
-    dead: bool,
 }
 
 /// Where problems are turned into located records.
@@ -209,7 +56,10 @@ impl<'g, 'a> Reporter<'g, 'a> {
 fn source_line(game: &Game<'_>, offset: usize) -> String {
     let src = game.source;
     let offset = offset.min(src.len());
-    let start = src[..offset].iter().rposition(|&b| b == b'\n' || b == b'\r').map_or(0, |i| i + 1);
+    let start = src[..offset]
+        .iter()
+        .rposition(|&b| b == b'\n' || b == b'\r')
+        .map_or(0, |i| i + 1);
     let end = src[offset..]
         .iter()
         .position(|&b| b == b'\n' || b == b'\r')
@@ -224,10 +74,12 @@ fn move_number(pos: &Position) -> String {
     }
 }
 
-fn kind_of(err: &SanError) -> ProblemKind {
-    match err {
-        SanError::Ambiguous { .. } => ProblemKind::Ambiguous,
-        SanError::Illegal(reason) => match reason {
+fn kind_of(failure: &MoveFailure) -> ProblemKind {
+    match failure {
+        MoveFailure::Syntax(_) => ProblemKind::UnreadableMove,
+        MoveFailure::GameOver { .. } => ProblemKind::MovesAfterGameEnd,
+        MoveFailure::San(SanError::Ambiguous { .. }) => ProblemKind::Ambiguous,
+        MoveFailure::San(SanError::Illegal(reason)) => match reason {
             IllegalReason::NoPieceCanReach { .. }
             | IllegalReason::OwnPieceOnTarget { .. }
             | IllegalReason::PawnCannotCapture { .. } => ProblemKind::NoPieceCanReach,
@@ -245,50 +97,97 @@ fn kind_of(err: &SanError) -> ProblemKind {
     }
 }
 
-/// The outcome of reading one move token in a position.
-enum Step {
-    Move(Move),
-    Null,
-    Bad {
-        kind: ProblemKind,
-        message: String,
-        suggestion: Option<String>,
-    },
+fn failure_message(token: &[u8], failure: &MoveFailure) -> String {
+    match failure {
+        MoveFailure::Syntax(e) => {
+            format!(
+                "cannot read \"{}\" as a move: {}",
+                String::from_utf8_lossy(token),
+                e.kind
+            )
+        }
+        MoveFailure::San(err) => err.to_string(),
+        MoveFailure::GameOver { checkmate } => format!(
+            "the game is already over ({}): no move can follow",
+            if *checkmate { "checkmate" } else { "stalemate" }
+        ),
+    }
 }
 
-fn read_move(game: &Game<'_>, mt: &MoveToken, pos: &Position, lang: Language) -> Step {
-    let token = game.san(mt);
-    let failure = |kind, message: String| {
-        let suggestion = suggest(pos, token, lang).map(|s| {
-            let san = SanPlus::from_move(pos, &s.mv);
-            format!("did you mean {} ({})?", san.display(lang), s.slip)
-        });
-        Step::Bad {
-            kind,
-            message,
-            suggestion,
+/// Turns what the walk finds into problems, and fingerprints the main line for duplicate detection.
+struct Checker<'r, 'g, 'a> {
+    rep: &'r mut Reporter<'g, 'a>,
+    lang: Language,
+    fingerprint: std::collections::hash_map::DefaultHasher,
+}
+
+impl Checker<'_, '_, '_> {
+    fn locate_move(
+        &mut self,
+        at: MoveAt<'_>,
+        kind: ProblemKind,
+        message: String,
+        before: &Position,
+    ) -> &mut Problem {
+        let game = self.rep.game;
+        let token = match &at.token.kind {
+            TokenKind::Move(mt) => game.san(mt),
+            _ => game.bytes(at.token.span),
+        };
+        let text = String::from_utf8_lossy(token).into_owned();
+        let p = self.rep.push(kind, at.token.span, message);
+        p.ply = Some(at.ply);
+        p.move_number = Some(move_number(before));
+        p.move_text = Some(text);
+        p.in_variation = at.depth > 0;
+        p
+    }
+}
+
+impl Visitor for Checker<'_, '_, '_> {
+    fn on_move(&mut self, at: MoveAt<'_>, _: &Position, m: &Move, _: &Position) {
+        if at.depth == 0 {
+            (m.from, m.to, m.promotion).hash(&mut self.fingerprint);
         }
-    };
-    match SanPlus::parse(token, lang) {
-        Err(e) => failure(
-            ProblemKind::UnreadableMove,
-            format!("cannot read \"{}\" as a move: {}", String::from_utf8_lossy(token), e.kind),
-        ),
-        Ok(plus) if plus.san.is_null() => Step::Null,
-        Ok(plus) => match plus.san.to_move(pos) {
-            Ok(m) => Step::Move(m),
-            Err(err) => {
-                if !pos.has_legal_move() {
-                    let ended = if pos.is_check() { "checkmate" } else { "stalemate" };
-                    return Step::Bad {
-                        kind: ProblemKind::MovesAfterGameEnd,
-                        message: format!("the game is already over ({ended}): no move can follow"),
-                        suggestion: None,
-                    };
-                }
-                failure(kind_of(&err), err.to_string())
-            }
-        },
+    }
+
+    fn on_null(&mut self, at: MoveAt<'_>, before: &Position) {
+        if at.depth == 0 {
+            0u8.hash(&mut self.fingerprint);
+            self.locate_move(
+                at,
+                ProblemKind::NullMove,
+                "a null move passes the turn: it is no chess move (analysis only)".into(),
+                before,
+            );
+        }
+    }
+
+    fn on_failure(&mut self, at: MoveAt<'_>, before: &Position, failure: MoveFailure) {
+        let game = self.rep.game;
+        let token = match &at.token.kind {
+            TokenKind::Move(mt) => game.san(mt),
+            _ => game.bytes(at.token.span),
+        };
+        if at.depth == 0 {
+            token.hash(&mut self.fingerprint);
+        }
+        let suggestion = match failure {
+            // Several pieces can go: any reading of the token is a guess between them.
+            MoveFailure::GameOver { .. } | MoveFailure::San(SanError::Ambiguous { .. }) => None,
+            // A token the game's language reads fine is no slip into another language's letters.
+            _ => suggest(before, token, self.lang)
+                .filter(|s| {
+                    !(matches!(s.slip, Slip::Language(_)) && matches!(failure, MoveFailure::San(_)))
+                })
+                .map(|s| {
+                    let san = SanPlus::from_move(before, &s.mv);
+                    format!("did you mean {} ({})?", san.display(self.lang), s.slip)
+                }),
+        };
+        let message = failure_message(token, &failure);
+        let p = self.locate_move(at, kind_of(&failure), message, before);
+        p.suggestion = suggestion;
     }
 }
 
@@ -336,28 +235,23 @@ pub fn validate_game(game: &Game<'_>, file: &str, opts: &ValidateOptions) -> Gam
         rep.push(kind, d.span, d.kind.to_string());
     }
 
-    // Tags.
-    let tag_span = |i: usize| game.tags[i].span;
     if opts.tag_checks {
-        let pairs: Vec<(&str, std::borrow::Cow<'_, str>)> =
-            game.tags.iter().map(|t| (game.tag_name(t), game.tag_value(t))).collect();
-        let borrowed: Vec<(&str, &str)> = pairs.iter().map(|(n, v)| (*n, v.as_ref())).collect();
-        for p in check_tags(&borrowed) {
-            let span = p.tag.map_or(game.tags.first().map_or(Span::default(), |t| t.span), tag_span);
+        let values: Vec<(&str, std::borrow::Cow<'_, str>)> = game
+            .tags
+            .iter()
+            .map(|t| (game.tag_name(t), game.tag_value(t)))
+            .collect();
+        let pairs: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_ref())).collect();
+        for p in check_tags(&pairs) {
+            let first = game.tags.first().map_or(Span::default(), |t| t.span);
+            let span = p.tag.map_or(first, |i| game.tags[i].span);
             rep.push(p.kind, span, p.message);
         }
     }
 
-    // Start position and variant.
-    let variant_tag = tag("Variant");
-    let variant = match variant_of(variant_tag.as_deref()) {
-        Ok(v) => v,
-        Err(name) => {
-            let span = game
-                .tags
-                .iter()
-                .find(|t| game.tag_name(t) == "Variant")
-                .map_or(Span::default(), |t| t.span);
+    let prepared = match replay::prepare(game, opts.lang) {
+        Ok(p) => p,
+        Err(SetupError::UnsupportedVariant { name, span }) => {
             rep.push(
                 ProblemKind::UnsupportedVariant,
                 span,
@@ -366,47 +260,35 @@ pub fn validate_game(game: &Game<'_>, file: &str, opts: &ValidateOptions) -> Gam
             report.variant = Some(name);
             return finish(report, rep, None, opts);
         }
-    };
-    if variant == Variant::Chess960 {
-        report.variant = Some("chess960".into());
-    }
-    let start = match tag("FEN") {
-        None => Position::new(),
-        Some(text) => {
-            let parsed = fen::parse_setup(&text).and_then(|mut p| {
-                if variant == Variant::Chess960 {
-                    p.mode = CastlingMode::Chess960;
-                }
-                p.into_position()
-            });
-            match parsed {
-                Ok(pos) => pos,
-                Err(errors) => {
-                    let span = game
-                        .tags
-                        .iter()
-                        .find(|t| game.tag_name(t) == "FEN")
-                        .map_or(Span::default(), |t| t.span);
-                    let why: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-                    rep.push(
-                        ProblemKind::InvalidFen,
-                        span,
-                        format!("the FEN tag is not a legal position: {}", why.join("; ")),
-                    );
-                    return finish(report, rep, None, opts);
-                }
-            }
+        Err(SetupError::InvalidFen { problems, span }) => {
+            rep.push(
+                ProblemKind::InvalidFen,
+                span,
+                format!(
+                    "the FEN tag is not a legal position: {}",
+                    problems.join("; ")
+                ),
+            );
+            return finish(report, rep, None, opts);
         }
     };
-
-    // Language.
-    let choice = choose_language(game, &start, opts);
+    if prepared.variant == replay::Variant::Chess960 {
+        report.variant = Some("chess960".into());
+    }
+    let choice = &prepared.lang;
     report.lang = choice.lang.code().to_string();
-    report.lang_confidence = choice.confidence;
-    report.lang_equivalents = choice.equivalents.iter().map(|l| l.code().to_string()).collect();
-    if let Some(among) = &choice.guessed_among {
-        let names: Vec<&str> = among.iter().map(|l| l.name()).collect();
-        let first_move = game.main_line().next().map_or(Span::default(), |(t, _)| t.span);
+    report.lang_confidence = choice.confidence.as_str();
+    report.lang_equivalents = choice
+        .equivalents
+        .iter()
+        .map(|l| l.code().to_string())
+        .collect();
+    if choice.guessed_among.len() > 1 {
+        let names: Vec<&str> = choice.guessed_among.iter().map(|l| l.name()).collect();
+        let first_move = game
+            .main_line()
+            .next()
+            .map_or(Span::default(), |(t, _)| t.span);
         rep.push(
             ProblemKind::LanguageGuessed,
             first_move,
@@ -417,138 +299,35 @@ pub fn validate_game(game: &Game<'_>, file: &str, opts: &ValidateOptions) -> Gam
             ),
         );
     }
-    let lang = choice.lang;
 
-    // Replay.
-    let mut state = GameState::new(start);
-    if !opts.track_claims {
-        state = state.without_claim_tracking();
-    }
-    let mut main_before: Option<Position> = None;
-    let mut main_stopped = false;
-    let mut unchecked = 0u32;
-    let mut lines: Vec<Line> = Vec::new();
-    // Depth of variations opened after the main line stopped (skipped entirely).
-    let mut skipped_depth = 0u32;
     let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
     report.white.hash(&mut fingerprint);
     report.black.hash(&mut fingerprint);
-
-    for token in &game.tokens {
-        match &token.kind {
-            TokenKind::VariationStart => {
-                if main_stopped {
-                    skipped_depth += 1;
-                    continue;
-                }
-                let (branch, dead) = match lines.last() {
-                    Some(parent) => (parent.before, parent.dead),
-                    None => (main_before, false),
-                };
-                lines.push(Line {
-                    pos: branch.unwrap_or(*state.position()),
-                    before: None,
-                    // Without a move to branch from, the reader has reported the variation already.
-                    dead: dead || branch.is_none(),
-                });
-            }
-            TokenKind::VariationEnd => {
-                if skipped_depth > 0 {
-                    skipped_depth -= 1;
-                } else {
-                    lines.pop();
-                }
-            }
-            TokenKind::Move(mt) => {
-                if skipped_depth > 0 {
-                    continue;
-                }
-                if let Some(line) = lines.last_mut() {
-                    if line.dead {
-                        continue;
-                    }
-                    let before = line.pos;
-                    match read_move(game, mt, &before, lang) {
-                        Step::Move(m) => {
-                            line.before = Some(before);
-                            line.pos.play_unchecked(m);
-                            report.variation_moves += 1;
-                        }
-                        Step::Null => {
-                            line.before = Some(before);
-                            line.pos.play_null();
-                        }
-                        Step::Bad {
-                            kind,
-                            message,
-                            suggestion,
-                        } => {
-                            line.dead = true;
-                            let p = rep.push(kind, token.span, message);
-                            p.in_variation = true;
-                            p.move_number = Some(move_number(&before));
-                            p.move_text = Some(String::from_utf8_lossy(game.san(mt)).into_owned());
-                            p.suggestion = suggestion;
-                        }
-                    }
-                    continue;
-                }
-                // Main line.
-                if main_stopped {
-                    unchecked += 1;
-                    continue;
-                }
-                let before = *state.position();
-                match read_move(game, mt, &before, lang) {
-                    Step::Move(m) => {
-                        main_before = Some(before);
-                        (m.from, m.to, m.promotion).hash(&mut fingerprint);
-                        state.play(m);
-                    }
-                    Step::Null => {
-                        main_before = Some(before);
-                        0u8.hash(&mut fingerprint);
-                        let p = rep.push(
-                            ProblemKind::NullMove,
-                            token.span,
-                            "a null move passes the turn: it is no chess move (analysis only)".into(),
-                        );
-                        p.ply = Some(state.ply() + 1);
-                        p.move_number = Some(move_number(&before));
-                        p.move_text = Some(String::from_utf8_lossy(game.san(mt)).into_owned());
-                        state.play_null();
-                    }
-                    Step::Bad {
-                        kind,
-                        message,
-                        suggestion,
-                    } => {
-                        main_stopped = true;
-                        let p = rep.push(kind, token.span, message);
-                        p.ply = Some(state.ply() + 1);
-                        p.move_number = Some(move_number(&before));
-                        p.move_text = Some(String::from_utf8_lossy(game.san(mt)).into_owned());
-                        p.suggestion = suggestion;
-                        game.san(mt).hash(&mut fingerprint);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    report.fingerprint = fingerprint.finish();
-    if main_stopped && unchecked > 0 {
-        report.unchecked_moves = Some(unchecked);
-        if let Some(p) = rep.problems.iter_mut().rev().find(|p| p.severity == Severity::Error && !p.in_variation) {
+    let mut checker = Checker {
+        rep: &mut rep,
+        lang: choice.lang,
+        fingerprint,
+    };
+    let walk = replay::walk(game, &prepared, opts.track_claims, &mut checker);
+    report.fingerprint = checker.fingerprint.finish();
+    report.variation_moves = walk.variation_moves;
+    if walk.main_stopped && walk.unchecked > 0 {
+        report.unchecked_moves = Some(walk.unchecked);
+        if let Some(p) = rep
+            .problems
+            .iter_mut()
+            .rev()
+            .find(|p| p.severity == Severity::Error && !p.in_variation && p.ply.is_some())
+        {
             p.message.push_str(&format!(
                 " ({} later move{} of the main line left unchecked)",
-                unchecked,
-                if unchecked == 1 { "" } else { "s" }
+                walk.unchecked,
+                if walk.unchecked == 1 { "" } else { "s" }
             ));
         }
     }
-    report.plies = state.ply();
-    finish(report, rep, Some(state), opts)
+    report.plies = walk.state.ply();
+    finish(report, rep, Some(walk.state), opts)
 }
 
 /// The result checks and the fields that depend on the final position.
@@ -570,7 +349,9 @@ fn finish(
         .iter()
         .find(|t| game.tag_name(t) == "Result")
         .map(|t| t.span);
-    let at_end = marker_span.or(result_tag_span).unwrap_or(Span::new(game.source.len(), game.source.len()));
+    let at_end = marker_span
+        .or(result_tag_span)
+        .unwrap_or(Span::new(game.source.len(), game.source.len()));
 
     if let (Some(marker), Some(span)) = (game.result, marker_span)
         && !report.result.is_empty()
@@ -588,7 +369,9 @@ fn finish(
     }
     // The result the game claims: the tag, else the marker.
     let claimed = if report.result.is_empty() {
-        game.result.map(|r| r.as_str().to_string()).unwrap_or_default()
+        game.result
+            .map(|r| r.as_str().to_string())
+            .unwrap_or_default()
     } else {
         report.result.clone()
     };
@@ -602,7 +385,10 @@ fn finish(
             && ended.ply < state.ply()
         {
             report.ended_at_ply = Some(ended.ply);
-            let span = game.main_line().nth(ended.ply as usize).map_or(at_end, |(t, _)| t.span);
+            let span = game
+                .main_line()
+                .nth(ended.ply as usize)
+                .map_or(at_end, |(t, _)| t.span);
             let p = rep.push(
                 ProblemKind::MovesAfterAutomaticDraw,
                 span,
@@ -663,26 +449,16 @@ fn finish(
         }
     }
     if claimed == "*" && opts.finished {
-        rep.push(ProblemKind::UnfinishedGame, at_end, "the game is unfinished (*) in a file said to be finished".into());
+        rep.push(
+            ProblemKind::UnfinishedGame,
+            at_end,
+            "the game is unfinished (*) in a file said to be finished".into(),
+        );
     }
     report.problems = rep.problems;
-    report.valid = !report.problems.iter().any(|p| p.severity == Severity::Error);
+    report.valid = !report
+        .problems
+        .iter()
+        .any(|p| p.severity == Severity::Error);
     report
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn variant_spellings() {
-        for s in ["Chess960", "chess 960", "Fischerandom", "fischer random", "960"] {
-            assert_eq!(variant_of(Some(s)), Ok(Variant::Chess960), "{s}");
-        }
-        for s in ["Standard", "From Position", "chess"] {
-            assert_eq!(variant_of(Some(s)), Ok(Variant::Standard), "{s}");
-        }
-        assert!(variant_of(Some("Crazyhouse")).is_err());
-        assert!(variant_of(Some("Atomic")).is_err());
-    }
 }

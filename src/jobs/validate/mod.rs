@@ -1,6 +1,10 @@
 //! `validate`: replay every game under the rules and report each problem with its location.
 
+mod engine;
 pub mod report;
 pub mod tags;
+pub mod tournament;
 
+pub use engine::{ValidateOptions, validate_game};
 pub use report::{GameReport, Problem, ProblemKind, Severity};
+pub use tournament::Tournament;

@@ -46,7 +46,8 @@ pub enum ProblemKind {
     NullMove,
     /// The termination marker after the moves differs from the Result tag.
     ResultMismatch,
-    /// The Result contradicts the final position (mate, stalemate, automatic draw).
+    /// The Result contradicts the final position (mate, stalemate, automatic draw). A warning: old and
+    /// online archives carry such results (adjudications, clerical slips), and the moves themselves are sound.
     ResultContradictsBoard,
     /// The FEN tag does not describe a legal position.
     InvalidFen,
@@ -90,10 +91,10 @@ impl ProblemKind {
             | Ambiguous
             | MovesAfterGameEnd
             | ResultMismatch
-            | ResultContradictsBoard
             | InvalidFen
             | UnsupportedVariant => Severity::Error,
             NullMove
+            | ResultContradictsBoard
             | MovesAfterAutomaticDraw
             | WinWithoutMatingMaterial
             | UnfinishedGame

@@ -36,7 +36,9 @@ impl Tournament {
                         "same players and same moves as game {first} ({} – {})",
                         report.white, report.black
                     );
-                    report.problems.push(game_level(report, ProblemKind::DuplicateGame, message));
+                    report
+                        .problems
+                        .push(game_level(report, ProblemKind::DuplicateGame, message));
                 }
                 None => {
                     self.seen.insert(report.fingerprint, report.game);
@@ -52,8 +54,13 @@ impl Tournament {
                 let key = (report.event.clone(), report.round.clone(), player.clone());
                 match self.rounds.get(&key) {
                     Some(&other) if other != report.game => {
-                        let message = format!("{player} also plays game {other} of round {}", report.round);
-                        report.problems.push(game_level(report, ProblemKind::PlayerTwiceInRound, message));
+                        let message =
+                            format!("{player} also plays game {other} of round {}", report.round);
+                        report.problems.push(game_level(
+                            report,
+                            ProblemKind::PlayerTwiceInRound,
+                            message,
+                        ));
                     }
                     Some(_) => {}
                     None => {

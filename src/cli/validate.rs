@@ -1,0 +1,408 @@
+//! `pgnkit validate`: replay every game, report each problem like a compiler would, exit non-zero on errors.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use pgnkit::jobs::bulk::{self, Event};
+use pgnkit::jobs::input::{self, Source};
+use pgnkit::jobs::pipeline::default_jobs;
+use pgnkit::jobs::validate::{GameReport, Severity, Tournament, ValidateOptions, validate_game};
+use pgnkit::notation::Language;
+use pgnkit::pgn::BatchReader;
+
+use super::output::{ColorChoice, Paint, is_broken_pipe, progress_bar};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Diagnostics with the source line and a caret, then a summary
+    Human,
+    /// One JSON object per game (JSON lines); the summary goes to stderr
+    Json,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Piece letters of the moves: `auto` detects them per game, or a language code (en, fr, de, nl, es, it,
+    /// pt, cs, pl, hu, fi, ro, da, no, sv, figurine)
+    #[arg(long, default_value = "auto", value_parser = parse_lang)]
+    lang: LangArg,
+    /// When to use colours
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// Worker threads (default: all cores)
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// No progress bar, no summary
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Exit with 1 on warnings too
+    #[arg(long)]
+    strict: bool,
+    /// The file is said to be complete: an unfinished game (`*`) is worth a warning
+    #[arg(long)]
+    finished: bool,
+    /// Skip the tournament checks (Seven Tag Roster, tag formats, duplicates, a player twice in a round)
+    #[arg(long)]
+    no_tournament_checks: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct LangArg(pub Option<Language>);
+
+pub fn parse_lang(s: &str) -> Result<LangArg, String> {
+    if s.eq_ignore_ascii_case("auto") {
+        return Ok(LangArg(None));
+    }
+    Language::from_code(&s.to_ascii_lowercase())
+        .map(|l| LangArg(Some(l)))
+        .ok_or_else(|| {
+            let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+            format!(
+                "unknown language '{s}': use auto or one of {}",
+                codes.join(", ")
+            )
+        })
+}
+
+/// What a worker hands back for one batch: each game's report and, in JSON mode, its serialised line.
+struct BatchResult {
+    games: Vec<(GameReport, Option<String>)>,
+    bytes: u64,
+}
+
+#[derive(Default)]
+struct Summary {
+    games: u64,
+    plies: u64,
+    variation_moves: u64,
+    errors: u64,
+    warnings: u64,
+    games_with_errors: u64,
+    bytes: u64,
+    terminations: BTreeMap<&'static str, u64>,
+    claimable: BTreeMap<&'static str, u64>,
+    io_errors: u64,
+}
+
+pub fn run(args: Args) -> i32 {
+    let sources = match input::expand(&args.paths) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pgnkit: {e}");
+            return 2;
+        }
+    };
+    let opts = ValidateOptions {
+        lang: args.lang.0,
+        finished: args.finished,
+        tag_checks: !args.no_tournament_checks,
+        track_claims: true,
+    };
+    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let json = args.format == Format::Json;
+    let paint = Paint::new(args.color.enabled(false));
+    let total: Option<u64> = sources.iter().map(Source::size_hint).sum();
+    let bar = progress_bar(total, args.quiet);
+    let names: Vec<String> = sources.iter().map(Source::display_name).collect();
+    let started = Instant::now();
+    let mut summary = Summary::default();
+    let mut tournament = Tournament::new();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+
+    let stopped = bulk::run(
+        &sources,
+        jobs,
+        BatchReader::<io::Empty>::DEFAULT_BLOCK,
+        |source, batch| {
+            let mut games = Vec::with_capacity(batch.games);
+            let mut reader = batch.games();
+            while let Some(game) = reader.next_game() {
+                let report = validate_game(game, &names[source], &opts);
+                let line = json.then(|| serde_json::to_string(&report).unwrap_or_default());
+                games.push((report, line));
+            }
+            BatchResult {
+                games,
+                bytes: batch.bytes.len() as u64,
+            }
+        },
+        |event| {
+            let written = match event {
+                Event::Start { .. } => {
+                    tournament = Tournament::new();
+                    Ok(())
+                }
+                Event::Batch { result, .. } => {
+                    summary.bytes += result.bytes;
+                    emit_batch(
+                        result,
+                        &mut out,
+                        &mut summary,
+                        &mut tournament,
+                        &opts,
+                        json,
+                        &paint,
+                        &bar,
+                    )
+                }
+                Event::Error { message, .. } => {
+                    summary.io_errors += 1;
+                    bar.suspend(|| eprintln!("pgnkit: {message}"));
+                    Ok(())
+                }
+                Event::End { source } => {
+                    if tournament.saturated && !args.quiet {
+                        bar.suspend(|| {
+                            eprintln!(
+                                "pgnkit: {}: more than {} games; duplicate and round checks stopped there",
+                                names[source],
+                                pgnkit::jobs::validate::tournament::MAX_TRACKED_GAMES
+                            )
+                        });
+                    }
+                    Ok(())
+                }
+            };
+            match written {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => ControlFlow::Break(e),
+            }
+        },
+        |bytes| bar.set_position(bytes),
+    );
+    bar.finish_and_clear();
+    if let Some(e) = stopped {
+        if is_broken_pipe(&e) {
+            return 0;
+        }
+        eprintln!("pgnkit: cannot write output: {e}");
+        return 2;
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    if !args.quiet {
+        let text = summary_text(&summary, elapsed, &paint);
+        if json {
+            eprint!("{text}");
+        } else if out.write_all(text.as_bytes()).is_err() {
+            return 0;
+        }
+    }
+    if let Err(e) = out.flush() {
+        if is_broken_pipe(&e) {
+            return 0;
+        }
+        eprintln!("pgnkit: cannot write output: {e}");
+        return 2;
+    }
+    if summary.io_errors > 0 {
+        2
+    } else if summary.errors > 0 || (args.strict && summary.warnings > 0) {
+        1
+    } else {
+        0
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn emit_batch(
+    result: BatchResult,
+    out: &mut impl Write,
+    summary: &mut Summary,
+    tournament: &mut Tournament,
+    opts: &ValidateOptions,
+    json: bool,
+    paint: &Paint,
+    bar: &indicatif::ProgressBar,
+) -> io::Result<()> {
+    for (mut report, line) in result.games {
+        let added = opts.tag_checks && tournament.check(&mut report);
+        summary.games += 1;
+        summary.plies += u64::from(report.plies);
+        summary.variation_moves += u64::from(report.variation_moves);
+        let errors = report.errors() as u64;
+        summary.errors += errors;
+        summary.warnings += report.warnings() as u64;
+        summary.games_with_errors += u64::from(errors > 0);
+        *summary.terminations.entry(report.termination).or_default() += 1;
+        for claim in &report.claimable {
+            *summary.claimable.entry(claim).or_default() += 1;
+        }
+        if json {
+            let line = match line {
+                Some(line) if !added => line,
+                _ => serde_json::to_string(&report).unwrap_or_default(),
+            };
+            bar.suspend(|| -> io::Result<()> {
+                out.write_all(line.as_bytes())?;
+                out.write_all(b"\n")
+            })?;
+        } else if !report.problems.is_empty() {
+            let text = render_human(&report, paint);
+            bar.suspend(|| out.write_all(text.as_bytes()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Diagnostics of one game, compiler style: severity and kind, the message, `file:line:col` with the game,
+/// the source line with a caret under the move, and any suggestion.
+pub fn render_human(report: &GameReport, paint: &Paint) -> String {
+    let mut text = String::new();
+    let players = if report.white.is_empty() && report.black.is_empty() {
+        String::new()
+    } else {
+        format!(", {} – {}", report.white, report.black)
+    };
+    let round = if report.round.is_empty() || report.round == "?" || report.round == "-" {
+        String::new()
+    } else {
+        format!(", round {}", report.round)
+    };
+    for p in &report.problems {
+        let label = match p.severity {
+            Severity::Error => paint.error(&format!("error[{}]", p.kind.as_str())),
+            Severity::Warning => paint.warning(&format!("warning[{}]", p.kind.as_str())),
+        };
+        text.push_str(&format!("{label}: {}\n", paint.bold(&p.message)));
+        let at_move = match (&p.move_number, &p.move_text) {
+            (Some(n), Some(m)) => {
+                let var = if p.in_variation {
+                    " in a variation"
+                } else {
+                    ""
+                };
+                format!("; {n} {m}{var}")
+            }
+            _ => String::new(),
+        };
+        text.push_str(&format!(
+            "  {} {}:{}:{} (game {}{players}{round}{at_move})\n",
+            paint.note("-->"),
+            report.file,
+            p.line,
+            p.column,
+            report.game
+        ));
+        if !p.source_line.is_empty() {
+            let width = p.line.to_string().len();
+            let (shown, caret_at) = window(&p.source_line, p.column as usize);
+            let caret_len = p.move_text.as_ref().map_or(1, |m| m.chars().count().max(1));
+            let gutter = " ".repeat(width);
+            text.push_str(&format!("{gutter} {}\n", paint.note("|")));
+            text.push_str(&format!(
+                "{} {} {shown}\n",
+                paint.note(&p.line.to_string()),
+                paint.note("|")
+            ));
+            let marker = match p.severity {
+                Severity::Error => paint.error(&"^".repeat(caret_len)),
+                Severity::Warning => paint.warning(&"^".repeat(caret_len)),
+            };
+            text.push_str(&format!(
+                "{gutter} {} {caret_at}{marker}\n",
+                paint.note("|")
+            ));
+        }
+        if let Some(s) = &p.suggestion {
+            text.push_str(&format!("  {} {s}\n", paint.note("= help:")));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// At most about 100 characters of a long line around `column` (1-based), and the padding that puts a caret
+/// under that column (tabs kept, so the caret lines up).
+fn window(line: &str, column: usize) -> (String, String) {
+    const SPAN: usize = 48;
+    let chars: Vec<char> = line.chars().collect();
+    let col = column.saturating_sub(1).min(chars.len());
+    let (from, to) = if chars.len() <= 2 * SPAN + 4 {
+        (0, chars.len())
+    } else {
+        let from = col.saturating_sub(SPAN);
+        (from, (col + SPAN).min(chars.len()))
+    };
+    let mut shown: String = chars[from..to].iter().collect();
+    let mut pad: String = chars[from..col]
+        .iter()
+        .map(|&c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    if from > 0 {
+        shown.insert(0, '…');
+        pad.insert(0, ' ');
+    }
+    if to < chars.len() {
+        shown.push('…');
+    }
+    (shown, pad)
+}
+
+fn summary_text(s: &Summary, elapsed: f64, paint: &Paint) -> String {
+    let secs = elapsed.max(1e-9);
+    let mut text = format!(
+        "{} {} games, {} half-moves in the main lines and {} in variations, in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
+        paint.bold("validated"),
+        s.games,
+        s.plies,
+        s.variation_moves,
+        elapsed,
+        s.bytes as f64 / secs / 1e6,
+        s.games as f64 / secs
+    );
+    let verdict = if s.errors == 0 {
+        paint.bold("no errors")
+    } else {
+        paint.error(&format!(
+            "{} error{} in {} game{}",
+            s.errors,
+            plural(s.errors),
+            s.games_with_errors,
+            plural(s.games_with_errors)
+        ))
+    };
+    text.push_str(&format!(
+        "{verdict}, {} warning{}\n",
+        s.warnings,
+        plural(s.warnings)
+    ));
+    let endings: Vec<String> = s
+        .terminations
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect();
+    text.push_str(&format!("endings: {}\n", endings.join(", ")));
+    if !s.claimable.is_empty() {
+        let claims: Vec<String> = s
+            .claimable
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        text.push_str(&format!(
+            "draw claimable at the end: {}\n",
+            claims.join(", ")
+        ));
+    }
+    if s.io_errors > 0 {
+        text.push_str(&paint.error(&format!(
+            "{} input{} could not be read\n",
+            s.io_errors,
+            plural(s.io_errors)
+        )));
+    }
+    text
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}

@@ -1,0 +1,189 @@
+//! Running a job over many inputs: every source is opened in turn (decompressed as needed) and read in
+//! batches of whole games; batches are processed in parallel and their results come back in input order,
+//! framed by the start and end of each source. Validate, convert and stats all run on this.
+
+use std::io::Read;
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::input::{self, Source};
+use super::pipeline::run_ordered;
+use crate::pgn::{Batch, BatchReader};
+
+/// What the ordered output side sees, in input order.
+pub enum Event<R> {
+    /// A source is about to be read.
+    Start { source: usize },
+    /// The result of one batch of games of a source.
+    Batch { source: usize, result: R },
+    /// A source could not be opened or read; what was read before the error has been delivered.
+    Error { source: usize, message: String },
+    /// A source is finished.
+    End { source: usize },
+}
+
+enum Item {
+    Start(usize),
+    Batch(usize, Batch),
+    Error(usize, String),
+    End(usize),
+}
+
+/// Reads the sources one after the other, yielding their batches framed by start/end items.
+struct Items<'s> {
+    sources: &'s [Source],
+    block_size: usize,
+    index: usize,
+    reader: Option<BatchReader<Box<dyn Read + Send>>>,
+    /// Raw bytes read of the current source (compressed bytes for compressed input).
+    raw: Arc<AtomicU64>,
+    /// Raw bytes of the finished sources.
+    done: u64,
+    closing: bool,
+}
+
+impl Items<'_> {
+    fn bytes_read(&self) -> u64 {
+        self.done + self.raw.load(Ordering::Relaxed)
+    }
+}
+
+impl Iterator for Items<'_> {
+    type Item = Item;
+
+    fn next(&mut self) -> Option<Item> {
+        let source = self.sources.get(self.index)?;
+        if self.closing {
+            self.closing = false;
+            self.reader = None;
+            self.done += self.raw.swap(0, Ordering::Relaxed);
+            self.index += 1;
+            return Some(Item::End(self.index - 1));
+        }
+        let Some(reader) = self.reader.as_mut() else {
+            return Some(match input::open(source) {
+                Ok(opened) => {
+                    self.raw = opened.raw_bytes_read;
+                    self.reader =
+                        Some(BatchReader::with_block_size(opened.reader, self.block_size));
+                    Item::Start(self.index)
+                }
+                Err(e) => {
+                    self.closing = true;
+                    Item::Error(self.index, e.to_string())
+                }
+            });
+        };
+        match reader.next() {
+            Some(Ok(batch)) => Some(Item::Batch(self.index, batch)),
+            Some(Err(e)) => {
+                self.closing = true;
+                Some(Item::Error(
+                    self.index,
+                    format!("{}: {e}", source.display_name()),
+                ))
+            }
+            None => {
+                self.closing = true;
+                self.next()
+            }
+        }
+    }
+}
+
+/// Reads every source and hands each batch to `work` on `jobs` threads; `emit` receives the events in input
+/// order. `progress` is called on the calling thread with the raw (on-disk) bytes read so far. Returns the
+/// value `emit` stopped with, if it did.
+pub fn run<R, B, W, E>(
+    sources: &[Source],
+    jobs: usize,
+    block_size: usize,
+    work: W,
+    emit: E,
+    mut progress: impl FnMut(u64),
+) -> Option<B>
+where
+    R: Send,
+    W: Fn(usize, &Batch) -> R + Sync,
+    E: FnMut(Event<R>) -> ControlFlow<B>,
+{
+    let mut items = Items {
+        sources,
+        block_size,
+        index: 0,
+        reader: None,
+        raw: Arc::new(AtomicU64::new(0)),
+        done: 0,
+        closing: false,
+    };
+    let items = std::iter::from_fn(move || {
+        let item = items.next();
+        progress(items.bytes_read());
+        item
+    });
+    run_ordered(
+        items,
+        jobs,
+        |item| match item {
+            Item::Start(source) => Event::Start { source },
+            Item::Batch(source, batch) => Event::Batch {
+                source,
+                result: work(source, &batch),
+            },
+            Item::Error(source, message) => Event::Error { source, message },
+            Item::End(source) => Event::End { source },
+        },
+        emit,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn events_frame_each_source_in_order_and_errors_do_not_stop_the_run() {
+        let dir = std::env::temp_dir().join(format!("pgnkit-bulk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let a = dir.join("a.pgn");
+        std::fs::write(
+            &a,
+            "[Event \"1\"]\n\n1. e4 *\n\n[Event \"2\"]\n\n1. d4 *\n".repeat(50),
+        )
+        .unwrap();
+        let sources = vec![
+            Source::File(a.clone()),
+            Source::File(PathBuf::from("/no/such/file.pgn")),
+            Source::File(a),
+        ];
+        for jobs in [1, 2] {
+            let mut log = Vec::new();
+            let mut games = 0;
+            let stopped: Option<()> = run(
+                &sources,
+                jobs,
+                64, // tiny blocks: many batches
+                |_, batch| batch.games,
+                |event| {
+                    match event {
+                        Event::Start { source } => log.push(format!("start {source}")),
+                        Event::Batch { result, .. } => games += result,
+                        Event::Error { source, .. } => log.push(format!("error {source}")),
+                        Event::End { source } => log.push(format!("end {source}")),
+                    }
+                    ControlFlow::Continue(())
+                },
+                |_| {},
+            );
+            assert!(stopped.is_none());
+            assert_eq!(
+                log,
+                ["start 0", "end 0", "error 1", "end 1", "start 2", "end 2"]
+            );
+            assert_eq!(games, 200, "jobs = {jobs}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

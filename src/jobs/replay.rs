@@ -1,0 +1,538 @@
+//! Replaying a parsed game, shared by validate, convert and stats: the variant and start position from the
+//! tags, the piece-letter language (detected per game), and a walk over the movetext that plays the main line
+//! with the rules bookkeeping ([`GameState`]) and every variation from its own branching position, telling a
+//! [`Visitor`] what each move token turned out to be.
+
+use crate::core::fen;
+use crate::core::{CastlingMode, GameState, Move, Position};
+use crate::notation::{
+    Language, LanguageSet, LetterSet, SanError, SanPlus, SyntaxError, candidate_classes,
+    san_letters,
+};
+use crate::pgn::{Game, Span, Token, TokenKind};
+
+/// Which game variant the tags announce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Variant {
+    Standard,
+    Chess960,
+}
+
+/// Reads a Variant tag: standard chess and Chess960 in their usual spellings (`Chess960`, `chess 960`,
+/// `Fischerandom`, `Fischer Random`...); lichess's `From Position` is standard chess from a set-up position.
+/// Anything else is unsupported and named in the error.
+pub fn variant_of(tag: Option<&str>) -> Result<Variant, String> {
+    let Some(raw) = tag else {
+        return Ok(Variant::Standard);
+    };
+    let key: String = raw
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    match key.as_str() {
+        "" | "standard" | "chess" | "normal" | "fromposition" | "classical" => {
+            Ok(Variant::Standard)
+        }
+        "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess" | "frc"
+        | "freestyle" => Ok(Variant::Chess960),
+        _ => Err(raw.to_string()),
+    }
+}
+
+/// How the piece-letter language of a game was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confidence {
+    /// Given by the user (`--lang`).
+    Given,
+    /// Only one reading of the letters exists.
+    Letters,
+    /// Several readings exist and exactly one replays the main line.
+    Replay,
+    /// Several readings replay the main line; the preferred one was taken.
+    Guessed,
+    /// No piece letter at all: every language reads the game alike.
+    Irrelevant,
+}
+
+impl Confidence {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Given => "given",
+            Confidence::Letters => "letters",
+            Confidence::Replay => "replay",
+            Confidence::Guessed => "guessed",
+            Confidence::Irrelevant => "irrelevant",
+        }
+    }
+}
+
+/// The language chosen for a game.
+#[derive(Debug, Clone)]
+pub struct LanguageChoice {
+    pub lang: Language,
+    pub confidence: Confidence,
+    /// Other languages that read every letter the game uses the same way.
+    pub equivalents: LanguageSet,
+    /// When guessed: the preferred member of every reading that replays (the chosen one first).
+    pub guessed_among: Vec<Language>,
+}
+
+/// Why a game cannot be replayed at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetupError {
+    /// A variant other than standard chess or Chess960; `span` is its tag.
+    UnsupportedVariant { name: String, span: Span },
+    /// The FEN tag is not a legal position; `span` is its tag.
+    InvalidFen { problems: Vec<String>, span: Span },
+}
+
+/// What a game starts from.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub start: Position,
+    pub variant: Variant,
+    pub lang: LanguageChoice,
+}
+
+fn tag_span(game: &Game<'_>, name: &str) -> Span {
+    game.tags
+        .iter()
+        .find(|t| game.tag_name(t) == name)
+        .map_or(Span::default(), |t| t.span)
+}
+
+/// The start position and variant from the tags, and the language of the piece letters.
+pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, SetupError> {
+    let variant = variant_of(game.tag("Variant").as_deref()).map_err(|name| {
+        SetupError::UnsupportedVariant {
+            name,
+            span: tag_span(game, "Variant"),
+        }
+    })?;
+    let start = match game.tag("FEN") {
+        None => Position::new(),
+        Some(text) => fen::parse_setup(&text)
+            .and_then(|mut parsed| {
+                if variant == Variant::Chess960 {
+                    parsed.mode = CastlingMode::Chess960;
+                }
+                parsed.into_position()
+            })
+            .map_err(|errors| SetupError::InvalidFen {
+                problems: errors.iter().map(|e| e.to_string()).collect(),
+                span: tag_span(game, "FEN"),
+            })?,
+    };
+    let lang = choose_language(game, &start, lang);
+    Ok(Prepared {
+        start,
+        variant,
+        lang,
+    })
+}
+
+/// The piece letters used by all move tokens of a game, variations included.
+pub fn letters_used(game: &Game<'_>) -> LetterSet {
+    let mut letters = LetterSet::EMPTY;
+    for token in &game.tokens {
+        if let TokenKind::Move(m) = &token.kind {
+            letters = letters.union(san_letters(game.san(m)));
+        }
+    }
+    letters
+}
+
+/// How far the main line replays with `lang`: `Ok(plies)` when all of it does, `Err(plies before the first
+/// failure)` otherwise. Positions only, no rules bookkeeping: this is the cheap trial of detection.
+fn dry_run(game: &Game<'_>, start: &Position, lang: Language) -> Result<u32, u32> {
+    let mut pos = *start;
+    let mut plies = 0;
+    for (_, mt) in game.main_line() {
+        let Ok(plus) = SanPlus::parse(game.san(mt), lang) else {
+            return Err(plies);
+        };
+        if plus.san.is_null() {
+            pos.play_null();
+        } else {
+            match plus.san.to_move(&pos) {
+                Ok(m) => pos.play_unchecked(m),
+                Err(_) => return Err(plies),
+            }
+        }
+        plies += 1;
+    }
+    Ok(plies)
+}
+
+/// Detects the language per game: the capitals the game uses narrow the candidates to classes of languages
+/// that read them alike; when several classes remain, replaying the main line decides (French `Rf1` is a king
+/// move, English `Rf1` a rook move). Several clean replays: the preferred class wins and the choice is marked
+/// as a guess. No clean replay: the class that gets furthest, so its first failing move is what gets reported.
+pub fn choose_language(
+    game: &Game<'_>,
+    start: &Position,
+    given: Option<Language>,
+) -> LanguageChoice {
+    let simple = |lang, confidence| LanguageChoice {
+        lang,
+        confidence,
+        equivalents: LanguageSet::EMPTY,
+        guessed_among: Vec::new(),
+    };
+    if let Some(lang) = given {
+        return simple(lang, Confidence::Given);
+    }
+    let letters = letters_used(game);
+    if letters.is_empty() {
+        return simple(Language::En, Confidence::Irrelevant);
+    }
+    let of_class = |class: LanguageSet, confidence| {
+        let lang = class.first().unwrap_or(Language::En);
+        LanguageChoice {
+            lang,
+            confidence,
+            equivalents: class.iter().filter(|&l| l != lang).collect(),
+            guessed_among: Vec::new(),
+        }
+    };
+    let classes = candidate_classes(letters);
+    match classes.as_slice() {
+        [only] => of_class(*only, Confidence::Letters),
+        [] => {
+            // No language reads every letter (a typo, or mixed letters): the reading that gets furthest.
+            let mut best = (Language::En, 0);
+            for lang in Language::ALL {
+                let reach = dry_run(game, start, lang).unwrap_or_else(|p| p);
+                if reach > best.1 {
+                    best = (lang, reach);
+                }
+            }
+            simple(best.0, Confidence::Replay)
+        }
+        several => {
+            let runs: Vec<(LanguageSet, Result<u32, u32>)> = several
+                .iter()
+                .map(|&class| {
+                    (
+                        class,
+                        dry_run(game, start, class.first().unwrap_or(Language::En)),
+                    )
+                })
+                .collect();
+            let clean: Vec<LanguageSet> = runs
+                .iter()
+                .filter(|(_, r)| r.is_ok())
+                .map(|(c, _)| *c)
+                .collect();
+            match clean.as_slice() {
+                [one] => of_class(*one, Confidence::Replay),
+                [first, ..] => {
+                    let mut choice = of_class(*first, Confidence::Guessed);
+                    choice.guessed_among = clean.iter().filter_map(|c| c.first()).collect();
+                    choice
+                }
+                [] => {
+                    let mut best = (several[0], 0);
+                    for (class, run) in &runs {
+                        let reach = run.err().unwrap_or(0);
+                        if reach > best.1 {
+                            best = (*class, reach);
+                        }
+                    }
+                    of_class(best.0, Confidence::Replay)
+                }
+            }
+        }
+    }
+}
+
+/// Why a move token does not give a move.
+#[derive(Debug, Clone, Copy)]
+pub enum MoveFailure {
+    /// Not a move in the game's language.
+    Syntax(SyntaxError),
+    /// Illegal or ambiguous.
+    San(SanError),
+    /// The position before it is checkmate (`true`) or stalemate: nothing can follow.
+    GameOver { checkmate: bool },
+}
+
+/// Where a move token stands: `depth` 0 is the main line; `ply` counts half-moves from the start of its own
+/// line (the main line's start position, or the variation's branching point), from 1.
+#[derive(Debug, Clone, Copy)]
+pub struct MoveAt<'t> {
+    pub index: usize,
+    pub token: &'t Token,
+    pub depth: u32,
+    pub ply: u32,
+}
+
+/// What a walk tells its consumer. Every method has an empty default.
+pub trait Visitor {
+    /// A legal move: `before` is the position it was played in, `after` the position it produced.
+    fn on_move(&mut self, _at: MoveAt<'_>, _before: &Position, _m: &Move, _after: &Position) {}
+    /// A null move (`--`, `Z0`): the turn passed.
+    fn on_null(&mut self, _at: MoveAt<'_>, _before: &Position) {}
+    /// A token that gives no move: the rest of its line is not replayed.
+    fn on_failure(&mut self, _at: MoveAt<'_>, _before: &Position, _failure: MoveFailure) {}
+    /// A main-line move token after the main line stopped (not checked).
+    fn on_unchecked(&mut self, _at: MoveAt<'_>) {}
+}
+
+impl Visitor for () {}
+
+/// What a walk leaves behind.
+pub struct Walk {
+    /// The main line as far as it was replayed, with its rules history.
+    pub state: GameState,
+    /// The main line hit a move it could not play.
+    pub main_stopped: bool,
+    /// Main-line move tokens after the stop.
+    pub unchecked: u32,
+    /// Legal moves played in variations.
+    pub variation_moves: u32,
+}
+
+/// One open variation: its current position and the position before its last move (where a nested
+/// variation branches from).
+struct Line {
+    pos: Position,
+    before: Option<Position>,
+    ply: u32,
+    /// A move failed: the rest of this variation, and what nests in it, is skipped.
+    dead: bool,
+}
+
+/// Reads one move token in a position.
+pub fn read_move(
+    token: &[u8],
+    pos: &Position,
+    lang: Language,
+) -> Result<Option<Move>, MoveFailure> {
+    let plus = SanPlus::parse(token, lang).map_err(MoveFailure::Syntax)?;
+    if plus.san.is_null() {
+        return Ok(None);
+    }
+    plus.san.to_move(pos).map(Some).map_err(|err| {
+        if pos.has_legal_move() {
+            MoveFailure::San(err)
+        } else {
+            MoveFailure::GameOver {
+                checkmate: pos.is_check(),
+            }
+        }
+    })
+}
+
+/// Replays the game: the main line with [`GameState`] (claim tracking if asked), variations each from the
+/// position before the move they replace. After a failure in the main line nothing more is played: later
+/// moves would stand on a position that never existed.
+pub fn walk(
+    game: &Game<'_>,
+    prepared: &Prepared,
+    track_claims: bool,
+    visitor: &mut impl Visitor,
+) -> Walk {
+    let lang = prepared.lang.lang;
+    let mut state = GameState::new(prepared.start);
+    if !track_claims {
+        state = state.without_claim_tracking();
+    }
+    let mut walk_main_before: Option<Position> = None;
+    let mut main_stopped = false;
+    let mut unchecked = 0u32;
+    let mut variation_moves = 0u32;
+    let mut lines: Vec<Line> = Vec::new();
+    // Variations opened after the main line stopped are skipped whole.
+    let mut skipped_depth = 0u32;
+
+    for (index, token) in game.tokens.iter().enumerate() {
+        match &token.kind {
+            TokenKind::VariationStart => {
+                if main_stopped {
+                    skipped_depth += 1;
+                    continue;
+                }
+                let (branch, dead) = match lines.last() {
+                    Some(parent) => (parent.before, parent.dead),
+                    None => (walk_main_before, false),
+                };
+                lines.push(Line {
+                    pos: branch.unwrap_or(*state.position()),
+                    before: None,
+                    ply: 0,
+                    // Without a move to branch from, the reader has already reported the variation.
+                    dead: dead || branch.is_none(),
+                });
+            }
+            TokenKind::VariationEnd => {
+                if skipped_depth > 0 {
+                    skipped_depth -= 1;
+                } else {
+                    lines.pop();
+                }
+            }
+            TokenKind::Move(mt) => {
+                if skipped_depth > 0 {
+                    continue;
+                }
+                let bytes = game.san(mt);
+                let depth = lines.len() as u32;
+                if let Some(line) = lines.last_mut() {
+                    if line.dead {
+                        continue;
+                    }
+                    let before = line.pos;
+                    line.ply += 1;
+                    let at = MoveAt {
+                        index,
+                        token,
+                        depth,
+                        ply: line.ply,
+                    };
+                    match read_move(bytes, &before, lang) {
+                        Ok(Some(m)) => {
+                            line.before = Some(before);
+                            line.pos.play_unchecked(m);
+                            variation_moves += 1;
+                            visitor.on_move(at, &before, &m, &line.pos);
+                        }
+                        Ok(None) => {
+                            line.before = Some(before);
+                            line.pos.play_null();
+                            visitor.on_null(at, &before);
+                        }
+                        Err(failure) => {
+                            line.dead = true;
+                            visitor.on_failure(at, &before, failure);
+                        }
+                    }
+                    continue;
+                }
+                let at = MoveAt {
+                    index,
+                    token,
+                    depth: 0,
+                    ply: state.ply() + 1,
+                };
+                if main_stopped {
+                    unchecked += 1;
+                    visitor.on_unchecked(at);
+                    continue;
+                }
+                let before = *state.position();
+                match read_move(bytes, &before, lang) {
+                    Ok(Some(m)) => {
+                        walk_main_before = Some(before);
+                        state.play(m);
+                        visitor.on_move(at, &before, &m, state.position());
+                    }
+                    Ok(None) => {
+                        walk_main_before = Some(before);
+                        state.play_null();
+                        visitor.on_null(at, &before);
+                    }
+                    Err(failure) => {
+                        main_stopped = true;
+                        visitor.on_failure(at, &before, failure);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Walk {
+        state,
+        main_stopped,
+        unchecked,
+        variation_moves,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::parse_all;
+
+    #[test]
+    fn variant_spellings() {
+        for s in [
+            "Chess960",
+            "chess 960",
+            "Fischerandom",
+            "fischer random",
+            "960",
+        ] {
+            assert_eq!(variant_of(Some(s)), Ok(Variant::Chess960), "{s}");
+        }
+        for s in ["Standard", "From Position", "chess"] {
+            assert_eq!(variant_of(Some(s)), Ok(Variant::Standard), "{s}");
+        }
+        assert_eq!(variant_of(Some("Crazyhouse")), Err("Crazyhouse".into()));
+        assert!(variant_of(Some("Atomic")).is_err());
+    }
+
+    #[derive(Default)]
+    struct Trace(Vec<(u32, u32, String)>);
+
+    impl Visitor for Trace {
+        fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, _: &Position) {
+            self.0
+                .push((at.depth, at.ply, crate::notation::uci::to_uci(before, m)));
+        }
+        fn on_failure(&mut self, at: MoveAt<'_>, _: &Position, _: MoveFailure) {
+            self.0.push((at.depth, at.ply, "FAIL".into()));
+        }
+    }
+
+    #[test]
+    fn variations_branch_from_the_position_before_the_move_they_replace() {
+        let games = parse_all(b"1. e4 (1. d4 d5 (1... Nf6 2. c4)) e5 (1... c5 2. Nf3) 2. Nf3 *");
+        let game = &games[0];
+        let prepared = prepare(game, None).unwrap();
+        let mut trace = Trace::default();
+        let walk = walk(game, &prepared, true, &mut trace);
+        let got: Vec<String> = trace
+            .0
+            .iter()
+            .map(|(d, p, u)| format!("{d}:{p}:{u}"))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                "0:1:e2e4", "1:1:d2d4", "1:2:d7d5", "2:1:g8f6", "2:2:c2c4", "0:2:e7e5", "1:1:c7c5",
+                "1:2:g1f3", "0:3:g1f3"
+            ]
+        );
+        assert_eq!(walk.state.ply(), 3);
+        assert_eq!(walk.variation_moves, 6);
+    }
+
+    #[test]
+    fn french_letters_are_detected_and_the_main_line_stops_at_an_illegal_move() {
+        let games = parse_all(b"1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. Dxf7 Cf6 5. Fc4 *");
+        let game = &games[0];
+        let prepared = prepare(game, None).unwrap();
+        assert_eq!(prepared.lang.lang, Language::Fr);
+        let mut trace = Trace::default();
+        let walk = walk(game, &prepared, false, &mut trace);
+        assert!(walk.main_stopped);
+        assert_eq!(walk.state.ply(), 6);
+        assert_eq!(walk.unchecked, 2);
+        assert_eq!(trace.0.last().unwrap().2, "FAIL");
+    }
+
+    #[test]
+    fn unsupported_variants_and_bad_fens_are_setup_errors() {
+        let games = parse_all(b"[Variant \"Crazyhouse\"]\n\n1. e4 *\n\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *");
+        assert!(matches!(
+            prepare(&games[0], None),
+            Err(SetupError::UnsupportedVariant { .. })
+        ));
+        assert!(matches!(
+            prepare(&games[1], None),
+            Err(SetupError::InvalidFen { .. })
+        ));
+    }
+}
