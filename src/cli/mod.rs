@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 
 mod output;
 mod perft;
+mod stats;
 mod validate;
 
 #[derive(Parser)]
@@ -21,6 +22,8 @@ struct Cli {
 enum Command {
     /// Replay every game and report illegal, ambiguous or unreadable moves, endings and result problems
     Validate(validate::Args),
+    /// One CSV row per game (or per move) with tags, validity and move counts, or a summary with standings
+    Stats(stats::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)
     Perft(perft::Args),
 }
@@ -36,6 +39,7 @@ pub fn run() -> i32 {
     };
     match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Stats(args) => stats::run(args),
         Command::Perft(args) => perft::run(args),
     }
 }

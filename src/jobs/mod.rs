@@ -5,4 +5,5 @@ pub mod bulk;
 pub mod input;
 pub mod pipeline;
 pub mod replay;
+pub mod stats;
 pub mod validate;

@@ -1,0 +1,252 @@
+//! `pgnkit stats`: one CSV row per game (or per main-line half-move), or an aggregate report, over any
+//! number of files in parallel, in input order.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use pgnkit::jobs::bulk::{self, Event};
+use pgnkit::jobs::input::{self, Source};
+use pgnkit::jobs::pipeline::default_jobs;
+use pgnkit::jobs::stats::summary::{Limits, Summary};
+use pgnkit::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
+use pgnkit::pgn::BatchReader;
+
+use super::output::{is_broken_pipe, progress_bar};
+use super::validate::{LangArg, parse_lang};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// One CSV row per main-line half-move (file, game, ply, san, uci, fen_before, is_capture, is_check,
+    /// clock) instead of one per game
+    #[arg(long, conflicts_with = "summary")]
+    per_move: bool,
+    /// A short report instead of CSV: results by colour, endings, ECO codes, standings per event
+    #[arg(long)]
+    summary: bool,
+    /// Write to FILE instead of standard output
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Piece letters of the moves: `auto` detects them per game, or a language code (en, fr, de, nl, es, it,
+    /// pt, cs, pl, hu, fi, ro, da, no, sv, figurine)
+    #[arg(long, default_value = "auto", value_parser = parse_lang)]
+    lang: LangArg,
+    /// Worker threads (default: all cores)
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// No progress bar, no closing line on stderr
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+/// Per-move rows are about 15 times the size of the moves they describe: smaller batches keep the output
+/// waiting in memory small.
+const PER_MOVE_BLOCK: usize = 1 << 18;
+
+#[derive(Default)]
+struct Totals {
+    games: u64,
+    plies: u64,
+    games_with_errors: u64,
+    bytes: u64,
+    io_errors: u64,
+}
+
+/// Why a run stopped early.
+enum Stop {
+    Write(io::Error),
+    Csv(csv::Error),
+}
+
+pub fn run(args: Args) -> i32 {
+    let sources = match input::expand(&args.paths) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pgnkit: {e}");
+            return 2;
+        }
+    };
+    let output = match (args.summary, args.per_move) {
+        (true, _) => Output::Summary,
+        (false, true) => Output::Moves,
+        (false, false) => Output::Games,
+    };
+    let opts = StatsOptions {
+        lang: args.lang.0,
+        output,
+    };
+    let sink: Box<dyn Write> = match &args.output {
+        None => Box::new(io::stdout().lock()),
+        Some(path) => {
+            if let Some(clash) = sources.iter().find(|s| same_file(s, path)) {
+                eprintln!(
+                    "pgnkit: the output file {} is also an input ({clash}): refusing to overwrite it",
+                    path.display()
+                );
+                return 2;
+            }
+            match File::create(path) {
+                Ok(f) => Box::new(f),
+                Err(e) => {
+                    eprintln!("pgnkit: {}: {e}", path.display());
+                    return 2;
+                }
+            }
+        }
+    };
+    let mut out = io::BufWriter::with_capacity(1 << 16, sink);
+    let header: &[&str] = match output {
+        Output::Games => &rows::GAME_HEADER,
+        Output::Moves => &rows::MOVE_HEADER,
+        Output::Summary => &[],
+    };
+    if !header.is_empty() {
+        let mut w = rows::writer(Vec::new());
+        let bytes = rows::write_header(&mut w, header)
+            .map_err(io::Error::other)
+            .and_then(|()| w.into_inner().map_err(|e| io::Error::other(e.to_string())))
+            .and_then(|bytes| out.write_all(&bytes));
+        if let Err(e) = bytes {
+            return write_failure(&e);
+        }
+    }
+
+    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let block = match output {
+        Output::Moves => PER_MOVE_BLOCK,
+        _ => BatchReader::<io::Empty>::DEFAULT_BLOCK,
+    };
+    let total: Option<u64> = sources.iter().map(Source::size_hint).sum();
+    let bar = progress_bar(total, args.quiet);
+    let names: Vec<String> = sources.iter().map(Source::display_name).collect();
+    // Output buffers go back to the workers once written: a few, reused, whatever the input size.
+    let pool: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+    let mut totals = Totals::default();
+    let mut summary = Summary::new(Limits::default());
+    let started = Instant::now();
+
+    let stopped = bulk::run(
+        &sources,
+        jobs,
+        block,
+        |source, batch| {
+            let buf = pool
+                .lock()
+                .ok()
+                .and_then(|mut p| p.pop())
+                .unwrap_or_default();
+            run_batch(batch, &names[source], &opts, buf)
+        },
+        |event| {
+            let step = match event {
+                Event::Start { .. } => {
+                    summary.files += 1;
+                    Ok(())
+                }
+                Event::Batch { result, .. } => match result {
+                    Ok(batch) => emit(batch, &mut out, &mut totals, &mut summary, &bar, &pool),
+                    Err(e) => Err(Stop::Csv(e)),
+                },
+                Event::Error { message, .. } => {
+                    totals.io_errors += 1;
+                    bar.suspend(|| eprintln!("pgnkit: {message}"));
+                    Ok(())
+                }
+                Event::End { .. } => Ok(()),
+            };
+            match step {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(stop) => ControlFlow::Break(stop),
+            }
+        },
+        |bytes| bar.set_position(bytes),
+    );
+    bar.finish_and_clear();
+    match stopped {
+        Some(Stop::Write(e)) => return write_failure(&e),
+        Some(Stop::Csv(e)) => {
+            eprintln!("pgnkit: cannot write CSV: {e}");
+            return 2;
+        }
+        None => {}
+    }
+    if output == Output::Summary {
+        summary.bytes = totals.bytes;
+        if let Err(e) = out.write_all(summary.render().as_bytes()) {
+            return write_failure(&e);
+        }
+    }
+    if let Err(e) = out.flush() {
+        return write_failure(&e);
+    }
+    if !args.quiet {
+        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        eprintln!(
+            "pgnkit stats: {} games, {} half-moves, {} with errors; {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)",
+            totals.games,
+            totals.plies,
+            totals.games_with_errors,
+            totals.bytes as f64 / 1e6,
+            secs,
+            totals.bytes as f64 / 1e6 / secs,
+            totals.games as f64 / secs
+        );
+    }
+    if totals.io_errors > 0 {
+        2
+    } else if totals.games_with_errors > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+/// Writes a batch's rows (or adds its records to the summary) on the ordered output side.
+fn emit(
+    batch: BatchStats,
+    out: &mut impl Write,
+    totals: &mut Totals,
+    summary: &mut Summary,
+    bar: &indicatif::ProgressBar,
+    pool: &Mutex<Vec<Vec<u8>>>,
+) -> Result<(), Stop> {
+    totals.games += batch.games;
+    totals.plies += batch.plies;
+    totals.games_with_errors += batch.games_with_errors;
+    totals.bytes += batch.bytes;
+    for record in batch.records {
+        summary.add(record);
+    }
+    if !batch.csv.is_empty() {
+        bar.suspend(|| out.write_all(&batch.csv))
+            .map_err(Stop::Write)?;
+    }
+    bar.set_message(format!("{} games", totals.games));
+    if let Ok(mut p) = pool.lock() {
+        p.push(batch.csv);
+    }
+    Ok(())
+}
+
+/// Exit code for a failed write: a closed pipe (`| head`) is a normal way to stop reading.
+fn write_failure(e: &io::Error) -> i32 {
+    if is_broken_pipe(e) {
+        return 0;
+    }
+    eprintln!("pgnkit: cannot write output: {e}");
+    2
+}
+
+/// Whether `source` is the file at `path` (so `-o` would truncate an input before reading it).
+fn same_file(source: &Source, path: &Path) -> bool {
+    match (source, path.canonicalize()) {
+        (Source::File(p), Ok(out)) => p.canonicalize().is_ok_and(|p| p == out),
+        _ => false,
+    }
+}

@@ -1,0 +1,595 @@
+//! `stats`: what each game is made of, as CSV for spreadsheets and scripts, and an aggregate report.
+//!
+//! Three outputs ([`Output`]):
+//! * one CSV row per game ([`rows::GAME_HEADER`]): tags, the detected piece-letter language, main-line
+//!   half-moves, validity and errors exactly as `validate` counts them, what the final position is
+//!   (termination, FEN) and counts over the main line (checks, captures, castling per side, promotions,
+//!   en passant);
+//! * one CSV row per main-line half-move ([`rows::MOVE_HEADER`]): SAN, UCI, the FEN before the move,
+//!   capture and check flags, and the clock of a lichess-style `[%clk]` comment;
+//! * a short report ([`summary`]): results by colour, endings, the most frequent ECO codes, and standings
+//!   with performance ratings and small crosstables per event, all in bounded memory.
+//!
+//! Everything per game is a pure function of the game's bytes, so batches run on any thread
+//! ([`run_batch`]): each batch comes back with its CSV bytes already written, and the ordered output side
+//! only copies them out.
+//!
+//! Validity follows `validate` without a second implementation: the replay here notes every sign of an
+//! error that `validate` could report (a reader error, an unplayable start, a move that does not replay, a
+//! termination marker that contradicts the Result tag). A game with none of them has no error in
+//! `validate` either; a game with one is handed to [`validate_game`] itself, which then gives the error
+//! count and the first error. Errors are rare, so the cost of the second pass is too.
+
+pub mod perf;
+pub mod rows;
+pub mod summary;
+
+use std::borrow::Cow;
+
+use crate::core::{Claim, Color, Move, Position, Termination};
+use crate::jobs::replay::{self, MoveAt, MoveFailure, Variant, Visitor};
+use crate::jobs::validate::{Severity, ValidateOptions, validate_game};
+use crate::notation::Language;
+use crate::pgn::{Batch, Game, GameResult, TokenKind};
+
+/// What a stats run writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Output {
+    /// One CSV row per game.
+    #[default]
+    Games,
+    /// One CSV row per main-line half-move.
+    Moves,
+    /// No rows: the records [`summary::Summary`] aggregates.
+    Summary,
+}
+
+/// What the user asked of stats.
+#[derive(Clone, Debug, Default)]
+pub struct StatsOptions {
+    /// Piece letters to read moves with; `None` detects them per game (as validate does).
+    pub lang: Option<Language>,
+    pub output: Output,
+}
+
+/// Counts over the main line's replayed moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Moves that give check (mates included).
+    pub checks: u32,
+    /// Moves that capture, en passant included.
+    pub captures: u32,
+    /// Castling moves, by side ([`Color::index`]).
+    pub castles: [u32; 2],
+    pub promotions: u32,
+    pub en_passant: u32,
+}
+
+impl Counts {
+    /// Counts one legal move; `after` is the position it produced.
+    #[inline]
+    pub fn add(&mut self, before: &Position, m: &Move, after: &Position) {
+        self.captures += u32::from(m.capture.is_some());
+        self.promotions += u32::from(m.promotion.is_some());
+        self.en_passant += u32::from(m.is_en_passant());
+        if m.is_castle() {
+            self.castles[before.turn().index()] += 1;
+        }
+        self.checks += u32::from(after.is_check());
+    }
+}
+
+/// The tag values a row shows, decoded and unescaped (borrowed from the game when nothing needs doing).
+#[derive(Clone, Debug, Default)]
+pub struct Tags<'a> {
+    pub event: Cow<'a, str>,
+    pub site: Cow<'a, str>,
+    pub date: Cow<'a, str>,
+    pub round: Cow<'a, str>,
+    pub white: Cow<'a, str>,
+    pub black: Cow<'a, str>,
+    pub white_elo: Cow<'a, str>,
+    pub black_elo: Cow<'a, str>,
+    pub eco: Cow<'a, str>,
+    pub opening: Cow<'a, str>,
+    pub result: Cow<'a, str>,
+    /// The `Termination` tag (how the game ended off the board: `Normal`, `Time forfeit`...).
+    pub termination: Cow<'a, str>,
+    pub time_control: Cow<'a, str>,
+    pub variant: Cow<'a, str>,
+}
+
+/// The slot of a tag in [`Tags`]' field order (a `match` compiles to a length switch and one comparison).
+#[inline]
+fn tag_slot(name: &[u8]) -> Option<usize> {
+    Some(match name {
+        b"Event" => 0,
+        b"Site" => 1,
+        b"Date" => 2,
+        b"Round" => 3,
+        b"White" => 4,
+        b"Black" => 5,
+        b"WhiteElo" => 6,
+        b"BlackElo" => 7,
+        b"ECO" => 8,
+        b"Opening" => 9,
+        b"Result" => 10,
+        b"Termination" => 11,
+        b"TimeControl" => 12,
+        b"Variant" => 13,
+        _ => return None,
+    })
+}
+
+impl<'a> Tags<'a> {
+    /// The first value of each tag, in one pass over the tag pairs.
+    pub fn of(game: &Game<'a>) -> Tags<'a> {
+        let mut found = [None; 14];
+        for tag in &game.tags {
+            if let Some(k) = tag_slot(game.bytes(tag.name))
+                && found[k].is_none()
+            {
+                found[k] = Some(tag);
+            }
+        }
+        let mut values = found.map(|t| t.map_or(Cow::Borrowed(""), |t| game.tag_value(t)));
+        let mut take = |k: usize| std::mem::take(&mut values[k]);
+        Tags {
+            event: take(0),
+            site: take(1),
+            date: take(2),
+            round: take(3),
+            white: take(4),
+            black: take(5),
+            white_elo: take(6),
+            black_elo: take(7),
+            eco: take(8),
+            opening: take(9),
+            result: take(10),
+            termination: take(11),
+            time_control: take(12),
+            variant: take(13),
+        }
+    }
+}
+
+/// What the replay of a playable game found.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    pub lang: Language,
+    pub variant: Variant,
+    /// How the final main-line position stands (as validate's `termination`).
+    pub termination: Option<Termination>,
+    /// Draws the player to move may claim in the final main-line position.
+    pub claimable: Vec<Claim>,
+    /// The last replayed main-line position.
+    pub final_position: Position,
+    pub counts: Counts,
+    /// Legal moves played in variations.
+    pub variation_moves: u32,
+}
+
+/// Everything stats says about one game.
+#[derive(Clone, Debug)]
+pub struct GameStats<'a> {
+    /// 1-based index of the game in its file.
+    pub number: u64,
+    /// Line of the file where the game starts.
+    pub line: u64,
+    pub tags: Tags<'a>,
+    /// The termination marker after the moves.
+    pub marker: Option<GameResult>,
+    /// `None` when the game cannot be replayed (unsupported variant, illegal FEN tag).
+    pub replayed: Option<Replayed>,
+    /// Main-line half-moves replayed, up to the first move that does not replay.
+    pub plies: u32,
+    /// Validate's `valid`: no error, variations included.
+    pub valid: bool,
+    /// Validate's error count.
+    pub errors: u32,
+    /// The error that comes first in the file, as `line:column: message`.
+    pub first_error: Option<String>,
+}
+
+/// Receives the main line's moves as they are replayed (the per-move CSV rows).
+pub trait MoveSink {
+    /// A main-line move: `m` is `None` for a null move; `after` is the position it produced.
+    fn main_move(
+        &mut self,
+        game: &Game<'_>,
+        at: MoveAt<'_>,
+        before: &Position,
+        m: Option<&Move>,
+        after: &Position,
+    );
+}
+
+impl MoveSink for () {
+    #[inline]
+    fn main_move(
+        &mut self,
+        _: &Game<'_>,
+        _: MoveAt<'_>,
+        _: &Position,
+        _: Option<&Move>,
+        _: &Position,
+    ) {
+    }
+}
+
+/// The walk's visitor: counts the main line, notes failures, feeds the sink.
+struct Tally<'g, 'a, 's, S> {
+    game: &'g Game<'a>,
+    counts: Counts,
+    failures: u32,
+    sink: &'s mut S,
+}
+
+impl<S: MoveSink> Visitor for Tally<'_, '_, '_, S> {
+    #[inline]
+    fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, after: &Position) {
+        if at.depth == 0 {
+            self.counts.add(before, m, after);
+            self.sink.main_move(self.game, at, before, Some(m), after);
+        }
+    }
+
+    fn on_null(&mut self, at: MoveAt<'_>, before: &Position) {
+        if at.depth == 0 {
+            let mut after = *before;
+            after.play_null();
+            self.sink.main_move(self.game, at, before, None, &after);
+        }
+    }
+
+    fn on_failure(&mut self, _: MoveAt<'_>, _: &Position, _: MoveFailure) {
+        self.failures += 1;
+    }
+}
+
+/// Analyses one game. `file` names the input (only used when validate has to explain an error); `sink`
+/// sees every replayed main-line move.
+pub fn game_stats<'a>(
+    game: &Game<'a>,
+    file: &str,
+    lang: Option<Language>,
+    sink: &mut impl MoveSink,
+) -> GameStats<'a> {
+    let tags = Tags::of(game);
+    let mut stats = GameStats {
+        number: game.index + 1,
+        line: game.line,
+        tags,
+        marker: game.result,
+        replayed: None,
+        plies: 0,
+        valid: true,
+        errors: 0,
+        first_error: None,
+    };
+    let mut suspect = game.has_errors() || marker_contradicts_tag(game, &stats.tags.result);
+    match replay::prepare(game, lang) {
+        Err(_) => suspect = true,
+        Ok(prepared) => {
+            let mut tally = Tally {
+                game,
+                counts: Counts::default(),
+                failures: 0,
+                sink,
+            };
+            // Claim tracking along the way is validate's business; the final position's claims are found
+            // without it.
+            let walk = replay::walk(game, &prepared, false, &mut tally);
+            suspect |= tally.failures > 0;
+            let state = &walk.state;
+            stats.plies = state.ply();
+            stats.replayed = Some(Replayed {
+                lang: prepared.lang.lang,
+                variant: prepared.variant,
+                termination: state.termination(),
+                claimable: state.claimable(),
+                final_position: *state.position(),
+                counts: tally.counts,
+                variation_moves: walk.variation_moves,
+            });
+        }
+    }
+    if suspect {
+        let opts = ValidateOptions {
+            lang,
+            finished: false,
+            tag_checks: false,
+            track_claims: false,
+        };
+        let report = validate_game(game, file, &opts);
+        stats.valid = report.valid;
+        stats.errors = report.errors() as u32;
+        stats.first_error = report
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .min_by_key(|p| (p.line, p.column))
+            .map(|p| {
+                let place = if p.in_variation {
+                    " (in a variation)"
+                } else {
+                    ""
+                };
+                format!("{}:{}: {}{place}", p.line, p.column, p.message)
+            });
+    }
+    stats
+}
+
+/// The termination marker differs from a non-empty Result tag (validate's `result_mismatch`).
+fn marker_contradicts_tag(game: &Game<'_>, result_tag: &str) -> bool {
+    let Some(marker) = game.result else {
+        return false;
+    };
+    !result_tag.is_empty()
+        && marker.as_str() != result_tag
+        && game
+            .tokens
+            .iter()
+            .any(|t| matches!(t.kind, TokenKind::Result(_)))
+}
+
+/// What one batch of games gives.
+#[derive(Debug, Default)]
+pub struct BatchStats {
+    /// CSV rows (no header), ready to be written out.
+    pub csv: Vec<u8>,
+    pub games: u64,
+    pub games_with_errors: u64,
+    /// Main-line half-moves replayed.
+    pub plies: u64,
+    /// Input bytes of the batch (decompressed).
+    pub bytes: u64,
+    /// One record per game, for [`Output::Summary`].
+    pub records: Vec<summary::GameRecord>,
+}
+
+/// Runs stats over one batch of games, writing CSV rows into `buf` (cleared first; pass a recycled buffer
+/// to save allocations). Writing to memory cannot fail, but the CSV writer's own checks can.
+pub fn run_batch(
+    batch: &Batch,
+    file: &str,
+    opts: &StatsOptions,
+    mut buf: Vec<u8>,
+) -> Result<BatchStats, csv::Error> {
+    buf.clear();
+    let mut out = BatchStats {
+        bytes: batch.bytes.len() as u64,
+        ..BatchStats::default()
+    };
+    let mut games = batch.games();
+    match opts.output {
+        Output::Games => {
+            let mut w = rows::writer(&mut buf);
+            let mut scratch = rows::Scratch::default();
+            while let Some(game) = games.next_game() {
+                let stats = game_stats(game, file, opts.lang, &mut ());
+                out.add(&stats);
+                rows::write_game(&mut w, file, &stats, &mut scratch)?;
+            }
+            w.flush()?;
+        }
+        Output::Moves => {
+            let mut w = rows::writer(&mut buf);
+            let mut sink = rows::MoveRows::new(&mut w, file);
+            while let Some(game) = games.next_game() {
+                sink.start_game(game.index + 1);
+                let stats = game_stats(game, file, opts.lang, &mut sink);
+                sink.error()?;
+                out.add(&stats);
+            }
+            w.flush()?;
+        }
+        Output::Summary => {
+            out.records.reserve(batch.games);
+            while let Some(game) = games.next_game() {
+                let stats = game_stats(game, file, opts.lang, &mut ());
+                out.add(&stats);
+                out.records.push(summary::GameRecord::of(&stats));
+            }
+        }
+    }
+    out.csv = buf;
+    Ok(out)
+}
+
+impl BatchStats {
+    fn add(&mut self, stats: &GameStats<'_>) {
+        self.games += 1;
+        self.games_with_errors += u64::from(!stats.valid);
+        self.plies += u64::from(stats.plies);
+    }
+}
+
+/// Which side a castling count belongs to, for the column names.
+pub const SIDES: [Color; 2] = [Color::White, Color::Black];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::parse_all;
+
+    fn stats_of(pgn: &str) -> GameStats<'_> {
+        let games = parse_all(pgn.as_bytes());
+        assert_eq!(games.len(), 1);
+        game_stats(&games[0], "t.pgn", None, &mut ())
+    }
+
+    fn counts_of(pgn: &str) -> Counts {
+        let s = stats_of(pgn);
+        assert!(s.valid, "{pgn}: {:?}", s.first_error);
+        s.replayed.expect("replayed").counts
+    }
+
+    #[test]
+    fn counts_en_passant_as_a_capture() {
+        let c = counts_of("1. e4 a6 2. e5 d5 3. exd6 *");
+        assert_eq!((c.en_passant, c.captures, c.checks), (1, 1, 0));
+        // A pawn that could have taken en passant but did not.
+        let c = counts_of("1. e4 a6 2. e5 d5 3. d4 *");
+        assert_eq!((c.en_passant, c.captures), (0, 0));
+    }
+
+    #[test]
+    fn counts_promotions_and_captures() {
+        // hxg5, gxh6, hxg8=Q (a capturing promotion), Nxg8.
+        let c = counts_of("1. h4 g5 2. hxg5 h6 3. gxh6 Nf6 4. h7 Rg8 5. hxg8=Q Nxg8 *");
+        assert_eq!(
+            (c.captures, c.promotions, c.en_passant, c.checks),
+            (4, 1, 0, 0)
+        );
+    }
+
+    #[test]
+    fn counts_castling_per_side() {
+        let c = counts_of("1. e4 e5 2. Nf3 Nf6 3. Bc4 Bc5 4. O-O O-O *");
+        assert_eq!(c.castles, [1, 1]);
+        let c = counts_of(
+            "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 c6 5. Nf3 Bg4 6. Be2 e6 7. Bf4 Nd7 8. h3 O-O-O *",
+        );
+        assert_eq!(c.castles, [0, 1]);
+        assert_eq!(c.captures, 2);
+    }
+
+    #[test]
+    fn counts_checks_given_by_either_side() {
+        let c = counts_of("1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 4. Bc4+ d5 5. Bxd5+ Be6 *");
+        assert_eq!((c.checks, c.captures), (3, 3));
+        let c = counts_of("1. e4 f5 2. Qh5+ g6 3. d3 Bh6 4. Bxh6 Nxh6 5. Qxh6 e5 6. Qh4 Qxh4 *");
+        assert_eq!((c.checks, c.captures), (1, 4));
+    }
+
+    #[test]
+    fn mate_counts_as_a_check_and_ends_the_game() {
+        let s = stats_of("1. f3 e5 2. g4 Qh4# 0-1");
+        let r = s.replayed.as_ref().unwrap();
+        assert_eq!(r.counts.checks, 1);
+        assert_eq!(r.termination, Some(Termination::Checkmate));
+        assert_eq!(s.plies, 4);
+    }
+
+    #[test]
+    fn variations_do_not_count_but_their_errors_do() {
+        let s = stats_of("1. e4 (1. d4 d5 2. Bxh7) e5 (1... exd4) 2. Nf3 *");
+        let r = s.replayed.as_ref().unwrap();
+        assert_eq!(s.plies, 3);
+        assert_eq!(r.counts.captures, 0);
+        assert_eq!(r.variation_moves, 2);
+        assert!(!s.valid);
+        assert_eq!(s.errors, 2);
+        let first = s.first_error.as_deref().unwrap();
+        assert!(first.starts_with("1:20: no bishop can reach h7"), "{first}");
+        assert!(first.ends_with("(in a variation)"), "{first}");
+    }
+
+    #[test]
+    fn main_line_stops_at_the_first_illegal_move() {
+        let s = stats_of("[Result \"1-0\"]\n\n1. e4 e5 2. Ke3 Nc6 3. Bb5 1-0");
+        assert_eq!(s.plies, 2);
+        assert!(!s.valid);
+        assert_eq!(s.errors, 1);
+        let first = s.first_error.unwrap();
+        assert!(first.starts_with("3:13: "), "{first}");
+        assert!(
+            first.contains("(2 later moves of the main line left unchecked)"),
+            "{first}"
+        );
+    }
+
+    #[test]
+    fn a_marker_that_contradicts_the_result_tag_is_an_error() {
+        let s = stats_of("[Result \"1-0\"]\n\n1. e4 e5 0-1");
+        assert!(!s.valid);
+        assert_eq!(s.errors, 1);
+        assert_eq!(s.plies, 2);
+    }
+
+    #[test]
+    fn unplayable_starts_are_errors_without_replay() {
+        let s = stats_of("[Variant \"Crazyhouse\"]\n\n1. e4 *");
+        assert!(s.replayed.is_none());
+        assert!(!s.valid);
+        assert_eq!(s.errors, 1);
+        assert_eq!(s.plies, 0);
+        assert_eq!(s.tags.variant, "Crazyhouse");
+    }
+
+    #[test]
+    fn french_games_are_counted_in_their_letters() {
+        let s = stats_of("1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. Fxc6 dxc6 5. O-O *");
+        let r = s.replayed.as_ref().unwrap();
+        assert_eq!(r.lang, Language::Fr);
+        assert_eq!(r.counts.captures, 2);
+        assert_eq!(r.counts.castles, [1, 0]);
+        assert!(s.valid);
+    }
+
+    #[test]
+    fn agrees_with_validate_on_every_corpus_file() {
+        // Every game of the shared corpus (edge-case suites, injected errors, French letters...): valid,
+        // error count and plies as validate says.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+        let Ok(dirs) = std::fs::read_dir(&root) else {
+            eprintln!("note: {} absent, comparison skipped", root.display());
+            return;
+        };
+        let mut files = Vec::new();
+        let mut stack: Vec<std::path::PathBuf> =
+            dirs.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        while let Some(p) = stack.pop() {
+            if p.is_dir() {
+                stack.extend(
+                    std::fs::read_dir(&p)
+                        .unwrap()
+                        .filter_map(|e| e.ok())
+                        .map(|e| e.path()),
+                );
+            } else if p.extension().is_some_and(|e| e == "pgn") {
+                files.push(p);
+            }
+        }
+        assert!(files.len() > 100, "{}", files.len());
+        // What `pgnkit validate` runs with by default.
+        let opts = ValidateOptions {
+            lang: None,
+            finished: false,
+            tag_checks: true,
+            track_claims: true,
+        };
+        let (mut games, mut invalid) = (0, 0);
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            for game in parse_all(&bytes) {
+                let mine = game_stats(&game, "f", None, &mut ());
+                let theirs = validate_game(&game, "f", &opts);
+                let first = theirs
+                    .problems
+                    .iter()
+                    .filter(|p| p.severity == Severity::Error)
+                    .map(|p| (p.line, p.column))
+                    .min();
+                let mine_first = mine.first_error.as_deref().map(|e| {
+                    let mut parts = e.splitn(3, ':');
+                    let line = parts.next().unwrap().parse::<u64>().unwrap();
+                    (line, parts.next().unwrap().parse::<u64>().unwrap())
+                });
+                assert_eq!(
+                    (mine.valid, mine.errors as usize, mine.plies, mine_first),
+                    (theirs.valid, theirs.errors(), theirs.plies, first),
+                    "{} game {}",
+                    path.display(),
+                    mine.number
+                );
+                games += 1;
+                invalid += usize::from(!mine.valid);
+            }
+        }
+        assert!(games > 30_000, "{games}");
+        assert!(invalid > 200, "{invalid}");
+    }
+}

@@ -1,0 +1,426 @@
+//! The CSV rows: headers, the per-game row and the per-move rows, written straight into a batch's buffer.
+//!
+//! RFC 4180 as the `csv` crate writes it: comma-separated, a field quoted only when it holds a comma, a
+//! quote or a line break (quotes doubled), records ended by `\n`, UTF-8 throughout (Windows-1252 games are
+//! decoded). Booleans are `true`/`false`; a missing value is an empty field.
+
+use std::fmt::Write as _;
+use std::io;
+use std::time::Duration;
+
+use super::{GameStats, MoveSink};
+use crate::core::fen;
+use crate::core::{Color, Move, Position};
+use crate::jobs::replay::{MoveAt, Variant};
+use crate::notation::{CheckMark, Language, Leniencies, San, SanPlus, uci::Uci};
+use crate::pgn::{Game, TokenKind, clock};
+
+/// Columns of the per-game CSV: the issue's 26 in their order, then extras.
+pub const GAME_HEADER: [&str; 33] = [
+    "file",
+    "game",
+    "event",
+    "site",
+    "date",
+    "round",
+    "white",
+    "black",
+    "white_elo",
+    "black_elo",
+    "eco",
+    "opening",
+    "result",
+    "termination",
+    "lang",
+    "plies",
+    "valid",
+    "errors",
+    "first_error",
+    "checks",
+    "captures",
+    "castles_white",
+    "castles_black",
+    "promotions",
+    "en_passant",
+    "final_fen",
+    // extras
+    "marker",
+    "termination_tag",
+    "time_control",
+    "variant",
+    "claimable",
+    "variation_moves",
+    "line",
+];
+
+/// Columns of the per-move CSV.
+pub const MOVE_HEADER: [&str; 9] = [
+    "file",
+    "game",
+    "ply",
+    "san",
+    "uci",
+    "fen_before",
+    "is_capture",
+    "is_check",
+    "clock",
+];
+
+/// A CSV writer with pgnkit's settings (no automatic header: the output side writes it once).
+pub fn writer<W: io::Write>(w: W) -> csv::Writer<W> {
+    csv::WriterBuilder::new()
+        .has_headers(false)
+        .buffer_capacity(1 << 16)
+        .from_writer(w)
+}
+
+/// Writes a header record.
+pub fn write_header<W: io::Write>(w: &mut csv::Writer<W>, header: &[&str]) -> csv::Result<()> {
+    w.write_record(header)
+}
+
+/// Decimal digits of a number without allocating.
+struct Digits {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    #[inline]
+    fn new(mut n: u64) -> Digits {
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        Digits { buf, start: i }
+    }
+
+    #[inline]
+    fn as_bytes(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+}
+
+#[inline]
+fn num<W: io::Write>(w: &mut csv::Writer<W>, n: impl Into<u64>) -> csv::Result<()> {
+    w.write_field(Digits::new(n.into()).as_bytes())
+}
+
+#[inline]
+fn flag<W: io::Write>(w: &mut csv::Writer<W>, b: bool) -> csv::Result<()> {
+    w.write_field(if b { "true" } else { "false" })
+}
+
+/// Reusable text buffers for one batch.
+#[derive(Default)]
+pub struct Scratch {
+    text: String,
+}
+
+/// Writes one game's row.
+pub fn write_game<W: io::Write>(
+    w: &mut csv::Writer<W>,
+    file: &str,
+    s: &GameStats<'_>,
+    scratch: &mut Scratch,
+) -> csv::Result<()> {
+    let t = &s.tags;
+    w.write_field(file)?;
+    num(w, s.number)?;
+    for value in [
+        &t.event,
+        &t.site,
+        &t.date,
+        &t.round,
+        &t.white,
+        &t.black,
+        &t.white_elo,
+        &t.black_elo,
+        &t.eco,
+        &t.opening,
+        &t.result,
+    ] {
+        w.write_field(value.as_bytes())?;
+    }
+    let r = s.replayed.as_ref();
+    w.write_field(r.and_then(|r| r.termination).map_or("none", |t| t.as_str()))?;
+    w.write_field(r.map_or("", |r| r.lang.code()))?;
+    num(w, s.plies)?;
+    flag(w, s.valid)?;
+    num(w, s.errors)?;
+    w.write_field(s.first_error.as_deref().unwrap_or(""))?;
+    let c = r.map(|r| r.counts).unwrap_or_default();
+    num(w, c.checks)?;
+    num(w, c.captures)?;
+    num(w, c.castles[Color::White.index()])?;
+    num(w, c.castles[Color::Black.index()])?;
+    num(w, c.promotions)?;
+    num(w, c.en_passant)?;
+    match r {
+        Some(r) => w.write_field(fen::to_fen(&r.final_position))?,
+        None => w.write_field("")?,
+    }
+    // extras
+    w.write_field(s.marker.map_or("", |m| m.as_str()))?;
+    w.write_field(t.termination.as_bytes())?;
+    w.write_field(t.time_control.as_bytes())?;
+    match r {
+        Some(r) => w.write_field(match r.variant {
+            Variant::Standard => "standard",
+            Variant::Chess960 => "chess960",
+        })?,
+        None => w.write_field(t.variant.as_bytes())?,
+    }
+    scratch.text.clear();
+    for claim in r.map_or(&[][..], |r| &r.claimable) {
+        if !scratch.text.is_empty() {
+            scratch.text.push(' ');
+        }
+        scratch.text.push_str(claim.as_str());
+    }
+    w.write_field(&scratch.text)?;
+    num(w, r.map_or(0, |r| r.variation_moves))?;
+    num(w, s.line)?;
+    w.write_record(None::<&[u8]>)
+}
+
+/// The clock after a main-line move: the first `[%clk]` in the comments that follow it, before the next
+/// move, variation or termination marker.
+pub fn clock_after(game: &Game<'_>, move_index: usize) -> Option<Duration> {
+    for token in game.tokens.get(move_index + 1..)? {
+        match token.kind {
+            TokenKind::Comment | TokenKind::LineComment => {
+                if let Some(c) = clock(game.comment_bytes(token.span)) {
+                    return Some(c);
+                }
+            }
+            TokenKind::Move(_)
+            | TokenKind::VariationStart
+            | TokenKind::VariationEnd
+            | TokenKind::Result(_) => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Seconds, as `180` or `179.5` (fractions as written, trailing zeros dropped).
+pub fn write_seconds(out: &mut String, d: Duration) {
+    let _ = write!(out, "{}", d.as_secs());
+    let nanos = d.subsec_nanos();
+    if nanos != 0 {
+        let frac = format!("{nanos:09}");
+        out.push('.');
+        out.push_str(frac.trim_end_matches('0'));
+    }
+}
+
+/// The per-move rows of a batch, as a [`MoveSink`] fed by the replay.
+pub struct MoveRows<'w, W: io::Write> {
+    w: &'w mut csv::Writer<W>,
+    file: &'w str,
+    game: u64,
+    text: String,
+    error: Option<csv::Error>,
+}
+
+impl<'w, W: io::Write> MoveRows<'w, W> {
+    pub fn new(w: &'w mut csv::Writer<W>, file: &'w str) -> Self {
+        MoveRows {
+            w,
+            file,
+            game: 0,
+            text: String::with_capacity(128),
+            error: None,
+        }
+    }
+
+    /// The rows that follow belong to game `number` (1-based).
+    pub fn start_game(&mut self, number: u64) {
+        self.game = number;
+    }
+
+    /// The first write error, if any (the sink cannot return one from inside the replay).
+    pub fn error(&mut self) -> csv::Result<()> {
+        self.error.take().map_or(Ok(()), Err)
+    }
+
+    fn row(
+        &mut self,
+        game: &Game<'_>,
+        at: MoveAt<'_>,
+        before: &Position,
+        m: Option<&Move>,
+        after: &Position,
+    ) -> csv::Result<()> {
+        let w = &mut *self.w;
+        w.write_field(self.file)?;
+        num(w, self.game)?;
+        num(w, at.ply)?;
+        let text = &mut self.text;
+        text.clear();
+        match m {
+            Some(m) => {
+                let san = SanPlus {
+                    san: San::from_move(before, m),
+                    mark: CheckMark::after(after),
+                    annotation: None,
+                    leniencies: Leniencies::NONE,
+                };
+                let _ = write!(text, "{}", san.display(Language::En));
+                w.write_field(&*text)?;
+                text.clear();
+                let _ = write!(text, "{}", Uci::from_move(before, m));
+                w.write_field(&*text)?;
+            }
+            None => {
+                w.write_field("--")?;
+                w.write_field("0000")?;
+            }
+        }
+        w.write_field(fen::to_fen(before))?;
+        flag(w, m.is_some_and(|m| m.is_capture()))?;
+        flag(w, after.is_check())?;
+        text.clear();
+        if let Some(c) = clock_after(game, at.index) {
+            write_seconds(text, c);
+        }
+        w.write_field(&*text)?;
+        w.write_record(None::<&[u8]>)
+    }
+}
+
+impl<W: io::Write> MoveSink for MoveRows<'_, W> {
+    fn main_move(
+        &mut self,
+        game: &Game<'_>,
+        at: MoveAt<'_>,
+        before: &Position,
+        m: Option<&Move>,
+        after: &Position,
+    ) {
+        if self.error.is_none()
+            && let Err(e) = self.row(game, at, before, m, after)
+        {
+            self.error = Some(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jobs::stats::game_stats;
+    use crate::pgn::parse_all;
+
+    #[test]
+    fn digits() {
+        for n in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
+            assert_eq!(Digits::new(n).as_bytes(), n.to_string().as_bytes());
+        }
+    }
+
+    #[test]
+    fn seconds_are_whole_or_decimal() {
+        let mut s = String::new();
+        write_seconds(&mut s, Duration::from_secs(180));
+        assert_eq!(s, "180");
+        s.clear();
+        write_seconds(&mut s, Duration::from_millis(3_723_500));
+        assert_eq!(s, "3723.5");
+        s.clear();
+        write_seconds(&mut s, Duration::new(0, 50_000_000));
+        assert_eq!(s, "0.05");
+    }
+
+    #[test]
+    fn clocks_come_from_the_comment_after_the_move() {
+        let pgn = b"1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%clk 0:02:58.5] } 2. Nf3 $1 {[%clk 1:00:00]} \
+                    ( 2. Nc3 { [%clk 0:00:01] } ) 2... Nc6 (2... d6 {[%clk 0:00:09]}) { [%clk 0:00:07] } 3. Bc4 *";
+        let games = parse_all(pgn);
+        let game = &games[0];
+        let moves: Vec<usize> = game
+            .tokens
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| matches!(t.kind, TokenKind::Move(_)))
+            .map(|(i, _)| i)
+            .collect();
+        let clocks: Vec<Option<u64>> = moves
+            .iter()
+            .map(|&i| clock_after(game, i).map(|d| d.as_millis() as u64))
+            .collect();
+        // e4, e5, Nf3, Nc3 (variation), Nc6, d6 (variation), Bc4
+        assert_eq!(
+            clocks,
+            vec![
+                Some(180_000),
+                Some(178_500),
+                Some(3_600_000),
+                Some(1_000),
+                // a comment after a variation is not read as the clock of the move before it
+                None,
+                Some(9_000),
+                None
+            ]
+        );
+    }
+
+    fn csv_of(pgn: &str, per_move: bool) -> String {
+        let games = parse_all(pgn.as_bytes());
+        let mut buf = Vec::new();
+        {
+            let mut w = writer(&mut buf);
+            let mut scratch = Scratch::default();
+            for game in &games {
+                if per_move {
+                    let mut sink = MoveRows::new(&mut w, "t.pgn");
+                    sink.start_game(game.index + 1);
+                    game_stats(game, "t.pgn", None, &mut sink);
+                    sink.error().unwrap();
+                } else {
+                    let s = game_stats(game, "t.pgn", None, &mut ());
+                    write_game(&mut w, "t.pgn", &s, &mut scratch).unwrap();
+                }
+            }
+            w.flush().unwrap();
+        }
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn a_game_row() {
+        let out = csv_of(
+            "[Event \"Club, \\\"A\\\"\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[WhiteElo \"2100\"]\n[Result \"0-1\"]\n[ECO \"C20\"]\n\n\
+             1. f3 e5 2. g4 Qh4# 0-1\n",
+            false,
+        );
+        assert_eq!(
+            out,
+            "t.pgn,1,\"Club, \"\"A\"\"\",,,,Ann,Bob,2100,,C20,,0-1,checkmate,en,4,true,0,,1,0,0,0,0,0,\
+             rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,0-1,,,standard,,0,1\n"
+        );
+    }
+
+    #[test]
+    fn per_move_rows() {
+        let out = csv_of(
+            "1. e4 {[%clk 0:03:00]} d5 2. exd5 -- 3. d4 *\n\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *",
+            true,
+        );
+        assert_eq!(
+            out,
+            "t.pgn,1,1,e4,e2e4,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,false,false,180\n\
+             t.pgn,1,2,d5,d7d5,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,false,false,\n\
+             t.pgn,1,3,exd5,e4d5,rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2,true,false,\n\
+             t.pgn,1,4,--,0000,rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2,false,false,\n\
+             t.pgn,1,5,d4,d2d4,rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 1 3,false,false,\n"
+        );
+    }
+}

@@ -1,0 +1,712 @@
+//! The aggregate report of `stats --summary`: results by colour, endings, the most frequent ECO codes, and
+//! per event the standings (games, points, performance against the field) with a crosstable for small
+//! events.
+//!
+//! Memory stays bounded whatever the input: at most [`Limits::events`] events, [`Limits::players`] player
+//! entries over all events and [`Limits::eco_codes`] distinct ECO values are tracked; what comes after a
+//! limit is counted and the report says how much was left out. A tracked player's figures stay exact when
+//! the opponent is not tracked (the opponent's rating comes from the game's own tags). Pairwise results for
+//! the crosstable are kept only while an event has at most [`Limits::crosstable_players`] players.
+//!
+//! Standings count games with a decisive or drawn result (`1-0`, `0-1`, `1/2-1/2` from the Result tag, or
+//! the termination marker when there is no Result tag); unfinished games (`*`) and unknown results are
+//! counted per event but score nothing. Performance ([`super::perf`]) uses only the games against opponents
+//! with a rating (an Elo tag of 1 to 4000): their average rating plus FIDE's `dp` for the score in those
+//! games. A player with no rated opponent has no performance (`-`); a player's own rating is the last
+//! one seen in the event's tags and plays no part in the performance.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use super::GameStats;
+use super::perf::{performance, rating_of};
+use crate::core::Termination;
+
+/// How a game ended for the standings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    WhiteWins,
+    Draw,
+    BlackWins,
+    /// `*`
+    Unfinished,
+    /// No result, or a Result tag that is no PGN result.
+    Unknown,
+}
+
+impl Outcome {
+    const ALL: [Outcome; 5] = [
+        Outcome::WhiteWins,
+        Outcome::Draw,
+        Outcome::BlackWins,
+        Outcome::Unfinished,
+        Outcome::Unknown,
+    ];
+
+    /// White's score in half-points, for a finished game.
+    fn white_half_points(self) -> Option<u32> {
+        match self {
+            Outcome::WhiteWins => Some(2),
+            Outcome::Draw => Some(1),
+            Outcome::BlackWins => Some(0),
+            Outcome::Unfinished | Outcome::Unknown => None,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Outcome::WhiteWins => "white wins (1-0)",
+            Outcome::Draw => "draws (1/2-1/2)",
+            Outcome::BlackWins => "black wins (0-1)",
+            Outcome::Unfinished => "unfinished (*)",
+            Outcome::Unknown => "no or unknown result",
+        }
+    }
+}
+
+/// What the summary needs of one game (owned: it travels from a worker to the output side).
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub event: String,
+    pub white: String,
+    pub black: String,
+    pub white_elo: Option<u16>,
+    pub black_elo: Option<u16>,
+    pub outcome: Outcome,
+    pub eco: String,
+    pub termination: Option<Termination>,
+    pub plies: u32,
+    pub valid: bool,
+}
+
+impl GameRecord {
+    pub fn of(s: &GameStats<'_>) -> GameRecord {
+        let t = &s.tags;
+        let result = if t.result.is_empty() {
+            s.marker.map_or("", |m| m.as_str())
+        } else {
+            t.result.trim()
+        };
+        let outcome = match result {
+            "1-0" => Outcome::WhiteWins,
+            "0-1" => Outcome::BlackWins,
+            "1/2-1/2" => Outcome::Draw,
+            "*" => Outcome::Unfinished,
+            _ => Outcome::Unknown,
+        };
+        GameRecord {
+            event: t.event.trim().to_string(),
+            white: t.white.trim().to_string(),
+            black: t.black.trim().to_string(),
+            white_elo: rating_of(&t.white_elo),
+            black_elo: rating_of(&t.black_elo),
+            outcome,
+            eco: t.eco.trim().to_string(),
+            termination: s.replayed.as_ref().and_then(|r| r.termination),
+            plies: s.plies,
+            valid: s.valid,
+        }
+    }
+}
+
+/// The bounds of the summary's memory and of what the report lists.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Events tracked (the first ones seen).
+    pub events: usize,
+    /// Player entries tracked, over all events.
+    pub players: usize,
+    /// Distinct ECO values tracked.
+    pub eco_codes: usize,
+    /// Largest event that gets a crosstable.
+    pub crosstable_players: usize,
+    /// ECO codes listed.
+    pub listed_eco: usize,
+    /// Events listed.
+    pub listed_events: usize,
+    /// Players listed per event.
+    pub listed_players: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            events: 10_000,
+            players: 100_000,
+            eco_codes: 10_000,
+            crosstable_players: 16,
+            listed_eco: 10,
+            listed_events: 50,
+            listed_players: 50,
+        }
+    }
+}
+
+/// One player in one event.
+#[derive(Clone, Debug, Default)]
+pub struct Standing {
+    pub name: String,
+    /// The last rating seen in the player's tags.
+    pub rating: Option<u16>,
+    pub games: u32,
+    pub half_points: u32,
+    /// Games against rated opponents, what they scored, and the opponents' ratings added up.
+    pub rated_games: u32,
+    pub rated_half_points: u32,
+    pub opponents_sum: u64,
+}
+
+impl Standing {
+    /// Points, in half-points.
+    pub fn performance(&self) -> Option<i32> {
+        performance(self.opponents_sum, self.rated_games, self.rated_half_points)
+    }
+
+    /// Average rating of the rated opponents, rounded.
+    pub fn opponents_average(&self) -> Option<u64> {
+        let g = u64::from(self.rated_games);
+        (g > 0).then(|| (2 * self.opponents_sum + g) / (2 * g))
+    }
+}
+
+/// Games and half-points of the first player against the second.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pair {
+    games: u32,
+    half_points: u32,
+}
+
+/// One event's table.
+#[derive(Debug, Default)]
+pub struct EventTable {
+    pub name: String,
+    pub games: u64,
+    /// Games without a decisive or drawn result.
+    pub unscored: u64,
+    pub players: Vec<Standing>,
+    index: HashMap<String, u32>,
+    /// (row, column) -> row's score against column; dropped when the event outgrows the crosstable.
+    pairs: Option<HashMap<(u32, u32), Pair>>,
+    /// Player-games left out because the player limit was reached.
+    pub untracked: u64,
+}
+
+/// Everything `--summary` reports, aggregated game by game in bounded memory.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub limits: Limits,
+    pub files: u64,
+    pub bytes: u64,
+    pub games: u64,
+    pub plies: u64,
+    pub games_with_errors: u64,
+    results: [u64; 5],
+    /// `None` first, then the terminations in [`TERMINATIONS`] order.
+    terminations: [u64; 6],
+    eco: HashMap<String, u64>,
+    eco_untracked: u64,
+    no_eco: u64,
+    events: Vec<EventTable>,
+    event_index: HashMap<String, usize>,
+    games_in_untracked_events: u64,
+    players: usize,
+}
+
+const TERMINATIONS: [Termination; 5] = [
+    Termination::Checkmate,
+    Termination::Stalemate,
+    Termination::InsufficientMaterial,
+    Termination::SeventyFiveMoves,
+    Termination::FivefoldRepetition,
+];
+
+fn termination_slot(t: Option<Termination>) -> usize {
+    t.map_or(0, |t| {
+        1 + TERMINATIONS.iter().position(|&x| x == t).unwrap_or(0)
+    })
+}
+
+impl Summary {
+    pub fn new(limits: Limits) -> Summary {
+        Summary {
+            limits,
+            ..Summary::default()
+        }
+    }
+
+    /// The events tracked, in order of first appearance.
+    pub fn events(&self) -> &[EventTable] {
+        &self.events
+    }
+
+    /// Adds one game.
+    pub fn add(&mut self, r: GameRecord) {
+        self.games += 1;
+        self.plies += u64::from(r.plies);
+        self.games_with_errors += u64::from(!r.valid);
+        self.results[Outcome::ALL
+            .iter()
+            .position(|&o| o == r.outcome)
+            .unwrap_or(4)] += 1;
+        self.terminations[termination_slot(r.termination)] += 1;
+        if r.eco.is_empty() || r.eco == "?" {
+            self.no_eco += 1;
+        } else if let Some(n) = self.eco.get_mut(&r.eco) {
+            *n += 1;
+        } else if self.eco.len() < self.limits.eco_codes {
+            self.eco.insert(r.eco, 1);
+        } else {
+            self.eco_untracked += 1;
+        }
+
+        let event = match self.event_index.get(&r.event) {
+            Some(&k) => k,
+            None if self.events.len() < self.limits.events => {
+                self.events.push(EventTable {
+                    name: r.event.clone(),
+                    pairs: Some(HashMap::new()),
+                    ..EventTable::default()
+                });
+                self.event_index.insert(r.event, self.events.len() - 1);
+                self.events.len() - 1
+            }
+            None => {
+                self.games_in_untracked_events += 1;
+                return;
+            }
+        };
+        let limits = self.limits;
+        let table = &mut self.events[event];
+        table.games += 1;
+        let Some(white_hp) = r.outcome.white_half_points() else {
+            table.unscored += 1;
+            return;
+        };
+        let w = table.player(r.white, &mut self.players, limits.players);
+        let b = table.player(r.black, &mut self.players, limits.players);
+        for (id, rating, hp, opponent) in [
+            (w, r.white_elo, white_hp, r.black_elo),
+            (b, r.black_elo, 2 - white_hp, r.white_elo),
+        ] {
+            let Some(id) = id else {
+                table.untracked += 1;
+                continue;
+            };
+            let p = &mut table.players[id as usize];
+            p.games += 1;
+            p.half_points += hp;
+            if rating.is_some() {
+                p.rating = rating;
+            }
+            if let Some(opp) = opponent {
+                p.rated_games += 1;
+                p.rated_half_points += hp;
+                p.opponents_sum += u64::from(opp);
+            }
+        }
+        if table.players.len() > limits.crosstable_players {
+            table.pairs = None;
+        }
+        if let (Some(pairs), Some(w), Some(b)) = (table.pairs.as_mut(), w, b) {
+            for (row, col, hp) in [(w, b, white_hp), (b, w, 2 - white_hp)] {
+                let pair = pairs.entry((row, col)).or_default();
+                pair.games += 1;
+                pair.half_points += hp;
+            }
+        }
+    }
+
+    /// The report, as text.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let _ = self.write_report(&mut s);
+        s
+    }
+
+    fn write_report(&self, s: &mut String) -> std::fmt::Result {
+        let games = self.games;
+        let pct = |n: u64| {
+            if games == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / games as f64
+            }
+        };
+        writeln!(
+            s,
+            "{} game{} in {} file{} ({:.1} MB), {} half-moves in the main lines ({:.1} per game); {} game{} with errors",
+            games,
+            plural(games),
+            self.files,
+            plural(self.files),
+            self.bytes as f64 / 1e6,
+            self.plies,
+            if games == 0 {
+                0.0
+            } else {
+                self.plies as f64 / games as f64
+            },
+            self.games_with_errors,
+            plural(self.games_with_errors),
+        )?;
+
+        writeln!(s, "\nresults")?;
+        for (k, o) in Outcome::ALL.iter().enumerate() {
+            let n = self.results[k];
+            if n > 0 || k < 3 {
+                writeln!(s, "  {:<22} {:>9} {:>6.1} %", o.label(), n, pct(n))?;
+            }
+        }
+        let decided = self.results[0] + self.results[1] + self.results[2];
+        if decided > 0 {
+            let white = (2 * self.results[0] + self.results[1]) as f64 / (2 * decided) as f64;
+            writeln!(
+                s,
+                "  white scored {:.1} %, black {:.1} % (of the {} finished games, a draw counting half)",
+                100.0 * white,
+                100.0 * (1.0 - white),
+                decided
+            )?;
+        }
+
+        writeln!(s, "\nendings of the final main-line position")?;
+        let names = std::iter::once("none").chain(TERMINATIONS.iter().map(|t| t.as_str()));
+        for (k, name) in names.enumerate() {
+            let n = self.terminations[k];
+            if n > 0 {
+                writeln!(s, "  {:<22} {:>9} {:>6.1} %", name, n, pct(n))?;
+            }
+        }
+
+        let mut ecos: Vec<(&String, &u64)> = self.eco.iter().collect();
+        ecos.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        writeln!(
+            s,
+            "\nECO codes: {} distinct{}",
+            ecos.len(),
+            if ecos.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", the {} most frequent:",
+                    ecos.len().min(self.limits.listed_eco)
+                )
+            }
+        )?;
+        for (code, n) in ecos.iter().take(self.limits.listed_eco) {
+            writeln!(s, "  {:<22} {:>9} {:>6.1} %", code, n, pct(**n))?;
+        }
+        if self.no_eco > 0 {
+            writeln!(s, "  (no ECO tag: {} games)", self.no_eco)?;
+        }
+        if self.eco_untracked > 0 {
+            writeln!(
+                s,
+                "  ({} games with ECO values beyond the first {} distinct ones are not counted per code)",
+                self.eco_untracked, self.limits.eco_codes
+            )?;
+        }
+
+        for table in self.events.iter().take(self.limits.listed_events) {
+            table.write(s, &self.limits)?;
+        }
+        if self.events.len() > self.limits.listed_events {
+            writeln!(
+                s,
+                "\n({} more events not listed)",
+                self.events.len() - self.limits.listed_events
+            )?;
+        }
+        if self.games_in_untracked_events > 0 {
+            writeln!(
+                s,
+                "\n({} games of events beyond the first {} have no standings)",
+                self.games_in_untracked_events, self.limits.events
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl EventTable {
+    /// The player's index, adding the player while the limit allows.
+    fn player(&mut self, name: String, tracked: &mut usize, limit: usize) -> Option<u32> {
+        if let Some(&id) = self.index.get(&name) {
+            return Some(id);
+        }
+        if *tracked >= limit {
+            return None;
+        }
+        *tracked += 1;
+        let id = self.players.len() as u32;
+        self.players.push(Standing {
+            name: name.clone(),
+            ..Standing::default()
+        });
+        self.index.insert(name, id);
+        Some(id)
+    }
+
+    /// Indices of the players, best first: points, then score rate, then name.
+    pub fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.players.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (pa, pb) = (&self.players[a], &self.players[b]);
+            pb.half_points
+                .cmp(&pa.half_points)
+                .then(
+                    // higher rate first: a/ga > b/gb  <=>  a*gb > b*ga
+                    (u64::from(pb.half_points) * u64::from(pa.games))
+                        .cmp(&(u64::from(pa.half_points) * u64::from(pb.games))),
+                )
+                .then(pa.name.cmp(&pb.name))
+        });
+        order
+    }
+
+    fn write(&self, s: &mut String, limits: &Limits) -> std::fmt::Result {
+        let name = if self.name.is_empty() {
+            "(no Event tag)".to_string()
+        } else {
+            format!("\"{}\"", self.name)
+        };
+        writeln!(
+            s,
+            "\nevent {name}: {} game{}, {} player{}{}",
+            self.games,
+            plural(self.games),
+            self.players.len(),
+            plural(self.players.len() as u64),
+            if self.unscored > 0 {
+                format!("; {} without a result (not scored)", self.unscored)
+            } else {
+                String::new()
+            }
+        )?;
+        if self.players.is_empty() {
+            return Ok(());
+        }
+        let order = self.order();
+        let shown = &order[..order.len().min(limits.listed_players)];
+        let width = shown
+            .iter()
+            .map(|&i| display_name(&self.players[i].name).chars().count())
+            .max()
+            .unwrap_or(6)
+            .clamp(6, 32);
+        writeln!(
+            s,
+            "  {:>4}  {:<width$}  {:>6}  {:>5}  {:>6}  {:>6}  {:>5}  {:>7}  {:>5}",
+            "rank", "player", "rating", "games", "points", "score", "rated", "opp avg", "perf"
+        )?;
+        let mut rank = 0;
+        let mut last_points = None;
+        for (k, &i) in shown.iter().enumerate() {
+            let p = &self.players[i];
+            if last_points != Some(p.half_points) {
+                rank = k + 1;
+                last_points = Some(p.half_points);
+            }
+            writeln!(
+                s,
+                "  {:>4}  {:<width$}  {:>6}  {:>5}  {:>6}  {:>5.1}%  {:>5}  {:>7}  {:>5}",
+                rank,
+                truncate(display_name(&p.name), width),
+                p.rating.map_or("-".to_string(), |r| r.to_string()),
+                p.games,
+                points(p.half_points),
+                if p.games == 0 {
+                    0.0
+                } else {
+                    50.0 * f64::from(p.half_points) / f64::from(p.games)
+                },
+                p.rated_games,
+                p.opponents_average()
+                    .map_or("-".to_string(), |r| r.to_string()),
+                p.performance().map_or("-".to_string(), |r| r.to_string()),
+            )?;
+        }
+        if order.len() > shown.len() {
+            writeln!(
+                s,
+                "  ({} more players not listed)",
+                order.len() - shown.len()
+            )?;
+        }
+        if self.untracked > 0 {
+            writeln!(
+                s,
+                "  ({} player-games not counted: more than {} players tracked in all)",
+                self.untracked, limits.players
+            )?;
+        }
+        if let Some(pairs) = &self.pairs
+            && self.players.len() > 1
+        {
+            writeln!(
+                s,
+                "  crosstable (points of the row's player against the column's):"
+            )?;
+            write!(s, "  {:>4}  {:<width$} ", "", "")?;
+            for k in 1..=order.len() {
+                write!(s, " {k:>3}")?;
+            }
+            writeln!(s)?;
+            for (k, &row) in order.iter().enumerate() {
+                write!(
+                    s,
+                    "  {:>4}  {:<width$} ",
+                    k + 1,
+                    truncate(display_name(&self.players[row].name), width)
+                )?;
+                for &col in &order {
+                    let cell = if row == col {
+                        "x".to_string()
+                    } else {
+                        match pairs.get(&(row as u32, col as u32)) {
+                            Some(p) if p.games > 0 => points(p.half_points),
+                            _ => ".".to_string(),
+                        }
+                    };
+                    write!(s, " {cell:>3}")?;
+                }
+                writeln!(s)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn display_name(name: &str) -> &str {
+    if name.is_empty() { "(no name)" } else { name }
+}
+
+fn truncate(name: &str, width: usize) -> String {
+    if name.chars().count() <= width {
+        name.to_string()
+    } else {
+        let mut t: String = name.chars().take(width.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    }
+}
+
+/// Half-points as points: `3`, `½`, `2½`.
+pub fn points(half_points: u32) -> String {
+    match (half_points / 2, half_points % 2) {
+        (0, 1) => "½".to_string(),
+        (n, 1) => format!("{n}½"),
+        (n, _) => n.to_string(),
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(
+        event: &str,
+        white: &str,
+        black: &str,
+        elos: (u16, u16),
+        outcome: Outcome,
+    ) -> GameRecord {
+        GameRecord {
+            event: event.into(),
+            white: white.into(),
+            black: black.into(),
+            white_elo: (elos.0 > 0).then_some(elos.0),
+            black_elo: (elos.1 > 0).then_some(elos.1),
+            outcome,
+            eco: "C42".into(),
+            termination: None,
+            plies: 40,
+            valid: true,
+        }
+    }
+
+    #[test]
+    fn standings_points_and_performance() {
+        let mut s = Summary::new(Limits::default());
+        use Outcome::*;
+        s.add(record("T", "A", "B", (2400, 2200), WhiteWins));
+        s.add(record("T", "C", "A", (2300, 2400), Draw));
+        s.add(record("T", "B", "C", (2200, 2300), BlackWins));
+        // Unrated newcomer D: A's game against D counts in points but not in the performance.
+        s.add(record("T", "D", "A", (0, 2400), BlackWins));
+        s.add(record("T", "A", "B", (2400, 2200), Unfinished));
+        s.add(record("Other", "A", "B", (2400, 2200), Draw));
+        let t = &s.events()[0];
+        assert_eq!((t.games, t.unscored, t.players.len()), (5, 1, 4));
+        let by_name = |n: &str| t.players.iter().find(|p| p.name == n).unwrap();
+        let a = by_name("A");
+        assert_eq!((a.games, a.half_points), (3, 5));
+        assert_eq!(
+            (a.rated_games, a.rated_half_points, a.opponents_sum),
+            (2, 3, 4500)
+        );
+        // 1.5 / 2 = 0.75 -> +193 over an average of 2250.
+        assert_eq!(a.performance(), Some(2443));
+        let d = by_name("D");
+        assert_eq!((d.games, d.half_points, d.rated_games), (1, 0, 1));
+        assert_eq!(d.performance(), Some(2400 - 800));
+        assert_eq!(d.rating, None);
+        let order: Vec<&str> = t
+            .order()
+            .iter()
+            .map(|&i| t.players[i].name.as_str())
+            .collect();
+        assert_eq!(order, ["A", "C", "B", "D"]);
+        assert_eq!(s.events()[1].players.len(), 2);
+        let text = s.render();
+        assert!(
+            text.contains("event \"T\": 5 games, 4 players; 1 without a result (not scored)"),
+            "{text}"
+        );
+        assert!(text.contains("crosstable"), "{text}");
+    }
+
+    #[test]
+    fn limits_bound_events_players_and_crosstables() {
+        let limits = Limits {
+            events: 2,
+            players: 5,
+            crosstable_players: 3,
+            ..Limits::default()
+        };
+        let mut s = Summary::new(limits);
+        for (k, event) in ["E1", "E2", "E3"].into_iter().enumerate() {
+            for i in 0..4 {
+                let w = format!("P{k}{i}");
+                let b = format!("Q{k}{i}");
+                s.add(record(event, &w, &b, (2000, 2000), Outcome::Draw));
+            }
+        }
+        assert_eq!(s.events().len(), 2);
+        assert_eq!(s.games_in_untracked_events, 4);
+        assert_eq!(s.players, 5);
+        let e1 = &s.events()[0];
+        assert_eq!(e1.players.len(), 5);
+        assert_eq!(e1.untracked, 3);
+        assert!(e1.pairs.is_none());
+        assert_eq!(s.events()[1].players.len(), 0);
+        assert_eq!(s.events()[1].untracked, 8);
+        let text = s.render();
+        assert!(
+            text.contains("4 games of events beyond the first 2"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn points_are_written_with_halves() {
+        assert_eq!(points(0), "0");
+        assert_eq!(points(1), "½");
+        assert_eq!(points(2), "1");
+        assert_eq!(points(7), "3½");
+    }
+}
