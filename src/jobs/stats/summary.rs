@@ -6,7 +6,9 @@
 //! entries over all events and [`Limits::eco_codes`] distinct ECO values are tracked; what comes after a
 //! limit is counted and the report says how much was left out. A tracked player's figures stay exact when
 //! the opponent is not tracked (the opponent's rating comes from the game's own tags). Pairwise results for
-//! the crosstable are kept only while an event has at most [`Limits::crosstable_players`] players.
+//! the crosstable are kept only while an event has at most [`Limits::crosstable_players`] players, and the
+//! crosstable is shown when at least half of the possible pairings were played (a round robin, not a pool
+//! of casual games). Events are listed biggest first.
 //!
 //! Standings count games with a decisive or drawn result (`1-0`, `0-1`, `1/2-1/2` from the Result tag, or
 //! the termination marker when there is no Result tag); unfinished games (`*`) and unknown results are
@@ -136,7 +138,7 @@ impl Default for Limits {
             eco_codes: 10_000,
             crosstable_players: 16,
             listed_eco: 10,
-            listed_events: 50,
+            listed_events: 20,
             listed_players: 50,
         }
     }
@@ -407,7 +409,10 @@ impl Summary {
             )?;
         }
 
-        for table in self.events.iter().take(self.limits.listed_events) {
+        // The biggest events first (a stable sort keeps file order among equals).
+        let mut events: Vec<&EventTable> = self.events.iter().collect();
+        events.sort_by_key(|e| std::cmp::Reverse(e.games));
+        for table in events.into_iter().take(self.limits.listed_events) {
             table.write(s, &self.limits)?;
         }
         if self.events.len() > self.limits.listed_events {
@@ -542,6 +547,9 @@ impl EventTable {
         }
         if let Some(pairs) = &self.pairs
             && self.players.len() > 1
+            // Round-robin-like events only (at least half of the n(n-1)/2 pairings played; the map holds
+            // each pairing twice): in a pool of casual games most cells would be empty.
+            && 2 * pairs.len() >= self.players.len() * (self.players.len() - 1)
         {
             writeln!(
                 s,
