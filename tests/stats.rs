@@ -157,6 +157,18 @@ fn parse_csv(run: &Run) -> (Vec<String>, Vec<HashMap<String, String>>) {
     (header, rows)
 }
 
+/// The oracle's records for a corpus file (`../shared/corpus/expected/NAME.jsonl.gz`).
+fn read_expected(name: &str) -> Vec<serde_json::Value> {
+    let file = std::fs::File::open(corpus(&format!("expected/{name}.jsonl.gz"))).unwrap();
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(file)
+        .read_to_string(&mut text)
+        .unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn corpus_present(rel: &str) -> bool {
     let present = corpus(rel).exists();
     if !present {
@@ -312,6 +324,17 @@ fn per_move_rows_add_up_to_the_plies_and_carry_the_clocks() {
             let clocked = move_rows.iter().filter(|r| !r["clock"].is_empty()).count();
             assert_eq!(clocked, move_rows.len(), "every lichess move has a clock");
             assert_eq!(move_rows[0]["clock"], "300");
+            // The moves themselves, game by game, as the python-chess oracle has them.
+            let expected = read_expected("lichess-db-2025-05_blitz_438games_clk");
+            let mut uci: Vec<Vec<&str>> = vec![Vec::new(); game_rows.len()];
+            for row in &move_rows {
+                let game: usize = row["game"].parse().unwrap();
+                uci[game - 1].push(row["uci"].as_str());
+            }
+            assert_eq!(expected.len(), uci.len());
+            for (k, (e, got)) in expected.iter().zip(&uci).enumerate() {
+                assert_eq!(got.join(" "), e["uci"].as_str().unwrap(), "game {}", k + 1);
+            }
         }
     }
     // The fixture's lichess-style game: seconds, with the fraction when written.
@@ -360,18 +383,7 @@ fn corpus_rows_agree_with_the_oracle_game_by_game() {
     r.expect(0);
     let (header, rows) = parse_csv(&r);
     assert_eq!(&header[..26], &REQUIRED[..]);
-    let expected = std::fs::File::open(corpus(
-        "expected/gnuchess-book_games-000001-020000.jsonl.gz",
-    ))
-    .unwrap();
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(expected)
-        .read_to_string(&mut text)
-        .unwrap();
-    let expected: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let expected = read_expected("gnuchess-book_games-000001-020000");
     assert_eq!(rows.len(), 20_000);
     assert_eq!(expected.len(), 20_000);
     for (row, e) in rows.iter().zip(&expected) {

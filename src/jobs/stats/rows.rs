@@ -221,6 +221,17 @@ pub fn write_seconds(out: &mut String, d: Duration) {
     }
 }
 
+/// UCI text (`e2e4`, `e7e8q`) without the formatting machinery: this runs once per output row.
+fn push_uci(out: &mut String, uci: &Uci) {
+    for sq in [uci.from, uci.to] {
+        out.push(sq.file().char());
+        out.push(sq.rank().char());
+    }
+    if let Some(role) = uci.promotion {
+        out.push(role.lower_char());
+    }
+}
+
 /// The per-move rows of a batch, as a [`MoveSink`] fed by the replay.
 pub struct MoveRows<'w, W: io::Write> {
     w: &'w mut csv::Writer<W>,
@@ -276,7 +287,7 @@ impl<'w, W: io::Write> MoveRows<'w, W> {
                 let _ = write!(text, "{}", san.display(Language::En));
                 w.write_field(&*text)?;
                 text.clear();
-                let _ = write!(text, "{}", Uci::from_move(before, m));
+                push_uci(text, &Uci::from_move(before, m));
                 w.write_field(&*text)?;
             }
             None => {
@@ -323,6 +334,17 @@ mod tests {
     fn digits() {
         for n in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
             assert_eq!(Digits::new(n).as_bytes(), n.to_string().as_bytes());
+        }
+    }
+
+    #[test]
+    fn uci_text_matches_its_display() {
+        let pos = crate::core::fen::parse_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        for m in pos.legal_moves().iter() {
+            let uci = Uci::from_move(&pos, m);
+            let mut text = String::new();
+            push_uci(&mut text, &uci);
+            assert_eq!(text, uci.to_string());
         }
     }
 
