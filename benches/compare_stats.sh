@@ -44,9 +44,11 @@ HAVE_TIME=0
 # Runs a command once; prints "wall user sys" (seconds).
 measure() {
     if [ "$HAVE_TIME" = 1 ]; then
-        /usr/bin/time -f "$TIMEFMT" -o /tmp/pgnkit-bench-time.$$ "$@" > /dev/null 2>/dev/null || true
-        cat /tmp/pgnkit-bench-time.$$
-        rm -f /tmp/pgnkit-bench-time.$$
+        local out
+        out=$(mktemp)
+        /usr/bin/time -f "$TIMEFMT" -o "$out" "$@" > /dev/null 2>/dev/null || true
+        tail -n 1 "$out"
+        rm -f "$out"
     else
         local start end
         start=$(date +%s.%N)
@@ -88,7 +90,7 @@ for c in 0 1 2 3; do
     mbs=$(echo "scale=1; $BYTES / 1000000 / $w" | bc)
     gps=$(echo "scale=0; $GAMES / $w" | bc)
     ratio=$(echo "scale=2; $REF_WALL / $w" | bc)
-    printf "%-22s %9s %9s %9s %11s %8sx\n" "${NAMES[$c]}" "$w" "$cpu" "$mbs" "$gps" "$ratio"
+    printf "%-22s %9.2f %9.2f %9.1f %11.0f %8.2fx\n" "${NAMES[$c]}" "$w" "$cpu" "$mbs" "$gps" "$ratio"
 done
 echo "(vs ref: throughput relative to the reference's validate mode; >1 is faster)"
 
@@ -112,9 +114,11 @@ peak() {
     local start end kb
     start=$(date +%s.%N)
     if [ "$HAVE_TIME" = 1 ]; then
-        /usr/bin/time -v -o /tmp/pgnkit-bench-mem.$$ "$@" > /dev/null 2>/dev/null || true
-        kb=$(grep "Maximum resident set size" /tmp/pgnkit-bench-mem.$$ | awk '{print $NF}')
-        rm -f /tmp/pgnkit-bench-mem.$$
+        local out
+        out=$(mktemp)
+        /usr/bin/time -v -o "$out" "$@" > /dev/null 2>/dev/null || true
+        kb=$(grep "Maximum resident set size" "$out" | awk '{print $NF}')
+        rm -f "$out"
     else
         "$@" > /dev/null 2>/dev/null &
         local pid=$! hwm=0

@@ -366,11 +366,11 @@ pub fn run_batch(
     match opts.output {
         Output::Games => {
             let mut w = rows::writer(&mut buf);
-            let mut scratch = rows::Scratch::default();
+            let mut row = rows::Row::default();
             while let Some(game) = games.next_game() {
                 let stats = game_stats(game, file, opts.lang, &mut ());
                 out.add(&stats);
-                rows::write_game(&mut w, file, &stats, &mut scratch)?;
+                rows::write_game(&mut w, file, &stats, &mut row)?;
             }
             w.flush()?;
         }
