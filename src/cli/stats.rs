@@ -13,7 +13,6 @@ use pgnkit::jobs::input::{self, Source};
 use pgnkit::jobs::pipeline::default_jobs;
 use pgnkit::jobs::stats::summary::{Limits, Summary};
 use pgnkit::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
-use pgnkit::pgn::BatchReader;
 
 use super::output::{is_broken_pipe, progress_bar};
 use super::validate::{LangArg, parse_lang};
@@ -45,7 +44,10 @@ pub struct Args {
     quiet: bool,
 }
 
-/// Per-move rows are about 15 times the size of the moves they describe: smaller batches keep the output
+/// Batches of whole games of about 1 MiB: a unit of work for a thread.
+const BLOCK: usize = 1 << 20;
+
+/// Per-move rows are about 20 times the size of the moves they describe: smaller batches keep the output
 /// waiting in memory small.
 const PER_MOVE_BLOCK: usize = 1 << 18;
 
@@ -120,7 +122,7 @@ pub fn run(args: Args) -> i32 {
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
     let block = match output {
         Output::Moves => PER_MOVE_BLOCK,
-        _ => BatchReader::<io::Empty>::DEFAULT_BLOCK,
+        _ => BLOCK,
     };
     let total: Option<u64> = sources.iter().map(Source::size_hint).sum();
     let bar = progress_bar(total, args.quiet);
