@@ -22,15 +22,15 @@ pub fn dp(hundredths: u32) -> i32 {
 /// The performance over `games` games against rated opponents whose ratings add up to `opponents_sum`,
 /// scoring `half_points` half-points: `Ra + dp(p)`, with `p` rounded to two decimals and `Ra` to a whole
 /// number, as FIDE rounds them. `None` without games.
-pub fn performance(opponents_sum: u64, games: u32, half_points: u32) -> Option<i32> {
+pub fn performance(opponents_sum: u64, games: u64, half_points: u64) -> Option<i64> {
     if games == 0 {
         return None;
     }
-    let g = u64::from(games);
-    // p = half_points / (2 g), in hundredths, rounded half up.
-    let hundredths = (100 * u64::from(half_points) + g) / (2 * g);
-    let average = (2 * opponents_sum + g) / (2 * g);
-    Some(average as i32 + dp(hundredths as u32))
+    let g = u128::from(games);
+    // p = half_points / (2 g), in hundredths, rounded half up (u128: no overflow whatever the counts).
+    let hundredths = (100 * u128::from(half_points) + g) / (2 * g);
+    let average = (2 * u128::from(opponents_sum) + g) / (2 * g);
+    Some(average as i64 + i64::from(dp(hundredths.min(100) as u32)))
 }
 
 /// A rating from an Elo tag: digits only, 1 to 4000; anything else (`?`, `-`, `0`, empty) is no rating.

@@ -46,7 +46,7 @@ impl Outcome {
     ];
 
     /// White's score in half-points, for a finished game.
-    fn white_half_points(self) -> Option<u32> {
+    fn white_half_points(self) -> Option<u64> {
         match self {
             Outcome::WhiteWins => Some(2),
             Outcome::Draw => Some(1),
@@ -150,32 +150,32 @@ pub struct Standing {
     pub name: String,
     /// The last rating seen in the player's tags.
     pub rating: Option<u16>,
-    pub games: u32,
-    pub half_points: u32,
+    pub games: u64,
+    pub half_points: u64,
     /// Games against rated opponents, what they scored, and the opponents' ratings added up.
-    pub rated_games: u32,
-    pub rated_half_points: u32,
+    pub rated_games: u64,
+    pub rated_half_points: u64,
     pub opponents_sum: u64,
 }
 
 impl Standing {
-    /// Points, in half-points.
-    pub fn performance(&self) -> Option<i32> {
+    /// Performance against the rated opponents ([`performance`]).
+    pub fn performance(&self) -> Option<i64> {
         performance(self.opponents_sum, self.rated_games, self.rated_half_points)
     }
 
     /// Average rating of the rated opponents, rounded.
     pub fn opponents_average(&self) -> Option<u64> {
-        let g = u64::from(self.rated_games);
-        (g > 0).then(|| (2 * self.opponents_sum + g) / (2 * g))
+        let g = self.rated_games;
+        (g > 0).then(|| self.opponents_sum / g + u64::from(2 * (self.opponents_sum % g) >= g))
     }
 }
 
 /// Games and half-points of the first player against the second.
 #[derive(Clone, Copy, Debug, Default)]
 struct Pair {
-    games: u32,
-    half_points: u32,
+    games: u64,
+    half_points: u64,
 }
 
 /// One event's table.
@@ -461,8 +461,8 @@ impl EventTable {
                 .cmp(&pa.half_points)
                 .then(
                     // higher rate first: a/ga > b/gb  <=>  a*gb > b*ga
-                    (u64::from(pb.half_points) * u64::from(pa.games))
-                        .cmp(&(u64::from(pa.half_points) * u64::from(pb.games))),
+                    (u128::from(pb.half_points) * u128::from(pa.games))
+                        .cmp(&(u128::from(pa.half_points) * u128::from(pb.games))),
                 )
                 .then(pa.name.cmp(&pb.name))
         });
@@ -523,7 +523,7 @@ impl EventTable {
                 if p.games == 0 {
                     0.0
                 } else {
-                    50.0 * f64::from(p.half_points) / f64::from(p.games)
+                    50.0 * p.half_points as f64 / p.games as f64
                 },
                 p.rated_games,
                 p.opponents_average()
@@ -600,7 +600,7 @@ fn truncate(name: &str, width: usize) -> String {
 }
 
 /// Half-points as points: `3`, `½`, `2½`.
-pub fn points(half_points: u32) -> String {
+pub fn points(half_points: u64) -> String {
     match (half_points / 2, half_points % 2) {
         (0, 1) => "½".to_string(),
         (n, 1) => format!("{n}½"),
