@@ -26,7 +26,7 @@ pub mod summary;
 
 use std::borrow::Cow;
 
-use crate::core::{Claim, Color, Move, Position, Termination};
+use crate::core::{Claim, Move, Position, Termination};
 use crate::jobs::replay::{self, MoveAt, MoveFailure, Variant, Visitor};
 use crate::jobs::validate::{Severity, ValidateOptions, validate_game};
 use crate::notation::Language;
@@ -59,7 +59,7 @@ pub struct Counts {
     pub checks: u32,
     /// Moves that capture, en passant included.
     pub captures: u32,
-    /// Castling moves, by side ([`Color::index`]).
+    /// Castling moves, by side: White, then Black ([`crate::core::Color::index`]).
     pub castles: [u32; 2],
     pub promotions: u32,
     pub en_passant: u32,
@@ -405,9 +405,6 @@ impl BatchStats {
         self.plies += u64::from(stats.plies);
     }
 }
-
-/// Which side a castling count belongs to, for the column names.
-pub const SIDES: [Color; 2] = [Color::White, Color::Black];
 
 #[cfg(test)]
 mod tests {
