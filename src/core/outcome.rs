@@ -11,7 +11,8 @@ use std::fmt;
 
 use super::moves::Move;
 use super::position::Position;
-use super::types::Color;
+use super::types::{Color, Piece};
+use super::zobrist;
 
 /// An ending that stops the game, or makes it a draw automatically.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -252,18 +253,29 @@ impl GameState {
     /// Some legal move produces a position that has already occurred twice (9.2.1 b).
     fn announce_threefold(&self) -> bool {
         let them = !self.pos.turn();
-        if !self.twice[them.index()] {
+        if !self.twice[them.index()] || self.pos.ep_square().is_some() {
+            // With an e.p. square on the board the history holds only this position (the double step
+            // cleared it), so no move can repeat an earlier one.
             return false;
         }
+        let rights = self.pos.castling_rights();
+        let base = self.pos.zobrist() ^ zobrist::side_key(Color::Black);
         self.pos.legal_moves().iter().any(|m| {
             // An irreversible move leads to a position never seen before.
-            if m.is_zeroing()
-                || (self.pos.castling_rights().non_empty() && self.touches_castling(m))
-            {
+            if m.is_zeroing() || m.is_castle() || (rights.non_empty() && self.touches_castling(m)) {
                 return false;
             }
-            let hash = self.pos.play(*m).zobrist();
-            self.history.iter().filter(|&&h| h == hash).count() >= 2
+            // A quiet, reversible move changes only the mover's squares and the side to move.
+            let piece = Piece::new(self.pos.turn(), m.role);
+            let hash = base ^ zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
+            self.history
+                .iter()
+                .rev()
+                .skip(1)
+                .step_by(2)
+                .filter(|&&h| h == hash)
+                .count()
+                >= 2
         })
     }
 

@@ -256,6 +256,9 @@ pub enum MoveFailure {
     San(SanError),
     /// The position before it is checkmate (`true`) or stalemate: nothing can follow.
     GameOver { checkmate: bool },
+    /// Text the reader could not take for any PGN token (reported by the reader). It may have been a move,
+    /// so its line stops here: what follows would be read with the wrong side to move.
+    Unknown,
 }
 
 /// Where a move token stands: `depth` 0 is the main line; `ply` counts half-moves from the start of its own
@@ -373,11 +376,14 @@ pub fn walk(
                     lines.pop();
                 }
             }
-            TokenKind::Move(mt) => {
+            TokenKind::Move(_) | TokenKind::Unknown => {
                 if skipped_depth > 0 {
                     continue;
                 }
-                let bytes = game.san(mt);
+                let bytes = match &token.kind {
+                    TokenKind::Move(mt) => Some(game.san(mt)),
+                    _ => None,
+                };
                 let depth = lines.len() as u32;
                 if let Some(line) = lines.last_mut() {
                     if line.dead {
@@ -391,7 +397,7 @@ pub fn walk(
                         depth,
                         ply: line.ply,
                     };
-                    match read_move(bytes, &before, lang) {
+                    match bytes.map_or(Err(MoveFailure::Unknown), |b| read_move(b, &before, lang)) {
                         Ok(Some(m)) => {
                             line.before = Some(before);
                             line.pos.play_unchecked(m);
@@ -422,7 +428,7 @@ pub fn walk(
                     continue;
                 }
                 let before = *state.position();
-                match read_move(bytes, &before, lang) {
+                match bytes.map_or(Err(MoveFailure::Unknown), |b| read_move(b, &before, lang)) {
                     Ok(Some(m)) => {
                         walk_main_before = Some(before);
                         state.play(m);
