@@ -112,7 +112,7 @@ fn check(name: &str, expected_positions: usize) {
     let mut cases: Vec<&Case> = all.iter().filter(|c| c.nodes <= limit).collect();
     assert!(!cases.is_empty(), "{name}: no case under the node limit");
     // Biggest first, so the threads finish together.
-    cases.sort_by(|a, b| b.nodes.cmp(&a.nodes));
+    cases.sort_by_key(|c| std::cmp::Reverse(c.nodes));
     let next = AtomicUsize::new(0);
     let failures = Mutex::new(Vec::new());
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());

@@ -14,5 +14,7 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use movegen::{perft, perft_divide};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
-pub use position::{CastlingMode, Position, PositionError, Setup};
+pub use position::{
+    CastlingMode, CastlingProblem, EnPassantProblem, Position, PositionError, Setup,
+};
 pub use types::{ByColor, Color, File, Piece, Rank, Role, Square};
