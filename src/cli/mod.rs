@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod fen;
 mod perft;
 
 #[derive(Parser)]
@@ -17,6 +18,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Check a FEN and show the position, its status and its legal moves
+    Fen(fen::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)
     Perft(perft::Args),
 }
@@ -31,6 +34,7 @@ pub fn run() -> i32 {
         }
     };
     match cli.command {
+        Command::Fen(args) => fen::run(args),
         Command::Perft(args) => perft::run(args),
     }
 }
