@@ -78,7 +78,10 @@ fn hostile(rng: &mut Rng) -> Vec<u8> {
 
 /// Command-line arguments cannot hold NUL bytes.
 fn as_arg(bytes: &[u8]) -> Vec<u8> {
-    bytes.iter().map(|&b| if b == 0 { b'0' } else { b }).collect()
+    bytes
+        .iter()
+        .map(|&b| if b == 0 { b'0' } else { b })
+        .collect()
 }
 
 fn run(args: &[&OsStr]) -> (i32, String, String) {
@@ -143,7 +146,10 @@ fn fen_command_exit_codes() {
     assert!(stdout.contains("column 1: White has no king"), "{stdout}");
     assert!(stdout.contains("column 1: Black has no king"), "{stdout}");
     assert_eq!(run(&[OsStr::new("fen")]).0, 2);
-    assert_eq!(run(&[OsStr::new("fen"), OsStr::from_bytes(b"\xff\xfe")]).0, 2);
+    assert_eq!(
+        run(&[OsStr::new("fen"), OsStr::from_bytes(b"\xff\xfe")]).0,
+        2
+    );
     let mate = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1";
     let (code, stdout, _) = run(&[OsStr::new("fen"), OsStr::new("--ascii"), OsStr::new(mate)]);
     assert_eq!(code, 0);
@@ -164,7 +170,10 @@ fn library_never_panics_on_hostile_fens() {
             assert!(!errors.is_empty());
             for e in errors {
                 // Columns point inside the text or just after it.
-                assert!(e.column >= 1 && e.column <= text.chars().count() + 1, "{text:?}: {e}");
+                assert!(
+                    e.column >= 1 && e.column <= text.chars().count() + 1,
+                    "{text:?}: {e}"
+                );
                 let _ = e.to_string();
             }
         }
@@ -179,7 +188,11 @@ fn library_never_panics_on_hostile_fens() {
             let _ = perft(&pos, 2);
             for m in moves.iter() {
                 let after = pos.play(*m);
-                assert_eq!(after.zobrist(), after.zobrist_from_scratch(), "{text:?} {m:?}");
+                assert_eq!(
+                    after.zobrist(),
+                    after.zobrist_from_scratch(),
+                    "{text:?} {m:?}"
+                );
             }
             for style in [CastlingStyle::XFen, CastlingStyle::Shredder] {
                 let written = fen::to_fen_with(&pos, style);
