@@ -135,6 +135,16 @@ fn fen_command_exit_codes() {
     let (code, stdout, _) = run(&[OsStr::new("fen"), OsStr::new(STARTING_FEN)]);
     assert_eq!(code, 0);
     assert!(stdout.contains("Legal moves:  20"), "{stdout}");
+    let (code, stdout, _) = run(&[OsStr::new("fen"), OsStr::new("startpos")]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("Legal moves:  20"), "{stdout}");
+    let chess960 = "nrkbqrbn/pppppppp/8/8/8/8/PPPPPPPP/NRKBQRBN w BFbf - 0 1";
+    let (code, stdout, _) = run(&[OsStr::new("fen"), OsStr::new(chess960)]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("KQkq (Chess960; Shredder-FEN BFbf)"),
+        "{stdout}"
+    );
     // Fields given as separate arguments are joined.
     let fields: Vec<&OsStr> = std::iter::once("fen")
         .chain(STARTING_FEN.split(' '))

@@ -11,7 +11,7 @@ use pgnkit::{Color, File, Move, Piece, Position, Rank, Role, Square};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The FEN (quote it, or pass its fields as separate arguments; 4-field EPD is accepted)
+    /// The FEN (quote it, or pass its fields as separate arguments; 4-field EPD is accepted), or `startpos`
     #[arg(required = true, num_args = 1..)]
     fen: Vec<String>,
     /// Draw the board with letters (KQRBNP, kqrbnp) instead of Unicode figurines
@@ -23,7 +23,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    let text = args.fen.join(" ");
+    let text = match args.fen.join(" ").as_str() {
+        "startpos" => fen::STARTING_FEN.to_string(),
+        other => other.to_string(),
+    };
     let mut out = std::io::stdout().lock();
     let parsed = if args.lenient {
         fen::parse_fen_lenient_with_warnings(&text)
@@ -108,8 +111,12 @@ fn describe(pos: &Position, ascii: bool) -> String {
         .unwrap_or("-")
         .to_string();
     let mode = match pos.castling_mode() {
-        pgnkit::CastlingMode::Standard => "",
-        pgnkit::CastlingMode::Chess960 => " (Chess960)",
+        pgnkit::CastlingMode::Standard => String::new(),
+        pgnkit::CastlingMode::Chess960 => {
+            let shredder = fen::to_fen_with(pos, fen::CastlingStyle::Shredder);
+            let files = shredder.split(' ').nth(2).unwrap_or("-");
+            format!(" (Chess960; Shredder-FEN {files})")
+        }
     };
     let _ = writeln!(s, "Castling:     {castling}{mode}");
     let ep = pos.ep_square().map_or("-".to_string(), |sq| sq.to_string());
