@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use pgnkit::core::fen::{self, FenError};
+use pgnkit::notation::SanPlus;
 use pgnkit::{Color, File, Move, Piece, Position, Rank, Role, Square};
 
 #[derive(clap::Args)]
@@ -175,58 +176,9 @@ fn status(pos: &Position) -> String {
     }
 }
 
-// TODO: replace with notation::san once merged.
-/// Minimal SAN with English letters: the file or rank (or both) only when another piece of the same kind can
-/// reach the same square, `x` on captures, `=Q` on promotions, `O-O`/`O-O-O`, and `+`/`#` after.
+/// Canonical SAN with English letters (minimal disambiguation by legal moves, `+`/`#`).
 fn san(pos: &Position, m: &Move) -> String {
-    let mut s = String::new();
-    if m.is_castle() {
-        s.push_str(if m.is_kingside_castle() {
-            "O-O"
-        } else {
-            "O-O-O"
-        });
-    } else if m.role == Role::Pawn {
-        if m.is_capture() {
-            s.push(m.from.file().char());
-            s.push('x');
-        }
-        s.push_str(&m.to.to_string());
-        if let Some(p) = m.promotion {
-            s.push('=');
-            s.push(p.upper_char());
-        }
-    } else {
-        s.push(m.role.upper_char());
-        let rivals: Vec<Square> = pos
-            .legal_moves()
-            .iter()
-            .filter(|o| o.role == m.role && o.to == m.to && o.from != m.from && !o.is_castle())
-            .map(|o| o.from)
-            .collect();
-        if !rivals.is_empty() {
-            let same_file = rivals.iter().any(|r| r.file() == m.from.file());
-            let same_rank = rivals.iter().any(|r| r.rank() == m.from.rank());
-            if !same_file {
-                s.push(m.from.file().char());
-            } else if !same_rank {
-                s.push(m.from.rank().char());
-            } else {
-                s.push_str(&m.from.to_string());
-            }
-        }
-        if m.is_capture() {
-            s.push('x');
-        }
-        s.push_str(&m.to.to_string());
-    }
-    let after = pos.play(*m);
-    if after.is_checkmate() {
-        s.push('#');
-    } else if after.is_check() {
-        s.push('+');
-    }
-    s
+    SanPlus::from_move(pos, m).to_string()
 }
 
 #[cfg(test)]
