@@ -266,8 +266,12 @@ impl fmt::Debug for Position {
 impl Position {
     /// The initial position.
     pub fn new() -> Position {
-        Position::from_setup(Setup::standard(), CastlingMode::Standard)
-            .expect("the initial position is legal")
+        // Checked once: every game without a FEN tag starts here.
+        static INITIAL: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        *INITIAL.get_or_init(|| {
+            Position::from_setup(Setup::standard(), CastlingMode::Standard)
+                .expect("the initial position is legal")
+        })
     }
 
     /// Checks a setup, returning every problem found (not just the first).

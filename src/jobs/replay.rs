@@ -342,7 +342,7 @@ pub fn walk(
     if !track_claims {
         state = state.without_claim_tracking();
     }
-    let mut walk_main_before: Option<Position> = None;
+    let mut main_before: Option<Position> = None;
     let mut main_stopped = false;
     let mut unchecked = 0u32;
     let mut variation_moves = 0u32;
@@ -359,7 +359,7 @@ pub fn walk(
                 }
                 let (branch, dead) = match lines.last() {
                     Some(parent) => (parent.before, parent.dead),
-                    None => (walk_main_before, false),
+                    None => (main_before, false),
                 };
                 lines.push(Line {
                     pos: branch.unwrap_or(*state.position()),
@@ -427,21 +427,24 @@ pub fn walk(
                     visitor.on_unchecked(at);
                     continue;
                 }
-                let before = *state.position();
-                match bytes.map_or(Err(MoveFailure::Unknown), |b| read_move(b, &before, lang)) {
+                let read = bytes.map_or(Err(MoveFailure::Unknown), |b| {
+                    read_move(b, state.position(), lang)
+                });
+                match read {
                     Ok(Some(m)) => {
-                        walk_main_before = Some(before);
+                        // One copy per move: the position before it, kept for a variation branching here.
+                        let before = main_before.insert(*state.position());
                         state.play(m);
-                        visitor.on_move(at, &before, &m, state.position());
+                        visitor.on_move(at, before, &m, state.position());
                     }
                     Ok(None) => {
-                        walk_main_before = Some(before);
+                        let before = main_before.insert(*state.position());
                         state.play_null();
-                        visitor.on_null(at, &before);
+                        visitor.on_null(at, before);
                     }
                     Err(failure) => {
                         main_stopped = true;
-                        visitor.on_failure(at, &before, failure);
+                        visitor.on_failure(at, state.position(), failure);
                     }
                 }
             }
