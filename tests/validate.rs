@@ -595,3 +595,57 @@ fn output_order_does_not_depend_on_threads() {
     assert_eq!(one.stdout, two.stdout);
     assert_eq!(one.stdout, four.stdout);
 }
+
+#[test]
+fn chess960_games_replay_with_their_castling_and_other_variants_are_refused() {
+    for file in [
+        "corpus/pgn-edge-cases/pychess/chess960rwch.pgn",
+        "corpus/pgn-edge-cases/python-chess/cutechess-fischerrandom.pgn",
+    ] {
+        let out = run(&[
+            "validate",
+            "--format",
+            "json",
+            "-q",
+            shared(file).to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{file}");
+        let recs = records(&out);
+        assert!(!recs.is_empty());
+        for r in &recs {
+            assert_eq!(
+                r["valid"],
+                true,
+                "{file} game {}: {:?}",
+                r["game"],
+                problems(r)
+            );
+            assert_eq!(r["variant"], "chess960");
+            assert!(r["plies"].as_u64().unwrap() > 0);
+        }
+    }
+    for (file, variant) in [
+        (
+            "corpus/pgn-edge-cases/python-chess/antichess-programfox.pgn",
+            "Antichess",
+        ),
+        (
+            "corpus/pgn-edge-cases/python-chess/knightvuillaume-jannlee-zh-lichess.pgn",
+            "Crazyhouse",
+        ),
+    ] {
+        let out = run(&[
+            "validate",
+            "--format",
+            "json",
+            "-q",
+            shared(file).to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        for r in records(&out) {
+            assert_eq!(r["variant"], variant);
+            assert_eq!(r["plies"], 0, "never replayed as standard chess");
+            assert!(problems(&r).iter().any(|p| p.0 == "unsupported_variant"));
+        }
+    }
+}
