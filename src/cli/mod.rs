@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+mod convert;
 mod output;
 mod perft;
 mod validate;
@@ -21,6 +22,8 @@ struct Cli {
 enum Command {
     /// Replay every game and report illegal, ambiguous or unreadable moves, endings and result problems
     Validate(validate::Args),
+    /// Rewrite games in export-format PGN (any piece-letter language, SAN/LAN/UCI), JSON lines or EPD
+    Convert(convert::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)
     Perft(perft::Args),
 }
@@ -36,6 +39,7 @@ pub fn run() -> i32 {
     };
     match cli.command {
         Command::Validate(args) => validate::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
     }
 }

@@ -82,16 +82,8 @@ impl ProblemKind {
     pub fn severity(self) -> Severity {
         use ProblemKind::*;
         match self {
-            Syntax
-            | UnreadableMove
-            | NoPieceCanReach
-            | LeavesKingInCheck
-            | CastlingNotAllowed
-            | IllegalPawnMove
-            | Ambiguous
-            | MovesAfterGameEnd
-            | ResultMismatch
-            | InvalidFen
+            Syntax | UnreadableMove | NoPieceCanReach | LeavesKingInCheck | CastlingNotAllowed
+            | IllegalPawnMove | Ambiguous | MovesAfterGameEnd | ResultMismatch | InvalidFen
             | UnsupportedVariant => Severity::Error,
             NullMove
             | ResultContradictsBoard
