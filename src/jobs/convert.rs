@@ -16,9 +16,9 @@ use serde::ser::SerializeMap;
 
 use super::replay::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor};
 use crate::core::fen;
-use crate::core::{Color, GameState, Move, Position};
+use crate::core::{Color, GameState, Move, Position, Role};
 use crate::notation::uci::Uci;
-use crate::notation::{CheckMark, Language, Leniencies, San, SanPlus, lan};
+use crate::notation::{CheckMark, Language, San, lan};
 use crate::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
 use crate::pgn::{Batch, DiagnosticKind, Game, Games, Span, TokenKind};
 
@@ -240,29 +240,19 @@ impl Render<'_> {
 impl Visitor for Render<'_> {
     fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, after: &Position) {
         let black = before.turn() == Color::Black;
-        let san = || SanPlus {
-            san: San::from_move(before, m),
-            mark: CheckMark::after(after),
-            annotation: None,
-            leniencies: Leniencies::NONE,
-        };
         match self.format {
             OutputFormat::Pgn => {
                 let (notation, lang) = (self.notation, self.lang);
                 self.moves
                     .set(at.index, before.fullmoves(), black, |s| match notation {
-                        Notation::San => {
-                            let _ = write!(s, "{}", san().display(lang));
-                        }
+                        Notation::San => push_san(s, before, m, after, lang),
                         Notation::Lan => {
                             let _ = write!(s, "{}", lan(m, lang));
                             if let Some(mark) = CheckMark::after(after) {
                                 s.push_str(mark.as_str());
                             }
                         }
-                        Notation::Uci => {
-                            let _ = write!(s, "{}", Uci::from_move(before, m));
-                        }
+                        Notation::Uci => push_uci(s, before, m),
                     });
             }
             OutputFormat::Jsonl if at.depth == 0 => {
@@ -270,8 +260,8 @@ impl Visitor for Render<'_> {
                     self.main_san.push(' ');
                     self.main_uci.push(' ');
                 }
-                let _ = write!(self.main_san, "{}", san().display(self.lang));
-                let _ = write!(self.main_uci, "{}", Uci::from_move(before, m));
+                push_san(self.main_san, before, m, after, self.lang);
+                push_uci(self.main_uci, before, m);
             }
             OutputFormat::Epd if at.depth == 0 => {
                 if at.ply == 1 {
@@ -312,6 +302,58 @@ impl Visitor for Render<'_> {
 
     fn on_failure(&mut self, at: MoveAt<'_>, _: &Position, failure: MoveFailure) {
         self.fail(at, failure);
+    }
+}
+
+/// Appends the canonical SAN of a legal move (minimal disambiguation, `+`/`#` from the position after) in
+/// `lang`'s letters. The same text as `SanPlus::from_move(..).display(lang)`, written without the
+/// formatting machinery: this runs once per move of every game.
+fn push_san(out: &mut String, before: &Position, m: &Move, after: &Position, lang: Language) {
+    match San::from_move(before, m) {
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            if role != Role::Pawn {
+                out.push(lang.letter(role));
+            }
+            if let Some(file) = file {
+                out.push(file.char());
+            }
+            if let Some(rank) = rank {
+                out.push(rank.char());
+            }
+            if capture {
+                out.push('x');
+            }
+            out.push(to.file().char());
+            out.push(to.rank().char());
+            if let Some(p) = promotion {
+                out.push('=');
+                out.push(lang.letter(p));
+            }
+        }
+        San::Castle(side) => out.push_str(side.san()),
+        San::Null => out.push_str("--"),
+    }
+    if let Some(mark) = CheckMark::after(after) {
+        out.push_str(mark.as_str());
+    }
+}
+
+/// Appends the UCI form of a legal move (castling as the position's castling mode wants it).
+fn push_uci(out: &mut String, before: &Position, m: &Move) {
+    let uci = Uci::from_move(before, m);
+    for sq in [uci.from, uci.to] {
+        out.push(sq.file().char());
+        out.push(sq.rank().char());
+    }
+    if let Some(p) = uci.promotion {
+        out.push(p.lower_char());
     }
 }
 
@@ -600,4 +642,215 @@ fn convert_games(
         }
     }
     output
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::SanPlus;
+    use crate::pgn::parse_all;
+
+    fn convert(text: &str, opts: ConvertOptions) -> (String, BatchOutput) {
+        let out = convert_bytes(text.as_bytes(), "test.pgn", &opts);
+        (String::from_utf8_lossy(&out.text).into_owned(), out)
+    }
+
+    #[test]
+    fn direct_san_and_uci_writing_match_the_notation_layer() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "2N1N3/8/2N1N3/8/4k3/8/8/4K3 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = fen::parse_fen(fen).unwrap();
+            for m in pos.legal_moves().iter() {
+                let after = pos.play(*m);
+                for lang in Language::ALL {
+                    let mut s = String::new();
+                    push_san(&mut s, &pos, m, &after, lang);
+                    assert_eq!(s, SanPlus::from_move(&pos, m).display(lang).to_string());
+                }
+                let mut s = String::new();
+                push_uci(&mut s, &pos, m);
+                assert_eq!(s, crate::notation::uci::to_uci(&pos, m));
+            }
+        }
+    }
+
+    #[test]
+    fn french_to_english_with_everything_kept() {
+        let fr = "[Event \"e\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Fb5 {espagnole} a6 \
+                  (3... Cf6 4. O-O $1) 4. Fa4 Cf6 5. O-O Fe7 6. Te1 b5 7. Fb3 d6 8. c3 O-O 1-0\n";
+        let (out, res) = convert(fr, ConvertOptions::default());
+        assert_eq!(res.converted, 1, "{:?}", res.notes);
+        assert!(
+            out.contains(
+                "1. e4 e5 2. Nf3 Nc6 3. Bb5 {espagnole} 3... a6 (3... Nf6 4. O-O $1) 4. Ba4 Nf6"
+            ),
+            "{out}"
+        );
+        assert!(out.contains("6. Re1 b5 7. Bb3 d6 8. c3 O-O 1-0"), "{out}");
+        // And back to French.
+        let to_fr = ConvertOptions {
+            to: Language::Fr,
+            ..ConvertOptions::default()
+        };
+        let (back, _) = convert(&out, to_fr);
+        assert!(
+            back.contains("2. Cf3 Cc6 3. Fb5 {espagnole} 3... a6 (3... Cf6 4. O-O $1)"),
+            "{back}"
+        );
+        let (again, _) = convert(&back, ConvertOptions::default());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn check_marks_and_disambiguation_are_made_canonical() {
+        let (out, res) = convert(
+            "1. e4 e5 2. Bc4 Nc6 3. Qh5 Ng8e7 4. Qxf7 1-0",
+            ConvertOptions::default(),
+        );
+        assert_eq!(res.converted, 1);
+        assert!(
+            out.contains("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nge7 4. Qxf7# 1-0"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn games_that_do_not_replay_are_located_and_kept_or_skipped() {
+        let text = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Ke3 Kxe3 *\n\n[Event \"c\"]\n\n1. d4 *\n";
+        let (out, res) = convert(text, ConvertOptions::default());
+        assert_eq!(
+            (res.games, res.converted, res.kept, res.skipped),
+            (3, 2, 1, 0)
+        );
+        assert!(
+            out.contains("[Event \"b\"]\n\n1. e4 Ke7 2. Ke3 Kxe3 *\n\n[Event \"c\"]"),
+            "{out}"
+        );
+        let note = &res.notes[0];
+        assert_eq!(
+            (note.level, note.game, note.line, note.column),
+            (NoteLevel::Error, 2, 7, 7)
+        );
+        assert!(note.message.contains("\"Ke7\""), "{}", note.message);
+        let skip = ConvertOptions {
+            skip_invalid: true,
+            ..ConvertOptions::default()
+        };
+        let (out, res) = convert(text, skip);
+        assert_eq!((res.converted, res.kept, res.skipped), (2, 0, 1));
+        assert!(!out.contains("\"b\""));
+        // A failure inside a variation counts too; so do reader errors and bad set-ups.
+        for bad in [
+            "1. e4 (1. e5) e5 *",
+            "1. e4 e5 pawn 2. Nf3 *",
+            "[Variant \"Crazyhouse\"]\n\n1. e4 *",
+            "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *",
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# Ke7 1-0",
+        ] {
+            let (out, res) = convert(bad, ConvertOptions::default());
+            assert_eq!(res.kept, 1, "{bad}");
+            assert_eq!(out.trim_end(), bad);
+        }
+    }
+
+    #[test]
+    fn notations_and_formats() {
+        let text = "[Event \"x\"]\n[White \"W\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+        let lan_opts = ConvertOptions {
+            notation: Notation::Lan,
+            ..ConvertOptions::default()
+        };
+        let (out, _) = convert(text, lan_opts);
+        assert!(
+            out.contains("1. e2-e4 e7-e5 2. Qd1-h5 Nb8-c6 3. Bf1-c4 Ng8-f6 4. Qh5xf7# 1-0"),
+            "{out}"
+        );
+        let uci_opts = ConvertOptions {
+            notation: Notation::Uci,
+            ..ConvertOptions::default()
+        };
+        let (out, _) = convert(text, uci_opts);
+        assert!(
+            out.contains("1. e2e4 e7e5 2. d1h5 b8c6 3. f1c4 g8f6 4. h5f7 1-0"),
+            "{out}"
+        );
+        let fig = ConvertOptions {
+            to: Language::Figurine,
+            ..ConvertOptions::default()
+        };
+        let (out, _) = convert(text, fig);
+        assert!(out.contains("2. ♕h5 ♘c6 3. ♗c4 ♘f6 4. ♕xf7#"), "{out}");
+
+        let jsonl = ConvertOptions {
+            format: OutputFormat::Jsonl,
+            to: Language::De,
+            ..ConvertOptions::default()
+        };
+        let (out, _) = convert(text, jsonl);
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["tags"]["White"], "W");
+        assert_eq!(v["san"], "e4 e5 Dh5 Sc6 Lc4 Sf6 Dxf7#");
+        assert_eq!(v["uci"], "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7");
+        assert_eq!(v["termination"], "checkmate");
+        assert_eq!(v["result"], "1-0");
+        assert_eq!(v["lang"], "en");
+        assert_eq!(v["plies"], 7);
+
+        let epd = ConvertOptions {
+            format: OutputFormat::Epd,
+            ..ConvertOptions::default()
+        };
+        let (out, _) = convert(text, epd);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 8);
+        assert_eq!(
+            lines[0],
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"game 1 ply 0\";"
+        );
+        assert!(
+            lines[7].ends_with(" b KQkq - id \"game 1 ply 7\";"),
+            "{}",
+            lines[7]
+        );
+    }
+
+    #[test]
+    fn chess960_castling_is_king_takes_rook_in_uci() {
+        let text = "[Variant \"Chess960\"]\n[FEN \"rk5r/p7/8/8/8/8/P7/RK5R w HAha - 0 1\"]\n\n1. O-O O-O-O *\n";
+        let uci_opts = ConvertOptions {
+            notation: Notation::Uci,
+            ..ConvertOptions::default()
+        };
+        let (out, res) = convert(text, uci_opts);
+        assert_eq!(res.converted, 1, "{:?}", res.notes);
+        assert!(out.contains("1. b1h1 b8a8 *"), "{out}");
+        let (out, _) = convert(text, ConvertOptions::default());
+        assert!(out.contains("1. O-O O-O-O *"), "{out}");
+    }
+
+    #[test]
+    fn guessed_languages_and_result_mismatches_are_warned_about() {
+        let (_, res) = convert("[Result \"1-0\"]\n\n1. e4 e5 *", ConvertOptions::default());
+        assert_eq!(res.converted, 1);
+        assert_eq!(res.notes.len(), 1);
+        assert_eq!(res.notes[0].level, NoteLevel::Warning);
+        assert!(res.notes[0].message.contains("written as 1-0"));
+    }
+
+    #[test]
+    fn every_position_of_a_game_without_moves() {
+        let epd = ConvertOptions {
+            format: OutputFormat::Epd,
+            ..ConvertOptions::default()
+        };
+        let (out, res) = convert("[Event \"x\"]\n\n*\n", epd);
+        assert_eq!(res.converted, 1);
+        assert_eq!(out.lines().count(), 1);
+        assert!(parse_all(b"*").len() == 1);
+    }
 }
