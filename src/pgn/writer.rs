@@ -35,8 +35,6 @@
 //! by itself: a single word of a comment, a `;` comment, an escape line (all kept verbatim). Tag lines are
 //! one per tag whatever their length.
 
-use std::fmt::Write as _;
-
 use super::lex::{GameResult, looks_like_tag};
 use super::model::{Game, Span, Tag, TokenKind};
 
@@ -546,15 +544,34 @@ struct NumberBuf {
 }
 
 impl NumberBuf {
+    /// Appends the decimal digits of `n` (no formatting machinery: this runs for every move).
+    fn digits(&mut self, mut n: u32) {
+        let mut tmp = [0u8; 10];
+        let mut i = tmp.len();
+        loop {
+            i -= 1;
+            tmp[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &tmp[i..] {
+            self.buf.push(d as char);
+        }
+    }
+
     fn format(&mut self, n: u32, black: bool) -> &str {
         self.buf.clear();
-        let _ = write!(self.buf, "{n}{}", if black { "..." } else { "." });
+        self.digits(n);
+        self.buf.push_str(if black { "..." } else { "." });
         &self.buf
     }
 
     fn nag(&mut self, nag: u8) -> &str {
         self.buf.clear();
-        let _ = write!(self.buf, "${nag}");
+        self.buf.push('$');
+        self.digits(u32::from(nag));
         &self.buf
     }
 }
@@ -851,6 +868,15 @@ mod tests {
             out.contains("1. e4 e5 { [%eval 0.2] } 2. Nf3 {ok} *"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn numbers() {
+        let mut b = NumberBuf::default();
+        assert_eq!(b.format(0, false), "0.");
+        assert_eq!(b.format(4_294_967_295, true), "4294967295...");
+        assert_eq!(b.nag(255), "$255");
+        assert_eq!(b.nag(0), "$0");
     }
 
     #[test]
