@@ -254,11 +254,13 @@ fn emit_batch(
 fn summary_text(s: &Summary, elapsed: f64) -> String {
     let out = s.converted + s.kept;
     let mut text = format!(
-        "{} games in, {} out ({} converted, {} not converted and kept as they were), {} skipped, in {:.2} s ({:.1} MB/s)\n",
+        "{} game{} in, {} out ({} converted, {} not converted and kept as {}), {} skipped, in {:.2} s ({:.1} MB/s)\n",
         s.games,
+        if s.games == 1 { "" } else { "s" },
         out,
         s.converted,
         s.kept,
+        if s.kept == 1 { "it was" } else { "they were" },
         s.skipped,
         elapsed,
         s.bytes as f64 / elapsed.max(1e-9) / 1e6

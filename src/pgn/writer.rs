@@ -349,7 +349,7 @@ fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
     let mut rest = value.as_ref();
     // Only `\`, `"` and line breaks need care; copy the runs between them whole.
     while let Some(k) = rest.find(['\\', '"', '\n', '\r']) {
-        out.extend_from_slice(rest[..k].as_bytes());
+        out.extend_from_slice(&rest.as_bytes()[..k]);
         match rest.as_bytes()[k] {
             b'\\' => out.extend_from_slice(b"\\\\"),
             b'"' => out.extend_from_slice(b"\\\""),
