@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 
 mod fen;
+mod convert;
 mod output;
 mod perft;
 mod validate;
@@ -24,6 +25,8 @@ enum Command {
     Validate(validate::Args),
     /// Check a FEN and show the position, its status and its legal moves
     Fen(fen::Args),
+    /// Rewrite games in export-format PGN (any piece-letter language, SAN/LAN/UCI), JSON lines or EPD
+    Convert(convert::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)
     Perft(perft::Args),
 }
@@ -40,6 +43,7 @@ pub fn run() -> i32 {
     match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Fen(args) => fen::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
     }
 }
