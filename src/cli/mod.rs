@@ -2,6 +2,8 @@
 
 use clap::{Parser, Subcommand};
 
+mod convert;
+mod fen;
 mod output;
 mod perft;
 mod stats;
@@ -24,6 +26,10 @@ enum Command {
     Validate(validate::Args),
     /// One CSV row per game (or per move) with tags, validity and move counts, or a summary with standings
     Stats(stats::Args),
+    /// Check a FEN and show the position, its status and its legal moves
+    Fen(fen::Args),
+    /// Rewrite games in export-format PGN (any piece-letter language, SAN/LAN/UCI), JSON lines or EPD
+    Convert(convert::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)
     Perft(perft::Args),
 }
@@ -40,6 +46,8 @@ pub fn run() -> i32 {
     match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Fen(args) => fen::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
     }
 }

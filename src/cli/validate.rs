@@ -106,13 +106,14 @@ pub fn run(args: Args) -> i32 {
         finished: args.finished,
         tag_checks: !args.no_tournament_checks,
         track_claims: true,
+        final_fen: args.format == Format::Json,
     };
     let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
     let json = args.format == Format::Json;
     let paint = Paint::new(args.color.enabled(false));
     let total: Option<u64> = sources.iter().map(Source::size_hint).sum();
     let bar = progress_bar(total, args.quiet);
-    let names: Vec<String> = sources.iter().map(Source::display_name).collect();
+    let names: Vec<std::sync::Arc<str>> = sources.iter().map(|s| s.display_name().into()).collect();
     let started = Instant::now();
     let mut summary = Summary::default();
     let mut tournament = Tournament::new();
@@ -261,7 +262,14 @@ pub fn render_human(report: &GameReport, paint: &Paint) -> String {
     let players = if report.white.is_empty() && report.black.is_empty() {
         String::new()
     } else {
-        format!(", {} – {}", report.white, report.black)
+        let name = |n: &str| {
+            if n.is_empty() {
+                "?".to_string()
+            } else {
+                n.to_string()
+            }
+        };
+        format!(", {} – {}", name(&report.white), name(&report.black))
     };
     let round = if report.round.is_empty() || report.round == "?" || report.round == "-" {
         String::new()

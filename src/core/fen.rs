@@ -1,5 +1,15 @@
-//! FEN and EPD positions: strict parsing that reports every problem with the column where it starts, and
-//! writing in standard, X-FEN or Shredder-FEN castling style.
+//! FEN and EPD positions: strict parsing that reports every problem with the column where it starts, a lenient
+//! parser for sloppy or unreachable input, and writing in standard, X-FEN or Shredder-FEN castling style.
+//!
+//! What each parser accepts (`docs/fen.md` has the full table):
+//! - [`parse_fen`] (strict): six fields (or the four of EPD) separated by spaces; eight ranks of eight squares,
+//!   each run of empty squares one digit; `w`/`b`; castling `-` or letters with White's before Black's and `K`
+//!   before `Q`, where `KQkq` name the outermost rook (X-FEN) and `A`-`H`/`a`-`h` a rook's file (Shredder-FEN),
+//!   in any mix; e.p. `-` or a square; counters without leading zeros, full-move number from 1; and a legal
+//!   position ([`Position::from_setup`]). An e.p. square with no legal capture onto it is accepted and dropped.
+//! - [`parse_fen_lenient`] also accepts castling letters out of order or repeated, counters with leading zeros
+//!   (`00`), a full-move number of 0 (read as 1), and positions that are unreachable but playable (see
+//!   [`Position::from_setup_lenient`], which also drops castling rights and e.p. squares that cannot stand).
 
 use std::fmt;
 
@@ -11,28 +21,74 @@ use super::types::{Color, File, Piece, Rank, Square};
 /// The FEN of the initial position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// Which move counter a problem concerns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Counter {
+    Halfmoves,
+    Fullmoves,
+}
+
+/// What is wrong with a counter field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CounterProblem {
+    /// Not digits only.
+    NotANumber,
+    /// More than 4,294,967,295.
+    TooLarge,
+    /// `00`, `01`: accepted by lenient parsing.
+    LeadingZeros,
+    /// A full-move number of 0 (the count starts at 1): lenient parsing reads it as 1.
+    Zero,
+}
+
 /// What is wrong with a FEN.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FenErrorKind {
     /// Not 4 (EPD) or 6 space-separated fields.
     FieldCount(usize),
-    /// The placement field is not eight ranks of eight squares.
-    Placement(String),
+    /// A character in the placement that is not a piece letter (`PNBRQK`, `pnbrqk`), a digit 1-8 or `/`.
+    PlacementChar(char),
+    /// Two digits in a row: each run of empty squares is one digit.
+    AdjacentDigits,
+    /// A rank (8 = the first one written) that does not describe exactly eight squares.
+    RankLength { rank: Rank, squares: u32 },
+    /// The placement does not have eight ranks.
+    RankCount(usize),
     /// The side to move is not `w` or `b`.
     Side(String),
-    /// The castling field is not `-` or letters `KQkq` / files `A-H`, `a-h`.
-    Castling(String),
+    /// A castling character that is not `K`, `Q`, `k`, `q` or a file letter (or a `-` beside letters).
+    CastlingChar(char),
+    /// The same castling right named twice (lenient parsing accepts it).
+    CastlingRepeated(char),
+    /// White's rights after Black's, or `Q` before `K` (lenient parsing accepts it).
+    CastlingOrder(String),
     /// The e.p. field is not `-` or a square.
     EnPassant(String),
-    /// The half-move clock is not a number (or has leading zeros).
-    Halfmoves(String),
-    /// The full-move number is not a positive number (or has leading zeros).
-    Fullmoves(String),
+    /// A move counter that is not a valid number.
+    Counter {
+        counter: Counter,
+        text: String,
+        problem: CounterProblem,
+    },
     /// The fields are well formed but the position is impossible.
     Position(PositionError),
 }
 
-/// One problem of a FEN, at a 1-based column of the FEN text.
+impl FenErrorKind {
+    /// False for the problems [`parse_fen_lenient`] accepts (reading them one obvious way).
+    pub fn is_fatal(&self) -> bool {
+        match self {
+            FenErrorKind::CastlingRepeated(_) | FenErrorKind::CastlingOrder(_) => false,
+            FenErrorKind::Counter { problem, .. } => {
+                !matches!(problem, CounterProblem::LeadingZeros | CounterProblem::Zero)
+            }
+            FenErrorKind::Position(e) => e.is_fatal(),
+            _ => true,
+        }
+    }
+}
+
+/// One problem of a FEN, at a 1-based column (in characters) of the FEN text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FenError {
     pub column: usize,
@@ -42,27 +98,57 @@ pub struct FenError {
 impl fmt::Display for FenErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FenErrorKind::FieldCount(n) => {
-                write!(
-                    f,
-                    "expected 6 fields (or 4 for EPD) separated by spaces, found {n}"
-                )
-            }
-            FenErrorKind::Placement(why) => write!(f, "bad piece placement: {why}"),
-            FenErrorKind::Side(s) => write!(f, "side to move must be 'w' or 'b', not '{s}'"),
-            FenErrorKind::Castling(why) => write!(f, "bad castling field: {why}"),
-            FenErrorKind::EnPassant(s) => {
-                write!(f, "en-passant field must be '-' or a square, not '{s}'")
-            }
-            FenErrorKind::Halfmoves(s) => write!(
+            FenErrorKind::FieldCount(n) => write!(
                 f,
-                "half-move clock must be a number without leading zeros, not '{s}'"
+                "expected 6 fields (or 4 for EPD) separated by spaces, found {n}"
             ),
-            FenErrorKind::Fullmoves(s) => {
-                write!(
-                    f,
-                    "full-move number must be a number from 1 without leading zeros, not '{s}'"
-                )
+            FenErrorKind::PlacementChar(c) => write!(
+                f,
+                "bad piece placement: {c:?} is not a piece letter (PNBRQK, pnbrqk), a digit 1-8 or '/'"
+            ),
+            FenErrorKind::AdjacentDigits => write!(
+                f,
+                "bad piece placement: two digits in a row (write a run of empty squares as one digit)"
+            ),
+            FenErrorKind::RankLength { rank, squares } => write!(
+                f,
+                "bad piece placement: rank {} has {squares} squares, not 8",
+                rank.char()
+            ),
+            FenErrorKind::RankCount(n) => {
+                write!(f, "bad piece placement: {n} ranks, not 8")
+            }
+            FenErrorKind::Side(s) => write!(f, "side to move must be 'w' or 'b', not {s:?}"),
+            FenErrorKind::CastlingChar(c) => write!(
+                f,
+                "bad castling field: {c:?} is not K, Q, k, q or a file letter (or '-' alone)"
+            ),
+            FenErrorKind::CastlingRepeated(c) => {
+                write!(f, "bad castling field: {c:?} repeats a right")
+            }
+            FenErrorKind::CastlingOrder(s) => write!(
+                f,
+                "bad castling field: {s:?} is out of order (White's rights first, K before Q)"
+            ),
+            FenErrorKind::EnPassant(s) => {
+                write!(f, "en-passant field must be '-' or a square, not {s:?}")
+            }
+            FenErrorKind::Counter {
+                counter,
+                text,
+                problem,
+            } => {
+                let name = match counter {
+                    Counter::Halfmoves => "half-move clock",
+                    Counter::Fullmoves => "full-move number",
+                };
+                let why = match problem {
+                    CounterProblem::NotANumber => "is not a number",
+                    CounterProblem::TooLarge => "is too large",
+                    CounterProblem::LeadingZeros => "has leading zeros",
+                    CounterProblem::Zero => "must be at least 1",
+                };
+                write!(f, "{name} {text:?} {why}")
             }
             FenErrorKind::Position(e) => write!(f, "{e}"),
         }
@@ -75,191 +161,327 @@ impl fmt::Display for FenError {
     }
 }
 
-/// A parsed FEN before the position is checked, plus where each field started (for error columns).
+/// A parsed FEN before the position is checked, with where each part stands in the text (for error columns).
+#[derive(Debug, Clone)]
 pub struct ParsedFen {
     pub setup: Setup,
     pub mode: CastlingMode,
+    /// 1-based column of each field (0 for an absent field).
     columns: [usize; 6],
+    /// 1-based column of the letter of each piece.
+    square_columns: [usize; 64],
+    /// Column of the castling letter naming each rook square.
+    castling_columns: Vec<(Square, usize)>,
+    /// Problems lenient parsing reads one obvious way (castling order, counter zeros).
+    tolerated: Vec<FenError>,
 }
 
-fn parse_counter(text: &str) -> Option<u32> {
-    if text.is_empty()
-        || !text.bytes().all(|c| c.is_ascii_digit())
-        || (text.len() > 1 && text.starts_with('0'))
-    {
-        return None;
-    }
-    text.parse().ok()
-}
-
-/// Parses the six (or four) fields without checking the position, collecting syntax problems.
-pub fn parse_setup(fen: &str) -> Result<ParsedFen, Vec<FenError>> {
-    let mut errors = Vec::new();
-    // Fields and their 1-based starting columns.
-    let mut fields: Vec<(usize, &str)> = Vec::new();
-    let mut start = None;
+/// The fields as split, with 1-based columns counted in characters.
+fn split_fields(fen: &str) -> Vec<(usize, &str)> {
+    let mut fields = Vec::new();
+    let mut start: Option<(usize, usize)> = None; // (byte offset, column)
+    let mut column = 0;
     for (i, c) in fen.char_indices() {
+        column += 1;
         if c.is_whitespace() {
-            if let Some(s) = start.take() {
-                fields.push((s, &fen[s..i]));
+            if let Some((s, col)) = start.take() {
+                fields.push((col, &fen[s..i]));
             }
         } else if start.is_none() {
-            start = Some(i);
+            start = Some((i, column));
         }
     }
-    if let Some(s) = start {
-        fields.push((s, &fen[s..]));
+    if let Some((s, col)) = start {
+        fields.push((col, &fen[s..]));
     }
-    if fields.len() != 6 && fields.len() != 4 {
-        let column = fields.get(6).map_or(fen.len() + 1, |f| f.0 + 1);
-        return Err(vec![FenError {
+    fields
+}
+
+fn parse_counter(text: &str) -> Result<u32, (u32, CounterProblem)> {
+    if text.is_empty() || !text.bytes().all(|c| c.is_ascii_digit()) {
+        return Err((0, CounterProblem::NotANumber));
+    }
+    let value: u32 = text.parse().map_err(|_| (0, CounterProblem::TooLarge))?;
+    if text.len() > 1 && text.starts_with('0') {
+        return Err((value, CounterProblem::LeadingZeros));
+    }
+    Ok(value)
+}
+
+/// Everything read from the text, problems included.
+struct Reading {
+    parsed: ParsedFen,
+    errors: Vec<FenError>,
+    /// Which fields could be read (placement, side, castling, e.p., half-moves, full-moves).
+    ok: [bool; 6],
+}
+
+fn read(fen: &str) -> Reading {
+    let fields = split_fields(fen);
+    let mut errors = Vec::new();
+    let mut ok = [false; 6];
+    let mut columns = [0; 6];
+    for (i, (col, _)) in fields.iter().take(6).enumerate() {
+        columns[i] = *col;
+    }
+    let field_count_ok = fields.len() == 6 || fields.len() == 4;
+    if !field_count_ok {
+        let column = match fields.get(6) {
+            Some((col, _)) => *col,
+            None => fen.chars().count() + 1,
+        };
+        errors.push(FenError {
             column,
             kind: FenErrorKind::FieldCount(fields.len()),
-        }]);
+        });
     }
-    let mut columns = [0; 6];
-    for (i, (col, _)) in fields.iter().enumerate() {
-        columns[i] = col + 1;
-    }
-    let (pcol, placement) = fields[0];
-    let board = match parse_placement(placement) {
-        Ok(board) => board,
-        Err((offset, why)) => {
-            errors.push(FenError {
-                column: pcol + offset + 1,
-                kind: FenErrorKind::Placement(why),
-            });
-            Board::empty()
-        }
+    let field = |i: usize| fields.get(i).map(|f| f.1);
+
+    let mut square_columns = [0; 64];
+    let board = match fields.first() {
+        Some(&(col, text)) => match parse_placement(text, col, &mut square_columns, &mut errors) {
+            Some(board) => {
+                ok[0] = true;
+                board
+            }
+            None => Board::empty(),
+        },
+        None => Board::empty(),
     };
-    let turn = match fields[1].1 {
-        "w" => Color::White,
-        "b" => Color::Black,
-        other => {
+    let turn = match field(1) {
+        Some("w") => Color::White,
+        Some("b") => Color::Black,
+        Some(other) => {
             errors.push(FenError {
                 column: columns[1],
                 kind: FenErrorKind::Side(other.to_string()),
             });
             Color::White
         }
+        None => Color::White,
     };
-    let (castling, mode) = match parse_castling(fields[2].1, &board) {
-        Ok(c) => c,
-        Err((offset, why)) => {
-            errors.push(FenError {
-                column: columns[2] + offset,
-                kind: FenErrorKind::Castling(why),
-            });
-            (Bitboard::EMPTY, CastlingMode::Standard)
-        }
-    };
-    let ep_square = match fields[3].1 {
-        "-" => None,
-        s => match Square::from_ascii(s.as_bytes()) {
-            Some(sq) => Some(sq),
-            None => {
-                errors.push(FenError {
-                    column: columns[3],
-                    kind: FenErrorKind::EnPassant(s.to_string()),
-                });
-                None
+    ok[1] = matches!(field(1), Some("w" | "b"));
+    let mut castling = Bitboard::EMPTY;
+    let mut mode = CastlingMode::Standard;
+    let mut castling_columns = Vec::new();
+    let mut tolerated = Vec::new();
+    if let Some(text) = field(2) {
+        let before = errors.len();
+        (castling, mode) = parse_castling(
+            text,
+            columns[2],
+            &board,
+            &mut castling_columns,
+            &mut errors,
+            &mut tolerated,
+        );
+        ok[2] = errors.len() == before;
+    }
+    let mut ep_square = None;
+    match field(3) {
+        Some("-") => ok[3] = true,
+        Some(s) => match Square::from_ascii(s.as_bytes()) {
+            Some(sq) => {
+                ep_square = Some(sq);
+                ok[3] = true;
             }
+            None => errors.push(FenError {
+                column: columns[3],
+                kind: FenErrorKind::EnPassant(s.to_string()),
+            }),
         },
-    };
+        None => {}
+    }
     let (mut halfmoves, mut fullmoves) = (0, 1);
-    if fields.len() == 6 {
-        match parse_counter(fields[4].1) {
-            Some(n) => halfmoves = n,
-            None => errors.push(FenError {
-                column: columns[4],
-                kind: FenErrorKind::Halfmoves(fields[4].1.to_string()),
-            }),
-        }
-        match parse_counter(fields[5].1).filter(|&n| n >= 1) {
-            Some(n) => fullmoves = n,
-            None => errors.push(FenError {
-                column: columns[5],
-                kind: FenErrorKind::Fullmoves(fields[5].1.to_string()),
-            }),
+    if fields.len() == 4 {
+        ok[4] = true;
+        ok[5] = true;
+    }
+    if fields.len() >= 6 {
+        for (i, counter) in [(4, Counter::Halfmoves), (5, Counter::Fullmoves)] {
+            let text = fields[i].1;
+            let value = match parse_counter(text) {
+                Ok(0) if counter == Counter::Fullmoves => Err((1, CounterProblem::Zero)),
+                Ok(0) => Ok(0),
+                Ok(n) => Ok(n),
+                Err((0, CounterProblem::LeadingZeros)) if counter == Counter::Fullmoves => {
+                    Err((1, CounterProblem::LeadingZeros))
+                }
+                Err(e) => Err(e),
+            };
+            let value = match value {
+                Ok(n) => {
+                    ok[i] = true;
+                    n
+                }
+                Err((n, problem)) => {
+                    let error = FenError {
+                        column: columns[i],
+                        kind: FenErrorKind::Counter {
+                            counter,
+                            text: text.to_string(),
+                            problem,
+                        },
+                    };
+                    if error.kind.is_fatal() {
+                        errors.push(error);
+                    } else {
+                        ok[i] = true;
+                        tolerated.push(error);
+                    }
+                    n
+                }
+            };
+            match counter {
+                Counter::Halfmoves => halfmoves = value,
+                Counter::Fullmoves => fullmoves = value,
+            }
         }
     }
-    if !errors.is_empty() {
-        return Err(errors);
+    if !field_count_ok {
+        // Counters are only read when all six fields are there; the others still get checked above.
+        ok[4] = false;
+        ok[5] = false;
     }
-    Ok(ParsedFen {
-        setup: Setup {
-            board,
-            turn,
-            castling,
-            ep_square,
-            halfmoves,
-            fullmoves,
+    Reading {
+        parsed: ParsedFen {
+            setup: Setup {
+                board,
+                turn,
+                castling,
+                ep_square,
+                halfmoves,
+                fullmoves,
+            },
+            mode,
+            columns,
+            square_columns,
+            castling_columns,
+            tolerated,
         },
-        mode,
-        columns,
-    })
+        errors,
+        ok,
+    }
 }
 
-/// Placement errors carry the 0-based offset inside the field.
-fn parse_placement(text: &str) -> Result<Board, (usize, String)> {
+/// Reads the placement; on any problem reports each (first bad character and wrong length per rank, wrong rank
+/// count) and returns None.
+fn parse_placement(
+    text: &str,
+    column: usize,
+    square_columns: &mut [usize; 64],
+    errors: &mut Vec<FenError>,
+) -> Option<Board> {
+    let before = errors.len();
     let mut board = Board::empty();
-    let mut rank = 7i32;
-    let mut file = 0u32;
-    for (i, c) in text.char_indices() {
+    let mut ranks = 0;
+    let mut rank_start = column;
+    let mut col = column;
+    let mut squares = 0u32;
+    let mut rank_bad = false;
+    let mut previous_digit = false;
+    let end_rank = |ranks: &mut usize,
+                    squares: u32,
+                    rank_start: usize,
+                    rank_bad: bool,
+                    errors: &mut Vec<FenError>| {
+        if *ranks < 8 && squares != 8 && !rank_bad {
+            errors.push(FenError {
+                column: rank_start,
+                kind: FenErrorKind::RankLength {
+                    rank: Rank::new(7 - *ranks as u8),
+                    squares,
+                },
+            });
+        }
+        *ranks += 1;
+    };
+    for c in text.chars() {
         match c {
             '/' => {
-                if file != 8 {
-                    return Err((i, format!("rank {} has {} squares, not 8", rank + 1, file)));
+                end_rank(&mut ranks, squares, rank_start, rank_bad, errors);
+                if ranks == 8 {
+                    errors.push(FenError {
+                        column: col,
+                        kind: FenErrorKind::RankCount(text.split('/').count()),
+                    });
+                    return None;
                 }
-                rank -= 1;
-                file = 0;
-                if rank < 0 {
-                    return Err((i, "more than 8 ranks".into()));
-                }
+                squares = 0;
+                rank_bad = false;
+                previous_digit = false;
+                rank_start = col + 1;
             }
             '1'..='8' => {
-                file += c as u32 - '0' as u32;
-                if file > 8 {
-                    return Err((i, format!("rank {} has more than 8 squares", rank + 1)));
+                if previous_digit && !rank_bad {
+                    errors.push(FenError {
+                        column: col,
+                        kind: FenErrorKind::AdjacentDigits,
+                    });
+                    rank_bad = true;
                 }
+                previous_digit = true;
+                squares += c as u32 - '0' as u32;
             }
             _ => {
-                let Some(piece) = Piece::from_fen_char(c) else {
-                    return Err((
-                        i,
-                        format!("'{c}' is not a piece letter (PNBRQK, pnbrqk) or digit"),
-                    ));
-                };
-                if file >= 8 {
-                    return Err((i, format!("rank {} has more than 8 squares", rank + 1)));
+                previous_digit = false;
+                match Piece::from_fen_char(c) {
+                    Some(piece) if !rank_bad => {
+                        if squares < 8 {
+                            let sq = Square::from_coords(
+                                File::new(squares as u8),
+                                Rank::new(7 - ranks as u8),
+                            );
+                            board.put(sq, piece);
+                            square_columns[sq.index()] = col;
+                        }
+                        squares += 1;
+                    }
+                    Some(_) => squares += 1,
+                    None => {
+                        if !rank_bad {
+                            errors.push(FenError {
+                                column: col,
+                                kind: FenErrorKind::PlacementChar(c),
+                            });
+                            rank_bad = true;
+                        }
+                    }
                 }
-                board.put(
-                    Square::from_coords(File::new(file as u8), Rank::new(rank as u8)),
-                    piece,
-                );
-                file += 1;
             }
         }
+        col += 1;
     }
-    if rank != 0 || file != 8 {
-        let why = if rank > 0 {
-            format!("only {} ranks", 8 - rank)
-        } else {
-            format!("rank 1 has {file} squares, not 8")
-        };
-        return Err((text.len(), why));
+    end_rank(&mut ranks, squares, rank_start, rank_bad, errors);
+    if ranks != 8 {
+        errors.push(FenError {
+            column: col,
+            kind: FenErrorKind::RankCount(ranks),
+        });
     }
-    Ok(board)
+    (errors.len() == before).then_some(board)
 }
 
-/// Reads `KQkq`, X-FEN (`K`/`Q` = outermost rook) and Shredder-FEN (rook files) castling rights.
-fn parse_castling(text: &str, board: &Board) -> Result<(Bitboard, CastlingMode), (usize, String)> {
+/// Reads `KQkq`, X-FEN (`K`/`Q` = outermost rook on that side) and Shredder-FEN (rook files) castling rights.
+/// Any right that is not a standard corner with the king on the e-file, or any file letter, means Chess960.
+fn parse_castling(
+    text: &str,
+    column: usize,
+    board: &Board,
+    letter_columns: &mut Vec<(Square, usize)>,
+    errors: &mut Vec<FenError>,
+    tolerated: &mut Vec<FenError>,
+) -> (Bitboard, CastlingMode) {
     let mut rights = Bitboard::EMPTY;
     let mut chess960 = false;
     if text == "-" {
-        return Ok((rights, CastlingMode::Standard));
+        return (rights, CastlingMode::Standard);
     }
-    for (i, c) in text.char_indices() {
+    let mut out_of_order = false;
+    let mut seen_black = false;
+    let mut seen_queenside = [false; 2];
+    for (i, c) in text.chars().enumerate() {
+        let col = column + i;
         let color = if c.is_ascii_uppercase() {
             Color::White
         } else {
@@ -271,6 +493,12 @@ fn parse_castling(text: &str, board: &Board) -> Result<(Bitboard, CastlingMode),
         let rook = match c.to_ascii_lowercase() {
             'k' | 'q' => {
                 let kingside = c.eq_ignore_ascii_case(&'k');
+                if kingside && seen_queenside[color.index()] {
+                    out_of_order = true;
+                }
+                if !kingside {
+                    seen_queenside[color.index()] = true;
+                }
                 let candidates = match king {
                     Some(k) => rooks
                         .filter(|r| (r.file() > k.file()) == kingside)
@@ -292,14 +520,34 @@ fn parse_castling(text: &str, board: &Board) -> Result<(Bitboard, CastlingMode),
                 chess960 = true;
                 Square::from_coords(File::new(c.to_ascii_lowercase() as u8 - b'a'), back)
             }
-            _ => return Err((i, format!("'{c}' is not K, Q, k, q or a file letter"))),
+            _ => {
+                errors.push(FenError {
+                    column: col,
+                    kind: FenErrorKind::CastlingChar(c),
+                });
+                continue;
+            }
         };
+        if color == Color::White && seen_black {
+            out_of_order = true;
+        }
+        seen_black |= color == Color::Black;
         if rights.contains(rook) {
-            return Err((i, format!("'{c}' repeats a right")));
+            tolerated.push(FenError {
+                column: col,
+                kind: FenErrorKind::CastlingRepeated(c),
+            });
+            continue;
         }
         rights = rights.with(rook);
+        letter_columns.push((rook, col));
     }
-    // Rights that are not the standard corners with the king on e1/e8 can only be Chess960.
+    if out_of_order {
+        tolerated.push(FenError {
+            column,
+            kind: FenErrorKind::CastlingOrder(text.to_string()),
+        });
+    }
     for rook in rights {
         let color = if rook.rank() == Rank::First {
             Color::White
@@ -317,36 +565,141 @@ fn parse_castling(text: &str, board: &Board) -> Result<(Bitboard, CastlingMode),
     } else {
         CastlingMode::Standard
     };
-    Ok((rights, mode))
+    (rights, mode)
+}
+
+/// Parses the six (or four) fields without checking the position. On a syntax error, returns every syntax
+/// problem plus the position problems that the readable fields already show.
+pub fn parse_setup(fen: &str) -> Result<ParsedFen, Vec<FenError>> {
+    let Reading {
+        mut parsed,
+        mut errors,
+        ok,
+    } = read(fen);
+    if errors.is_empty() {
+        return Ok(parsed);
+    }
+    if ok[0] {
+        // Check what can be checked with the fields that could be read.
+        if !ok[2] {
+            parsed.setup.castling = Bitboard::EMPTY;
+            parsed.castling_columns.clear();
+        }
+        if !ok[4] {
+            parsed.setup.halfmoves = 0;
+        }
+        let mut position_errors = parsed.clone().position_errors();
+        position_errors.retain(|e| {
+            let needs_side = matches!(
+                e.kind,
+                FenErrorKind::Position(
+                    PositionError::OppositeCheck { .. }
+                        | PositionError::TooManyCheckers(_)
+                        | PositionError::ImpossibleCheck { .. }
+                        | PositionError::InvalidEnPassant { .. }
+                        | PositionError::EnPassantWithHalfmoves { .. }
+                )
+            );
+            ok[1] || !needs_side
+        });
+        errors.extend(position_errors);
+    }
+    errors.extend(parsed.tolerated);
+    errors.sort_by_key(|e| e.column);
+    Err(errors)
 }
 
 impl ParsedFen {
-    /// Checks the position, mapping each rule problem to the column of the field it concerns.
+    /// Checks the position strictly: every problem, including those lenient parsing tolerates, is an error.
     pub fn into_position(self) -> Result<Position, Vec<FenError>> {
-        let columns = self.columns;
-        Position::from_setup(self.setup, self.mode).map_err(|errors| Self::locate(columns, errors))
+        let mut errors = self.tolerated.clone();
+        let result = Position::from_setup(self.setup.clone(), self.mode);
+        match result {
+            Ok(pos) if errors.is_empty() => Ok(pos),
+            Ok(_) => Err(errors),
+            Err(problems) => {
+                errors.extend(self.locate(problems));
+                errors.sort_by_key(|e| e.column);
+                Err(errors)
+            }
+        }
     }
 
-    /// Accepts positions that are unreachable but playable (see [`Position::from_setup_lenient`]).
+    /// Accepts what [`parse_fen_lenient`] accepts.
     pub fn into_position_lenient(self) -> Result<Position, Vec<FenError>> {
-        let columns = self.columns;
-        Position::from_setup_lenient(self.setup, self.mode)
-            .map(|(pos, _)| pos)
-            .map_err(|errors| Self::locate(columns, errors))
+        self.into_position_with_warnings().map(|(pos, _)| pos)
     }
 
-    fn locate(columns: [usize; 6], errors: Vec<PositionError>) -> Vec<FenError> {
+    /// Accepts what [`parse_fen_lenient`] accepts, returning the tolerated problems beside the position.
+    pub fn into_position_with_warnings(self) -> Result<(Position, Vec<FenError>), Vec<FenError>> {
+        let mut warnings = self.tolerated.clone();
+        let result = Position::from_setup_lenient(self.setup.clone(), self.mode);
+        match result {
+            Ok((pos, problems)) => {
+                warnings.extend(self.locate(problems));
+                warnings.sort_by_key(|e| e.column);
+                Ok((pos, warnings))
+            }
+            Err(problems) => {
+                let mut errors = self.locate(problems);
+                errors.sort_by_key(|e| e.column);
+                Err(errors)
+            }
+        }
+    }
+
+    /// Every position problem, fatal or not.
+    fn position_errors(self) -> Vec<FenError> {
+        match Position::from_setup_lenient(self.setup.clone(), self.mode) {
+            Ok((_, problems)) | Err(problems) => self.locate(problems),
+        }
+    }
+
+    /// Points each rule problem at the text it concerns: a piece's letter, a castling letter or a field.
+    fn locate(&self, errors: Vec<PositionError>) -> Vec<FenError> {
+        let board = &self.setup.board;
+        let piece_column = |sq: Square| match self.square_columns[sq.index()] {
+            0 => self.columns[0].max(1),
+            col => col,
+        };
         errors
             .into_iter()
             .map(|e| {
-                let field = match e {
-                    PositionError::InvalidCastlingRight { .. } => 2,
-                    PositionError::InvalidEnPassant { .. } => 3,
-                    PositionError::OppositeCheck { .. } => 1,
-                    _ => 0,
+                let column = match &e {
+                    PositionError::MissingKing(_)
+                    | PositionError::TooManyPawns(..)
+                    | PositionError::TooManyPieces(..)
+                    | PositionError::TooMuchMaterial { .. } => self.columns[0].max(1),
+                    // The second king is the one too many.
+                    PositionError::TooManyKings(color, _) => {
+                        let kings = board.kings() & board.by_color(*color);
+                        let mut by_column: Vec<usize> = kings.map(piece_column).collect();
+                        by_column.sort_unstable();
+                        by_column.get(1).copied().unwrap_or(self.columns[0].max(1))
+                    }
+                    PositionError::PawnOnBackRank(sq) => piece_column(*sq),
+                    PositionError::InvalidCastlingRight { rook_square, .. } => self
+                        .castling_columns
+                        .iter()
+                        .find(|(sq, _)| sq == rook_square)
+                        .map_or(self.columns[2], |&(_, col)| col),
+                    PositionError::AsymmetricCastling => self.columns[2],
+                    PositionError::InvalidEnPassant { .. } => self.columns[3],
+                    PositionError::EnPassantWithHalfmoves { .. } => {
+                        if self.columns[4] != 0 {
+                            self.columns[4]
+                        } else {
+                            self.columns[3]
+                        }
+                    }
+                    PositionError::OppositeCheck { .. } => self.columns[1],
+                    PositionError::TooManyCheckers(_) => {
+                        board.king_of(self.setup.turn).map_or(1, piece_column)
+                    }
+                    PositionError::ImpossibleCheck { king, .. } => piece_column(*king),
                 };
                 FenError {
-                    column: columns[field],
+                    column,
                     kind: FenErrorKind::Position(e),
                 }
             })
@@ -354,14 +707,23 @@ impl ParsedFen {
     }
 }
 
-/// Parses and checks a FEN (or the four-field EPD form), reporting every problem.
+/// Parses and checks a FEN (or the four-field EPD form) strictly, reporting every problem.
 pub fn parse_fen(fen: &str) -> Result<Position, Vec<FenError>> {
     parse_setup(fen)?.into_position()
 }
 
-/// Parses a FEN accepting unreachable but playable positions (perft suites have some).
+/// Parses a FEN accepting sloppy but unambiguous syntax and unreachable but playable positions (see the module
+/// documentation); perft suites and real files have both.
 pub fn parse_fen_lenient(fen: &str) -> Result<Position, Vec<FenError>> {
-    parse_setup(fen)?.into_position_lenient()
+    parse_fen_lenient_with_warnings(fen).map(|(pos, _)| pos)
+}
+
+/// Like [`parse_fen_lenient`], also returning the problems it tolerated or repaired (what a strict parse would
+/// have reported), so a caller can warn about them.
+pub fn parse_fen_lenient_with_warnings(
+    fen: &str,
+) -> Result<(Position, Vec<FenError>), Vec<FenError>> {
+    parse_setup(fen)?.into_position_with_warnings()
 }
 
 /// How castling rights are written.
@@ -429,6 +791,20 @@ pub fn placement(board: &Board) -> String {
 fn castling_field(pos: &Position, style: CastlingStyle) -> String {
     let mut out = String::new();
     let board = pos.board();
+    // `KQkq` on corner rooks with the king on the e-file reads back as standard chess; a Chess960 position
+    // like that is written with file letters so that it reads back as Chess960.
+    let reads_as_standard = pos.castling_rights().all(|rook| {
+        let color = if rook.rank() == Rank::First {
+            Color::White
+        } else {
+            Color::Black
+        };
+        matches!(rook.file(), File::A | File::H) && pos.king(color).file() == File::E
+    });
+    let letters_allowed = match pos.castling_mode() {
+        CastlingMode::Standard => true,
+        CastlingMode::Chess960 => !reads_as_standard,
+    };
     for color in Color::ALL {
         let back = Bitboard::rank(color.back_rank());
         let rights = pos.castling_rights() & back;
@@ -447,7 +823,7 @@ fn castling_field(pos: &Position, style: CastlingStyle) -> String {
                 rooks.into_iter().find(|r| r.file() < king.file()) == Some(rook)
             };
             let letter = if style == CastlingStyle::XFen
-                && (pos.castling_mode() == CastlingMode::Standard || outermost)
+                && (pos.castling_mode() == CastlingMode::Standard || outermost && letters_allowed)
             {
                 if kingside { 'k' } else { 'q' }
             } else {
@@ -473,6 +849,7 @@ impl std::str::FromStr for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::{CastlingProblem, EnPassantProblem};
 
     #[test]
     fn starting_fen_round_trips() {
@@ -487,13 +864,316 @@ mod tests {
         assert_eq!(pos.fullmoves(), 1);
     }
 
+    /// The strict errors of `fen` as (column, kind).
+    fn errors(fen: &str) -> Vec<(usize, FenErrorKind)> {
+        parse_fen(fen)
+            .unwrap_err()
+            .into_iter()
+            .map(|e| (e.column, e.kind))
+            .collect()
+    }
+
+    fn col(fen: &str, needle: &str) -> usize {
+        fen.find(needle).unwrap() + 1
+    }
+
     #[test]
     fn several_problems_reported_at_once() {
-        let errors = parse_fen("8/8/8/8/8/8/8/8 x KQ - 0 0").unwrap_err();
-        assert_eq!(errors.len(), 2, "{errors:?}");
-        assert_eq!(errors[0].column, 17);
-        assert!(matches!(errors[0].kind, FenErrorKind::Side(_)));
-        assert_eq!(errors[1].column, 26);
+        use PositionError::*;
+        let fen = "8/8/8/8/8/8/8/8 x KQ - 0 0";
+        assert_eq!(
+            errors(fen),
+            vec![
+                (1, FenErrorKind::Position(MissingKing(Color::White))),
+                (1, FenErrorKind::Position(MissingKing(Color::Black))),
+                (17, FenErrorKind::Side("x".into())),
+                (
+                    19,
+                    FenErrorKind::Position(InvalidCastlingRight {
+                        color: Color::White,
+                        rook_square: Square::H1,
+                        problem: CastlingProblem::NoRook
+                    })
+                ),
+                (
+                    20,
+                    FenErrorKind::Position(InvalidCastlingRight {
+                        color: Color::White,
+                        rook_square: Square::A1,
+                        problem: CastlingProblem::NoRook
+                    })
+                ),
+                (
+                    26,
+                    FenErrorKind::Counter {
+                        counter: Counter::Fullmoves,
+                        text: "0".into(),
+                        problem: CounterProblem::Zero
+                    }
+                ),
+            ]
+        );
+        assert!(parse_fen_lenient(fen).is_err());
+    }
+
+    #[test]
+    fn placement_errors_point_at_their_character() {
+        let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![(col(fen, "X"), FenErrorKind::PlacementChar('X'))]
+        );
+        let fen = "4k3/8/8/8/8/8/8/4K12 w - - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![(col(fen, "2 "), FenErrorKind::AdjacentDigits)]
+        );
+        let fen = "4k3/8/8/8/8/9/8/4K2 w - - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![
+                (col(fen, "9"), FenErrorKind::PlacementChar('9')),
+                (
+                    col(fen, "4K2"),
+                    FenErrorKind::RankLength {
+                        rank: Rank::First,
+                        squares: 7
+                    }
+                ),
+            ]
+        );
+        let fen = "4k3/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![(col(fen, " w"), FenErrorKind::RankCount(7))]
+        );
+        let fen = "4k3/8/8/8/8/8/8/4K3/8 w - - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![(col(fen, "/8 w"), FenErrorKind::RankCount(9))]
+        );
+        // Columns count characters, not bytes.
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - é 0 1";
+        assert_eq!(errors(fen), vec![(25, FenErrorKind::EnPassant("é".into()))]);
+        let fen = "é3k3/8/8/8/8/8/8/4K3 x - - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![
+                (1, FenErrorKind::PlacementChar('é')),
+                (22, FenErrorKind::Side("x".into()))
+            ]
+        );
+    }
+
+    #[test]
+    fn field_problems() {
+        let fen = "4k3/8/8/8/8/8/8/4K3 W - - 0 1";
+        assert_eq!(errors(fen), vec![(21, FenErrorKind::Side("W".into()))]);
+        let fen = "4k3/8/8/8/8/8/8/4K3 w X- - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![
+                (23, FenErrorKind::CastlingChar('X')),
+                (24, FenErrorKind::CastlingChar('-'))
+            ]
+        );
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - e9 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![(25, FenErrorKind::EnPassant("e9".into()))]
+        );
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - - x 99999999999";
+        assert_eq!(
+            errors(fen),
+            vec![
+                (
+                    27,
+                    FenErrorKind::Counter {
+                        counter: Counter::Halfmoves,
+                        text: "x".into(),
+                        problem: CounterProblem::NotANumber
+                    }
+                ),
+                (
+                    29,
+                    FenErrorKind::Counter {
+                        counter: Counter::Fullmoves,
+                        text: "99999999999".into(),
+                        problem: CounterProblem::TooLarge
+                    }
+                ),
+            ]
+        );
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0";
+        assert_eq!(errors(fen), vec![(28, FenErrorKind::FieldCount(5))]);
+        let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra";
+        assert_eq!(errors(fen), vec![(31, FenErrorKind::FieldCount(7))]);
+        assert_eq!(errors(""), vec![(1, FenErrorKind::FieldCount(0))]);
+    }
+
+    #[test]
+    fn lenient_parsing_tolerates_order_and_zeros_and_reports_them() {
+        let fen = "r3k2r/8/8/8/8/8/8/R3K2R w qKkQK - 00 01";
+        let kinds: Vec<FenErrorKind> = errors(fen).into_iter().map(|e| e.1).collect();
+        assert_eq!(kinds.len(), 4, "{kinds:?}");
+        assert!(kinds.contains(&FenErrorKind::CastlingOrder("qKkQK".into())));
+        assert!(kinds.contains(&FenErrorKind::CastlingRepeated('K')));
+        let (pos, warnings) = parse_fen_lenient_with_warnings(fen).unwrap();
+        assert_eq!(warnings.len(), 4);
+        assert_eq!(to_fen(&pos), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let pos = parse_fen_lenient("4k3/8/8/8/8/8/8/4K3 w - - 0 0").unwrap();
+        assert_eq!(pos.fullmoves(), 1);
+    }
+
+    #[test]
+    fn position_errors_point_at_pieces_and_fields() {
+        use PositionError::*;
+        let fen = "4k3/8/8/8/8/8/8/P3K3 w - - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![(17, FenErrorKind::Position(PawnOnBackRank(Square::A1)))]
+        );
+        // Black in check with White to move: the side field is wrong.
+        let fen = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![(
+                col(fen, "w"),
+                FenErrorKind::Position(OppositeCheck {
+                    king: Square::E8,
+                    attacker: Square::E1
+                })
+            )]
+        );
+        let fen = "4k3/8/8/8/8/8/8/4K2R w KQ - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![(
+                col(fen, "Q "),
+                FenErrorKind::Position(InvalidCastlingRight {
+                    color: Color::White,
+                    rook_square: Square::A1,
+                    problem: CastlingProblem::NoRook
+                })
+            )]
+        );
+        // Three checkers; two sliders on one line; a check the double step could not have given.
+        let fen = "4k3/8/8/8/8/2n1n3/3q4/3K4 w - - 0 1";
+        assert_eq!(
+            errors(fen),
+            vec![(col(fen, "K"), FenErrorKind::Position(TooManyCheckers(3)))]
+        );
+        let fen = "3R4/8/q4k2/2B5/1NK5/3b4/8/8 w - - 0 1";
+        assert!(matches!(
+            errors(fen)[..],
+            [(_, FenErrorKind::Position(ImpossibleCheck { .. }))]
+        ));
+        let fen = "8/8/8/1k6/3Pp3/8/8/4KQ2 b - d3 0 1";
+        assert!(matches!(
+            errors(fen)[..],
+            [(_, FenErrorKind::Position(ImpossibleCheck { .. }))]
+        ));
+        // The double step uncovering a check through its origin square is fine.
+        assert!(parse_fen("8/8/8/k7/3Pp3/8/8/4B1K1 b - d3 0 1").is_ok());
+        assert!(parse_fen("8/8/8/k7/3Pp3/8/8/R5K1 b - d3 0 1").is_err());
+        assert!(parse_fen("8/8/8/k7/3Pp3/8/8/R5K1 b - - 0 1").is_ok());
+        // Nine queens and eight pawns.
+        let fen = "4k3/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1";
+        assert!(matches!(
+            errors(fen)[..],
+            [(
+                1,
+                FenErrorKind::Position(TooMuchMaterial {
+                    promoted: 1,
+                    missing_pawns: 0,
+                    ..
+                })
+            )]
+        ));
+        assert!(parse_fen_lenient(fen).is_ok());
+        // Two light-squared bishops need a promotion too.
+        let fen = "4k3/8/8/8/8/8/PPPPPPPP/1BB1K3 w - - 0 1";
+        assert!(parse_fen(fen).is_ok());
+        let fen = "4k3/8/8/8/8/8/PPPPPPPP/2B1KB2 w - - 0 1";
+        assert!(parse_fen(fen).is_ok());
+        let fen = "4k3/8/8/8/8/8/PPPPPPPP/3BKB2 w - - 0 1";
+        assert!(parse_fen(fen).is_err());
+    }
+
+    #[test]
+    fn en_passant_checks() {
+        use PositionError::*;
+        // Consistent and capturable: kept.
+        let pos = parse_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").unwrap();
+        assert_eq!(pos.ep_square(), Some(Square::D6));
+        // Consistent but no capture: accepted and dropped.
+        let pos = parse_fen("4k3/8/8/3p4/8/8/8/4K3 w - d6 0 2").unwrap();
+        assert_eq!(pos.ep_square(), None);
+        let fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 3 2";
+        assert_eq!(
+            errors(fen),
+            vec![(
+                col(fen, "3 2"),
+                FenErrorKind::Position(EnPassantWithHalfmoves {
+                    square: Square::D6,
+                    halfmoves: 3
+                })
+            )]
+        );
+        let fen = "4k3/8/8/4P3/8/8/8/4K3 w - d6 0 2";
+        assert_eq!(
+            errors(fen),
+            vec![(
+                col(fen, "d6"),
+                FenErrorKind::Position(InvalidEnPassant {
+                    square: Square::D6,
+                    problem: EnPassantProblem::NoPawn
+                })
+            )]
+        );
+        assert_eq!(parse_fen_lenient(fen).unwrap().ep_square(), None);
+        let fen = "4k3/3p4/8/3pP3/8/8/8/4K3 w - d6 0 2";
+        assert!(matches!(
+            errors(fen)[..],
+            [(
+                _,
+                FenErrorKind::Position(InvalidEnPassant {
+                    problem: EnPassantProblem::SquaresOccupied,
+                    ..
+                })
+            )]
+        ));
+        let fen = "4k3/8/8/3pP3/8/8/8/4K3 b - d6 0 2";
+        assert!(matches!(
+            errors(fen)[..],
+            [(
+                _,
+                FenErrorKind::Position(InvalidEnPassant {
+                    problem: EnPassantProblem::WrongRank,
+                    ..
+                })
+            )]
+        ));
+        assert!(parse_fen_lenient(fen).is_err());
+    }
+
+    #[test]
+    fn chess960_mode_survives_x_fen() {
+        // A Chess960 game whose king is on e1 with corner rooks: X-FEN `KQ` would read back as standard chess,
+        // so file letters are written.
+        let pos = parse_fen("4k3/8/8/8/8/8/8/R3K2R w AH - 0 1").unwrap();
+        assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+        assert_eq!(to_fen(&pos), "4k3/8/8/8/8/8/8/R3K2R w HA - 0 1");
+        assert_eq!(parse_fen(&to_fen(&pos)).unwrap(), pos);
+        // X-FEN letters for an inner rook: `K` is the outermost (h1), the inner one is named by its file.
+        let pos = parse_fen("1r2k1r1/8/8/8/8/8/8/1R2K1RR w GQg - 0 1").unwrap();
+        assert_eq!(pos.castling_mode(), CastlingMode::Chess960);
+        assert_eq!(to_fen(&pos), "1r2k1r1/8/8/8/8/8/8/1R2K1RR w GQk - 0 1");
+        assert_eq!(
+            to_fen_with(&pos, CastlingStyle::Shredder),
+            "1r2k1r1/8/8/8/8/8/8/1R2K1RR w BGg - 0 1"
+        );
+        assert_eq!(parse_fen(&to_fen(&pos)).unwrap(), pos);
     }
 
     #[test]

@@ -16,5 +16,7 @@ pub use board::Board;
 pub use movegen::{perft, perft_divide};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{AtPly, Claim, GameState, Termination};
-pub use position::{CastlingMode, Position, PositionError, Setup};
+pub use position::{
+    CastlingMode, CastlingProblem, EnPassantProblem, Position, PositionError, Setup,
+};
 pub use types::{ByColor, Color, File, Piece, Rank, Role, Square};

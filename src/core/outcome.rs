@@ -11,7 +11,8 @@ use std::fmt;
 
 use super::moves::Move;
 use super::position::Position;
-use super::types::Color;
+use super::types::{Color, Piece};
+use super::zobrist;
 
 /// An ending that stops the game, or makes it a draw automatically.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -97,6 +98,9 @@ pub struct GameState {
     pos: Position,
     /// Hashes of the positions since the last irreversible move, oldest first, the current one last.
     history: Vec<u64>,
+    /// The occupied squares of the same positions: a cheap filter for "one move away" (see
+    /// [`GameState::announce_threefold`]).
+    occupancy: Vec<u64>,
     /// Whether some position with this side to move has occurred twice since the last irreversible move:
     /// only then can a move announce a third occurrence, so the costly check is skipped otherwise.
     twice: [bool; 2],
@@ -111,6 +115,7 @@ impl GameState {
         let mut state = GameState {
             pos,
             history: Vec::with_capacity(32),
+            occupancy: Vec::with_capacity(32),
             twice: [false; 2],
             ply: 0,
             first_claim: None,
@@ -118,6 +123,7 @@ impl GameState {
             track_claims: true,
         };
         state.history.push(pos.zobrist());
+        state.occupancy.push(pos.board().occupied().0);
         state.after_move(true);
         state
     }
@@ -163,9 +169,11 @@ impl GameState {
         self.ply += 1;
         if irreversible {
             self.history.clear();
+            self.occupancy.clear();
             self.twice = [false; 2];
         }
         self.history.push(self.pos.zobrist());
+        self.occupancy.push(self.pos.board().occupied().0);
         self.after_move(m.capture.is_some() || m.promotion.is_some());
     }
 
@@ -176,9 +184,11 @@ impl GameState {
         self.ply += 1;
         if irreversible {
             self.history.clear();
+            self.occupancy.clear();
             self.twice = [false; 2];
         }
         self.history.push(self.pos.zobrist());
+        self.occupancy.push(self.pos.board().occupied().0);
         self.after_move(false);
     }
 
@@ -252,18 +262,40 @@ impl GameState {
     /// Some legal move produces a position that has already occurred twice (9.2.1 b).
     fn announce_threefold(&self) -> bool {
         let them = !self.pos.turn();
-        if !self.twice[them.index()] {
+        if !self.twice[them.index()] || self.pos.ep_square().is_some() {
+            // With an e.p. square on the board the history holds only this position (the double step
+            // cleared it), so no move can repeat an earlier one.
             return false;
         }
+        // A quiet move changes the occupied squares in exactly two places: skip the move generation unless
+        // some earlier position with the other side to move is that close.
+        let occupied = self.pos.board().occupied().0;
+        let n = self.history.len();
+        let close = (0..n.saturating_sub(1))
+            .rev()
+            .step_by(2)
+            .any(|i| (self.occupancy[i] ^ occupied).count_ones() == 2);
+        if !close {
+            return false;
+        }
+        let rights = self.pos.castling_rights();
+        let base = self.pos.zobrist() ^ zobrist::side_key(Color::Black);
         self.pos.legal_moves().iter().any(|m| {
             // An irreversible move leads to a position never seen before.
-            if m.is_zeroing()
-                || (self.pos.castling_rights().non_empty() && self.touches_castling(m))
-            {
+            if m.is_zeroing() || m.is_castle() || (rights.non_empty() && self.touches_castling(m)) {
                 return false;
             }
-            let hash = self.pos.play(*m).zobrist();
-            self.history.iter().filter(|&&h| h == hash).count() >= 2
+            // A quiet, reversible move changes only the mover's squares and the side to move.
+            let piece = Piece::new(self.pos.turn(), m.role);
+            let hash = base ^ zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
+            self.history
+                .iter()
+                .rev()
+                .skip(1)
+                .step_by(2)
+                .filter(|&&h| h == hash)
+                .count()
+                >= 2
         })
     }
 

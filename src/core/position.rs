@@ -48,7 +48,36 @@ impl Setup {
     }
 }
 
+/// Why a castling right cannot stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CastlingProblem {
+    /// No rook of the right's colour stands on the named square.
+    NoRook,
+    /// The king is not on its first rank, so it has moved and lost every right.
+    KingNotOnBackRank,
+    /// Standard chess castles only with the king on e1/e8 and a rook on the a- or h-file.
+    NotStandardSquares,
+    /// A second right names a rook on the same side of the king as another right.
+    TwoRooksOneSide,
+    /// The named square is not on the first rank of either side.
+    NotOnBackRank,
+}
+
+/// Why an en-passant square does not fit the position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EnPassantProblem {
+    /// Not on rank 6 with White to move (rank 3 with Black to move): the side to move or the square is wrong.
+    WrongRank,
+    /// No enemy pawn stands just beyond it, so no pawn has just crossed it.
+    NoPawn,
+    /// The square itself or the square the pawn came from is occupied.
+    SquaresOccupied,
+}
+
 /// One reason a setup is not a legal chess position.
+///
+/// [`PositionError::is_fatal`] separates the problems that make the rules meaningless (missing king, pawn on the
+/// last rank...) from those [`Position::from_setup_lenient`] can accept or repair.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PositionError {
     MissingKing(Color),
@@ -56,16 +85,31 @@ pub enum PositionError {
     PawnOnBackRank(Square),
     TooManyPawns(Color, u32),
     TooManyPieces(Color, u32),
+    /// More pieces than promotions could have made: beyond one queen, two rooks, one bishop per square colour
+    /// and two knights, each piece needs a pawn that is no longer on the board.
+    TooMuchMaterial {
+        color: Color,
+        promoted: u32,
+        missing_pawns: u32,
+    },
     /// A castling right whose king or rook is not on its square.
     InvalidCastlingRight {
         color: Color,
         rook_square: Square,
-        reason: &'static str,
+        problem: CastlingProblem,
     },
+    /// Both sides may still castle, but their kings or castling rooks stand on different files, which no
+    /// (Chess960) starting position allows.
+    AsymmetricCastling,
     /// The e.p. square does not match a pawn that has just made a two-square move.
     InvalidEnPassant {
         square: Square,
-        reason: &'static str,
+        problem: EnPassantProblem,
+    },
+    /// An e.p. square means a pawn has just moved, which resets the half-move clock, yet the clock is not 0.
+    EnPassantWithHalfmoves {
+        square: Square,
+        halfmoves: u32,
     },
     /// The side that has just moved is in check.
     OppositeCheck {
@@ -74,20 +118,46 @@ pub enum PositionError {
     },
     /// More checkers than one move can give.
     TooManyCheckers(u32),
-    /// A check no last move could have given (e.g. two sliders along the same line).
-    ImpossibleCheck,
+    /// A check no last move could have given (two sliders along one line, two pawns or knights, or a check that
+    /// the double step behind the e.p. square could not have given or uncovered).
+    ImpossibleCheck {
+        king: Square,
+        checkers: Bitboard,
+    },
 }
 
 impl PositionError {
-    /// Fatal problems make move generation meaningless; the others only make the position unreachable.
+    /// Fatal problems make move generation meaningless; [`Position::from_setup_lenient`] accepts the others
+    /// (unreachable material or checks) or repairs them (it drops castling rights and e.p. squares that cannot
+    /// stand, which changes no legal move).
     pub fn is_fatal(&self) -> bool {
-        !matches!(
+        matches!(
             self,
-            PositionError::TooManyPawns(..)
-                | PositionError::TooManyPieces(..)
-                | PositionError::TooManyCheckers(_)
-                | PositionError::ImpossibleCheck
+            PositionError::MissingKing(_)
+                | PositionError::TooManyKings(..)
+                | PositionError::PawnOnBackRank(_)
+                | PositionError::OppositeCheck { .. }
+                | PositionError::InvalidEnPassant {
+                    problem: EnPassantProblem::WrongRank,
+                    ..
+                }
         )
+    }
+}
+
+impl fmt::Display for CastlingProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CastlingProblem::NoRook => "no rook of that colour stands there",
+            CastlingProblem::KingNotOnBackRank => "the king is not on its first rank",
+            CastlingProblem::NotStandardSquares => {
+                "standard chess castles only with the king on e1/e8 and rooks on the a- and h-files"
+            }
+            CastlingProblem::TwoRooksOneSide => {
+                "another right already names a rook on that side of the king"
+            }
+            CastlingProblem::NotOnBackRank => "castling rooks stand on the first rank",
+        })
     }
 }
 
@@ -105,18 +175,50 @@ impl fmt::Display for PositionError {
             PositionError::TooManyPieces(c, n) => {
                 write!(f, "{} has {n} pieces (at most 16)", c.name())
             }
+            PositionError::TooMuchMaterial {
+                color,
+                promoted,
+                missing_pawns,
+            } => write!(
+                f,
+                "{} has {promoted} more pieces than the starting set but only {missing_pawns} pawns could have \
+                 promoted",
+                color.name()
+            ),
             PositionError::InvalidCastlingRight {
                 color,
                 rook_square,
-                reason,
+                problem,
             } => write!(
                 f,
-                "castling right for {} with the rook on {rook_square}: {reason}",
+                "castling right for {} with the rook on {rook_square}: {problem}",
                 color.name()
             ),
-            PositionError::InvalidEnPassant { square, reason } => {
-                write!(f, "en-passant square {square}: {reason}")
-            }
+            PositionError::AsymmetricCastling => write!(
+                f,
+                "both sides keep castling rights but their kings or rooks are on different files"
+            ),
+            PositionError::InvalidEnPassant { square, problem } => match problem {
+                EnPassantProblem::WrongRank => {
+                    let rank = if square.rank() == Rank::Sixth { 3 } else { 6 };
+                    write!(
+                        f,
+                        "en-passant square {square} is on the wrong rank for the side to move (expected rank {rank})"
+                    )
+                }
+                EnPassantProblem::NoPawn => write!(
+                    f,
+                    "en-passant square {square}: no pawn stands in front of it to have just moved two squares"
+                ),
+                EnPassantProblem::SquaresOccupied => write!(
+                    f,
+                    "en-passant square {square}: it and the square the pawn came from must be empty"
+                ),
+            },
+            PositionError::EnPassantWithHalfmoves { square, halfmoves } => write!(
+                f,
+                "en-passant square {square} says a pawn has just moved, but the half-move clock is {halfmoves}, not 0"
+            ),
             PositionError::OppositeCheck { king, attacker } => write!(
                 f,
                 "the side not to move is in check (king on {king} attacked from {attacker})"
@@ -124,8 +226,13 @@ impl fmt::Display for PositionError {
             PositionError::TooManyCheckers(n) => {
                 write!(f, "the king is attacked by {n} pieces (at most 2)")
             }
-            PositionError::ImpossibleCheck => {
-                write!(f, "the check could not have been given by any last move")
+            PositionError::ImpossibleCheck { king, checkers } => {
+                let from: Vec<String> = (*checkers).map(|sq| sq.to_string()).collect();
+                write!(
+                    f,
+                    "the check of the king on {king} from {} could not have been given by any last move",
+                    from.join(" and ")
+                )
             }
         }
     }
@@ -159,8 +266,12 @@ impl fmt::Debug for Position {
 impl Position {
     /// The initial position.
     pub fn new() -> Position {
-        Position::from_setup(Setup::standard(), CastlingMode::Standard)
-            .expect("the initial position is legal")
+        // Checked once: every game without a FEN tag starts here.
+        static INITIAL: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        *INITIAL.get_or_init(|| {
+            Position::from_setup(Setup::standard(), CastlingMode::Standard)
+                .expect("the initial position is legal")
+        })
     }
 
     /// Checks a setup, returning every problem found (not just the first).
@@ -175,9 +286,10 @@ impl Position {
         }
     }
 
-    /// Like [`Position::from_setup`], but accepts positions that break only the "could this arise in a game"
-    /// rules (too many pieces, impossible checks), returning those problems beside the position. Move
-    /// generation is sound for such positions, and perft suites contain them.
+    /// Like [`Position::from_setup`], but fails only on fatal problems ([`PositionError::is_fatal`]), returning
+    /// the others beside the position: unreachable material or checks are accepted (move generation is sound for
+    /// them, and perft suites contain them); castling rights whose king or rook is missing and e.p. squares with
+    /// no pawn behind them are dropped, which changes no legal move.
     pub fn from_setup_lenient(
         setup: Setup,
         mode: CastlingMode,
@@ -185,36 +297,25 @@ impl Position {
         let mut errors = Vec::new();
         let board = setup.board;
         for color in Color::ALL {
-            let kings = (board.kings() & board.by_color(color)).count();
-            match kings {
-                0 => errors.push(PositionError::MissingKing(color)),
-                1 => {}
-                n => errors.push(PositionError::TooManyKings(color, n)),
-            }
-            let pawns = (board.pawns() & board.by_color(color)).count();
-            if pawns > 8 {
-                errors.push(PositionError::TooManyPawns(color, pawns));
-            }
-            let pieces = board.by_color(color).count();
-            if pieces > 16 {
-                errors.push(PositionError::TooManyPieces(color, pieces));
-            }
+            Self::check_material(&board, color, &mut errors);
         }
         let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
         for sq in board.pawns() & back_ranks {
             errors.push(PositionError::PawnOnBackRank(sq));
         }
-        Self::check_castling(&board, setup.castling, mode, &mut errors);
+        let castling = Self::check_castling(&board, setup.castling, mode, &mut errors);
         let ep_square = match setup.ep_square {
-            Some(ep) => Self::check_en_passant(&board, setup.turn, ep, &mut errors),
+            Some(ep) => {
+                Self::check_en_passant(&board, setup.turn, ep, setup.halfmoves, &mut errors)
+            }
             None => None,
         };
-        let kings_ok =
-            board.king_of(Color::White).is_some() && board.king_of(Color::Black).is_some();
+        let kings_ok = (board.kings() & board.by_color(Color::White)).count() == 1
+            && (board.kings() & board.by_color(Color::Black)).count() == 1;
         let mut pos = Position {
             board,
             turn: setup.turn,
-            castling: setup.castling,
+            castling,
             ep_square,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves.max(1),
@@ -222,31 +323,7 @@ impl Position {
             hash: 0,
         };
         if kings_ok {
-            let them = !setup.turn;
-            let their_king = board.king_of(them).expect("checked above");
-            let attackers = pos.attackers_to(their_king, setup.turn, board.occupied());
-            if let Some(attacker) = attackers.first() {
-                errors.push(PositionError::OppositeCheck {
-                    king: their_king,
-                    attacker,
-                });
-            }
-            let checkers = pos.checkers();
-            if checkers.count() > 2 {
-                errors.push(PositionError::TooManyCheckers(checkers.count()));
-            } else if checkers.count() == 2 {
-                let mut it = checkers;
-                let (a, b) = (it.next().unwrap(), it.next().unwrap());
-                let king = pos.our_king();
-                // Two checkers on one line through the king, or two pieces of a kind that one move cannot
-                // both uncover, cannot come from a legal last move.
-                if attacks::aligned(king, a, b)
-                    || (board.pawns() | board.knights()).contains(a)
-                        && (board.pawns() | board.knights()).contains(b)
-                {
-                    errors.push(PositionError::ImpossibleCheck);
-                }
-            }
+            pos.check_checks(&mut errors);
             if let Some(ep) = pos.ep_square
                 && !pos.has_legal_en_passant(ep)
             {
@@ -260,45 +337,88 @@ impl Position {
         Ok((pos, errors))
     }
 
+    fn check_material(board: &Board, color: Color, errors: &mut Vec<PositionError>) {
+        let ours = board.by_color(color);
+        let kings = (board.kings() & ours).count();
+        match kings {
+            0 => errors.push(PositionError::MissingKing(color)),
+            1 => {}
+            n => errors.push(PositionError::TooManyKings(color, n)),
+        }
+        let pawns = (board.pawns() & ours).count();
+        if pawns > 8 {
+            errors.push(PositionError::TooManyPawns(color, pawns));
+        }
+        let pieces = ours.count();
+        if pieces > 16 {
+            errors.push(PositionError::TooManyPieces(color, pieces));
+        }
+        if pawns > 8 || pieces > 16 {
+            return; // already named; the promotion count would only repeat it
+        }
+        let count = |bb: Bitboard| (bb & ours).count();
+        let promoted = count(board.queens()).saturating_sub(1)
+            + count(board.rooks()).saturating_sub(2)
+            + count(board.knights()).saturating_sub(2)
+            + count(board.bishops() & Bitboard::LIGHT_SQUARES).saturating_sub(1)
+            + count(board.bishops() & Bitboard::DARK_SQUARES).saturating_sub(1);
+        let missing_pawns = 8 - pawns;
+        if promoted > missing_pawns {
+            errors.push(PositionError::TooMuchMaterial {
+                color,
+                promoted,
+                missing_pawns,
+            });
+        }
+    }
+
+    /// Returns the rights that can stand; reports the others.
     fn check_castling(
         board: &Board,
         castling: Bitboard,
         mode: CastlingMode,
         errors: &mut Vec<PositionError>,
-    ) {
+    ) -> Bitboard {
+        let mut valid = Bitboard::EMPTY;
+        // (king file, rook file per side) of each colour whose rights stand, to compare the two colours.
+        let mut files: [Option<(File, [Option<File>; 2])>; 2] = [None, None];
         for color in Color::ALL {
             let back = Bitboard::rank(color.back_rank());
             let rights = castling & back;
             let king = (board.kings() & board.by_color(color) & back).single();
-            let mut seen_sides = [false; 2];
+            let mut sides: [Option<File>; 2] = [None, None];
             for rook_square in rights {
-                let bad = |reason| PositionError::InvalidCastlingRight {
+                let bad = |problem| PositionError::InvalidCastlingRight {
                     color,
                     rook_square,
-                    reason,
+                    problem,
                 };
                 if board.piece_at(rook_square) != Some(Piece::new(color, Role::Rook)) {
-                    errors.push(bad("no rook of that colour stands there"));
+                    errors.push(bad(CastlingProblem::NoRook));
                     continue;
                 }
                 let Some(king) = king else {
-                    errors.push(bad("the king is not on its first rank"));
+                    errors.push(bad(CastlingProblem::KingNotOnBackRank));
                     continue;
                 };
                 if mode == CastlingMode::Standard
                     && (king.file() != File::E || !matches!(rook_square.file(), File::A | File::H))
                 {
-                    errors.push(bad(
-                        "standard chess castles only with the king on e1/e8 and rooks on a/h",
-                    ));
+                    errors.push(bad(CastlingProblem::NotStandardSquares));
                     continue;
                 }
                 let side = usize::from(rook_square.file() > king.file());
-                if seen_sides[side] {
-                    errors.push(bad("two castling rooks on the same side of the king"));
+                if sides[side].is_some() {
+                    errors.push(bad(CastlingProblem::TwoRooksOneSide));
                     continue;
                 }
-                seen_sides[side] = true;
+                sides[side] = Some(rook_square.file());
+                valid = valid.with(rook_square);
+            }
+            if let Some(king) = king
+                && sides.iter().any(Option::is_some)
+            {
+                files[color.index()] = Some((king.file(), sides));
             }
         }
         // Rights must sit on a first or last rank.
@@ -310,43 +430,107 @@ impl Position {
             errors.push(PositionError::InvalidCastlingRight {
                 color,
                 rook_square,
-                reason: "castling rooks stand on the first rank",
+                problem: CastlingProblem::NotOnBackRank,
             });
         }
+        // Both colours started from mirrored squares, so if both still may castle, their kings (and rooks on the
+        // same side) share files.
+        if let [Some((wk, ws)), Some((bk, bs))] = files {
+            let rooks_differ = ws.iter().zip(bs.iter()).any(|(w, b)| match (w, b) {
+                (Some(w), Some(b)) => w != b,
+                _ => false,
+            });
+            if wk != bk || rooks_differ {
+                errors.push(PositionError::AsymmetricCastling);
+            }
+        }
+        valid
     }
 
+    /// Returns the e.p. square if it is consistent with a double step just made.
     fn check_en_passant(
         board: &Board,
         turn: Color,
         ep: Square,
+        halfmoves: u32,
         errors: &mut Vec<PositionError>,
     ) -> Option<Square> {
         let mover = !turn; // the side that just made the double step
-        let bad = |reason| PositionError::InvalidEnPassant { square: ep, reason };
+        let bad = |problem| PositionError::InvalidEnPassant {
+            square: ep,
+            problem,
+        };
         if ep.rank() != turn.relative_rank(Rank::Sixth) {
-            errors.push(bad(if turn == Color::White {
-                "with White to move it must be on rank 6"
-            } else {
-                "with Black to move it must be on rank 3"
-            }));
+            errors.push(bad(EnPassantProblem::WrongRank));
             return None;
         }
         let forward: i8 = if mover == Color::White { 1 } else { -1 };
-        let pawn_square = ep.offset(0, forward).expect("rank 3/6 has neighbours");
-        let origin = ep.offset(0, -forward).expect("rank 3/6 has neighbours");
+        // Rank 3/6 squares always have neighbours above and below; None cannot happen but is handled anyway.
+        let (Some(pawn_square), Some(origin)) = (ep.offset(0, forward), ep.offset(0, -forward))
+        else {
+            errors.push(bad(EnPassantProblem::WrongRank));
+            return None;
+        };
         if board.piece_at(pawn_square) != Some(Piece::new(mover, Role::Pawn)) {
-            errors.push(bad(
-                "no pawn stands in front of it to have just moved two squares",
-            ));
+            errors.push(bad(EnPassantProblem::NoPawn));
             return None;
         }
         if board.occupied().contains(ep) || board.occupied().contains(origin) {
-            errors.push(bad(
-                "the squares the pawn came from and crossed must be empty",
-            ));
+            errors.push(bad(EnPassantProblem::SquaresOccupied));
             return None;
         }
+        if halfmoves != 0 {
+            errors.push(PositionError::EnPassantWithHalfmoves {
+                square: ep,
+                halfmoves,
+            });
+        }
         Some(ep)
+    }
+
+    /// Checks on either king: the side not to move must not be in check, and the side to move's checkers must
+    /// be explainable by one last move.
+    fn check_checks(&self, errors: &mut Vec<PositionError>) {
+        let board = &self.board;
+        let them = !self.turn;
+        let their_king = self.king(them);
+        let attackers = self.attackers_to(their_king, self.turn, board.occupied());
+        if let Some(attacker) = attackers.first() {
+            errors.push(PositionError::OppositeCheck {
+                king: their_king,
+                attacker,
+            });
+        }
+        let checkers = self.checkers();
+        let king = self.our_king();
+        let impossible = PositionError::ImpossibleCheck { king, checkers };
+        if checkers.count() > 2 {
+            errors.push(PositionError::TooManyCheckers(checkers.count()));
+            return;
+        }
+        if let (Some(a), Some(b)) = (checkers.first(), checkers.last())
+            && a != b
+        {
+            // In a double check one checker moved and the other, a slider, was uncovered: two checkers on one
+            // line through the king, or two that are not sliders, cannot come from one move.
+            let leapers = board.pawns() | board.knights() | board.kings();
+            if attacks::aligned(king, a, b) || (leapers.contains(a) && leapers.contains(b)) {
+                errors.push(impossible);
+                return;
+            }
+        }
+        // After a double step, each checker is the pawn itself or a slider uncovered through its origin square.
+        if let Some(ep) = self.ep_square {
+            let forward: i8 = if them == Color::White { 1 } else { -1 };
+            if let (Some(pawn), Some(origin)) = (ep.offset(0, forward), ep.offset(0, -forward)) {
+                let explained = checkers
+                    .into_iter()
+                    .all(|c| c == pawn || attacks::between(king, c).contains(origin));
+                if !explained {
+                    errors.push(impossible);
+                }
+            }
+        }
     }
 
     fn compute_hash(&self) -> u64 {
@@ -558,10 +742,10 @@ impl Position {
         self.halfmoves = if m.is_zeroing() {
             0
         } else {
-            self.halfmoves + 1
+            self.halfmoves.saturating_add(1)
         };
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         let mut rights = self.castling;
         match m.kind {
@@ -630,9 +814,9 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             self.hash ^= zobrist::en_passant_key(ep);
         }
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         self.hash ^= zobrist::side_key(Color::Black);

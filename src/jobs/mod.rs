@@ -2,6 +2,7 @@
 //! decompression, the parallel ordered pipeline). Pure library code: no clap, no terminal handling.
 
 pub mod bulk;
+pub mod convert;
 pub mod input;
 pub mod pipeline;
 pub mod replay;

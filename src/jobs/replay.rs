@@ -256,6 +256,9 @@ pub enum MoveFailure {
     San(SanError),
     /// The position before it is checkmate (`true`) or stalemate: nothing can follow.
     GameOver { checkmate: bool },
+    /// Text the reader could not take for any PGN token (reported by the reader). It may have been a move,
+    /// so its line stops here: what follows would be read with the wrong side to move.
+    Unknown,
 }
 
 /// Where a move token stands: `depth` 0 is the main line; `ply` counts half-moves from the start of its own
@@ -339,7 +342,7 @@ pub fn walk(
     if !track_claims {
         state = state.without_claim_tracking();
     }
-    let mut walk_main_before: Option<Position> = None;
+    let mut main_before: Option<Position> = None;
     let mut main_stopped = false;
     let mut unchecked = 0u32;
     let mut variation_moves = 0u32;
@@ -356,7 +359,7 @@ pub fn walk(
                 }
                 let (branch, dead) = match lines.last() {
                     Some(parent) => (parent.before, parent.dead),
-                    None => (walk_main_before, false),
+                    None => (main_before, false),
                 };
                 lines.push(Line {
                     pos: branch.unwrap_or(*state.position()),
@@ -373,11 +376,14 @@ pub fn walk(
                     lines.pop();
                 }
             }
-            TokenKind::Move(mt) => {
+            TokenKind::Move(_) | TokenKind::Unknown => {
                 if skipped_depth > 0 {
                     continue;
                 }
-                let bytes = game.san(mt);
+                let bytes = match &token.kind {
+                    TokenKind::Move(mt) => Some(game.san(mt)),
+                    _ => None,
+                };
                 let depth = lines.len() as u32;
                 if let Some(line) = lines.last_mut() {
                     if line.dead {
@@ -391,7 +397,7 @@ pub fn walk(
                         depth,
                         ply: line.ply,
                     };
-                    match read_move(bytes, &before, lang) {
+                    match bytes.map_or(Err(MoveFailure::Unknown), |b| read_move(b, &before, lang)) {
                         Ok(Some(m)) => {
                             line.before = Some(before);
                             line.pos.play_unchecked(m);
@@ -421,21 +427,24 @@ pub fn walk(
                     visitor.on_unchecked(at);
                     continue;
                 }
-                let before = *state.position();
-                match read_move(bytes, &before, lang) {
+                let read = bytes.map_or(Err(MoveFailure::Unknown), |b| {
+                    read_move(b, state.position(), lang)
+                });
+                match read {
                     Ok(Some(m)) => {
-                        walk_main_before = Some(before);
+                        // One copy per move: the position before it, kept for a variation branching here.
+                        let before = main_before.insert(*state.position());
                         state.play(m);
-                        visitor.on_move(at, &before, &m, state.position());
+                        visitor.on_move(at, before, &m, state.position());
                     }
                     Ok(None) => {
-                        walk_main_before = Some(before);
+                        let before = main_before.insert(*state.position());
                         state.play_null();
-                        visitor.on_null(at, &before);
+                        visitor.on_null(at, before);
                     }
                     Err(failure) => {
                         main_stopped = true;
-                        visitor.on_failure(at, &before, failure);
+                        visitor.on_failure(at, state.position(), failure);
                     }
                 }
             }

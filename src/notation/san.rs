@@ -459,6 +459,9 @@ fn strip_suffixes<'a>(
 impl SanPlus {
     /// Reads a move token in `lang`'s piece letters. Never allocates.
     pub fn parse(token: &[u8], lang: Language) -> Result<SanPlus, SyntaxError> {
+        if let Some(plain) = parse_plain(token, lang) {
+            return Ok(plain);
+        }
         let mut leniencies = Leniencies::NONE;
         let (body, mark, annotation) = strip_suffixes(token, &mut leniencies);
         let san = parse_body(body, lang, &mut leniencies)?;
@@ -524,6 +527,69 @@ impl fmt::Display for SanPlus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.display(Language::En).fmt(f)
     }
+}
+
+/// The shapes that make up nearly every real move (`e4`, `exd5`, `Nf3`, `Nxe5`, `Nbd7`, `R1e2`, `Rfxd1`, with
+/// an optional `+`/`#`) in strict SAN, read without the general parser's suffix loop; anything else (castling,
+/// promotion, figurines, annotations, leniencies) returns `None` and takes the general path.
+#[inline]
+fn parse_plain(token: &[u8], lang: Language) -> Option<SanPlus> {
+    let (body, mark) = match token {
+        [rest @ .., b'+'] => (rest, Some(CheckMark::Check)),
+        [rest @ .., b'#'] => (rest, Some(CheckMark::Mate)),
+        _ => (token, None),
+    };
+    let square = |f: u8, r: u8| Some(Square::from_coords(file_of(f)?, rank_of(r)?));
+    let piece = |p: u8| lang.role_of_byte(p).filter(|&r| r != Role::Pawn);
+    let normal = |role, file, rank, capture, to| San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion: None,
+    };
+    let san = match *body {
+        [f, r] => normal(Role::Pawn, None, None, false, square(f, r)?),
+        [p, f, r] => normal(piece(p)?, None, None, false, square(f, r)?),
+        [p, b'x', f, r] if p.is_ascii_uppercase() => {
+            normal(piece(p)?, None, None, true, square(f, r)?)
+        }
+        [pf, b'x', f, r] => {
+            let to = square(f, r)?;
+            let from_file = file_of(pf)?;
+            // A pawn captures diagonally forward; anything else goes to the general path for its message.
+            if from_file.index().abs_diff(to.file().index()) != 1 {
+                return None;
+            }
+            normal(Role::Pawn, Some(from_file), None, true, to)
+        }
+        [p, hint, f, r] => {
+            let role = piece(p)?;
+            let to = square(f, r)?;
+            match (file_of(hint), rank_of(hint)) {
+                (Some(file), _) => normal(role, Some(file), None, false, to),
+                (_, Some(rank)) => normal(role, None, Some(rank), false, to),
+                _ => return None,
+            }
+        }
+        [p, hint, b'x', f, r] => {
+            let role = piece(p)?;
+            let to = square(f, r)?;
+            match (file_of(hint), rank_of(hint)) {
+                (Some(file), _) => normal(role, Some(file), None, true, to),
+                (_, Some(rank)) => normal(role, None, Some(rank), true, to),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    Some(SanPlus {
+        san,
+        mark,
+        annotation: None,
+        leniencies: Leniencies::NONE,
+    })
 }
 
 fn parse_body(body: &[u8], lang: Language, lenient: &mut Leniencies) -> Result<San, SyntaxError> {

@@ -63,6 +63,7 @@ mod model;
 mod parser;
 mod split;
 mod text;
+pub mod writer;
 
 pub use lex::{BOM, GameResult};
 pub use model::{

@@ -25,6 +25,7 @@ pub mod rows;
 pub mod summary;
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::core::{Claim, Move, Position, Termination};
 use crate::jobs::replay::{self, MoveAt, MoveFailure, Variant, Visitor};
@@ -300,8 +301,9 @@ pub fn game_stats<'a>(
             finished: false,
             tag_checks: false,
             track_claims: false,
+            final_fen: false,
         };
-        let report = validate_game(game, file, &opts);
+        let report = validate_game(game, &Arc::from(file), &opts);
         stats.valid = report.valid;
         stats.errors = report.errors() as u32;
         stats.first_error = report
@@ -557,13 +559,15 @@ mod tests {
             finished: false,
             tag_checks: true,
             track_claims: true,
+            final_fen: false,
         };
+        let file: Arc<str> = Arc::from("f");
         let (mut games, mut invalid) = (0, 0);
         for path in files {
             let bytes = std::fs::read(&path).unwrap();
             for game in parse_all(&bytes) {
                 let mine = game_stats(&game, "f", None, &mut ());
-                let theirs = validate_game(&game, "f", &opts);
+                let theirs = validate_game(&game, &file, &opts);
                 let first = theirs
                     .problems
                     .iter()

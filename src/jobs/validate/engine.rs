@@ -2,7 +2,8 @@
 //! problem located and explained, the result checked against the board, the tags checked. A pure function of
 //! the game's bytes, so games can be validated on any thread.
 
-use std::hash::{Hash, Hasher};
+use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::report::{GameReport, Problem, ProblemKind, Severity, claim_names, termination_name};
 use super::tags::check_tags;
@@ -23,6 +24,8 @@ pub struct ValidateOptions {
     pub tag_checks: bool,
     /// Find the first ply at which a draw could be claimed (costs a little per move).
     pub track_claims: bool,
+    /// Fill `final_fen` (costs a string per game; the human report does not show it).
+    pub final_fen: bool,
 }
 
 /// Where problems are turned into located records.
@@ -76,7 +79,7 @@ fn move_number(pos: &Position) -> String {
 
 fn kind_of(failure: &MoveFailure) -> ProblemKind {
     match failure {
-        MoveFailure::Syntax(_) => ProblemKind::UnreadableMove,
+        MoveFailure::Syntax(_) | MoveFailure::Unknown => ProblemKind::UnreadableMove,
         MoveFailure::GameOver { .. } => ProblemKind::MovesAfterGameEnd,
         MoveFailure::San(SanError::Ambiguous { .. }) => ProblemKind::Ambiguous,
         MoveFailure::San(SanError::Illegal(reason)) => match reason {
@@ -107,6 +110,10 @@ fn failure_message(token: &[u8], failure: &MoveFailure) -> String {
             )
         }
         MoveFailure::San(err) => err.to_string(),
+        MoveFailure::Unknown => format!(
+            "cannot read \"{}\" as a move or any other PGN token",
+            String::from_utf8_lossy(token)
+        ),
         MoveFailure::GameOver { checkmate } => format!(
             "the game is already over ({}): no move can follow",
             if *checkmate { "checkmate" } else { "stalemate" }
@@ -118,7 +125,30 @@ fn failure_message(token: &[u8], failure: &MoveFailure) -> String {
 struct Checker<'r, 'g, 'a> {
     rep: &'r mut Reporter<'g, 'a>,
     lang: Language,
-    fingerprint: std::collections::hash_map::DefaultHasher,
+    fingerprint: Fingerprint,
+}
+
+/// A cheap running hash of the players and moves (multiply-xor): duplicate detection needs speed per move,
+/// not resistance to crafted collisions.
+#[derive(Clone, Copy)]
+struct Fingerprint(u64);
+
+impl Fingerprint {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    #[inline]
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(Self::K);
+    }
+
+    fn add_bytes(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        self.add(bytes.len() as u64);
+    }
 }
 
 impl Checker<'_, '_, '_> {
@@ -147,13 +177,17 @@ impl Checker<'_, '_, '_> {
 impl Visitor for Checker<'_, '_, '_> {
     fn on_move(&mut self, at: MoveAt<'_>, _: &Position, m: &Move, _: &Position) {
         if at.depth == 0 {
-            (m.from, m.to, m.promotion).hash(&mut self.fingerprint);
+            self.fingerprint.add(
+                (m.from.index() as u64)
+                    | (m.to.index() as u64) << 6
+                    | (m.promotion.map_or(7, |r| r.index() as u64)) << 12,
+            );
         }
     }
 
     fn on_null(&mut self, at: MoveAt<'_>, before: &Position) {
         if at.depth == 0 {
-            0u8.hash(&mut self.fingerprint);
+            self.fingerprint.add(1 << 20);
             self.locate_move(
                 at,
                 ProblemKind::NullMove,
@@ -170,11 +204,12 @@ impl Visitor for Checker<'_, '_, '_> {
             _ => game.bytes(at.token.span),
         };
         if at.depth == 0 {
-            token.hash(&mut self.fingerprint);
+            self.fingerprint.add_bytes(token);
         }
         let suggestion = match failure {
             // Several pieces can go: any reading of the token is a guess between them.
             MoveFailure::GameOver { .. } | MoveFailure::San(SanError::Ambiguous { .. }) => None,
+            MoveFailure::Unknown if token.len() > 8 => None,
             // A token the game's language reads fine is no slip into another language's letters.
             _ => suggest(before, token, self.lang)
                 .filter(|s| {
@@ -192,18 +227,30 @@ impl Visitor for Checker<'_, '_, '_> {
 }
 
 /// Validates one game. `file` names the input in the report.
-pub fn validate_game(game: &Game<'_>, file: &str, opts: &ValidateOptions) -> GameReport {
-    let tag = |name: &str| game.tag(name).map(|v| v.into_owned());
+pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -> GameReport {
+    // One pass over the tags: values decoded once, for the report and the tag checks.
+    let values: Vec<(&str, Cow<'_, str>)> = game
+        .tags
+        .iter()
+        .map(|t| (game.tag_name(t), game.tag_value(t)))
+        .collect();
+    let tag = |name: &str| {
+        values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.to_string())
+            .unwrap_or_default()
+    };
     let mut report = GameReport {
-        file: file.to_string(),
+        file: file.clone(),
         game: game.index + 1,
-        white: tag("White").unwrap_or_default(),
-        black: tag("Black").unwrap_or_default(),
-        round: tag("Round").unwrap_or_default(),
-        event: tag("Event").unwrap_or_default(),
-        result: tag("Result").unwrap_or_default(),
-        marker: game.result.map(|r| r.as_str().to_string()),
-        lang: "en".into(),
+        white: tag("White"),
+        black: tag("Black"),
+        round: tag("Round"),
+        event: tag("Event"),
+        result: tag("Result"),
+        marker: game.result.map(|r| r.as_str()),
+        lang: "en",
         lang_confidence: "irrelevant",
         lang_equivalents: Vec::new(),
         plies: 0,
@@ -227,6 +274,10 @@ pub fn validate_game(game: &Game<'_>, file: &str, opts: &ValidateOptions) -> Gam
 
     // What the reader found.
     for d in &game.diagnostics {
+        if d.kind == DiagnosticKind::UnknownToken {
+            // The replay reports unknown text where it stands in a line of play, with the move context.
+            continue;
+        }
         let kind = match d.kind {
             DiagnosticKind::MissingResult => ProblemKind::MissingResultMarker,
             k if k.severity() == crate::pgn::Severity::Warning => ProblemKind::LenientSyntax,
@@ -276,7 +327,7 @@ pub fn validate_game(game: &Game<'_>, file: &str, opts: &ValidateOptions) -> Gam
         report.variant = Some("chess960".into());
     }
     let choice = &prepared.lang;
-    report.lang = choice.lang.code().to_string();
+    report.lang = choice.lang.code();
     report.lang_confidence = choice.confidence.as_str();
     report.lang_equivalents = choice
         .equivalents
@@ -300,16 +351,33 @@ pub fn validate_game(game: &Game<'_>, file: &str, opts: &ValidateOptions) -> Gam
         );
     }
 
-    let mut fingerprint = std::collections::hash_map::DefaultHasher::new();
-    report.white.hash(&mut fingerprint);
-    report.black.hash(&mut fingerprint);
+    let mut fingerprint = Fingerprint(0);
+    fingerprint.add_bytes(report.white.as_bytes());
+    fingerprint.add_bytes(report.black.as_bytes());
     let mut checker = Checker {
         rep: &mut rep,
         lang: choice.lang,
         fingerprint,
     };
     let walk = replay::walk(game, &prepared, opts.track_claims, &mut checker);
-    report.fingerprint = checker.fingerprint.finish();
+    report.fingerprint = checker.fingerprint.0;
+    // Unknown text the walk did not reach (after the main line stopped, or in a skipped variation) is still
+    // an error of the file.
+    for d in game
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::UnknownToken)
+    {
+        let offset = game.offset + u64::from(d.span.start);
+        if !rep.problems.iter().any(|p| p.offset == offset) {
+            let text = String::from_utf8_lossy(game.bytes(d.span)).into_owned();
+            rep.push(
+                ProblemKind::Syntax,
+                d.span,
+                format!("cannot read \"{text}\" as a move or any other PGN token"),
+            );
+        }
+    }
     report.variation_moves = walk.variation_moves;
     if walk.main_stopped && walk.unchecked > 0 {
         report.unchecked_moves = Some(walk.unchecked);
@@ -380,15 +448,16 @@ fn finish(
         let termination = state.termination();
         report.termination = termination_name(termination);
         report.claimable = claim_names(&state.claimable());
-        report.final_fen = fen::to_fen(pos);
+        if opts.final_fen {
+            report.final_fen = fen::to_fen(pos);
+        }
         if let Some(ended) = state.ended_by_rule()
             && ended.ply < state.ply()
         {
             report.ended_at_ply = Some(ended.ply);
-            let span = game
-                .main_line()
-                .nth(ended.ply as usize)
-                .map_or(at_end, |(t, _)| t.span);
+            let next = game.main_line().nth(ended.ply as usize);
+            let span = next.map_or(at_end, |(t, _)| t.span);
+            let move_text = next.map(|(_, mt)| String::from_utf8_lossy(game.san(mt)).into_owned());
             let p = rep.push(
                 ProblemKind::MovesAfterAutomaticDraw,
                 span,
@@ -401,6 +470,7 @@ fn finish(
                 ),
             );
             p.ply = Some(ended.ply + 1);
+            p.move_text = move_text;
         }
         if let Some(claim) = state.first_claim() {
             report.claimable_from_ply = Some(claim.ply);
@@ -456,6 +526,8 @@ fn finish(
         );
     }
     report.problems = rep.problems;
+    // In file order; problems about the whole game (offset 0 relative to nothing) keep their place first.
+    report.problems.sort_by_key(|p| p.offset);
     report.valid = !report
         .problems
         .iter()

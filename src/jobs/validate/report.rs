@@ -1,6 +1,8 @@
 //! What `validate` says about each game: a [`GameReport`] with its [`Problem`]s, serialisable as one JSON
 //! object per game (the schema is documented in `docs/validate-json.md`).
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::core::{Claim, Termination};
@@ -82,16 +84,8 @@ impl ProblemKind {
     pub fn severity(self) -> Severity {
         use ProblemKind::*;
         match self {
-            Syntax
-            | UnreadableMove
-            | NoPieceCanReach
-            | LeavesKingInCheck
-            | CastlingNotAllowed
-            | IllegalPawnMove
-            | Ambiguous
-            | MovesAfterGameEnd
-            | ResultMismatch
-            | InvalidFen
+            Syntax | UnreadableMove | NoPieceCanReach | LeavesKingInCheck | CastlingNotAllowed
+            | IllegalPawnMove | Ambiguous | MovesAfterGameEnd | ResultMismatch | InvalidFen
             | UnsupportedVariant => Severity::Error,
             NullMove
             | ResultContradictsBoard
@@ -176,7 +170,7 @@ pub struct Problem {
 /// Everything validate found out about one game.
 #[derive(Debug, Clone, Serialize)]
 pub struct GameReport {
-    pub file: String,
+    pub file: Arc<str>,
     /// 1-based index of the game in its file.
     pub game: u64,
     pub white: String,
@@ -186,9 +180,9 @@ pub struct GameReport {
     /// The Result tag.
     pub result: String,
     /// The termination marker after the moves, if any.
-    pub marker: Option<String>,
+    pub marker: Option<&'static str>,
     /// Language code of the piece letters (`en`, `fr`, ...).
-    pub lang: String,
+    pub lang: &'static str,
     /// How the language was found: `given` (--lang), `letters` (only one language fits the letters),
     /// `replay` (only one fitting language replays the game), `guessed` (several replay it; preference chose),
     /// `irrelevant` (no piece letters).

@@ -1,0 +1,276 @@
+//! `pgnkit convert`: every game replayed and written again in export-format PGN (moves in canonical SAN of
+//! any language, LAN or UCI), JSON lines or EPD; games that cannot be converted are never dropped silently.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use pgnkit::jobs::bulk::{self, Event};
+use pgnkit::jobs::convert::{
+    BatchOutput, ConvertOptions, Notation, NoteLevel, OutputFormat, convert_batch,
+};
+use pgnkit::jobs::input::{self, Source};
+use pgnkit::jobs::pipeline::default_jobs;
+use pgnkit::notation::Language;
+use pgnkit::pgn::BatchReader;
+use pgnkit::pgn::writer::Keep;
+
+use super::output::{is_broken_pipe, progress_bar};
+use super::validate::{LangArg, parse_lang};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum NotationArg {
+    /// Standard algebraic notation, minimal disambiguation, `+`/`#`
+    San,
+    /// Long algebraic notation (`Ng1-f3`, `e7-e8=Q+`)
+    Lan,
+    /// UCI coordinates (`g1f3`, `e7e8q`); castling king-takes-rook in Chess960
+    Uci,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// PGN in export format
+    Pgn,
+    /// One JSON object per game: tags, moves in SAN and UCI, result, termination, language
+    Jsonl,
+    /// One EPD line per position of the main line, with `id "game N ply M";`
+    Epd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StripArg {
+    /// Brace and `;` comments
+    Comments,
+    /// Variations, with everything inside them
+    Variations,
+    /// NAGs and suffix annotations (`!`, `?!`...)
+    Nags,
+    /// `[%clk ...]` commands inside comments (a comment left empty is dropped)
+    Clocks,
+}
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Piece letters to write: en, fr, de, nl, es, it, pt, cs, pl, hu, fi, ro, da, no, sv, or figurine
+    #[arg(long, default_value = "en", value_parser = parse_target)]
+    to: Language,
+    /// Piece letters of the input: `auto` detects them per game, or a language code
+    #[arg(long, default_value = "auto", value_parser = parse_lang)]
+    from: LangArg,
+    /// How moves are written in PGN output
+    #[arg(long, value_enum, default_value_t = NotationArg::San)]
+    notation: NotationArg,
+    /// What to leave out, comma-separated
+    #[arg(long, value_enum, value_delimiter = ',')]
+    strip: Vec<StripArg>,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = FormatArg::Pgn)]
+    output_format: FormatArg,
+    /// Leave out games that cannot be converted (they are counted; the exit code is still 1)
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Write to FILE instead of standard output
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Worker threads (default: all cores)
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// No progress bar, no summary (diagnostics are still printed)
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+fn parse_target(s: &str) -> Result<Language, String> {
+    Language::from_code(s).ok_or_else(|| {
+        let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+        format!("unknown language '{s}': use one of {}", codes.join(", "))
+    })
+}
+
+#[derive(Default)]
+struct Summary {
+    games: u64,
+    converted: u64,
+    kept: u64,
+    skipped: u64,
+    bytes: u64,
+    io_errors: u64,
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+pub fn run(args: Args) -> i32 {
+    let sources = match input::expand(&args.paths) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pgnkit: {e}");
+            return 2;
+        }
+    };
+    let opts = ConvertOptions {
+        to: args.to,
+        from: args.from.0,
+        notation: match args.notation {
+            NotationArg::San => Notation::San,
+            NotationArg::Lan => Notation::Lan,
+            NotationArg::Uci => Notation::Uci,
+        },
+        format: match args.output_format {
+            FormatArg::Pgn => OutputFormat::Pgn,
+            FormatArg::Jsonl => OutputFormat::Jsonl,
+            FormatArg::Epd => OutputFormat::Epd,
+        },
+        keep: Keep {
+            comments: !args.strip.contains(&StripArg::Comments),
+            variations: !args.strip.contains(&StripArg::Variations),
+            nags: !args.strip.contains(&StripArg::Nags),
+            clocks: !args.strip.contains(&StripArg::Clocks),
+        },
+        skip_invalid: args.skip_invalid,
+    };
+    // Opening the output truncates it: never when it is one of the inputs.
+    let sink: Box<dyn Write> = match &args.output {
+        Some(path) => {
+            if let Some(s) = sources
+                .iter()
+                .find(|s| matches!(s, Source::File(p) if same_file(p, path)))
+            {
+                eprintln!("pgnkit: the output {} is also an input", s.display_name());
+                return 2;
+            }
+            match File::create(path) {
+                Ok(f) => Box::new(f),
+                Err(e) => {
+                    eprintln!("pgnkit: {}: {e}", path.display());
+                    return 2;
+                }
+            }
+        }
+        None => Box::new(io::stdout().lock()),
+    };
+    let mut out = io::BufWriter::with_capacity(1 << 16, sink);
+    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let total: Option<u64> = sources.iter().map(Source::size_hint).sum();
+    let bar = progress_bar(total, args.quiet);
+    let names: Vec<String> = sources.iter().map(Source::display_name).collect();
+    let started = Instant::now();
+    let mut summary = Summary::default();
+
+    let stopped = bulk::run(
+        &sources,
+        jobs,
+        BatchReader::<io::Empty>::DEFAULT_BLOCK,
+        |source, batch| convert_batch(batch, &names[source], &opts),
+        |event| {
+            let written = match event {
+                Event::Start { .. } | Event::End { .. } => Ok(()),
+                Event::Batch { source, result } => {
+                    emit_batch(&result, &names[source], &mut out, &mut summary, &bar)
+                }
+                Event::Error { message, .. } => {
+                    summary.io_errors += 1;
+                    bar.suspend(|| eprintln!("pgnkit: {message}"));
+                    Ok(())
+                }
+            };
+            match written {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => ControlFlow::Break(e),
+            }
+        },
+        |bytes| bar.set_position(bytes),
+    );
+    bar.finish_and_clear();
+    let flushed = match stopped {
+        Some(e) => Err(e),
+        None => out.flush(),
+    };
+    if let Err(e) = flushed {
+        if is_broken_pipe(&e) {
+            return 0;
+        }
+        eprintln!("pgnkit: cannot write output: {e}");
+        return 2;
+    }
+    if !args.quiet {
+        eprint!(
+            "{}",
+            summary_text(&summary, started.elapsed().as_secs_f64())
+        );
+    }
+    if summary.io_errors > 0 {
+        2
+    } else if summary.kept + summary.skipped > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+fn emit_batch(
+    result: &BatchOutput,
+    name: &str,
+    out: &mut impl Write,
+    summary: &mut Summary,
+    bar: &indicatif::ProgressBar,
+) -> io::Result<()> {
+    summary.games += result.games;
+    summary.converted += result.converted;
+    summary.kept += result.kept;
+    summary.skipped += result.skipped;
+    summary.bytes += result.bytes;
+    if !result.notes.is_empty() {
+        bar.suspend(|| {
+            let stderr = io::stderr();
+            let mut err = stderr.lock();
+            for n in &result.notes {
+                let level = match n.level {
+                    NoteLevel::Error => "error",
+                    NoteLevel::Warning => "warning",
+                };
+                let _ = writeln!(
+                    err,
+                    "{name}:{}:{}: {level}: game {}: {}",
+                    n.line, n.column, n.game, n.message
+                );
+            }
+        });
+    }
+    bar.suspend(|| out.write_all(&result.text))
+}
+
+fn summary_text(s: &Summary, elapsed: f64) -> String {
+    let out = s.converted + s.kept;
+    let mut text = format!(
+        "{} game{} in, {} out ({} converted, {} not converted and kept as {}), {} skipped, in {:.2} s ({:.1} MB/s)\n",
+        s.games,
+        if s.games == 1 { "" } else { "s" },
+        out,
+        s.converted,
+        s.kept,
+        if s.kept == 1 { "it was" } else { "they were" },
+        s.skipped,
+        elapsed,
+        s.bytes as f64 / elapsed.max(1e-9) / 1e6
+    );
+    if s.io_errors > 0 {
+        text.push_str(&format!(
+            "{} input{} could not be read\n",
+            s.io_errors,
+            if s.io_errors == 1 { "" } else { "s" }
+        ));
+    }
+    text
+}

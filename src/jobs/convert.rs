@@ -1,0 +1,859 @@
+//! `convert`: every game replayed (see [`crate::jobs::replay`]) and written again — PGN in export format
+//! with the moves in canonical SAN of any language, LAN or UCI (through [`crate::pgn::writer`]), JSON lines,
+//! or EPD lines of the main line's positions. A pure function of a batch's bytes, so batches convert on
+//! any thread; the bulk runner puts the results back in input order.
+//!
+//! A game is converted only when everything in it replays: the reader found no error, the variant and
+//! FEN tag give a start position, and every move token, variations included, is a legal move in the
+//! game's language (detected per game unless given). Anything else is a [`Failure`], located in the
+//! game's source: the game is then copied through unchanged (PGN), given as a record with its error
+//! (JSON lines), or left out (EPD, or when asked to skip invalid games), and counted.
+
+use std::fmt::{self, Write as _};
+
+use serde::Serialize;
+use serde::ser::SerializeMap;
+
+use super::replay::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor};
+use crate::core::fen;
+use crate::core::{Color, GameState, Move, Position, Role};
+use crate::notation::uci::Uci;
+use crate::notation::{CheckMark, Language, San, lan};
+use crate::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
+use crate::pgn::{Batch, DiagnosticKind, Game, Games, Span, TokenKind};
+
+/// How moves are written in PGN output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// Minimal SAN with `+`/`#` (`Nf3`, `exd5`, `e8=Q#`), in the target language's letters.
+    #[default]
+    San,
+    /// Long algebraic with check marks (`Ng1-f3`, `e7-e8=Q#`), in the target language's letters.
+    Lan,
+    /// UCI (`g1f3`, `e7e8q`; castling king-takes-rook in Chess960).
+    Uci,
+}
+
+/// What convert writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// PGN in export format.
+    #[default]
+    Pgn,
+    /// One JSON object per game.
+    Jsonl,
+    /// One EPD line per position of the main line.
+    Epd,
+}
+
+/// What the user asked of convert.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvertOptions {
+    /// Piece letters to write.
+    pub to: Language,
+    /// Piece letters to read; `None` detects them per game.
+    pub from: Option<Language>,
+    pub notation: Notation,
+    pub format: OutputFormat,
+    pub keep: Keep,
+    /// Leave out games that cannot be converted (else PGN copies them through, JSON lines records them).
+    pub skip_invalid: bool,
+}
+
+impl Default for ConvertOptions {
+    fn default() -> ConvertOptions {
+        ConvertOptions {
+            to: Language::En,
+            from: None,
+            notation: Notation::San,
+            format: OutputFormat::Pgn,
+            keep: Keep::default(),
+            skip_invalid: false,
+        }
+    }
+}
+
+/// Why a game could not be converted.
+#[derive(Clone, Debug)]
+pub enum Failure {
+    /// The reader found an error (unreadable text, unclosed comment or variation...).
+    Reader { kind: DiagnosticKind, span: Span },
+    /// No start position: unsupported variant or bad FEN tag.
+    Setup(SetupError),
+    /// A move token that gives no move, in the main line or a variation.
+    Move {
+        span: Span,
+        text: String,
+        in_variation: bool,
+        failure: MoveFailure,
+    },
+    /// The writer could not place a token (a move not replayed, or unknown text).
+    Write(WriteError),
+}
+
+impl Failure {
+    /// Where in the game's source.
+    pub fn span(&self) -> Span {
+        match self {
+            Failure::Reader { span, .. } | Failure::Move { span, .. } => *span,
+            Failure::Setup(SetupError::UnsupportedVariant { span, .. })
+            | Failure::Setup(SetupError::InvalidFen { span, .. }) => *span,
+            Failure::Write(e) => e.span(),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Reader { kind, .. } => write!(f, "{kind}"),
+            Failure::Setup(SetupError::UnsupportedVariant { name, .. }) => write!(
+                f,
+                "variant \"{name}\" is not supported (only standard chess and Chess960)"
+            ),
+            Failure::Setup(SetupError::InvalidFen { problems, .. }) => {
+                write!(
+                    f,
+                    "the FEN tag is not a legal position: {}",
+                    problems.join("; ")
+                )
+            }
+            Failure::Move {
+                text,
+                in_variation,
+                failure,
+                ..
+            } => {
+                let place = if *in_variation {
+                    " (in a variation)"
+                } else {
+                    ""
+                };
+                match failure {
+                    MoveFailure::Syntax(e) => {
+                        write!(f, "cannot read \"{text}\"{place} as a move: {}", e.kind)
+                    }
+                    MoveFailure::San(e) => write!(f, "\"{text}\"{place}: {e}"),
+                    MoveFailure::GameOver { checkmate } => write!(
+                        f,
+                        "\"{text}\"{place} follows {}: no move can",
+                        if *checkmate { "checkmate" } else { "stalemate" }
+                    ),
+                    MoveFailure::Unknown => {
+                        write!(f, "cannot read \"{text}\"{place} as a move or any other PGN token")
+                    }
+                }
+            }
+            Failure::Write(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// How serious a note is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoteLevel {
+    /// The game was converted; something about it deserves a look.
+    Warning,
+    /// The game was not converted.
+    Error,
+}
+
+/// A located message about one game, for stderr.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub level: NoteLevel,
+    /// 1-based index of the game in its file.
+    pub game: u64,
+    pub line: u64,
+    pub column: u32,
+    pub message: String,
+}
+
+/// What became of one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    Converted,
+    /// Not converted; its original bytes were written (PGN) or its error recorded (JSON lines).
+    Kept,
+    /// Not converted and not written.
+    Skipped,
+}
+
+/// The result of converting a batch: the output bytes, in game order, and what happened.
+#[derive(Clone, Debug, Default)]
+pub struct BatchOutput {
+    pub text: Vec<u8>,
+    pub games: u64,
+    pub converted: u64,
+    pub kept: u64,
+    pub skipped: u64,
+    /// Raw bytes of the batch's games.
+    pub bytes: u64,
+    pub notes: Vec<Note>,
+}
+
+/// Converts games one after the other, reusing its buffers.
+pub struct Converter {
+    opts: ConvertOptions,
+    writer: Writer,
+    moves: Movetext,
+    /// Main-line SAN and UCI (JSON lines), or EPD lines.
+    main_san: String,
+    main_uci: String,
+    epd: String,
+}
+
+/// Sees every replayed move and writes its text.
+struct Render<'c> {
+    moves: &'c mut Movetext,
+    notation: Notation,
+    lang: Language,
+    format: OutputFormat,
+    main_san: &'c mut String,
+    main_uci: &'c mut String,
+    epd: &'c mut String,
+    game_number: u64,
+    failure: Option<Failure>,
+    source: &'c Game<'c>,
+}
+
+impl Render<'_> {
+    fn fail(&mut self, at: MoveAt<'_>, failure: MoveFailure) {
+        if self.failure.is_some() {
+            return;
+        }
+        let text = match &at.token.kind {
+            TokenKind::Move(mt) => self.source.san(mt),
+            _ => self.source.bytes(at.token.span),
+        };
+        self.failure = Some(Failure::Move {
+            span: at.token.span,
+            text: String::from_utf8_lossy(text).into_owned(),
+            in_variation: at.depth > 0,
+            failure,
+        });
+    }
+
+    fn epd_line(&mut self, pos: &Position, ply: u32) {
+        self.epd.push_str(&fen::to_epd(pos));
+        let _ = writeln!(self.epd, " id \"game {} ply {ply}\";", self.game_number);
+    }
+}
+
+impl Visitor for Render<'_> {
+    fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, after: &Position) {
+        let black = before.turn() == Color::Black;
+        match self.format {
+            OutputFormat::Pgn => {
+                let (notation, lang) = (self.notation, self.lang);
+                self.moves
+                    .set(at.index, before.fullmoves(), black, |s| match notation {
+                        Notation::San => push_san(s, before, m, after, lang),
+                        Notation::Lan => {
+                            let _ = write!(s, "{}", lan(m, lang));
+                            if let Some(mark) = CheckMark::after(after) {
+                                s.push_str(mark.as_str());
+                            }
+                        }
+                        Notation::Uci => push_uci(s, before, m),
+                    });
+            }
+            OutputFormat::Jsonl if at.depth == 0 => {
+                if !self.main_san.is_empty() {
+                    self.main_san.push(' ');
+                    self.main_uci.push(' ');
+                }
+                push_san(self.main_san, before, m, after, self.lang);
+                push_uci(self.main_uci, before, m);
+            }
+            OutputFormat::Epd if at.depth == 0 => {
+                if at.ply == 1 {
+                    self.epd_line(before, 0);
+                }
+                self.epd_line(after, at.ply);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_null(&mut self, at: MoveAt<'_>, before: &Position) {
+        let black = before.turn() == Color::Black;
+        match self.format {
+            OutputFormat::Pgn => {
+                self.moves
+                    .set(at.index, before.fullmoves(), black, |s| s.push_str("--"));
+            }
+            OutputFormat::Jsonl if at.depth == 0 => {
+                if !self.main_san.is_empty() {
+                    self.main_san.push(' ');
+                    self.main_uci.push(' ');
+                }
+                self.main_san.push_str("--");
+                self.main_uci.push_str("0000");
+            }
+            OutputFormat::Epd if at.depth == 0 => {
+                if at.ply == 1 {
+                    self.epd_line(before, 0);
+                }
+                let mut after = *before;
+                after.play_null();
+                self.epd_line(&after, at.ply);
+            }
+            _ => {}
+        }
+    }
+
+    fn on_failure(&mut self, at: MoveAt<'_>, _: &Position, failure: MoveFailure) {
+        self.fail(at, failure);
+    }
+}
+
+/// Appends the canonical SAN of a legal move (minimal disambiguation, `+`/`#` from the position after) in
+/// `lang`'s letters. The same text as `SanPlus::from_move(..).display(lang)`, written without the
+/// formatting machinery: this runs once per move of every game.
+fn push_san(out: &mut String, before: &Position, m: &Move, after: &Position, lang: Language) {
+    match San::from_move(before, m) {
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } => {
+            if role != Role::Pawn {
+                out.push(lang.letter(role));
+            }
+            if let Some(file) = file {
+                out.push(file.char());
+            }
+            if let Some(rank) = rank {
+                out.push(rank.char());
+            }
+            if capture {
+                out.push('x');
+            }
+            out.push(to.file().char());
+            out.push(to.rank().char());
+            if let Some(p) = promotion {
+                out.push('=');
+                out.push(lang.letter(p));
+            }
+        }
+        San::Castle(side) => out.push_str(side.san()),
+        San::Null => out.push_str("--"),
+    }
+    if let Some(mark) = CheckMark::after(after) {
+        out.push_str(mark.as_str());
+    }
+}
+
+/// Appends the UCI form of a legal move (castling as the position's castling mode wants it).
+fn push_uci(out: &mut String, before: &Position, m: &Move) {
+    let uci = Uci::from_move(before, m);
+    for sq in [uci.from, uci.to] {
+        out.push(sq.file().char());
+        out.push(sq.rank().char());
+    }
+    if let Some(p) = uci.promotion {
+        out.push(p.lower_char());
+    }
+}
+
+/// What [`Converter::replay`] found for a game.
+struct Replayed {
+    state: GameState,
+    lang: Language,
+    confidence: Confidence,
+    guessed_among: Vec<Language>,
+}
+
+impl Converter {
+    pub fn new(opts: ConvertOptions) -> Converter {
+        Converter {
+            opts,
+            writer: Writer::new(opts.keep),
+            moves: Movetext::default(),
+            main_san: String::new(),
+            main_uci: String::new(),
+            epd: String::new(),
+        }
+    }
+
+    /// Replays a game, filling the move table (PGN) or the main-line strings (JSON lines, EPD).
+    fn replay(&mut self, game: &Game<'_>) -> Result<Replayed, Failure> {
+        if let Some(d) = game.errors().next() {
+            return Err(Failure::Reader {
+                kind: d.kind,
+                span: d.span,
+            });
+        }
+        let prepared = replay::prepare(game, self.opts.from).map_err(Failure::Setup)?;
+        self.moves.reset(game.tokens.len());
+        self.main_san.clear();
+        self.main_uci.clear();
+        self.epd.clear();
+        let mut render = Render {
+            moves: &mut self.moves,
+            notation: self.opts.notation,
+            lang: self.opts.to,
+            format: self.opts.format,
+            main_san: &mut self.main_san,
+            main_uci: &mut self.main_uci,
+            epd: &mut self.epd,
+            game_number: game.index + 1,
+            failure: None,
+            source: game,
+        };
+        let walk = replay::walk(game, &prepared, false, &mut render);
+        if let Some(failure) = render.failure {
+            return Err(failure);
+        }
+        if self.opts.format == OutputFormat::Epd && walk.state.ply() == 0 {
+            // A game without moves still has its start position.
+            let _ = writeln!(
+                self.epd,
+                "{} id \"game {} ply 0\";",
+                fen::to_epd(&prepared.start),
+                game.index + 1
+            );
+        }
+        Ok(Replayed {
+            state: walk.state,
+            lang: prepared.lang.lang,
+            confidence: prepared.lang.confidence,
+            guessed_among: prepared.lang.guessed_among,
+        })
+    }
+
+    /// Converts one game, appending what is to be written to `out`. `file` names the input in JSON lines.
+    pub fn convert_game(
+        &mut self,
+        game: &Game<'_>,
+        file: &str,
+        out: &mut Vec<u8>,
+        notes: &mut Vec<Note>,
+    ) -> Fate {
+        let note = |level, span: Span, message: String| {
+            let loc = game.location(span.start);
+            Note {
+                level,
+                game: game.index + 1,
+                line: loc.line,
+                column: loc.column,
+                message,
+            }
+        };
+        let replayed = self.replay(game).and_then(|r| {
+            if self.opts.format == OutputFormat::Pgn {
+                self.writer
+                    .write_game(game, &self.moves, out)
+                    .map_err(Failure::Write)?;
+            }
+            Ok(r)
+        });
+        let replayed = match replayed {
+            Ok(r) => r,
+            Err(failure) => {
+                let action = match (self.opts.skip_invalid, self.opts.format) {
+                    (true, _) | (false, OutputFormat::Epd) => "skipped",
+                    (false, OutputFormat::Pgn) => "copied unchanged",
+                    (false, OutputFormat::Jsonl) => "recorded with its error",
+                };
+                let message = format!("{failure}; game {action}");
+                notes.push(note(NoteLevel::Error, failure.span(), message));
+                return self.keep_invalid(game, file, &failure, out);
+            }
+        };
+        if replayed.confidence == Confidence::Guessed && replayed.guessed_among.len() > 1 {
+            let names: Vec<&str> = replayed.guessed_among.iter().map(|l| l.name()).collect();
+            let first = game
+                .main_line()
+                .next()
+                .map_or(Span::default(), |(t, _)| t.span);
+            notes.push(note(
+                NoteLevel::Warning,
+                first,
+                format!(
+                    "the moves replay with the piece letters of several languages ({}); read as {}",
+                    names.join(", "),
+                    replayed.lang.name()
+                ),
+            ));
+        }
+        let result = export_result(game);
+        if let Some(marker) = game.result
+            && marker != result
+            && self.opts.format == OutputFormat::Pgn
+        {
+            let span = game
+                .tokens
+                .iter()
+                .rev()
+                .find(|t| matches!(t.kind, TokenKind::Result(_)))
+                .map_or(Span::default(), |t| t.span);
+            notes.push(note(
+                NoteLevel::Warning,
+                span,
+                format!(
+                    "the game ends with {marker} but its Result tag says {result}; written as {result}"
+                ),
+            ));
+        }
+        match self.opts.format {
+            OutputFormat::Pgn => {}
+            OutputFormat::Epd => out.extend_from_slice(self.epd.as_bytes()),
+            OutputFormat::Jsonl => {
+                let record = Record {
+                    file,
+                    game: game.index + 1,
+                    converted: true,
+                    tags: Tags(game),
+                    lang: replayed.lang.code(),
+                    lang_confidence: replayed.confidence.as_str(),
+                    result: result.as_str(),
+                    termination: replayed.state.termination().map_or("none", |t| t.as_str()),
+                    plies: replayed.state.ply(),
+                    san: &self.main_san,
+                    uci: &self.main_uci,
+                };
+                let _ = serde_json::to_writer(&mut *out, &record);
+                out.push(b'\n');
+            }
+        }
+        Fate::Converted
+    }
+
+    fn keep_invalid(
+        &mut self,
+        game: &Game<'_>,
+        file: &str,
+        failure: &Failure,
+        out: &mut Vec<u8>,
+    ) -> Fate {
+        if self.opts.skip_invalid {
+            return Fate::Skipped;
+        }
+        match self.opts.format {
+            OutputFormat::Epd => Fate::Skipped,
+            OutputFormat::Pgn => {
+                out.extend_from_slice(game.source);
+                // The next game must start on a line of its own.
+                if !game.source.ends_with(b"\n") && !game.source.ends_with(b"\r") {
+                    out.push(b'\n');
+                }
+                Fate::Kept
+            }
+            OutputFormat::Jsonl => {
+                let loc = game.location(failure.span().start);
+                let pgn = crate::pgn::decode(game.source, game.encoding);
+                let record = InvalidRecord {
+                    file,
+                    game: game.index + 1,
+                    converted: false,
+                    tags: Tags(game),
+                    error: ErrorRecord {
+                        line: loc.line,
+                        column: loc.column,
+                        message: failure.to_string(),
+                    },
+                    pgn: pgn.trim_end(),
+                };
+                let _ = serde_json::to_writer(&mut *out, &record);
+                out.push(b'\n');
+                Fate::Kept
+            }
+        }
+    }
+}
+
+/// The tags of a game as a JSON object, in their order, values unescaped.
+struct Tags<'g, 'a>(&'g Game<'a>);
+
+impl Serialize for Tags<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let game = self.0;
+        let mut map = s.serialize_map(Some(game.tags.len()))?;
+        for tag in &game.tags {
+            map.serialize_entry(game.tag_name(tag), game.tag_value(tag).as_ref())?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct Record<'r, 'g, 'a> {
+    file: &'r str,
+    game: u64,
+    converted: bool,
+    tags: Tags<'g, 'a>,
+    lang: &'static str,
+    lang_confidence: &'static str,
+    result: &'static str,
+    termination: &'static str,
+    plies: u32,
+    san: &'r str,
+    uci: &'r str,
+}
+
+#[derive(Serialize)]
+struct ErrorRecord {
+    line: u64,
+    column: u32,
+    message: String,
+}
+
+#[derive(Serialize)]
+struct InvalidRecord<'r, 'g, 'a> {
+    file: &'r str,
+    game: u64,
+    converted: bool,
+    tags: Tags<'g, 'a>,
+    error: ErrorRecord,
+    pgn: &'r str,
+}
+
+/// Converts every game of a batch.
+pub fn convert_batch(batch: &Batch, file: &str, opts: &ConvertOptions) -> BatchOutput {
+    convert_games(batch.games(), batch.bytes.len(), file, opts)
+}
+
+/// Converts a whole buffer on the calling thread (tests, small inputs); a leading BOM is skipped.
+pub fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOutput {
+    convert_games(Games::new(bytes), bytes.len(), file, opts)
+}
+
+fn convert_games(
+    mut games: Games<'_>,
+    len: usize,
+    file: &str,
+    opts: &ConvertOptions,
+) -> BatchOutput {
+    let mut converter = Converter::new(*opts);
+    let mut output = BatchOutput {
+        // Export format is about as long as the input; JSON lines and EPD grow it more.
+        text: Vec::with_capacity(len + len / 4),
+        bytes: len as u64,
+        ..BatchOutput::default()
+    };
+    while let Some(game) = games.next_game() {
+        output.games += 1;
+        match converter.convert_game(game, file, &mut output.text, &mut output.notes) {
+            Fate::Converted => output.converted += 1,
+            Fate::Kept => output.kept += 1,
+            Fate::Skipped => output.skipped += 1,
+        }
+    }
+    output
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::SanPlus;
+    use crate::pgn::parse_all;
+
+    fn convert(text: &str, opts: ConvertOptions) -> (String, BatchOutput) {
+        let out = convert_bytes(text.as_bytes(), "test.pgn", &opts);
+        (String::from_utf8_lossy(&out.text).into_owned(), out)
+    }
+
+    #[test]
+    fn direct_san_and_uci_writing_match_the_notation_layer() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "2N1N3/8/2N1N3/8/4k3/8/8/4K3 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = fen::parse_fen(fen).unwrap();
+            for m in pos.legal_moves().iter() {
+                let after = pos.play(*m);
+                for lang in Language::ALL {
+                    let mut s = String::new();
+                    push_san(&mut s, &pos, m, &after, lang);
+                    assert_eq!(s, SanPlus::from_move(&pos, m).display(lang).to_string());
+                }
+                let mut s = String::new();
+                push_uci(&mut s, &pos, m);
+                assert_eq!(s, crate::notation::uci::to_uci(&pos, m));
+            }
+        }
+    }
+
+    #[test]
+    fn french_to_english_with_everything_kept() {
+        let fr = "[Event \"e\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Fb5 {espagnole} a6 \
+                  (3... Cf6 4. O-O $1) 4. Fa4 Cf6 5. O-O Fe7 6. Te1 b5 7. Fb3 d6 8. c3 O-O 1-0\n";
+        let (out, res) = convert(fr, ConvertOptions::default());
+        assert_eq!(res.converted, 1, "{:?}", res.notes);
+        assert!(
+            out.contains(
+                "1. e4 e5 2. Nf3 Nc6 3. Bb5 {espagnole} 3... a6 (3... Nf6 4. O-O $1) 4. Ba4 Nf6"
+            ),
+            "{out}"
+        );
+        assert!(out.contains("6. Re1 b5 7. Bb3 d6 8. c3 O-O 1-0"), "{out}");
+        // And back to French.
+        let to_fr = ConvertOptions {
+            to: Language::Fr,
+            ..ConvertOptions::default()
+        };
+        let (back, _) = convert(&out, to_fr);
+        assert!(
+            back.contains("2. Cf3 Cc6 3. Fb5 {espagnole} 3... a6 (3... Cf6 4. O-O $1)"),
+            "{back}"
+        );
+        let (again, _) = convert(&back, ConvertOptions::default());
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn check_marks_and_disambiguation_are_made_canonical() {
+        let (out, res) = convert(
+            "1. e4 e5 2. Bc4 Nc6 3. Qh5 Ng8e7 4. Qxf7 1-0",
+            ConvertOptions::default(),
+        );
+        assert_eq!(res.converted, 1);
+        assert!(
+            out.contains("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nge7 4. Qxf7# 1-0"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn games_that_do_not_replay_are_located_and_kept_or_skipped() {
+        let text = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. e4 Ke7 2. Ke3 Kxe3 *\n\n[Event \"c\"]\n\n1. d4 *\n";
+        let (out, res) = convert(text, ConvertOptions::default());
+        assert_eq!(
+            (res.games, res.converted, res.kept, res.skipped),
+            (3, 2, 1, 0)
+        );
+        assert!(
+            out.contains("[Event \"b\"]\n\n1. e4 Ke7 2. Ke3 Kxe3 *\n\n[Event \"c\"]"),
+            "{out}"
+        );
+        let note = &res.notes[0];
+        assert_eq!(
+            (note.level, note.game, note.line, note.column),
+            (NoteLevel::Error, 2, 7, 7)
+        );
+        assert!(note.message.contains("\"Ke7\""), "{}", note.message);
+        let skip = ConvertOptions {
+            skip_invalid: true,
+            ..ConvertOptions::default()
+        };
+        let (out, res) = convert(text, skip);
+        assert_eq!((res.converted, res.kept, res.skipped), (2, 0, 1));
+        assert!(!out.contains("\"b\""));
+        // A failure inside a variation counts too; so do reader errors and bad set-ups.
+        for bad in [
+            "1. e4 (1. e5) e5 *",
+            "1. e4 e5 pawn 2. Nf3 *",
+            "[Variant \"Crazyhouse\"]\n\n1. e4 *",
+            "[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *",
+            "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# Ke7 1-0",
+        ] {
+            let (out, res) = convert(bad, ConvertOptions::default());
+            assert_eq!(res.kept, 1, "{bad}");
+            assert_eq!(out.trim_end(), bad);
+        }
+    }
+
+    #[test]
+    fn notations_and_formats() {
+        let text = "[Event \"x\"]\n[White \"W\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+        let lan_opts = ConvertOptions {
+            notation: Notation::Lan,
+            ..ConvertOptions::default()
+        };
+        let (out, _) = convert(text, lan_opts);
+        assert!(
+            out.contains("1. e2-e4 e7-e5 2. Qd1-h5 Nb8-c6 3. Bf1-c4 Ng8-f6 4. Qh5xf7# 1-0"),
+            "{out}"
+        );
+        let uci_opts = ConvertOptions {
+            notation: Notation::Uci,
+            ..ConvertOptions::default()
+        };
+        let (out, _) = convert(text, uci_opts);
+        assert!(
+            out.contains("1. e2e4 e7e5 2. d1h5 b8c6 3. f1c4 g8f6 4. h5f7 1-0"),
+            "{out}"
+        );
+        let fig = ConvertOptions {
+            to: Language::Figurine,
+            ..ConvertOptions::default()
+        };
+        let (out, _) = convert(text, fig);
+        assert!(out.contains("2. ♕h5 ♘c6 3. ♗c4 ♘f6 4. ♕xf7#"), "{out}");
+
+        let jsonl = ConvertOptions {
+            format: OutputFormat::Jsonl,
+            to: Language::De,
+            ..ConvertOptions::default()
+        };
+        let (out, _) = convert(text, jsonl);
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["tags"]["White"], "W");
+        assert_eq!(v["san"], "e4 e5 Dh5 Sc6 Lc4 Sf6 Dxf7#");
+        assert_eq!(v["uci"], "e2e4 e7e5 d1h5 b8c6 f1c4 g8f6 h5f7");
+        assert_eq!(v["termination"], "checkmate");
+        assert_eq!(v["result"], "1-0");
+        assert_eq!(v["lang"], "en");
+        assert_eq!(v["plies"], 7);
+
+        let epd = ConvertOptions {
+            format: OutputFormat::Epd,
+            ..ConvertOptions::default()
+        };
+        let (out, _) = convert(text, epd);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 8);
+        assert_eq!(
+            lines[0],
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"game 1 ply 0\";"
+        );
+        assert!(
+            lines[7].ends_with(" b KQkq - id \"game 1 ply 7\";"),
+            "{}",
+            lines[7]
+        );
+    }
+
+    #[test]
+    fn chess960_castling_is_king_takes_rook_in_uci() {
+        let text = "[Variant \"Chess960\"]\n[FEN \"rk5r/p7/8/8/8/8/P7/RK5R w HAha - 0 1\"]\n\n1. O-O O-O-O *\n";
+        let uci_opts = ConvertOptions {
+            notation: Notation::Uci,
+            ..ConvertOptions::default()
+        };
+        let (out, res) = convert(text, uci_opts);
+        assert_eq!(res.converted, 1, "{:?}", res.notes);
+        assert!(out.contains("1. b1h1 b8a8 *"), "{out}");
+        let (out, _) = convert(text, ConvertOptions::default());
+        assert!(out.contains("1. O-O O-O-O *"), "{out}");
+    }
+
+    #[test]
+    fn guessed_languages_and_result_mismatches_are_warned_about() {
+        let (_, res) = convert("[Result \"1-0\"]\n\n1. e4 e5 *", ConvertOptions::default());
+        assert_eq!(res.converted, 1);
+        assert_eq!(res.notes.len(), 1);
+        assert_eq!(res.notes[0].level, NoteLevel::Warning);
+        assert!(res.notes[0].message.contains("written as 1-0"));
+    }
+
+    #[test]
+    fn every_position_of_a_game_without_moves() {
+        let epd = ConvertOptions {
+            format: OutputFormat::Epd,
+            ..ConvertOptions::default()
+        };
+        let (out, res) = convert("[Event \"x\"]\n\n*\n", epd);
+        assert_eq!(res.converted, 1);
+        assert_eq!(out.lines().count(), 1);
+        assert!(parse_all(b"*").len() == 1);
+    }
+}

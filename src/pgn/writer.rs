@@ -1,0 +1,923 @@
+//! Writing a game in PGN export format (Edwards 1994, §8): pure formatting over the game model and the
+//! text of its moves, which the caller has already resolved (the writer replays nothing, so it knows no
+//! positions and cannot be wrong about a move; see `jobs::convert` for where moves get their text).
+//!
+//! # What is written
+//! * **Tags**: the Seven Tag Roster first, in its order (Event, Site, Date, Round, White, Black, Result),
+//!   missing ones filled with `?`, `????.??.??` for Date, and the termination marker (or `*`) for Result;
+//!   then the other tags in ASCII order of their names (a stable sort). One tag a line; values unescaped
+//!   from the input and escaped again (`\\`, `\"`), so any escaping the input used comes out canonical; a
+//!   line break inside a value (read leniently) becomes a space. A blank line follows.
+//! * **Movetext**, lines of at most 79 characters, LF line ends, then a blank line:
+//!   - `N.` before every white move; `N...` before a black move only when something other than its white
+//!     move stands before it: the start of the movetext, a comment, a NAG, a variation (its start or its
+//!     end), a draw offer or an escape line;
+//!   - each move as the caller wrote it ([`Movetext`]): canonical SAN in the target language, LAN or UCI;
+//!   - NAGs as `$n`, suffix annotations included (`e4!` becomes `e4 $1`, `+=` becomes `$14`): export format
+//!     has no suffix annotations;
+//!   - brace comments verbatim, except that line ends become LF and, where a line must be broken, the
+//!     blanks at the break become the line break; a break is never put before a word that would make
+//!     the new line look like a tag pair or an escape line;
+//!   - `;` comments stay line comments (their text may hold a `}`), each followed by a line break;
+//!   - `%` escape lines verbatim, on lines of their own;
+//!   - variations `( ... )`, nested, and `(=)` draw offers, in place;
+//!   - the termination marker last, equal to the Result tag.
+//!
+//! Comments and escape lines found before or between the tags go to the start of the movetext, in order
+//! (their tokens come first in [`Game::tokens`]); any after the termination marker go just before the
+//! marker, which must end the movetext.
+//!
+//! A Result tag that holds one of the four markers decides the final marker (the standard wants them
+//! equal; the caller may warn when the game's own marker differed). A Result tag with another value is
+//! kept as it is and the movetext ends with the game's marker, or `*`.
+//!
+//! Line width: every line of movetext is under 80 characters, except when one unbreakable unit is longer
+//! by itself: a single word of a comment, a `;` comment, an escape line (all kept verbatim). Tag lines are
+//! one per tag whatever their length.
+
+use super::lex::{GameResult, looks_like_tag};
+use super::model::{Game, Span, Tag, TokenKind};
+
+/// Longest movetext line, in characters.
+pub const MAX_LINE: usize = 79;
+
+/// The Seven Tag Roster, in export order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// What to keep of the input besides tags and moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keep {
+    /// Brace and `;` comments.
+    pub comments: bool,
+    /// Variations (with everything inside them).
+    pub variations: bool,
+    /// NAGs and suffix annotations.
+    pub nags: bool,
+    /// `[%clk ...]` commands inside comments (a comment left empty without them is dropped).
+    pub clocks: bool,
+}
+
+impl Default for Keep {
+    fn default() -> Keep {
+        Keep {
+            comments: true,
+            variations: true,
+            nags: true,
+            clocks: true,
+        }
+    }
+}
+
+/// One move token as the writer must print it: where its text is in [`Movetext`]'s buffer, and its number
+/// and side (from the position before it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Slot {
+    start: u32,
+    end: u32,
+    number: u32,
+    black: bool,
+    set: bool,
+}
+
+/// The text of every move token of one game, indexed by token index, in one reusable buffer (no
+/// allocation per move once the buffers have grown).
+#[derive(Clone, Debug, Default)]
+pub struct Movetext {
+    text: String,
+    slots: Vec<Slot>,
+}
+
+impl Movetext {
+    /// Empties the table for a game of `tokens` tokens (keeps the allocations).
+    pub fn reset(&mut self, tokens: usize) {
+        self.text.clear();
+        self.slots.clear();
+        self.slots.resize(tokens, Slot::default());
+    }
+
+    /// Sets the text of the move token at `token` (index in [`Game::tokens`]): `write` appends it to the
+    /// buffer it is given. `number` is the full-move number and `black` the side of the position before
+    /// the move. An index beyond the table is ignored (the writer then reports the move as unwritten).
+    pub fn set(&mut self, token: usize, number: u32, black: bool, write: impl FnOnce(&mut String)) {
+        let start = self.text.len();
+        write(&mut self.text);
+        let end = self.text.len();
+        if let Some(slot) = self.slots.get_mut(token) {
+            *slot = Slot {
+                start: start as u32,
+                end: end as u32,
+                number,
+                black,
+                set: true,
+            };
+        }
+    }
+
+    /// The text, number and side of a move token, if set.
+    pub fn get(&self, token: usize) -> Option<(&str, u32, bool)> {
+        let slot = self.slots.get(token).filter(|s| s.set)?;
+        let text = self.text.get(slot.start as usize..slot.end as usize)?;
+        Some((text, slot.number, slot.black))
+    }
+}
+
+/// Why a game cannot be written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WriteError {
+    /// A move token has no text in the [`Movetext`] (it was not replayed).
+    MoveNotGiven { token: usize, span: Span },
+    /// Text that is no PGN token: it cannot be placed in export format.
+    UnknownToken { span: Span },
+}
+
+impl WriteError {
+    /// Where in the game's source.
+    pub fn span(&self) -> Span {
+        match *self {
+            WriteError::MoveNotGiven { span, .. } | WriteError::UnknownToken { span } => span,
+        }
+    }
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::MoveNotGiven { .. } => f.write_str("move was not replayed"),
+            WriteError::UnknownToken { .. } => f.write_str("unrecognised text in the movetext"),
+        }
+    }
+}
+
+/// The termination marker a game is written with: the Result tag when it is one of the four markers,
+/// else the game's own marker, else `*`.
+pub fn export_result(game: &Game<'_>) -> GameResult {
+    game.tag_raw("Result")
+        .and_then(|v| GameResult::from_bytes(v.trim_ascii()))
+        .or(game.result)
+        .unwrap_or(GameResult::Unknown)
+}
+
+/// Writes games in export format; holds scratch buffers reused from game to game.
+#[derive(Clone, Debug, Default)]
+pub struct Writer {
+    keep: Keep,
+    order: Vec<u32>,
+    scratch: String,
+}
+
+impl Writer {
+    pub fn new(keep: Keep) -> Writer {
+        Writer {
+            keep,
+            ..Writer::default()
+        }
+    }
+
+    /// Appends `game` in export format to `out`, the moves printed as `moves` says. On error nothing is
+    /// appended.
+    pub fn write_game(
+        &mut self,
+        game: &Game<'_>,
+        moves: &Movetext,
+        out: &mut Vec<u8>,
+    ) -> Result<(), WriteError> {
+        let mark = out.len();
+        self.write_tags(game, out);
+        out.push(b'\n');
+        let result = self.write_movetext(game, moves, out);
+        if result.is_err() {
+            out.truncate(mark);
+        }
+        result
+    }
+
+    fn write_tags(&mut self, game: &Game<'_>, out: &mut Vec<u8>) {
+        let find = |name: &str| {
+            game.tags
+                .iter()
+                .find(|t| game.bytes(t.name) == name.as_bytes())
+        };
+        for name in SEVEN_TAG_ROSTER {
+            match find(name) {
+                Some(tag) => write_tag(game, tag, out),
+                None => {
+                    let value = match name {
+                        "Date" => "????.??.??",
+                        "Result" => export_result(game).as_str(),
+                        _ => "?",
+                    };
+                    for part in ["[", name, " \"", value, "\"]\n"] {
+                        out.extend_from_slice(part.as_bytes());
+                    }
+                }
+            }
+        }
+        self.order.clear();
+        self.order.extend(
+            (0..game.tags.len() as u32)
+                .filter(|&i| !SEVEN_TAG_ROSTER.contains(&game.tag_name(&game.tags[i as usize]))),
+        );
+        self.order
+            .sort_by_key(|&i| game.bytes(game.tags[i as usize].name));
+        for &i in &self.order {
+            write_tag(game, &game.tags[i as usize], out);
+        }
+    }
+
+    fn write_movetext(
+        &mut self,
+        game: &Game<'_>,
+        moves: &Movetext,
+        out: &mut Vec<u8>,
+    ) -> Result<(), WriteError> {
+        let keep = self.keep;
+        let mut f = Filler { out, col: 0 };
+        // A black move needs its number when anything but its white move stands before it.
+        let mut black_number = true;
+        // Separator before the next unit: none right after `(`.
+        let mut sep = Sep::Space;
+        // Depth of a variation being left out.
+        let mut skipping = 0u32;
+        let mut number = NumberBuf::default();
+        for (i, token) in game.tokens.iter().enumerate() {
+            if skipping > 0 {
+                match token.kind {
+                    TokenKind::VariationStart => skipping += 1,
+                    TokenKind::VariationEnd => skipping -= 1,
+                    _ => {}
+                }
+                continue;
+            }
+            match token.kind {
+                TokenKind::MoveNumber { .. } | TokenKind::Result(_) => continue,
+                TokenKind::Move(mt) => {
+                    let Some((text, n, black)) = moves.get(i) else {
+                        return Err(WriteError::MoveNotGiven {
+                            token: i,
+                            span: token.span,
+                        });
+                    };
+                    // A move number stays on the line of its move.
+                    if !black || black_number {
+                        f.put(sep, &[number.format(n, black), " ", text]);
+                    } else {
+                        f.put(sep, &[text]);
+                    }
+                    black_number = false;
+                    if keep.nags
+                        && let Some(nag) = mt.suffix
+                    {
+                        f.put(Sep::Space, &[number.nag(nag)]);
+                        black_number = true;
+                    }
+                }
+                TokenKind::Nag(nag) => {
+                    if !keep.nags {
+                        continue;
+                    }
+                    f.put(sep, &[number.nag(nag)]);
+                    black_number = true;
+                }
+                TokenKind::Comment => {
+                    if !keep.comments {
+                        continue;
+                    }
+                    let text = game.comment(token.span);
+                    let text: &str = if keep.clocks || !text.contains("[%clk") {
+                        &text
+                    } else {
+                        strip_clocks(&text, &mut self.scratch);
+                        if self.scratch.trim().is_empty() {
+                            continue;
+                        }
+                        &self.scratch
+                    };
+                    write_comment(&mut f, sep, text);
+                    black_number = true;
+                }
+                TokenKind::LineComment => {
+                    if !keep.comments {
+                        continue;
+                    }
+                    let text = game.text(token.span);
+                    f.put(sep, &[text.trim_end_matches(['\r', '\n'])]);
+                    f.newline();
+                    black_number = true;
+                }
+                TokenKind::Escape => {
+                    let text = game.text(token.span);
+                    f.newline();
+                    f.push(text.trim_end_matches(['\r', '\n']));
+                    f.newline();
+                    black_number = true;
+                }
+                TokenKind::VariationStart => {
+                    if !keep.variations {
+                        skipping = 1;
+                        continue;
+                    }
+                    f.put(sep, &["("]);
+                    sep = Sep::None;
+                    black_number = true;
+                    continue;
+                }
+                TokenKind::VariationEnd => {
+                    f.put(Sep::None, &[")"]);
+                    black_number = true;
+                }
+                TokenKind::DrawOffer => {
+                    f.put(sep, &["(=)"]);
+                    black_number = true;
+                }
+                TokenKind::Unknown => return Err(WriteError::UnknownToken { span: token.span }),
+            }
+            sep = Sep::Space;
+        }
+        f.put(sep, &[export_result(game).as_str()]);
+        f.out.extend_from_slice(b"\n\n");
+        Ok(())
+    }
+}
+
+/// `[Name "value"]` and a line break, the value unescaped, decoded and escaped again.
+fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
+    out.push(b'[');
+    out.extend_from_slice(game.bytes(tag.name));
+    out.extend_from_slice(b" \"");
+    let value = game.tag_value(tag);
+    let mut rest = value.as_ref();
+    // Only `\`, `"` and line breaks need care; copy the runs between them whole.
+    while let Some(k) = rest.find(['\\', '"', '\n', '\r']) {
+        out.extend_from_slice(&rest.as_bytes()[..k]);
+        match rest.as_bytes()[k] {
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\r' if rest.as_bytes().get(k + 1) == Some(&b'\n') => {}
+            _ => out.push(b' '),
+        }
+        rest = &rest[k + 1..];
+    }
+    out.extend_from_slice(rest.as_bytes());
+    out.extend_from_slice(b"\"]\n");
+}
+
+/// Removes every `[%clk ...]` command from a comment's text into `out`, with the blanks before it (or,
+/// at the start of the comment, after it), so `{ [%eval 0.2] [%clk 0:03:00] }` becomes `{ [%eval 0.2] }`.
+pub fn strip_clocks(text: &str, out: &mut String) {
+    out.clear();
+    let mut rest = text;
+    while let Some(k) = rest.find("[%clk") {
+        let after = &rest[k + 5..];
+        let name_ends = after
+            .as_bytes()
+            .first()
+            .is_none_or(|b| b.is_ascii_whitespace() || *b == b']');
+        let close = after.find(']');
+        let (true, Some(close)) = (name_ends, close) else {
+            out.push_str(&rest[..k + 5]);
+            rest = after;
+            continue;
+        };
+        let before = &rest[..k];
+        let trimmed = before.trim_end_matches([' ', '\t']);
+        let mut tail = &after[close + 1..];
+        if trimmed.len() == before.len() && out.is_empty() && before.trim().is_empty() {
+            // At the start: drop the blanks after the command instead.
+            tail = tail.trim_start_matches([' ', '\t']);
+            out.push_str(before);
+        } else {
+            out.push_str(trimmed);
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+}
+
+/// What separates a unit from the one before it on the same line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sep<'s> {
+    /// One space (or a line break).
+    Space,
+    /// Nothing (or a line break): after `(`, before `)`.
+    None,
+    /// Blanks of a comment, kept when the next unit fits on the line (else they become the break).
+    Run(&'s str),
+    /// Blanks of a comment that may not become a line break (the next word must not start a line).
+    Keep(&'s str),
+}
+
+/// Width of text in characters (figurines and accented letters are one each).
+#[inline]
+fn width(s: &str) -> usize {
+    if s.is_ascii() {
+        s.len()
+    } else {
+        s.chars().count()
+    }
+}
+
+/// Fills lines of at most [`MAX_LINE`] characters.
+struct Filler<'o> {
+    out: &'o mut Vec<u8>,
+    /// Characters on the current line.
+    col: usize,
+}
+
+impl Filler<'_> {
+    /// Writes a unit made of `parts` (never broken), after `sep` or, when it does not fit, after a line break.
+    #[inline]
+    fn put(&mut self, sep: Sep<'_>, parts: &[&str]) {
+        let w: usize = parts.iter().map(|p| width(p)).sum();
+        if self.col > 0 {
+            let (sep_text, breakable) = match sep {
+                Sep::Space => (" ", true),
+                Sep::None => ("", true),
+                Sep::Run(r) => (r, true),
+                Sep::Keep(r) => (r, false),
+            };
+            let sep_width = width(sep_text);
+            if !breakable || self.col + sep_width + w <= MAX_LINE {
+                self.out.extend_from_slice(sep_text.as_bytes());
+                self.col += sep_width;
+            } else {
+                self.out.push(b'\n');
+                self.col = 0;
+            }
+        }
+        for p in parts {
+            self.out.extend_from_slice(p.as_bytes());
+        }
+        self.col += w;
+    }
+
+    /// Ends the current line, if anything is on it.
+    fn newline(&mut self) {
+        if self.col > 0 {
+            self.out.push(b'\n');
+            self.col = 0;
+        }
+    }
+
+    /// Writes text verbatim on the current line (no line break inside it).
+    fn push(&mut self, text: &str) {
+        self.out.extend_from_slice(text.as_bytes());
+        self.col += width(text);
+    }
+
+    /// Writes blanks holding line breaks verbatim, with LF line ends.
+    fn breaks(&mut self, run: &str) {
+        let mut chars = run.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\r' => {
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
+                    self.out.push(b'\n');
+                    self.col = 0;
+                }
+                '\n' => {
+                    self.out.push(b'\n');
+                    self.col = 0;
+                }
+                c => {
+                    let mut buf = [0u8; 4];
+                    self.out
+                        .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                    self.col += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Whether a comment word may not start a line: the line would read as a tag pair (`[Event "`, which
+/// ends a comment for readers that recover from a missing `}`) or as an escape line (`%`).
+fn must_not_start_line(rest: &str) -> bool {
+    rest.starts_with('%') || looks_like_tag(rest.as_bytes(), 0)
+}
+
+/// A brace comment: words and blanks verbatim, `{` glued to the first word and `}` to the last.
+fn write_comment(f: &mut Filler<'_>, sep: Sep<'_>, text: &str) {
+    let mut sep = sep;
+    let mut open = "{";
+    let mut rest = text;
+    loop {
+        let blank = rest.len() - rest.trim_start().len();
+        if blank > 0 {
+            let run = &rest[..blank];
+            rest = &rest[blank..];
+            if !open.is_empty() {
+                f.put(sep, &[open]);
+                open = "";
+            }
+            if run.contains(['\n', '\r']) {
+                f.breaks(run);
+                sep = Sep::None;
+            } else if must_not_start_line(rest) {
+                sep = Sep::Keep(run);
+            } else {
+                sep = Sep::Run(run);
+            }
+        }
+        if rest.is_empty() {
+            f.put(sep, &[open, "}"]);
+            return;
+        }
+        let word_len = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..word_len];
+        rest = &rest[word_len..];
+        let close = if rest.is_empty() { "}" } else { "" };
+        f.put(sep, &[open, word, close]);
+        open = "";
+        if rest.is_empty() {
+            return;
+        }
+    }
+}
+
+/// Formats move numbers and NAGs without allocating.
+#[derive(Default)]
+struct NumberBuf {
+    buf: String,
+}
+
+impl NumberBuf {
+    /// Appends the decimal digits of `n` (no formatting machinery: this runs for every move).
+    fn digits(&mut self, mut n: u32) {
+        let mut tmp = [0u8; 10];
+        let mut i = tmp.len();
+        loop {
+            i -= 1;
+            tmp[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &tmp[i..] {
+            self.buf.push(d as char);
+        }
+    }
+
+    fn format(&mut self, n: u32, black: bool) -> &str {
+        self.buf.clear();
+        self.digits(n);
+        self.buf.push_str(if black { "..." } else { "." });
+        &self.buf
+    }
+
+    fn nag(&mut self, nag: u8) -> &str {
+        self.buf.clear();
+        self.buf.push('$');
+        self.digits(u32::from(nag));
+        &self.buf
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pgn::parse_all;
+
+    /// Gives every move token its own bytes as text and numbers from a running count: enough to test
+    /// layout without replaying (the writer never looks at what a move means).
+    fn verbatim_moves(game: &Game<'_>) -> Movetext {
+        let mut moves = Movetext::default();
+        moves.reset(game.tokens.len());
+        // Per line of play: the ply count, so numbers follow variations like a replay would.
+        let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
+        for (i, t) in game.tokens.iter().enumerate() {
+            match t.kind {
+                TokenKind::VariationStart => {
+                    let (_, before) = *stack.last().unwrap();
+                    stack.push((before, before));
+                }
+                TokenKind::VariationEnd => {
+                    stack.pop();
+                }
+                TokenKind::Move(mt) => {
+                    let top = stack.last_mut().unwrap();
+                    let ply = top.0;
+                    top.1 = ply;
+                    top.0 += 1;
+                    let text = String::from_utf8_lossy(game.san(&mt)).into_owned();
+                    moves.set(i, ply / 2 + 1, ply % 2 == 1, |s| s.push_str(&text));
+                }
+                _ => {}
+            }
+        }
+        moves
+    }
+
+    fn export(input: &str, keep: Keep) -> String {
+        let games = parse_all(input.as_bytes());
+        let mut out = Vec::new();
+        let mut w = Writer::new(keep);
+        for g in &games {
+            let moves = verbatim_moves(g);
+            w.write_game(g, &moves, &mut out).unwrap();
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[derive(Debug, Default, PartialEq, Eq)]
+    struct Counts {
+        moves: usize,
+        comments: usize,
+        line_comments: usize,
+        nags: usize,
+        variations: usize,
+        escapes: usize,
+        draw_offers: usize,
+        tags: usize,
+        comment_words: Vec<String>,
+    }
+
+    fn counts(text: &str) -> Vec<Counts> {
+        parse_all(text.as_bytes())
+            .iter()
+            .map(|g| {
+                let mut c = Counts {
+                    tags: g.tags.len(),
+                    ..Counts::default()
+                };
+                for t in &g.tokens {
+                    match t.kind {
+                        TokenKind::Move(mt) => {
+                            c.moves += 1;
+                            c.nags += usize::from(mt.suffix.is_some());
+                        }
+                        TokenKind::Comment => {
+                            c.comments += 1;
+                            c.comment_words
+                                .extend(g.comment(t.span).split_whitespace().map(String::from));
+                        }
+                        TokenKind::LineComment => c.line_comments += 1,
+                        TokenKind::Nag(_) => c.nags += 1,
+                        TokenKind::VariationStart => c.variations += 1,
+                        TokenKind::Escape => c.escapes += 1,
+                        TokenKind::DrawOffer => c.draw_offers += 1,
+                        _ => {}
+                    }
+                }
+                c
+            })
+            .collect()
+    }
+
+    /// Same movetext content (the output has the Seven Tag Roster added).
+    fn assert_same_content(input: &str, output: &str) {
+        let (a, b) = (&counts(input)[0], &counts(output)[0]);
+        assert_eq!(
+            (
+                a.moves,
+                a.comments,
+                a.line_comments,
+                a.nags,
+                a.variations,
+                a.escapes,
+                a.draw_offers
+            ),
+            (
+                b.moves,
+                b.comments,
+                b.line_comments,
+                b.nags,
+                b.variations,
+                b.escapes,
+                b.draw_offers
+            )
+        );
+        assert!(a.comment_words == b.comment_words, "comment words differ");
+    }
+
+    fn assert_width(text: &str) {
+        let mut in_tags = true;
+        for line in text.lines() {
+            if line.is_empty() {
+                in_tags = false;
+                continue;
+            }
+            if line.starts_with('[') && in_tags {
+                continue;
+            }
+            assert!(
+                line.chars().count() <= MAX_LINE,
+                "line of {} characters: {line:?}",
+                line.chars().count()
+            );
+        }
+    }
+
+    const RICH: &str = "% escape before the tags\n{a comment before the tags}\n[White \"Smith, \\\"J\\\"\"]\n[Event \"Open\"]\n; between tags\n[ECO \"C20\"]\n[Annotator \"me\"]\n[Result \"1-0\"]\n\n\
+        1. e4! {best by test} e5 $2 2. Nf3 (2. f4 exf4 (2... d5) 3. Nf3 {the gambit}) 2... Nc6 +=\n\
+        ; a line comment with a } brace\n3. Bb5 (=) a6 4. Ba4 Nf6\n%escape in the movetext\n5. O-O 1-0 {after the marker}\n";
+
+    #[test]
+    fn tags_roster_first_others_sorted_and_escaped() {
+        let out = export(RICH, Keep::default());
+        let tags: Vec<&str> = out.lines().take_while(|l| !l.is_empty()).collect();
+        assert_eq!(
+            tags,
+            [
+                "[Event \"Open\"]",
+                "[Site \"?\"]",
+                "[Date \"????.??.??\"]",
+                "[Round \"?\"]",
+                "[White \"Smith, \\\"J\\\"\"]",
+                "[Black \"?\"]",
+                "[Result \"1-0\"]",
+                "[Annotator \"me\"]",
+                "[ECO \"C20\"]",
+            ]
+        );
+        let back = parse_all(out.as_bytes());
+        assert_eq!(back[0].tag("White").as_deref(), Some("Smith, \"J\""));
+    }
+
+    #[test]
+    fn nothing_is_lost() {
+        let out = export(RICH, Keep::default());
+        let (a, b) = (&counts(RICH)[0], &counts(&out)[0]);
+        assert_eq!(a.moves, b.moves);
+        assert_eq!(a.comments, b.comments);
+        assert_eq!(a.comment_words, b.comment_words);
+        assert_eq!(a.line_comments, b.line_comments);
+        assert_eq!(a.nags, b.nags);
+        assert_eq!(a.variations, b.variations);
+        assert_eq!(a.escapes, b.escapes);
+        assert_eq!(a.draw_offers, b.draw_offers);
+        assert_eq!(b.tags, 9);
+        assert!(parse_all(out.as_bytes())[0].diagnostics.is_empty(), "{out}");
+        // Writing the output again changes nothing.
+        assert_eq!(export(&out, Keep::default()), out);
+    }
+
+    #[test]
+    fn movetext_layout() {
+        let out = export(RICH, Keep::default());
+        let movetext = out.split("\n\n").nth(1).unwrap();
+        assert_eq!(
+            movetext,
+            "% escape before the tags\n{a comment before the tags} ; between tags\n\
+             1. e4 $1 {best by test} 1... e5 $2 2. Nf3 (2. f4 exf4 (2... d5) 3. Nf3 {the\n\
+             gambit}) 2... Nc6 $14 ; a line comment with a } brace\n\
+             3. Bb5 (=) 3... a6 4. Ba4 Nf6\n%escape in the movetext\n5. O-O {after the marker} 1-0"
+        );
+        assert!(out.ends_with("1-0\n\n"));
+    }
+
+    #[test]
+    fn black_numbers_only_after_interruptions() {
+        let out = export(
+            "1. e4 e5 2. Nf3 $1 Nc6 3. Bb5 (3. Bc4) a6 4. Ba4 {c} Nf6 *",
+            Keep::default(),
+        );
+        assert!(
+            out.contains(
+                "1. e4 e5 2. Nf3 $1 2... Nc6 3. Bb5 (3. Bc4) 3... a6 4. Ba4 {c} 4... Nf6 *"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn lines_stay_under_80_characters() {
+        let mut text = String::from("[Event \"x\"]\n\n");
+        for n in 1..=150 {
+            text.push_str(&format!(
+                "{n}. Nf3 {{comment number {n} with some words}} Nf6 $13 (Nc6 {{v}} ) "
+            ));
+        }
+        text.push_str("*\n");
+        let out = export(&text, Keep::default());
+        assert_width(&out);
+        assert_same_content(&text, &out);
+        // Figurines count as one character each.
+        let mut fig = String::new();
+        for n in 1..=100 {
+            fig.push_str(&format!("{n}. ♘f3 ♘f6 "));
+        }
+        fig.push('*');
+        let out = export(&fig, Keep::default());
+        assert_width(&out);
+        assert!(out.lines().any(|l| l.chars().count() > 70));
+    }
+
+    #[test]
+    fn long_comments_break_at_blanks_but_never_before_a_tag_or_escape() {
+        // Every padding, so that some break falls right before `[Event` and before `%`.
+        for pad in 0..90 {
+            let text = format!(
+                "1. e4 {{{} word word [Event \"x\"] and %not an escape word}} *",
+                "x".repeat(pad)
+            );
+            let out = export(&text, Keep::default());
+            for line in out.split("\n\n").nth(1).unwrap().lines() {
+                assert!(
+                    !line.starts_with("[Event") && !line.starts_with('%'),
+                    "{line}"
+                );
+            }
+            let back = parse_all(out.as_bytes());
+            assert_eq!(back.len(), 1);
+            assert!(back[0].diagnostics.is_empty(), "{:?}", back[0].diagnostics);
+            assert_same_content(&text, &out);
+        }
+        let long = "word ".repeat(40);
+        let out = export(&format!("1. e4 {{{long}}} *"), Keep::default());
+        assert_width(&out);
+    }
+
+    #[test]
+    fn comment_line_breaks_are_kept_as_lf() {
+        let out = export("1. e4 {two\r\nlines} *", Keep::default());
+        assert!(out.contains("{two\nlines} *"), "{out:?}");
+    }
+
+    #[test]
+    fn stripping() {
+        let keep = Keep {
+            comments: false,
+            variations: false,
+            nags: false,
+            clocks: true,
+        };
+        let out = export(RICH, keep);
+        let c = &counts(&out)[0];
+        assert_eq!(
+            (c.comments, c.line_comments, c.nags, c.variations),
+            (0, 0, 0, 0)
+        );
+        assert_eq!(c.escapes, 2);
+        assert_eq!(c.moves, counts(RICH)[0].moves - 4);
+        assert!(
+            out.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 (=) 3... a6"),
+            "{out}"
+        );
+
+        let clk = "1. e4 { [%clk 0:03:00] } e5 { [%eval 0.2] [%clk 0:02:59] } 2. Nf3 {[%clk 0:02:58] ok} *";
+        let keep = Keep {
+            clocks: false,
+            ..Keep::default()
+        };
+        let out = export(clk, keep);
+        assert!(
+            out.contains("1. e4 e5 { [%eval 0.2] } 2. Nf3 {ok} *"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn numbers() {
+        let mut b = NumberBuf::default();
+        assert_eq!(b.format(0, false), "0.");
+        assert_eq!(b.format(4_294_967_295, true), "4294967295...");
+        assert_eq!(b.nag(255), "$255");
+        assert_eq!(b.nag(0), "$0");
+    }
+
+    #[test]
+    fn clocks_are_removed_with_their_blanks() {
+        let mut s = String::new();
+        strip_clocks("a [%clk 1:00] b", &mut s);
+        assert_eq!(s, "a b");
+        strip_clocks("[%clk 1:00]", &mut s);
+        assert_eq!(s, "");
+        strip_clocks("[%clkx 1] [%clk 1", &mut s);
+        assert_eq!(s, "[%clkx 1] [%clk 1");
+    }
+
+    #[test]
+    fn result_comes_from_the_tag_or_the_marker() {
+        let out = export("[Result \"0-1\"]\n\n1. e4 *", Keep::default());
+        assert!(out.contains("[Result \"0-1\"]") && out.ends_with("1. e4 0-1\n\n"));
+        let out = export("1. e4 1/2-1/2", Keep::default());
+        assert!(out.contains("[Result \"1/2-1/2\"]") && out.ends_with("1. e4 1/2-1/2\n\n"));
+        let out = export("[Result \"?\"]\n\n1. e4", Keep::default());
+        assert!(out.contains("[Result \"?\"]") && out.ends_with("1. e4 *\n\n"));
+        let out = export("[Event \"x\"]\n[Result \"*\"]\n", Keep::default());
+        assert!(out.ends_with("\n\n*\n\n"), "{out:?}");
+    }
+
+    #[test]
+    fn unwritable_games_write_nothing() {
+        let games = parse_all(b"1. e4 e5 2. Nf3 *");
+        let mut moves = verbatim_moves(&games[0]);
+        moves.reset(games[0].tokens.len());
+        let mut out = b"keep".to_vec();
+        let err = Writer::default()
+            .write_game(&games[0], &moves, &mut out)
+            .unwrap_err();
+        assert!(matches!(err, WriteError::MoveNotGiven { token: 1, .. }));
+        assert_eq!(out, b"keep");
+        let games = parse_all(b"1. e4 pawn *");
+        let moves = verbatim_moves(&games[0]);
+        assert!(matches!(
+            Writer::default().write_game(&games[0], &moves, &mut out),
+            Err(WriteError::UnknownToken { .. })
+        ));
+    }
+}

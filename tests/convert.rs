@@ -1,0 +1,532 @@
+//! End-to-end tests of `pgnkit convert`, running the binary on `fixtures/convert/` and, when present, on the
+//! shared corpus (`../shared/corpus`; skipped with a note when absent):
+//! - the French fixture converts to exactly `french.en.pgn`, losing no comment, NAG, variation or escape;
+//! - a game that does not replay is copied through unchanged (or skipped) with a located diagnostic, exit 1;
+//! - `-o`, standard input, directories, gzip and zstd input give the same bytes; `| head` exits 0;
+//! - the French corpus converts to English with python-chess's moves game by game, nothing lost;
+//! - German, Spanish, Dutch and figurine output reads back to the same moves; en → fr → en is the identity.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use pgnkit::pgn::{TokenKind, parse_all};
+
+const BIN: &str = env!("CARGO_BIN_EXE_pgnkit");
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/convert")
+        .join(name)
+}
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-convert-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run pgnkit");
+    if let Some(input) = stdin {
+        let mut pipe = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&input);
+        });
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn show(args: &[&str], out: &Output) -> String {
+    format!(
+        "pgnkit {}\nexit: {:?}\nstderr:\n{}\nstdout (start):\n{}",
+        args.join(" "),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout[..out.stdout.len().min(2000)])
+    )
+}
+
+/// Runs and checks the exit code; returns stdout.
+fn convert(args: &[&str], code: i32) -> Vec<u8> {
+    let out = run(args, None);
+    assert_eq!(out.status.code(), Some(code), "{}", show(args, &out));
+    out.stdout
+}
+
+#[derive(Debug, Default, PartialEq, Eq, Clone, Copy)]
+struct Counts {
+    games: usize,
+    moves: usize,
+    comments: usize,
+    line_comments: usize,
+    nags: usize,
+    variations: usize,
+    escapes: usize,
+    draw_offers: usize,
+}
+
+/// What a PGN text holds, per game.
+fn counts(bytes: &[u8]) -> Vec<Counts> {
+    parse_all(bytes)
+        .iter()
+        .map(|g| {
+            let mut c = Counts {
+                games: 1,
+                ..Counts::default()
+            };
+            for t in &g.tokens {
+                match t.kind {
+                    TokenKind::Move(m) => {
+                        c.moves += 1;
+                        c.nags += usize::from(m.suffix.is_some());
+                    }
+                    TokenKind::Comment => c.comments += 1,
+                    TokenKind::LineComment => c.line_comments += 1,
+                    TokenKind::Nag(_) => c.nags += 1,
+                    TokenKind::VariationStart => c.variations += 1,
+                    TokenKind::Escape => c.escapes += 1,
+                    TokenKind::DrawOffer => c.draw_offers += 1,
+                    _ => {}
+                }
+            }
+            c
+        })
+        .collect()
+}
+
+fn total(counts: &[Counts]) -> Counts {
+    counts.iter().fold(Counts::default(), |a, c| Counts {
+        games: a.games + c.games,
+        moves: a.moves + c.moves,
+        comments: a.comments + c.comments,
+        line_comments: a.line_comments + c.line_comments,
+        nags: a.nags + c.nags,
+        variations: a.variations + c.variations,
+        escapes: a.escapes + c.escapes,
+        draw_offers: a.draw_offers + c.draw_offers,
+    })
+}
+
+/// Every movetext line under 80 characters (tag lines apart).
+fn assert_export_lines(text: &str) {
+    assert!(!text.contains('\r'));
+    for line in text.lines() {
+        if line.starts_with('[') && line.ends_with("\"]") {
+            continue;
+        }
+        assert!(line.chars().count() < 80, "long line: {line:?}");
+    }
+}
+
+#[test]
+fn french_fixture_converts_to_the_expected_english() {
+    let input = fixture("french.pgn");
+    let args = ["convert", input.to_str().unwrap()];
+    let out = run(&args, None);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+    let expected = std::fs::read(fixture("french.en.pgn")).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&expected)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("2 games in, 2 out (2 converted"),
+        "{stderr}"
+    );
+    assert_export_lines(&String::from_utf8_lossy(&out.stdout));
+    // Nothing lost: the same moves, comments, NAGs (suffixes become $n), variations, escapes, draw offers.
+    let source = std::fs::read(&input).unwrap();
+    assert_eq!(counts(&source), counts(&out.stdout));
+    // Export format is a fixed point.
+    let again = run(&["convert", "-"], Some(&out.stdout));
+    assert_eq!(again.stdout, out.stdout);
+}
+
+#[test]
+fn invalid_game_is_copied_through_with_a_located_diagnostic() {
+    let input = fixture("invalid.pgn");
+    let path = input.to_str().unwrap();
+    let args = ["convert", path];
+    let out = run(&args, None);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&args, &out));
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    let source = std::fs::read_to_string(&input).unwrap();
+    let start = source.find("[Event \"Invalide\"]").unwrap();
+    let end = source.find("[Event \"Valide 2\"]").unwrap();
+    assert!(text.contains(&source[start..end]), "{text}");
+    let first = text.find("[Event \"Valide 1\"]").unwrap();
+    let second = text.find("[Event \"Invalide\"]").unwrap();
+    let third = text.find("[Event \"Valide 2\"]").unwrap();
+    assert!(first < second && second < third);
+    assert!(text.contains("4. Qxf7# 1-0") && text.contains("2. g4 Qh4# 0-1"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("{path}:13:37: error: game 2: \"Cxe5\"")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("3 games in, 3 out (2 converted, 1 not converted"),
+        "{stderr}"
+    );
+
+    let args = ["convert", "--skip-invalid", path];
+    let out = run(&args, None);
+    assert_eq!(out.status.code(), Some(1), "{}", show(&args, &out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("Invalide") && text.contains("Valide 2"));
+    assert_eq!(parse_all(text.as_bytes()).len(), 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("3 games in, 2 out"), "{stderr}");
+    assert!(stderr.contains("1 skipped"), "{stderr}");
+    assert!(stderr.contains(":13:37:"), "{stderr}");
+
+    // JSON lines: the game is a record with its error; EPD leaves it out.
+    let out = convert(&["convert", "--output-format", "jsonl", path], 1);
+    let records: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 3);
+    assert_eq!(records[1]["converted"], false);
+    assert_eq!(records[1]["error"]["line"], 13);
+    assert_eq!(records[1]["error"]["column"], 37);
+    assert_eq!(records[2]["san"], "f3 e5 g4 Qh4#");
+    let out = convert(&["convert", "--output-format", "epd", path], 1);
+    assert_eq!(String::from_utf8(out).unwrap().lines().count(), 8 + 5);
+}
+
+#[test]
+fn output_file_stdin_directories_and_compressed_input_give_the_same_bytes() {
+    let input = fixture("french.pgn");
+    let plain = convert(&["convert", input.to_str().unwrap()], 0);
+    let source = std::fs::read(&input).unwrap();
+    let dir = temp_dir("io");
+
+    let out_path = dir.join("out.pgn");
+    let stdout = convert(
+        &[
+            "convert",
+            "-o",
+            out_path.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        0,
+    );
+    assert!(stdout.is_empty());
+    assert_eq!(std::fs::read(&out_path).unwrap(), plain);
+
+    let out = run(&["convert", "-"], Some(&source));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.stdout, plain);
+
+    let gz = dir.join("sub/french.pgn.gz");
+    std::fs::create_dir_all(gz.parent().unwrap()).unwrap();
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    enc.write_all(&source).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    assert_eq!(convert(&["convert", gz.to_str().unwrap()], 0), plain);
+
+    let zst = dir.join("sub/french.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&source[..], 3).unwrap()).unwrap();
+    assert_eq!(convert(&["convert", zst.to_str().unwrap()], 0), plain);
+
+    // A directory is searched recursively, in name order: .gz before .zst.
+    let both = convert(
+        &["convert", "-j", "2", dir.join("sub").to_str().unwrap()],
+        0,
+    );
+    assert_eq!(both, [plain.clone(), plain.clone()].concat());
+
+    // The output may not overwrite an input.
+    let copy = dir.join("copy.pgn");
+    std::fs::write(&copy, &source).unwrap();
+    convert(
+        &[
+            "convert",
+            "-o",
+            copy.to_str().unwrap(),
+            copy.to_str().unwrap(),
+        ],
+        2,
+    );
+    assert_eq!(std::fs::read(&copy).unwrap(), source);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn many_games_in_parallel_keep_their_order_and_a_closed_pipe_exits_0() {
+    let source = std::fs::read(fixture("french.pgn")).unwrap();
+    let dir = temp_dir("big");
+    let big = dir.join("big.pgn");
+    // About 4 MB: several batches.
+    let mut text = Vec::new();
+    for _ in 0..2500 {
+        text.extend_from_slice(&source);
+        text.push(b'\n');
+    }
+    std::fs::write(&big, &text).unwrap();
+    let one = convert(&["convert", "-q", "-j", "1", big.to_str().unwrap()], 0);
+    let two = convert(&["convert", "-q", "-j", "2", big.to_str().unwrap()], 0);
+    assert_eq!(one, two);
+    assert_eq!(parse_all(&one).len(), 5000);
+
+    let mut child = Command::new(BIN)
+        .args(["convert", big.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut head = [0u8; 100];
+    stdout.read_exact(&mut head).unwrap();
+    drop(stdout);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("error"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn usage_and_input_errors_exit_2() {
+    let input = fixture("french.pgn");
+    convert(&["convert", "--to", "xx", input.to_str().unwrap()], 2);
+    convert(&["convert", "--strip", "moves", input.to_str().unwrap()], 2);
+    convert(&["convert", "/no/such/file.pgn"], 2);
+    convert(&["convert"], 2);
+}
+
+#[test]
+fn options_strip_notation_and_formats() {
+    let input = fixture("french.pgn");
+    let path = input.to_str().unwrap();
+    let out = convert(&["convert", "--strip", "comments,variations,nags", path], 0);
+    let c = total(&counts(&out));
+    assert_eq!(
+        (c.comments, c.line_comments, c.variations, c.nags),
+        (0, 0, 0, 0)
+    );
+    assert_eq!(c.escapes, 2);
+    assert_eq!(c.moves, 33 + 20);
+    assert!(String::from_utf8_lossy(&out).contains("1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3"));
+
+    let out = String::from_utf8(convert(&["convert", "--notation", "uci", path], 0)).unwrap();
+    assert!(out.contains("12. e1c1 a8d8"), "{out}");
+    let out = String::from_utf8(convert(&["convert", "--notation", "lan", path], 0)).unwrap();
+    assert!(out.contains("11. Bc4xb5+ Nb8-d7 12. O-O-O Ra8-d8"), "{out}");
+
+    let out = convert(
+        &["convert", "--output-format", "jsonl", "--to", "fr", path],
+        0,
+    );
+    let records: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    assert_eq!(records[0]["lang"], "fr");
+    assert_eq!(records[0]["termination"], "checkmate");
+    assert_eq!(records[0]["tags"]["Annotator"], "Anonyme \"le Parisien\"");
+    assert!(
+        records[0]["san"]
+            .as_str()
+            .unwrap()
+            .ends_with("Fxd7+ Cxd7 Db8+ Cxb8 Td8#")
+    );
+    assert!(
+        records[0]["uci"]
+            .as_str()
+            .unwrap()
+            .starts_with("e2e4 e7e5 g1f3")
+    );
+
+    let out = String::from_utf8(convert(&["convert", "--output-format", "epd", path], 0)).unwrap();
+    // 33 plies + the start, 20 plies + the start.
+    assert_eq!(out.lines().count(), 34 + 21);
+    assert!(
+        out.lines()
+            .nth(33)
+            .unwrap()
+            .ends_with(" id \"game 1 ply 33\";")
+    );
+}
+
+// ---- the shared corpus ----
+
+fn corpus(path: &str) -> Option<PathBuf> {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus")
+        .join(path);
+    if full.exists() {
+        Some(full)
+    } else {
+        eprintln!("skipped: {} not found", full.display());
+        None
+    }
+}
+
+/// The oracle's main-line UCI moves, per game.
+fn expected_uci(name: &str) -> Option<Vec<String>> {
+    let path = corpus(&format!("expected/{name}.jsonl.gz"))?;
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
+        .read_to_string(&mut text)
+        .unwrap();
+    Some(
+        text.lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v["uci"].as_str().unwrap_or("").to_string()
+            })
+            .collect(),
+    )
+}
+
+/// Main-line UCI of every game of a PGN file, read back by pgnkit itself (`--from` as given).
+fn uci_of(pgn: &Path, from: &str) -> Vec<String> {
+    let out = convert(
+        &[
+            "convert",
+            "-q",
+            "--from",
+            from,
+            "--output-format",
+            "jsonl",
+            pgn.to_str().unwrap(),
+        ],
+        0,
+    );
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["converted"], true, "{l}");
+            v["uci"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+const FRENCH: [(&str, usize); 3] = [
+    ("twic1389_3393games", 3393),
+    ("pychess-world_matches", 580),
+    ("lichess-db-2025-05_blitz_438games_clk", 438),
+];
+
+#[test]
+fn french_corpus_converts_to_english_with_the_oracles_moves_and_nothing_lost() {
+    let dir = temp_dir("corpus-fr");
+    for (name, games) in FRENCH {
+        let (Some(fr), Some(expected)) = (
+            corpus(&format!("games-french/{name}.fr.pgn")),
+            expected_uci(name),
+        ) else {
+            return;
+        };
+        let en = convert(&["convert", "-q", "--to", "en", fr.to_str().unwrap()], 0);
+        let source = std::fs::read(&fr).unwrap();
+        let (a, b) = (counts(&source), counts(&en));
+        assert_eq!(a.len(), games, "{name}");
+        assert_eq!(b.len(), games, "{name}");
+        for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+            assert_eq!(x, y, "{name} game {}", i + 1);
+        }
+        assert_export_lines(&String::from_utf8_lossy(&en));
+        let en_path = dir.join(format!("{name}.en.pgn"));
+        std::fs::write(&en_path, &en).unwrap();
+        let got = uci_of(&en_path, "en");
+        assert_eq!(got.len(), expected.len(), "{name}");
+        for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+            assert_eq!(g, e, "{name} game {}", i + 1);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn other_languages_read_back_to_the_same_moves() {
+    let dir = temp_dir("corpus-langs");
+    for (name, _) in FRENCH {
+        let Some(fr) = corpus(&format!("games-french/{name}.fr.pgn")) else {
+            return;
+        };
+        let fr = fr.to_str().unwrap().to_string();
+        let english = convert(&["convert", "-q", &fr], 0);
+        for lang in ["de", "es", "nl", "figurine"] {
+            let out = convert(&["convert", "-q", "--to", lang, &fr], 0);
+            let path = dir.join(format!("{name}.{lang}.pgn"));
+            std::fs::write(&path, &out).unwrap();
+            let p = path.to_str().unwrap();
+            // Read back with the language given, and detected: the same English, byte for byte.
+            let given = convert(&["convert", "-q", "--from", lang, p], 0);
+            assert!(
+                given == english,
+                "{name}: {lang} read back with --from {lang}"
+            );
+            // Detected: the same, except in games whose letters read legally in several languages (Dutch
+            // `Pf3` is a knight move, and also an English pawn move with its letter), which must be warned
+            // about by number.
+            let args = ["convert", "-q", p];
+            let out = run(&args, None);
+            assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let (auto, want) = (parse_all(&out.stdout), parse_all(&english));
+            assert_eq!(auto.len(), want.len());
+            for (i, (a, w)) in auto.iter().zip(&want).enumerate() {
+                if a.source != w.source {
+                    let warned = format!(": warning: game {}: the moves replay with", i + 1);
+                    assert!(
+                        stderr.contains(&warned),
+                        "{name}: {lang} game {} read back differently with --from auto, unwarned",
+                        i + 1
+                    );
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn english_to_french_to_english_is_the_identity() {
+    let dir = temp_dir("roundtrip");
+    for (name, _) in FRENCH {
+        let Some(en) = corpus(&format!("games-english/{name}.pgn")) else {
+            return;
+        };
+        let en = en.to_str().unwrap();
+        let canonical = convert(&["convert", "-q", en], 0);
+        let fr = convert(&["convert", "-q", "--to", "fr", en], 0);
+        let fr_path = dir.join(format!("{name}.fr.pgn"));
+        std::fs::write(&fr_path, &fr).unwrap();
+        let back = convert(
+            &["convert", "-q", "--to", "en", fr_path.to_str().unwrap()],
+            0,
+        );
+        assert!(back == canonical, "{name}: en → fr → en differs");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,651 @@
+//! End-to-end tests of `pgnkit validate`: the binary on fixtures (every problem kind with its line, column and
+//! exit code), the JSON schema, and the shared corpus against the python-chess oracle's verdicts.
+
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(args: &[&str]) -> Output {
+    let out = bin()
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run pgnkit");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "pgnkit {args:?} panicked:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn records(out: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("each line is a JSON object"))
+        .collect()
+}
+
+/// (kind, line, column) of every problem of a record.
+fn problems(record: &Value) -> Vec<(String, u64, u64)> {
+    record["problems"]
+        .as_array()
+        .expect("problems is an array")
+        .iter()
+        .map(|p| {
+            (
+                p["kind"].as_str().unwrap().to_string(),
+                p["line"].as_u64().unwrap(),
+                p["column"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn shared(path: &str) -> PathBuf {
+    root().join("..").join("shared").join(path)
+}
+
+#[test]
+fn every_error_kind_is_located_and_exits_1() {
+    let out = run(&[
+        "validate",
+        "--format",
+        "json",
+        "fixtures/validate/errors.pgn",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "errors found must exit 1");
+    let recs = records(&out);
+    let expected: [(&str, u64, u64, u64); 11] = [
+        // kind, line, column, plies replayed
+        ("no_piece_can_reach", 9, 13, 2),
+        ("leaves_king_in_check", 19, 34, 6),
+        ("castling_not_allowed", 29, 57, 10),
+        ("ambiguous", 39, 24, 4),
+        ("unreadable_move", 49, 13, 2),
+        ("moves_after_game_end", 59, 24, 4),
+        ("result_mismatch", 69, 17, 3),
+        ("invalid_fen", 79, 1, 0),
+        ("unsupported_variant", 90, 1, 0),
+        ("no_piece_can_reach", 102, 11, 3),
+        ("no_piece_can_reach", 112, 56, 10),
+    ];
+    assert_eq!(recs.len(), expected.len());
+    for (rec, (kind, line, column, plies)) in recs.iter().zip(expected) {
+        let errors: Vec<_> = problems(rec).into_iter().filter(|_| true).collect();
+        assert!(
+            errors.contains(&(kind.to_string(), line, column)),
+            "game {}: want {kind} at {line}:{column}, got {errors:?}",
+            rec["game"]
+        );
+        assert_eq!(rec["valid"], Value::Bool(false), "game {}", rec["game"]);
+        assert_eq!(rec["plies"].as_u64(), Some(plies), "game {}", rec["game"]);
+    }
+    // The explanation names the pinning piece; the illegal move in a variation is marked as such.
+    let pinned = &recs[1]["problems"][0];
+    assert!(
+        pinned["message"]
+            .as_str()
+            .unwrap()
+            .contains("pinned to the king on e1 by the bishop on b4")
+    );
+    assert_eq!(pinned["move"], "Nd5");
+    assert_eq!(pinned["move_number"], "4.");
+    assert_eq!(recs[9]["problems"][0]["in_variation"], true);
+    // An unreadable token stops the main line: nothing after it is read with the wrong side to move.
+    assert_eq!(recs[4]["unchecked_moves"], Value::Null);
+}
+
+#[test]
+fn human_output_shows_the_line_and_a_caret_under_the_move() {
+    let out = run(&[
+        "validate",
+        "--color",
+        "never",
+        "fixtures/validate/errors.pgn",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("error[leaves_king_in_check]: illegal: the knight on c3 is pinned"));
+    assert!(text.contains(
+        "--> fixtures/validate/errors.pgn:19:34 (game 2, Charlie – Delta, round 2; 4. Nd5)"
+    ));
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("19 | "))
+        .expect("source line shown");
+    let source = &lines[at][5..];
+    let caret = &lines[at + 1][5..];
+    assert_eq!(
+        &source[caret.find('^').unwrap()..][..3],
+        "Nd5",
+        "caret under the move"
+    );
+    assert!(!text.contains("\x1b["), "no colours with --color never");
+    assert!(text.contains("11 errors in 11 games"));
+    let coloured = run(&[
+        "validate",
+        "--color",
+        "always",
+        "fixtures/validate/errors.pgn",
+    ]);
+    assert!(String::from_utf8_lossy(&coloured.stdout).contains("\x1b["));
+}
+
+#[test]
+fn warnings_alone_exit_0_unless_strict() {
+    let out = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--finished",
+        "fixtures/validate/warnings.pgn",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let recs = records(&out);
+    let kinds = |i: usize| {
+        problems(&recs[i])
+            .into_iter()
+            .map(|p| p.0)
+            .collect::<BTreeSet<_>>()
+    };
+    assert_eq!(
+        problems(&recs[0]),
+        vec![("moves_after_automatic_draw".into(), 10, 15)]
+    );
+    assert_eq!(recs[0]["ended_at_ply"], 16);
+    assert_eq!(
+        problems(&recs[1]),
+        vec![("win_without_mating_material".into(), 22, 8)]
+    );
+    assert!(
+        kinds(2).contains("missing_tag")
+            && kinds(2).contains("malformed_tag")
+            && kinds(2).contains("unfinished_game")
+    );
+    assert!(kinds(3).contains("setup_without_fen"));
+    assert!(kinds(4).contains("duplicate_game") && kinds(4).contains("player_twice_in_round"));
+    assert_eq!(
+        problems(&recs[5]),
+        vec![("result_contradicts_board".into(), 62, 21)]
+    );
+    assert!(kinds(6).contains("null_move"));
+    for rec in &recs {
+        assert_eq!(rec["valid"], true, "warnings keep a game valid: {rec}");
+    }
+    let strict = run(&[
+        "validate",
+        "-q",
+        "--strict",
+        "fixtures/validate/warnings.pgn",
+    ]);
+    assert_eq!(strict.status.code(), Some(1));
+    let without = run(&[
+        "validate",
+        "-q",
+        "--format",
+        "json",
+        "fixtures/validate/warnings.pgn",
+    ]);
+    assert!(
+        !records(&without)
+            .iter()
+            .any(|r| problems(r).iter().any(|p| p.0 == "unfinished_game"))
+    );
+}
+
+#[test]
+fn json_records_carry_the_documented_keys() {
+    let out = run(&[
+        "validate",
+        "--format",
+        "json",
+        "fixtures/validate/errors.pgn",
+    ]);
+    let recs = records(&out);
+    let required = [
+        "file",
+        "game",
+        "white",
+        "black",
+        "round",
+        "result",
+        "lang",
+        "plies",
+        "valid",
+        "termination",
+        "claimable",
+        "problems",
+    ];
+    for rec in &recs {
+        for key in required {
+            assert!(rec.get(key).is_some(), "key {key} missing in {rec}");
+        }
+        assert!(rec["claimable"].is_array());
+        let termination = rec["termination"].as_str().unwrap();
+        assert!(
+            [
+                "checkmate",
+                "stalemate",
+                "insufficient_material",
+                "fivefold_repetition",
+                "seventyfive_moves",
+                "none"
+            ]
+            .contains(&termination)
+        );
+        for p in rec["problems"].as_array().unwrap() {
+            for key in ["severity", "kind", "line", "column", "message"] {
+                assert!(p.get(key).is_some(), "problem key {key} missing in {p}");
+            }
+            assert!(["error", "warning"].contains(&p["severity"].as_str().unwrap()));
+        }
+    }
+    assert_eq!(recs[5]["termination"], "checkmate");
+    assert_eq!(recs[0]["file"], "fixtures/validate/errors.pgn");
+}
+
+#[test]
+fn usage_and_io_errors_exit_2() {
+    assert_eq!(
+        run(&["validate", "no/such/file.pgn"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        run(&[
+            "validate",
+            "--lang",
+            "klingon",
+            "fixtures/validate/errors.pgn"
+        ])
+        .status
+        .code(),
+        Some(2)
+    );
+    assert_eq!(run(&["validate"]).status.code(), Some(2));
+    assert_eq!(
+        run(&[
+            "validate",
+            "--format",
+            "xml",
+            "fixtures/validate/errors.pgn"
+        ])
+        .status
+        .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn stdin_directories_and_compressed_input_give_the_same_records() {
+    let plain = run(&[
+        "validate",
+        "--format",
+        "json",
+        "-q",
+        "fixtures/validate/errors.pgn",
+    ]);
+    let text = std::fs::read(root().join("fixtures/validate/errors.pgn")).unwrap();
+    let mut child = bin()
+        .args(["validate", "--format", "json", "-q", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let piped = child.wait_with_output().unwrap();
+    let strip_file = |out: &Output| {
+        records(out)
+            .into_iter()
+            .map(|mut r| {
+                r.as_object_mut().unwrap().remove("file");
+                r
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip_file(&plain), strip_file(&piped));
+
+    let dir = std::env::temp_dir().join(format!("pgnkit-validate-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&text).unwrap();
+    std::fs::write(dir.join("a.pgn.gz"), gz.finish().unwrap()).unwrap();
+    std::fs::write(
+        dir.join("sub/b.pgn.zst"),
+        zstd::encode_all(&text[..], 3).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(dir.join("notes.txt"), b"not a pgn").unwrap();
+    let out = run(&["validate", "--format", "json", "-q", dir.to_str().unwrap()]);
+    let recs = strip_file(&out);
+    let once = strip_file(&plain);
+    assert_eq!(
+        recs.len(),
+        2 * once.len(),
+        "both compressed files read, the .txt ignored"
+    );
+    assert_eq!(&recs[..once.len()], &once[..]);
+    assert_eq!(&recs[once.len()..], &once[..]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn french_game_with_only_kings_and_pawns_is_read_as_french() {
+    // `R` is the king in French (and the rook in English): only the French reading replays this game.
+    let pgn = "[Event \"?\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Re2 Re7 3. Rf3 Rf6 *\n";
+    let mut child = bin()
+        .args(["validate", "--format", "json", "-q", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(pgn.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let recs = records(&out);
+    assert_eq!(recs[0]["lang"], "fr");
+    assert_eq!(recs[0]["lang_confidence"], "replay");
+    assert_eq!(recs[0]["valid"], true);
+    assert_eq!(recs[0]["plies"], 6);
+}
+
+// ---- the shared corpus, against python-chess's verdicts ----
+
+fn expected(name: &str) -> Vec<Value> {
+    let path = shared(&format!("corpus/expected/{name}.jsonl.gz"));
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(
+        std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path:?}: {e}")),
+    )
+    .read_to_string(&mut text)
+    .unwrap();
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn claims(v: &Value) -> BTreeSet<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Validates a corpus file and compares every game with the oracle: legality, plies, termination, claims.
+fn agree_with_oracle(pgn: &Path, oracle: &str) {
+    let out = run(&["validate", "--format", "json", "-q", pgn.to_str().unwrap()]);
+    let got = records(&out);
+    let want = expected(oracle);
+    assert_eq!(got.len(), want.len(), "{pgn:?}: game count");
+    let mut differences = Vec::new();
+    for (g, e) in got.iter().zip(&want) {
+        let same = g["valid"] == e["valid"]
+            && g["plies"] == e["plies"]
+            && g["termination"] == e["termination"]
+            && claims(&g["claimable"]) == claims(&e["claimable"]);
+        if !same {
+            differences.push(format!(
+                "game {}: want valid={} plies={} {} {:?}; got valid={} plies={} {} {:?}",
+                e["game"],
+                e["valid"],
+                e["plies"],
+                e["termination"],
+                claims(&e["claimable"]),
+                g["valid"],
+                g["plies"],
+                g["termination"],
+                claims(&g["claimable"])
+            ));
+        }
+    }
+    assert!(
+        differences.is_empty(),
+        "{pgn:?}: {} differences, first: {:?}",
+        differences.len(),
+        &differences[..differences.len().min(5)]
+    );
+}
+
+#[test]
+fn english_corpus_agrees_with_the_oracle_game_by_game() {
+    for name in [
+        "gnuchess-book_games-000001-020000",
+        "twic1389_3393games",
+        "lichess-db-2025-05_blitz_438games_clk",
+        "pychess-world_matches",
+        "chessjs-benchmark",
+        "pgnparser-32games",
+        "python-chess-kasparov-deep-blue-1997",
+        "sunfish-gaviota-starters",
+    ] {
+        agree_with_oracle(&shared(&format!("corpus/games-english/{name}.pgn")), name);
+    }
+}
+
+#[test]
+fn rules_outcome_files_agree_with_the_oracle_and_their_names() {
+    for name in [
+        "sunfish-3fold_do",
+        "pychess-3fold",
+        "pychess-threefold",
+        "pychess-50",
+        "pychess-50halfmoves",
+        "pychess-insufficient_material",
+        "pychess-mate",
+        "pychess-promotion",
+    ] {
+        agree_with_oracle(&shared(&format!("corpus/rules-outcomes/{name}.pgn")), name);
+    }
+    // Every game of sunfish-3fold_do ends with threefold repetition claimable.
+    let out = run(&[
+        "validate",
+        "--format",
+        "json",
+        "-q",
+        "../shared/corpus/rules-outcomes/sunfish-3fold_do.pgn",
+    ]);
+    let recs = records(&out);
+    assert!(!recs.is_empty());
+    for r in &recs {
+        assert!(
+            claims(&r["claimable"]).contains("threefold_repetition"),
+            "game {}",
+            r["game"]
+        );
+    }
+}
+
+#[test]
+fn french_corpus_is_detected_as_french_and_replays_like_the_english_originals() {
+    for (name, games) in [
+        ("twic1389_3393games", 3393),
+        ("pychess-world_matches", 580),
+        ("lichess-db-2025-05_blitz_438games_clk", 438),
+    ] {
+        let fr = shared(&format!("corpus/games-french/{name}.fr.pgn"));
+        let out = run(&["validate", "--format", "json", "-q", fr.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(0), "{name}: no errors expected");
+        let recs = records(&out);
+        assert_eq!(recs.len(), games);
+        let want = expected(name);
+        for (r, e) in recs.iter().zip(&want) {
+            assert_eq!(r["plies"], e["plies"], "{name} game {}", e["game"]);
+            assert_eq!(r["valid"], true);
+            let confidence = r["lang_confidence"].as_str().unwrap();
+            assert!(
+                r["lang"] == "fr" || confidence == "irrelevant",
+                "{name} game {}: read as {} ({confidence})",
+                e["game"],
+                r["lang"]
+            );
+        }
+        let en = shared(&format!("corpus/games-english/{name}.pgn"));
+        let out = run(&["validate", "--format", "json", "-q", en.to_str().unwrap()]);
+        for r in records(&out) {
+            assert!(
+                r["lang"] == "en" || r["lang_confidence"] == "irrelevant",
+                "{name} (English) game {}",
+                r["game"]
+            );
+        }
+    }
+}
+
+#[test]
+fn injected_errors_are_found_where_the_oracle_put_them() {
+    let text = std::fs::read_to_string(shared("corpus/injected/injected.expected.jsonl")).unwrap();
+    let injected: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for lang in ["en", "fr"] {
+        let path = shared(&format!("corpus/injected/injected.{lang}.pgn"));
+        let out = run(&["validate", "--format", "json", "-q", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1));
+        let recs = records(&out);
+        assert_eq!(recs.len(), 3393);
+        let mut bad = BTreeSet::new();
+        for e in &injected {
+            let game = e["game"].as_u64().unwrap() as usize;
+            bad.insert(game);
+            let r = &recs[game - 1];
+            assert_eq!(r["valid"], false, "{lang} game {game}");
+            assert_eq!(r["plies"], e["plies_before"], "{lang} game {game}");
+            let line = e[format!("{lang}_line")].as_u64().unwrap();
+            let column = e[format!("{lang}_column")].as_u64().unwrap();
+            let kinds: Vec<_> = problems(r)
+                .into_iter()
+                .filter(|p| p.1 == line && p.2 == column)
+                .collect();
+            assert!(
+                !kinds.is_empty(),
+                "{lang} game {game}: nothing at {line}:{column}: {:?}",
+                problems(r)
+            );
+            let want_kind = e["kind"].as_str().unwrap();
+            assert!(
+                kinds.iter().any(|k| k.0 == want_kind),
+                "{lang} game {game}: want {want_kind}, got {kinds:?}"
+            );
+        }
+        for (i, r) in recs.iter().enumerate() {
+            if !bad.contains(&(i + 1)) {
+                assert_eq!(
+                    r["valid"],
+                    true,
+                    "{lang} game {} should be valid: {:?}",
+                    i + 1,
+                    problems(r)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn output_order_does_not_depend_on_threads() {
+    let path = shared("corpus/games-english/twic1389_3393games.pgn");
+    let one = run(&[
+        "validate",
+        "--format",
+        "json",
+        "-q",
+        "-j1",
+        path.to_str().unwrap(),
+    ]);
+    let two = run(&[
+        "validate",
+        "--format",
+        "json",
+        "-q",
+        "-j2",
+        path.to_str().unwrap(),
+    ]);
+    let four = run(&[
+        "validate",
+        "--format",
+        "json",
+        "-q",
+        "-j4",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stdout, four.stdout);
+}
+
+#[test]
+fn chess960_games_replay_with_their_castling_and_other_variants_are_refused() {
+    for file in [
+        "corpus/pgn-edge-cases/pychess/chess960rwch.pgn",
+        "corpus/pgn-edge-cases/python-chess/cutechess-fischerrandom.pgn",
+    ] {
+        let out = run(&[
+            "validate",
+            "--format",
+            "json",
+            "-q",
+            shared(file).to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{file}");
+        let recs = records(&out);
+        assert!(!recs.is_empty());
+        for r in &recs {
+            assert_eq!(
+                r["valid"],
+                true,
+                "{file} game {}: {:?}",
+                r["game"],
+                problems(r)
+            );
+            assert_eq!(r["variant"], "chess960");
+            assert!(r["plies"].as_u64().unwrap() > 0);
+        }
+    }
+    for (file, variant) in [
+        (
+            "corpus/pgn-edge-cases/python-chess/antichess-programfox.pgn",
+            "Antichess",
+        ),
+        (
+            "corpus/pgn-edge-cases/python-chess/knightvuillaume-jannlee-zh-lichess.pgn",
+            "Crazyhouse",
+        ),
+    ] {
+        let out = run(&[
+            "validate",
+            "--format",
+            "json",
+            "-q",
+            shared(file).to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{file}");
+        for r in records(&out) {
+            assert_eq!(r["variant"], variant);
+            assert_eq!(r["plies"], 0, "never replayed as standard chess");
+            assert!(problems(&r).iter().any(|p| p.0 == "unsupported_variant"));
+        }
+    }
+}
