@@ -311,7 +311,7 @@ impl Visitor for Render<'_> {
 /// Appends the canonical SAN of a legal move (minimal disambiguation, `+`/`#` from the position after) in
 /// `lang`'s letters. The same text as `SanPlus::from_move(..).display(lang)`, written without the
 /// formatting machinery: this runs once per move of every game.
-fn push_san(out: &mut String, before: &Position, m: &Move, after: &Position, lang: Language) {
+pub(crate) fn push_san(out: &mut String, before: &Position, m: &Move, after: &Position, lang: Language) {
     match San::from_move(before, m) {
         San::Normal {
             role,
@@ -349,7 +349,7 @@ fn push_san(out: &mut String, before: &Position, m: &Move, after: &Position, lan
 }
 
 /// Appends the UCI form of a legal move (castling as the position's castling mode wants it).
-fn push_uci(out: &mut String, before: &Position, m: &Move) {
+pub(crate) fn push_uci(out: &mut String, before: &Position, m: &Move) {
     let uci = Uci::from_move(before, m);
     for sq in [uci.from, uci.to] {
         out.push(sq.file().char());

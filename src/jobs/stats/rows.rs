@@ -12,7 +12,8 @@ use super::{GameStats, MoveSink};
 use crate::core::fen;
 use crate::core::{Color, Move, Position};
 use crate::jobs::replay::{MoveAt, Variant};
-use crate::notation::{CheckMark, Language, Leniencies, San, SanPlus, uci::Uci};
+use crate::jobs::convert::{push_san, push_uci};
+use crate::notation::Language;
 use crate::pgn::{Game, TokenKind, clock};
 
 /// Columns of the per-game CSV: the 26 in their order, then extras.
@@ -239,17 +240,6 @@ pub fn write_seconds(out: &mut String, d: Duration) {
     }
 }
 
-/// UCI text (`e2e4`, `e7e8q`) without the formatting machinery: this runs once per output row.
-fn push_uci(out: &mut String, uci: &Uci) {
-    for sq in [uci.from, uci.to] {
-        out.push(sq.file().char());
-        out.push(sq.rank().char());
-    }
-    if let Some(role) = uci.promotion {
-        out.push(role.lower_char());
-    }
-}
-
 /// The per-move rows of a batch, as a [`MoveSink`] fed by the replay.
 pub struct MoveRows<'w, W: io::Write> {
     w: &'w mut csv::Writer<W>,
@@ -294,17 +284,12 @@ impl<'w, W: io::Write> MoveRows<'w, W> {
         row.num(at.ply);
         match m {
             Some(m) => {
-                let san = SanPlus {
-                    san: San::from_move(before, m),
-                    mark: CheckMark::after(after),
-                    annotation: None,
-                    leniencies: Leniencies::NONE,
-                };
+                // convert's writers: the same text as the notation layer's `Display`, without `fmt`.
                 row.text.clear();
-                let _ = write!(row.text, "{}", san.display(Language::En));
+                push_san(&mut row.text, before, m, after, Language::En);
                 row.record.push_field(row.text.as_bytes());
                 row.text.clear();
-                push_uci(&mut row.text, &Uci::from_move(before, m));
+                push_uci(&mut row.text, before, m);
                 row.record.push_field(row.text.as_bytes());
             }
             None => {
@@ -351,17 +336,6 @@ mod tests {
     fn digits() {
         for n in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
             assert_eq!(Digits::new(n).as_bytes(), n.to_string().as_bytes());
-        }
-    }
-
-    #[test]
-    fn uci_text_matches_its_display() {
-        let pos = crate::core::fen::parse_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
-        for m in pos.legal_moves().iter() {
-            let uci = Uci::from_move(&pos, m);
-            let mut text = String::new();
-            push_uci(&mut text, &uci);
-            assert_eq!(text, uci.to_string());
         }
     }
 
