@@ -140,7 +140,10 @@ impl fmt::Display for Failure {
                         if *checkmate { "checkmate" } else { "stalemate" }
                     ),
                     MoveFailure::Unknown => {
-                        write!(f, "cannot read \"{text}\"{place} as a move or any other PGN token")
+                        write!(
+                            f,
+                            "cannot read \"{text}\"{place} as a move or any other PGN token"
+                        )
                     }
                 }
             }
@@ -311,7 +314,13 @@ impl Visitor for Render<'_> {
 /// Appends the canonical SAN of a legal move (minimal disambiguation, `+`/`#` from the position after) in
 /// `lang`'s letters. The same text as `SanPlus::from_move(..).display(lang)`, written without the
 /// formatting machinery: this runs once per move of every game.
-pub(crate) fn push_san(out: &mut String, before: &Position, m: &Move, after: &Position, lang: Language) {
+pub(crate) fn push_san(
+    out: &mut String,
+    before: &Position,
+    m: &Move,
+    after: &Position,
+    lang: Language,
+) {
     match San::from_move(before, m) {
         San::Normal {
             role,

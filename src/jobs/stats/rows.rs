@@ -11,8 +11,8 @@ use std::time::Duration;
 use super::{GameStats, MoveSink};
 use crate::core::fen;
 use crate::core::{Color, Move, Position};
-use crate::jobs::replay::{MoveAt, Variant};
 use crate::jobs::convert::{push_san, push_uci};
+use crate::jobs::replay::{MoveAt, Variant};
 use crate::notation::Language;
 use crate::pgn::{Game, TokenKind, clock};
 
