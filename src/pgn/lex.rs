@@ -180,9 +180,9 @@ impl std::fmt::Display for GameResult {
 #[inline]
 pub fn marker_at(buf: &[u8], pos: usize) -> Option<(GameResult, usize)> {
     let rest = &buf[pos..];
-    match rest.first()? {
-        b'*' => return Some((GameResult::Unknown, 1)),
-        b'0' | b'1' => {}
+    match rest {
+        [b'*', ..] => return Some((GameResult::Unknown, 1)),
+        [b'0' | b'1', b'-' | b'/', ..] => {}
         _ => return None,
     }
     if pos > 0 && !is_boundary(buf[pos - 1]) {

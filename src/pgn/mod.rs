@@ -4,6 +4,8 @@
 //! # Reading
 //! * [`Games`]: the games of a buffer in memory, one after the other ([`Games::next_game`] reuses its
 //!   allocations; the [`Iterator`] impl hands out owned [`Game`]s). [`parse_all`] collects them.
+//! * [`read_games`]: any [`std::io::Read`], read in fixed-size blocks (bounded memory), each game
+//!   handed to a closure as soon as it is complete (one thread; no separate splitting pass).
 //! * [`BatchReader`]: any [`std::io::Read`], read in fixed-size blocks, yields [`Batch`]es of complete
 //!   games (owned bytes, absolute offset, first line and column, first game index), ready for worker
 //!   threads; [`Batch::games`] parses one.
@@ -61,6 +63,7 @@
 mod lex;
 mod model;
 mod parser;
+mod reader;
 mod split;
 mod text;
 
@@ -69,7 +72,8 @@ pub use model::{
     Diagnostic, DiagnosticKind, Encoding, Game, MoveToken, Severity, Span, Tag, Token, TokenKind,
 };
 pub use parser::{GameStart, Games, parse_all};
-pub use split::{Batch, BatchReader, game_starts, split_games};
+pub use reader::{Batch, BatchReader, DEFAULT_BATCH, DEFAULT_BLOCK, read_games};
+pub use split::{game_starts, split_games};
 pub use text::{
     LineMap, Location, advance, clock, commands, count_line_breaks, decode, detect_encoding,
     parse_clock, tag_value, unescape_comment,

@@ -104,7 +104,7 @@ impl fmt::Display for Location {
 /// Number of line breaks in `bytes` (LF, CRLF and lone CR each count once). A CR at the very end counts
 /// as a break even if an LF follows in the next buffer; game and batch boundaries never fall there.
 pub fn count_line_breaks(bytes: &[u8]) -> u64 {
-    let lf = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+    let lf = count_byte(bytes, b'\n') as u64;
     if memchr(b'\r', bytes).is_none() {
         return lf;
     }
@@ -112,6 +112,21 @@ pub fn count_line_breaks(bytes: &[u8]) -> u64 {
         .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
         .count() as u64;
     lf + lone_cr
+}
+
+/// Occurrences of `needle` (chunks summed in `u8`, which the compiler vectorises well).
+fn count_byte(bytes: &[u8], needle: u8) -> usize {
+    bytes
+        .chunks(255)
+        .map(|c| c.iter().map(|&b| (b == needle) as u8).sum::<u8>() as usize)
+        .sum()
+}
+
+fn count_continuation(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|c| c.iter().map(|&b| ((b & 0xC0) == 0x80) as u8).sum::<u8>() as usize)
+        .sum()
 }
 
 /// Characters in `bytes` when decoded: UTF-8 characters if valid UTF-8 (BOMs not counted), else one per byte.
@@ -130,11 +145,54 @@ fn count_chars_in(bytes: &[u8], encoding: Encoding) -> u32 {
     match encoding {
         Encoding::Cp1252 => bytes.len() as u32,
         Encoding::Utf8 => {
-            let chars = bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count();
+            let chars = bytes.len() - count_continuation(bytes);
             let boms = memmem::find_iter(bytes, super::lex::BOM).count();
             (chars - boms) as u32
         }
     }
+}
+
+/// A game's encoding and the line and column just after it, in one pass over its bytes for the usual
+/// case (ASCII or UTF-8, LF or CRLF line ends).
+pub(crate) fn encoding_and_end(bytes: &[u8], start: Location) -> (Encoding, Location) {
+    let (lf, cr, high) = byte_summary(bytes);
+    let encoding = if high == 0 || std::str::from_utf8(bytes).is_ok() {
+        Encoding::Utf8
+    } else {
+        Encoding::Cp1252
+    };
+    if cr != 0 || high != 0 {
+        return (encoding, advance(start, bytes));
+    }
+    let end = if lf == 0 {
+        Location {
+            line: start.line,
+            column: start.column + bytes.len() as u32,
+        }
+    } else {
+        Location {
+            line: start.line + lf as u64,
+            column: 1 + (bytes.len() - last_line_start(bytes)) as u32,
+        }
+    };
+    (encoding, end)
+}
+
+/// (LF count, CR count, count of bytes >= 0x80), chunked so the compiler vectorises it.
+fn byte_summary(bytes: &[u8]) -> (usize, usize, usize) {
+    let (mut lf, mut cr, mut high) = (0usize, 0usize, 0usize);
+    for c in bytes.chunks(255) {
+        let (mut l, mut r, mut h) = (0u8, 0u8, 0u8);
+        for &b in c {
+            l += (b == b'\n') as u8;
+            r += (b == b'\r') as u8;
+            h += b >> 7;
+        }
+        lf += l as usize;
+        cr += r as usize;
+        high += h as usize;
+    }
+    (lf, cr, high)
 }
 
 /// Line and column just after `bytes`, which start at `start` (used to carry positions from game to
@@ -310,6 +368,17 @@ mod tests {
 
     #[test]
     fn line_breaks_and_columns() {
+        for s in [
+            &b""[..],
+            b"a",
+            b"ab\ncd",
+            b"x\r\ny\rz\n",
+            "é\nàb".as_bytes(),
+            b"\xe9\n",
+        ] {
+            let start = Location { line: 3, column: 5 };
+            assert_eq!(encoding_and_end(s, start).1, advance(start, s));
+        }
         assert_eq!(count_line_breaks(b"a\nb\r\nc\rd"), 3);
         assert_eq!(count_chars("é♘\u{FEFF}x".as_bytes()), 3);
         assert_eq!(count_chars(b"\xe9x"), 2);
