@@ -215,7 +215,9 @@ impl<'a> Games<'a> {
                     };
                     let name = &buf[scan.name.0..scan.name.1];
                     if !name.is_empty() {
-                        if state == State::Tags && self.names.contains(name) {
+                        // a name that runs to the end of the buffer may go on in the next block: it
+                        // never counts as a repeat (the splitter applies the same rule)
+                        if state == State::Tags && scan.name.1 < n && self.names.contains(name) {
                             break i;
                         }
                         self.names.insert(name);
@@ -858,5 +860,208 @@ mod tests {
         assert_eq!(annotation_symbol("∓".as_bytes()), Some(17));
         assert_eq!(annotation_symbol(b"N"), Some(146));
         assert_eq!(annotation_symbol(b"x"), None);
+    }
+
+    use crate::pgn::{DiagnosticKind as D, Encoding, Location};
+
+    /// Tokens of the first game as short strings: `N12`, `N12...`, `M<san>[!n][ep]`, `$n`, `{}`,
+    /// `;`, `%`, `(`, `)`, `(=)`, `R<marker>`, `?<text>`.
+    fn toks(pgn: &str) -> Vec<String> {
+        let mut games = Games::new(pgn.as_bytes());
+        let g = games.next_game().expect("a game");
+        g.tokens
+            .iter()
+            .map(|t| match t.kind {
+                TokenKind::MoveNumber { number, black } => {
+                    format!("N{number}{}", if black { "..." } else { "" })
+                }
+                TokenKind::Move(m) => format!(
+                    "M{}{}{}",
+                    String::from_utf8_lossy(g.san(&m)),
+                    m.suffix.map(|n| format!("!{n}")).unwrap_or_default(),
+                    if m.en_passant { "ep" } else { "" }
+                ),
+                TokenKind::Nag(n) => format!("${n}"),
+                TokenKind::Comment => format!("{{{}}}", g.comment(t.span)),
+                TokenKind::LineComment => format!(";{}", g.comment(t.span)),
+                TokenKind::Escape => "%".into(),
+                TokenKind::VariationStart => "(".into(),
+                TokenKind::VariationEnd => ")".into(),
+                TokenKind::DrawOffer => "(=)".into(),
+                TokenKind::Result(r) => format!("R{r}"),
+                TokenKind::Unknown => format!("?{}", g.text(t.span)),
+            })
+            .collect()
+    }
+
+    fn diags(pgn: &str) -> Vec<(D, String)> {
+        Games::new(pgn.as_bytes())
+            .flat_map(|g| {
+                g.diagnostics
+                    .iter()
+                    .map(|d| (d.kind, g.location(d.span.start).to_string()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn movetext_tokens() {
+        let t = toks(
+            "1. e4 e5 2.Nf3 Nc6 3... a6 12… Cf3 4. ♘f3+ e8Q e8=q 0-0 O-O-O Ng1f3 e2-e4 Qh5# \
+             exd6 e.p. exd6e.p. -- Z0 e4!? e4 !? $17 += ∓ ± (=) {a [%clk 0:03:00]}{b} ; rest\n\
+             (1... d5 (1... c5) $1) 1/2-1/2",
+        );
+        let want = "N1 Me4 Me5 N2 MNf3 MNc6 N3... Ma6 N12... MCf3 N4 M♘f3+ Me8Q Me8=q M0-0 MO-O-O \
+                    MNg1f3 Me2-e4 MQh5# Mexd6ep Mexd6ep M-- MZ0 Me4!5 Me4 $5 $17 $14 $17 $16 (=) \
+                    {a [%clk 0:03:00]} {b} ; rest ( N1... Md5 ( N1... Mc5 ) $1 ) R1/2-1/2";
+        assert_eq!(t.join(" "), want);
+    }
+
+    #[test]
+    fn glued_and_odd_forms() {
+        assert_eq!(toks("1... h6*").join(" "), "N1... Mh6 R*");
+        assert_eq!(toks("1.e4$1 e5$2 *").join(" "), "N1 Me4 $1 Me5 $2 R*");
+        assert_eq!(
+            toks("1. e4 pawn goes to e5 *").join(" "),
+            "N1 Me4 ?pawn goes to Me5 R*"
+        );
+        assert_eq!(toks("1. Tf8-e8.0-0 *").join(" "), "N1 MTf8-e8 ?. M0-0 R*");
+        assert_eq!(toks("1. e4 $300 $ *").join(" "), "N1 Me4 ?$300 ?$ R*");
+        assert_eq!(toks("%escape\n1. e4 % no *").join(" "), "% N1 Me4 ?% no R*");
+        assert_eq!(toks("1. e4 $1-0").join(" "), "N1 Me4 ?$ R1-0");
+    }
+
+    #[test]
+    fn variations_checked_without_recursion() {
+        let deep = format!(
+            "1. e4 {}e5{} *",
+            "(1. d4 ".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        let g = Games::new(deep.as_bytes()).next().unwrap();
+        assert!(!g.has_errors(), "{:?}", &g.diagnostics[..1]);
+        assert_eq!(
+            diags("1. e4 ((1. d4)) *"),
+            [(D::VariationWithoutMove, "1:8".into())]
+        );
+        assert_eq!(
+            diags("1. e4 ) *"),
+            [(D::UnexpectedVariationEnd, "1:7".into())]
+        );
+        assert_eq!(
+            diags("( 1. e4 ) *"),
+            [(D::VariationWithoutMove, "1:1".into())]
+        );
+        assert_eq!(
+            diags("1. e4 (1. d4 *"),
+            [(D::UnclosedVariation, "1:14".into())]
+        );
+        assert_eq!(
+            diags("1. e4 (1. d4"),
+            [
+                (D::UnclosedVariation, "1:13".into()),
+                (D::MissingResult, "1:13".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn tags_model() {
+        let pgn = "[Event \"A \\\"b\\\" \\\\\"]\n\n[Site \"x\"]\n\n1. e4 *";
+        let g = Games::new(pgn.as_bytes()).next().unwrap();
+        assert_eq!(g.tags.len(), 2);
+        assert_eq!(g.tag("Event").unwrap(), "A \"b\" \\");
+        assert_eq!(g.tag_raw("Event").unwrap(), b"A \\\"b\\\" \\\\");
+        assert_eq!(g.tag("Site").unwrap(), "x");
+        assert_eq!(g.tag("Round"), None);
+        assert_eq!(g.result, Some(GameResult::Unknown));
+        assert!(g.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn game_boundaries() {
+        let count = |s: &str| Games::new(s.as_bytes()).count();
+        // python-chess would merge these; a tag pair after movetext starts a game
+        assert_eq!(count("[A \"1\"]\n1. e4 e5\n[A \"2\"]\n1. d4 *"), 2);
+        // pgn-reader would split at the blank line after the opening comment
+        assert_eq!(count("[A \"1\"]\n\n{opening}\n\n1. e4 e5\n\n2. Nf3 *"), 1);
+        // tag-only games, blank lines between tags
+        assert_eq!(
+            count("[A \"1\"]\n[B \"1\"]\n\n[A \"2\"]\n\n[B \"2\"]\n[C \"2\"]"),
+            2
+        );
+        assert_eq!(count("[A \"1\"]\n\n[B \"1\"]\n"), 1);
+        // tagless games separated by markers; trailing comment stays with its game
+        let games: Vec<_> = Games::new(b"1. e4 1-0 {bye}\n1. d4 0-1\n".as_slice()).collect();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].source, b"1. e4 1-0 {bye}\n");
+        assert_eq!(games[1].index, 1);
+        // nothing but trivia: no game
+        assert_eq!(count("; only\n{a comment}\n"), 0);
+        assert_eq!(count(""), 0);
+    }
+
+    #[test]
+    fn missing_brace_does_not_eat_the_next_game() {
+        let pgn = "[Event \"1\"]\n1. e4 {unclosed\n\n[Event \"2\"]\n1. d4 {fine} *\n";
+        let games: Vec<_> = Games::new(pgn.as_bytes()).collect();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].diagnostics[0].kind, D::UnterminatedComment);
+        assert_eq!(
+            games[0]
+                .location(games[0].diagnostics[0].span.start)
+                .to_string(),
+            "2:8"
+        );
+        assert!(!games[1].has_errors());
+        assert_eq!(games[1].tag("Event").unwrap(), "2");
+    }
+
+    #[test]
+    fn locations_as_editors_count() {
+        // BOM not counted, tabs count one, UTF-8 characters count one, CRLF is one line break
+        let pgn =
+            "\u{FEFF}[Event \"é\"]\r\n\r\n1.\te4 ♘f3 pawn *\r\n\r\n[Event \"2\"]\r\n1. e4 zz *";
+        let games: Vec<_> = Games::new(pgn.as_bytes()).collect();
+        assert_eq!(games[0].offset, 3);
+        assert_eq!(games[0].location(0), Location { line: 1, column: 1 });
+        let d = games[0].diagnostics[0];
+        assert_eq!(games[0].location(d.span.start).to_string(), "3:11");
+        assert_eq!(games[1].line, 5);
+        let d = games[1].diagnostics[0];
+        assert_eq!(games[1].location(d.span.start).to_string(), "6:7");
+        let map = games[1].line_map();
+        assert_eq!(map.location(d.span.start), games[1].location(d.span.start));
+        // a game starting mid-line
+        let games: Vec<_> = Games::new("1. e4 1-0 1. d4 zz *".as_bytes()).collect();
+        assert_eq!((games[1].line, games[1].column), (1, 11));
+        let d = games[1].diagnostics[0];
+        assert_eq!(games[1].location(d.span.start).to_string(), "1:17");
+    }
+
+    #[test]
+    fn encoding_per_game() {
+        let pgn = b"[Event \"caf\xe9\"]\n1. e4 *\n[Event \"caf\xc3\xa9\"]\n1. e4 xx *\n";
+        let games: Vec<_> = Games::new(pgn.as_slice()).collect();
+        assert_eq!(games[0].encoding, Encoding::Cp1252);
+        assert_eq!(games[0].tag("Event").unwrap(), "café");
+        assert_eq!(games[1].encoding, Encoding::Utf8);
+        assert_eq!(games[1].tag("Event").unwrap(), "café");
+        let d = games[1].diagnostics[0];
+        assert_eq!(games[1].location(d.span.start).to_string(), "4:7");
+    }
+
+    #[test]
+    fn linear_on_pathological_input() {
+        // kokopu's ReDoS case, scaled up: an unterminated comment full of backslashes
+        let evil = format!("1. e4 {{{}", "\\\\".repeat(1 << 20));
+        let g = Games::new(evil.as_bytes()).next().unwrap();
+        assert_eq!(g.diagnostics[0].kind, D::UnterminatedComment);
+        // many tags with distinct names, many unescaped quotes on one line
+        let tags: String = (0..50_000).map(|i| format!("[T{i} \"x\"]")).collect();
+        assert_eq!(Games::new(tags.as_bytes()).count(), 1);
+        let quotes = format!("[Event \"{}\"]", "a\" ".repeat(100_000));
+        assert_eq!(Games::new(quotes.as_bytes()).count(), 1);
     }
 }

@@ -57,7 +57,8 @@ pub fn game_starts(buf: &[u8], at_line_start: bool, out: &mut Vec<usize>) {
                 let scan = lex::scan_tag(buf, i);
                 let name = &buf[scan.name.0..scan.name.1];
                 if !name.is_empty() {
-                    if was_tags && names.contains(name) {
+                    // a name running to the end of the buffer may be cut: never a repeat
+                    if was_tags && scan.name.1 < n && names.contains(name) {
                         out.push(i);
                         names.clear();
                     }
