@@ -179,6 +179,8 @@ impl<'a> Games<'a> {
 
         let mut state = State::Before;
         let mut i = start;
+        // a tag scan looked at a line cut by the end of the buffer
+        let mut truncated = false;
         let end = loop {
             i = lex::skip_ws(buf, i);
             if i >= n {
@@ -213,11 +215,14 @@ impl<'a> Games<'a> {
                     let Ok((_, scan)) = lex::tag_pair(buf, i) else {
                         unreachable!("tag_pair accepts any '['")
                     };
+                    // a tag cut by the end of the buffer (its name may go on): wait for more input
+                    if self.more_input && (scan.truncated || scan.name.1 == n) {
+                        truncated = true;
+                        break n;
+                    }
                     let name = &buf[scan.name.0..scan.name.1];
                     if !name.is_empty() {
-                        // a name that runs to the end of the buffer may go on in the next block: it
-                        // never counts as a repeat (the splitter applies the same rule)
-                        if state == State::Tags && scan.name.1 < n && self.names.contains(name) {
+                        if state == State::Tags && self.names.contains(name) {
                             break i;
                         }
                         self.names.insert(name);
@@ -239,7 +244,7 @@ impl<'a> Games<'a> {
                 }
             }
         };
-        if end == n && self.more_input && n == full.len() {
+        if self.more_input && n == full.len() && (end == n || truncated) {
             // the game (or the trivia before it) may go on in the next block
             return false;
         }
@@ -249,6 +254,12 @@ impl<'a> Games<'a> {
             return false;
         }
         let rel_end = end - start;
+        // a missing `]` points at what follows the value, which may be the next game's first byte
+        let limit = rel_end as u32;
+        for d in &mut self.game.diagnostics {
+            d.span.start = d.span.start.min(limit);
+            d.span.end = d.span.end.min(limit);
+        }
         if end == cap && cap < full.len() {
             self.diag(DiagnosticKind::GameTooLarge, rel_end, rel_end);
         }

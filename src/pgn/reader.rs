@@ -211,7 +211,12 @@ impl<R: Read> Iterator for BatchReader<R> {
                 continue;
             }
             self.starts.clear();
-            game_starts(&self.buf, self.start.column == 1, &mut self.starts);
+            game_starts(
+                &self.buf,
+                self.start.column == 1,
+                self.eof,
+                &mut self.starts,
+            );
             if self.eof {
                 let games = self.starts.len();
                 if games == 0 {

@@ -19,10 +19,12 @@ enum State {
 /// Start offsets of the games in `buf`, appended to `out`.
 ///
 /// `buf` must start at the beginning of a file (BOM already skipped) or at a game boundary;
-/// `at_line_start` says whether `buf[0]` is in column 1. The first game starts at 0 (it owns any
-/// comment before its tags); game `k` spans `out[k]..out[k + 1]` (the last one to the end of `buf`).
-/// A buffer holding only whitespace and comments has no game.
-pub fn game_starts(buf: &[u8], at_line_start: bool, out: &mut Vec<usize>) {
+/// `at_line_start` says whether `buf[0]` is in column 1; `complete` whether `buf` runs to the end of
+/// the input. The first game starts at 0 (it owns any comment before its tags); game `k` spans
+/// `out[k]..out[k + 1]` (the last one to the end of `buf`). A buffer holding only whitespace and
+/// comments has no game. When `buf` is not complete, the last game found may be unfinished, and the
+/// search stops early where a tag value's reading depends on bytes not yet read.
+pub fn game_starts(buf: &[u8], at_line_start: bool, complete: bool, out: &mut Vec<usize>) {
     let n = buf.len();
     let mut names = NameSet::default();
     let mut state = State::Before;
@@ -55,10 +57,13 @@ pub fn game_starts(buf: &[u8], at_line_start: bool, out: &mut Vec<usize>) {
                     State::Tags => {}
                 }
                 let scan = lex::scan_tag(buf, i);
+                if !complete && (scan.truncated || scan.name.1 == n) {
+                    // cut by the end of the buffer: the rest is the unfinished last game
+                    return;
+                }
                 let name = &buf[scan.name.0..scan.name.1];
                 if !name.is_empty() {
-                    // a name running to the end of the buffer may be cut: never a repeat
-                    if was_tags && scan.name.1 < n && names.contains(name) {
+                    if was_tags && names.contains(name) {
                         out.push(i);
                         names.clear();
                     }
@@ -124,7 +129,7 @@ fn skip_movetext(buf: &[u8], mut j: usize, at_line_start: bool) -> (usize, bool)
 pub fn split_games(buf: &[u8]) -> Vec<usize> {
     let skip = if buf.starts_with(lex::BOM) { 3 } else { 0 };
     let mut out = Vec::new();
-    game_starts(&buf[skip..], true, &mut out);
+    game_starts(&buf[skip..], true, true, &mut out);
     for s in &mut out {
         *s += skip;
     }
