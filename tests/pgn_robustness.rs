@@ -26,7 +26,7 @@ impl Rng {
 }
 
 /// Every invariant the reader promises, on one input.
-pub fn check(data: &[u8], rng: &mut Rng) {
+fn check(data: &[u8], rng: &mut Rng) {
     let games: Vec<_> = Games::new(data).collect();
     let skip = if data.starts_with(b"\xEF\xBB\xBF") {
         3
