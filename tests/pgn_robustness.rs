@@ -68,18 +68,33 @@ fn check(data: &[u8], rng: &mut Rng) {
     if let Some(&first) = offsets.first() {
         assert_eq!(first, skip);
     }
-    let key = |g: &pgnkit::pgn::Game<'_>| {
-        (
-            g.offset,
-            g.line,
-            g.column,
-            g.tags.clone(),
-            g.tokens.clone(),
-            g.diagnostics.clone(),
-        )
-    };
     let whole: Vec<_> = games.iter().map(key).collect();
     let block = 1 + rng.below(300);
+    check_blocks(data, &whole, block);
+}
+
+type Key = (
+    u64,
+    u64,
+    u32,
+    Vec<pgnkit::pgn::Tag>,
+    Vec<pgnkit::pgn::Token>,
+    Vec<pgnkit::pgn::Diagnostic>,
+);
+
+fn key(g: &pgnkit::pgn::Game<'_>) -> Key {
+    (
+        g.offset,
+        g.line,
+        g.column,
+        g.tags.clone(),
+        g.tokens.clone(),
+        g.diagnostics.clone(),
+    )
+}
+
+/// Both streaming readers give the whole-buffer games with this block size.
+fn check_blocks(data: &[u8], whole: &[Key], block: usize) {
     let mut streamed = Vec::new();
     read_games(data, block, |g| {
         streamed.push(key(g));
@@ -95,6 +110,22 @@ fn check(data: &[u8], rng: &mut Rng) {
         assert_eq!(batched.len() - before, batch.games);
     }
     assert_eq!(batched, whole, "BatchReader, block {block}");
+}
+
+/// Found by the fuzzer: a line holding a UTF-8 game and a Latin-1 game; a batch boundary after them
+/// counted the whole line's characters one way, the parser game by game another, and the next game's
+/// column differed between `BatchReader` and a whole-buffer parse.
+#[test]
+fn regression_fuzz_column_across_batches() {
+    let input = fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pgn/fuzz-column-across-batches.bin"),
+    )
+    .unwrap();
+    let data = &input[1..];
+    let whole: Vec<_> = Games::new(data).map(|g| key(&g)).collect();
+    for block in 1..=256 {
+        check_blocks(data, &whole, block);
+    }
 }
 
 fn samples() -> Vec<(String, Vec<u8>)> {

@@ -162,13 +162,23 @@ impl<R: Read> BatchReader<R> {
         self.buf.truncate(cut);
         let bytes = std::mem::replace(&mut self.buf, rest);
         let start = self.start;
-        let after = text::advance(
-            Location {
-                line: start.line,
-                column: start.column,
-            },
-            &bytes,
-        );
+        // game by game, exactly as the parser carries lines and columns (each game's tail counted
+        // in its own encoding)
+        let mut after = Location {
+            line: start.line,
+            column: start.column,
+        };
+        for (k, &a) in self.starts.iter().take(games).enumerate() {
+            let b = self
+                .starts
+                .get(k + 1)
+                .copied()
+                .unwrap_or(bytes.len())
+                .min(bytes.len());
+            // the first game of the file may start after a BOM-less prefix of trivia: it starts at 0
+            let a = if k == 0 { 0 } else { a };
+            after = text::encoding_and_end(&bytes[a..b], after).1;
+        }
         self.start = GameStart {
             offset: start.offset + bytes.len() as u64,
             line: after.line,

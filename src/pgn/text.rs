@@ -152,8 +152,8 @@ fn count_chars_in(bytes: &[u8], encoding: Encoding) -> u32 {
     }
 }
 
-/// A game's encoding and the line and column just after it, in one pass over its bytes for the usual
-/// case (ASCII or UTF-8, LF or CRLF line ends).
+/// A game's encoding and the line and column just after it (the last line's characters counted in the
+/// game's encoding, as [`Game::location`] counts them), in one pass over the bytes for the usual case.
 pub(crate) fn encoding_and_end(bytes: &[u8], start: Location) -> (Encoding, Location) {
     let (lf, cr, high) = byte_summary(bytes);
     let encoding = if high == 0 || std::str::from_utf8(bytes).is_ok() {
@@ -161,18 +161,20 @@ pub(crate) fn encoding_and_end(bytes: &[u8], start: Location) -> (Encoding, Loca
     } else {
         Encoding::Cp1252
     };
-    if cr != 0 || high != 0 {
-        return (encoding, advance(start, bytes));
-    }
-    let end = if lf == 0 {
+    let breaks = if cr == 0 {
+        lf as u64
+    } else {
+        count_line_breaks(bytes)
+    };
+    let end = if breaks == 0 {
         Location {
             line: start.line,
-            column: start.column + bytes.len() as u32,
+            column: start.column + count_chars_in(bytes, encoding),
         }
     } else {
         Location {
-            line: start.line + lf as u64,
-            column: 1 + (bytes.len() - last_line_start(bytes)) as u32,
+            line: start.line + breaks,
+            column: 1 + count_chars_in(&bytes[last_line_start(bytes)..], encoding),
         }
     };
     (encoding, end)
@@ -196,7 +198,8 @@ fn byte_summary(bytes: &[u8]) -> (usize, usize, usize) {
 }
 
 /// Line and column just after `bytes`, which start at `start` (used to carry positions from game to
-/// game and from batch to batch). The last partial line's characters are counted by [`count_chars`].
+/// game and from batch to batch). The last partial line's characters count as UTF-8 characters when
+/// they are valid UTF-8, else one per byte.
 pub fn advance(start: Location, bytes: &[u8]) -> Location {
     let breaks = count_line_breaks(bytes);
     if breaks == 0 {
@@ -377,7 +380,8 @@ mod tests {
             b"\xe9\n",
         ] {
             let start = Location { line: 3, column: 5 };
-            assert_eq!(encoding_and_end(s, start).1, advance(start, s));
+            let enc = detect_encoding(s);
+            assert_eq!(encoding_and_end(s, start), (enc, advance(start, s)));
         }
         assert_eq!(count_line_breaks(b"a\nb\r\nc\rd"), 3);
         assert_eq!(count_chars("é♘\u{FEFF}x".as_bytes()), 3);
