@@ -5,7 +5,7 @@ use std::hint::black_box;
 use std::ops::ControlFlow;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pgnkit::pgn::{BatchReader, Games, TokenKind, read_games, split_games};
+use pgnkit::pgn::{BatchReader, DEFAULT_BLOCK, Games, TokenKind, read_games, split_games};
 
 const FILE: &str = "../shared/corpus/games-english/gnuchess-book_games-000001-020000.pgn";
 
@@ -48,10 +48,10 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    g.bench_function("read_games_1MiB_blocks", |b| {
+    g.bench_function("read_games_64KiB_blocks", |b| {
         b.iter(|| {
             let mut n = 0;
-            read_games(black_box(&data[..]), 1 << 20, |_| {
+            read_games(black_box(&data[..]), DEFAULT_BLOCK, |_| {
                 n += 1;
                 ControlFlow::<()>::Continue(())
             })

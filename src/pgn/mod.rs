@@ -27,6 +27,11 @@
 //!   content faithful) or errors. [`Game::location`] turns any offset into a file line and a column as
 //!   editors count ([`Location`]: characters of the decoded line, tabs count one, a BOM none).
 //!
+//! Streaming readers never decide a boundary from bytes cut by the end of a block: a game whose reading
+//! could change with more input is held back until more is read, so [`read_games`], [`BatchReader`] and
+//! a whole-buffer [`Games`] give the same games, span for span (tested on the corpus, on random input
+//! with random block sizes, and by the fuzz target in `fuzz/`).
+//!
 //! Also: [`Game::result`] (the termination marker), [`Game::encoding`] (each game is checked on its own:
 //! valid UTF-8 stays UTF-8, anything else is read as Windows-1252/Latin-1), [`Game::offset`],
 //! [`Game::line`], [`Game::column`] and [`Game::index`]. Nothing is decoded or unescaped while parsing;
@@ -56,9 +61,9 @@
 //! A blank line never ends a game. A game's bytes run to the next game's first byte: trailing comments
 //! and blank lines belong to the game before. A malformed game gets located errors, and the reader goes
 //! on with the same boundary rules, so no other game is lost or merged; a missing `}` or an unclosed tag
-//! value is cut before the next tag-pair line. A termination marker inside an open variation ends the
-//! game (with an error), as in kokopu. Everything is linear in the input: no backtracking beyond a few
-//! bytes, no recursion.
+//! value is cut before the next tag-pair line (a missing `}` also at the last line break of the input).
+//! A termination marker inside an open variation ends the game (with an error), as in kokopu.
+//! Everything is linear in the input: no backtracking beyond a few bytes, no recursion.
 
 mod lex;
 mod model;

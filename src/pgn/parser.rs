@@ -1075,4 +1075,11 @@ mod tests {
         let quotes = format!("[Event \"{}\"]", "a\" ".repeat(100_000));
         assert_eq!(Games::new(quotes.as_bytes()).count(), 1);
     }
+
+    #[test]
+    fn tokens_stay_small() {
+        assert!(std::mem::size_of::<Token>() <= 24);
+        assert!(std::mem::size_of::<Tag>() <= 24);
+        assert!(std::mem::size_of::<Diagnostic>() <= 12);
+    }
 }

@@ -129,6 +129,9 @@ pub struct BatchReader<R> {
 }
 
 impl<R: Read> BatchReader<R> {
+    /// Default block size: [`DEFAULT_BATCH`] (1 MiB).
+    pub const DEFAULT_BLOCK: usize = DEFAULT_BATCH;
+
     /// A reader with the default block size ([`DEFAULT_BATCH`]).
     pub fn new(inner: R) -> Self {
         Self::with_block_size(inner, DEFAULT_BATCH)

@@ -155,14 +155,13 @@ fn count_chars_in(bytes: &[u8], encoding: Encoding) -> u32 {
 /// A game's encoding and the line and column just after it (the last line's characters counted in the
 /// game's encoding, as [`Game::location`] counts them), in one pass over the bytes for the usual case.
 pub(crate) fn encoding_and_end(bytes: &[u8], start: Location) -> (Encoding, Location) {
-    let (lf, cr, high) = byte_summary(bytes);
-    let encoding = if high == 0 || std::str::from_utf8(bytes).is_ok() {
+    let encoding = if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
         Encoding::Utf8
     } else {
         Encoding::Cp1252
     };
-    let breaks = if cr == 0 {
-        lf as u64
+    let breaks = if memchr(b'\r', bytes).is_none() {
+        count_byte(bytes, b'\n') as u64
     } else {
         count_line_breaks(bytes)
     };
@@ -178,23 +177,6 @@ pub(crate) fn encoding_and_end(bytes: &[u8], start: Location) -> (Encoding, Loca
         }
     };
     (encoding, end)
-}
-
-/// (LF count, CR count, count of bytes >= 0x80), chunked so the compiler vectorises it.
-fn byte_summary(bytes: &[u8]) -> (usize, usize, usize) {
-    let (mut lf, mut cr, mut high) = (0usize, 0usize, 0usize);
-    for c in bytes.chunks(255) {
-        let (mut l, mut r, mut h) = (0u8, 0u8, 0u8);
-        for &b in c {
-            l += (b == b'\n') as u8;
-            r += (b == b'\r') as u8;
-            h += b >> 7;
-        }
-        lf += l as usize;
-        cr += r as usize;
-        high += h as usize;
-    }
-    (lf, cr, high)
 }
 
 /// Line and column just after `bytes`, which start at `start` (used to carry positions from game to
