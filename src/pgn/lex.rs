@@ -180,9 +180,9 @@ impl std::fmt::Display for GameResult {
 #[inline]
 pub fn marker_at(buf: &[u8], pos: usize) -> Option<(GameResult, usize)> {
     let rest = &buf[pos..];
-    match rest.first()? {
-        b'*' => return Some((GameResult::Unknown, 1)),
-        b'0' | b'1' => {}
+    match rest {
+        [b'*', ..] => return Some((GameResult::Unknown, 1)),
+        [b'0' | b'1', b'-' | b'/', ..] => {}
         _ => return None,
     }
     if pos > 0 && !is_boundary(buf[pos - 1]) {
@@ -268,7 +268,10 @@ pub fn scan_comment(buf: &[u8], pos: usize) -> CommentScan {
             i = at + 1;
         } else {
             let next = next_line_start(buf, at);
-            if looks_like_tag(buf, skip_blanks(buf, next)) {
+            let first = skip_blanks(buf, next);
+            // a line starting a tag pair, or the end of the input after the line break: the comment
+            // is cut here (the same cut whether or not the buffer stops right before that tag pair)
+            if first >= buf.len() || looks_like_tag(buf, first) {
                 return CommentScan {
                     end: at,
                     closed: false,
@@ -307,6 +310,9 @@ pub struct TagScan {
     pub value: Option<(usize, usize)>,
     /// Up to two problems (a missing name and something else).
     pub problems: [Option<TagProblem>; 2],
+    /// The scan reached the end of the buffer where more bytes could change it (a value or a line
+    /// cut by the end of the buffer): with more input to come, a streaming reader must wait.
+    pub truncated: bool,
 }
 
 impl TagScan {
@@ -343,11 +349,15 @@ pub fn scan_tag(buf: &[u8], pos: usize) -> TagScan {
         name: (name_start, i),
         value: None,
         problems: [None, None],
+        truncated: false,
     };
     if i == name_start {
         scan.problem(TagProblem::MissingName(name_start));
     }
     let q = skip_blanks(buf, i);
+    if q >= n {
+        scan.truncated = true;
+    }
     if buf.get(q) != Some(&b'"') {
         if i != name_start {
             scan.problem(TagProblem::MissingValue(q));
@@ -400,6 +410,7 @@ fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool)
             if !reported_unterminated {
                 scan.problem(TagProblem::UnterminatedValue(start));
             }
+            scan.truncated = true;
             return (n, false);
         }
         let at = i;
@@ -413,13 +424,20 @@ fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool)
             }
             b'"' => {
                 let m = skip_blanks(buf, at + 1);
-                if m >= n || buf[m] == b']' || is_eol(buf[m]) {
+                if m >= n {
+                    scan.truncated = true;
                     return (at, true);
                 }
-                let (_, last_quote) = *line_info.get_or_insert_with(|| {
+                if buf[m] == b']' || is_eol(buf[m]) {
+                    return (at, true);
+                }
+                let (eol, last_quote) = *line_info.get_or_insert_with(|| {
                     let eol = line_end(buf, at);
                     (eol, memrchr(b'"', &buf[at..eol]).map(|r| at + r))
                 });
+                if eol == n && last_quote.is_none_or(|lq| lq <= at) {
+                    scan.truncated = true;
+                }
                 if last_quote.is_some_and(|lq| lq > at) {
                     if !reported_quote {
                         scan.problem(TagProblem::UnescapedQuote(m));
@@ -436,7 +454,7 @@ fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool)
                     scan.problem(TagProblem::UnterminatedValue(start));
                     reported_unterminated = true;
                 }
-                if continue_value(buf, at) {
+                if continue_value(buf, at, &mut scan.truncated) {
                     i = next_line_start(buf, at);
                     line_info = None;
                 } else {
@@ -448,17 +466,27 @@ fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool)
 }
 
 /// Whether a tag value broken by the line break at `eol` continues on the next line.
-fn continue_value(buf: &[u8], eol: usize) -> bool {
+/// Sets `truncated` when the answer depended on a line cut by the end of the buffer.
+fn continue_value(buf: &[u8], eol: usize, truncated: &mut bool) -> bool {
     let next = next_line_start(buf, eol);
-    if next >= buf.len() {
+    if next >= buf.len() || (buf[eol] == b'\r' && eol + 1 == buf.len()) {
+        *truncated = true;
         return false;
     }
     let first = skip_blanks(buf, next);
-    if first >= buf.len() || is_eol(buf[first]) || buf[first] == b'[' {
+    if first >= buf.len() {
+        *truncated = true;
+        return false;
+    }
+    if is_eol(buf[first]) || buf[first] == b'[' {
         return false;
     }
     let end = line_end(buf, first);
-    memchr(b'"', &buf[first..end]).is_some()
+    let found = memchr(b'"', &buf[first..end]).is_some();
+    if !found && end == buf.len() {
+        *truncated = true;
+    }
+    found
 }
 
 /// nom wrapper: a brace comment at the start of `input`, where `input` is `buf[pos..]`.

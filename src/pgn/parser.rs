@@ -7,9 +7,9 @@
 
 use nom::Parser;
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till, take_while, take_while_m_n};
+use nom::bytes::complete::{tag, take_till, take_while};
 use nom::character::complete::digit1;
-use nom::combinator::{opt, recognize, value};
+use nom::combinator::{opt, value};
 
 use super::lex::{self, GameResult, NameSet, PResult, TagProblem, is_boundary, word_ends};
 use super::model::{Diagnostic, DiagnosticKind, Game, MoveToken, Span, Tag, Token, TokenKind};
@@ -68,10 +68,12 @@ pub struct Games<'a> {
     pos: usize,
     next: GameStart,
     names: NameSet<'a>,
-    /// Per open line of play (main line first): whether a move was seen on it.
-    levels: Vec<bool>,
-    /// End of the last token (to merge consecutive unknown words).
-    last_end: usize,
+    /// Whether a move was seen on the current line of play (a variation may follow it).
+    has_move: bool,
+    /// The same for each enclosing line of play (one entry per open variation).
+    outer: Vec<bool>,
+    /// More bytes follow the buffer: a game that reaches its end may be incomplete and is not returned.
+    more_input: bool,
     game: Game<'a>,
 }
 
@@ -99,9 +101,45 @@ impl<'a> Games<'a> {
             pos: 0,
             next: start,
             names: NameSet::default(),
-            levels: Vec::new(),
-            last_end: 0,
+            has_move: false,
+            outer: Vec::new(),
+            more_input: false,
             game: Game::default(),
+        }
+    }
+
+    /// A reader for a block of a stream: `more_input` says whether bytes follow `buf`; if so, a game
+    /// that runs to the end of `buf` is held back (not returned, not consumed). `recycled` lends its
+    /// allocations.
+    pub(crate) fn for_block(
+        buf: &'a [u8],
+        start: GameStart,
+        more_input: bool,
+        recycled: Game<'_>,
+    ) -> Games<'a> {
+        let mut games = Games::with_start(buf, start);
+        games.more_input = more_input;
+        games.game = Game {
+            tags: recycled.tags,
+            tokens: recycled.tokens,
+            diagnostics: recycled.diagnostics,
+            ..Game::default()
+        };
+        games
+    }
+
+    /// Where the next game starts (in the file).
+    pub fn next_start(&self) -> GameStart {
+        self.next
+    }
+
+    /// The reader's lists, emptied of this buffer, to recycle their allocations.
+    pub(crate) fn recycle(self) -> Game<'static> {
+        Game {
+            tags: self.game.tags,
+            tokens: self.game.tokens,
+            diagnostics: self.game.diagnostics,
+            ..Game::default()
         }
     }
 
@@ -136,12 +174,13 @@ impl<'a> Games<'a> {
         g.diagnostics.clear();
         g.result = None;
         self.names.clear();
-        self.levels.clear();
-        self.levels.push(false);
-        self.last_end = usize::MAX;
+        self.outer.clear();
+        self.has_move = false;
 
         let mut state = State::Before;
         let mut i = start;
+        // a tag scan looked at a line cut by the end of the buffer
+        let mut truncated = false;
         let end = loop {
             i = lex::skip_ws(buf, i);
             if i >= n {
@@ -176,6 +215,11 @@ impl<'a> Games<'a> {
                     let Ok((_, scan)) = lex::tag_pair(buf, i) else {
                         unreachable!("tag_pair accepts any '['")
                     };
+                    // a tag cut by the end of the buffer (its name may go on): wait for more input
+                    if self.more_input && (scan.truncated || scan.name.1 == n) {
+                        truncated = true;
+                        break n;
+                    }
                     let name = &buf[scan.name.0..scan.name.1];
                     if !name.is_empty() {
                         if state == State::Tags && self.names.contains(name) {
@@ -200,17 +244,27 @@ impl<'a> Games<'a> {
                 }
             }
         };
+        if self.more_input && n == full.len() && (end == n || truncated) {
+            // the game (or the trivia before it) may go on in the next block
+            return false;
+        }
         if state == State::Before {
             // only whitespace and trivia left: no game
             self.pos = full.len();
             return false;
         }
         let rel_end = end - start;
+        // a missing `]` points at what follows the value, which may be the next game's first byte
+        let limit = rel_end as u32;
+        for d in &mut self.game.diagnostics {
+            d.span.start = d.span.start.min(limit);
+            d.span.end = d.span.end.min(limit);
+        }
         if end == cap && cap < full.len() {
             self.diag(DiagnosticKind::GameTooLarge, rel_end, rel_end);
         }
         if self.game.result.is_none() {
-            if self.levels.len() > 1 {
+            if !self.outer.is_empty() {
                 self.diag(DiagnosticKind::UnclosedVariation, rel_end, rel_end);
             }
             self.diag(DiagnosticKind::MissingResult, rel_end, rel_end);
@@ -222,14 +276,14 @@ impl<'a> Games<'a> {
         g.line = self.next.line;
         g.column = self.next.column;
         g.index = self.next.index;
-        g.encoding = text::detect_encoding(source);
-        let after = text::advance(
+        let (encoding, after) = text::encoding_and_end(
+            source,
             Location {
                 line: self.next.line,
                 column: self.next.column,
             },
-            source,
         );
+        g.encoding = encoding;
         self.next = GameStart {
             offset: self.next.offset + source.len() as u64,
             line: after.line,
@@ -246,7 +300,6 @@ impl<'a> Games<'a> {
             kind,
             span: Span::new(from - base, to - base),
         });
-        self.last_end = to;
     }
 
     #[inline]
@@ -260,14 +313,13 @@ impl<'a> Games<'a> {
     /// An unrecognised word: merged into the previous token when that one is unknown too and only
     /// whitespace separates them.
     fn unknown(&mut self, from: usize, to: usize, base: usize) {
-        let merge = matches!(
-            self.game.tokens.last(),
+        let merge = match self.game.tokens.last() {
             Some(Token {
                 kind: TokenKind::Unknown,
-                ..
-            })
-        ) && self.last_end != usize::MAX
-            && lex::skip_ws(self.buf, self.last_end) == from;
+                span,
+            }) => lex::skip_ws(self.buf, base + span.end as usize) == from,
+            _ => false,
+        };
         if merge {
             let rel = (to - base) as u32;
             if let Some(t) = self.game.tokens.last_mut() {
@@ -282,7 +334,6 @@ impl<'a> Games<'a> {
             {
                 d.span.end = rel;
             }
-            self.last_end = to;
         } else {
             self.push(TokenKind::Unknown, from, to, base);
             self.diag(DiagnosticKind::UnknownToken, from - base, to - base);
@@ -321,7 +372,6 @@ impl<'a> Games<'a> {
             value,
             span: Span::new(i - base, scan.end - base),
         });
-        self.last_end = scan.end;
         // one byte, or nothing at a line break / the end of input
         let at = |p: usize| {
             if p < buf.len() && !lex::is_eol(buf[p]) {
@@ -359,7 +409,9 @@ impl<'a> Games<'a> {
                 self.symbol_or_unknown(i, base)
             }
             b'0'..=b'9' => {
-                if let Some((result, len)) = lex::marker_at(buf, i) {
+                if matches!(rest, [b'0' | b'1', b'-' | b'/', ..])
+                    && let Some((result, len)) = lex::marker_at(buf, i)
+                {
                     return (self.result(result, i, i + len, base), true);
                 }
                 if c == b'0' {
@@ -382,16 +434,17 @@ impl<'a> Games<'a> {
                     self.push(TokenKind::DrawOffer, i, i + 3, base);
                     return (i + 3, false);
                 }
-                if !*self.levels.last().unwrap_or(&true) {
+                if !self.has_move {
                     self.diag(DiagnosticKind::VariationWithoutMove, i - base, i + 1 - base);
                 }
-                self.levels.push(false);
+                self.outer.push(self.has_move);
+                self.has_move = false;
                 self.push(TokenKind::VariationStart, i, i + 1, base);
                 (i + 1, false)
             }
             b')' => {
-                if self.levels.len() > 1 {
-                    self.levels.pop();
+                if let Some(outer) = self.outer.pop() {
+                    self.has_move = outer;
                 } else {
                     self.diag(
                         DiagnosticKind::UnexpectedVariationEnd,
@@ -439,12 +492,12 @@ impl<'a> Games<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn mv(&mut self, buf: &[u8], i: usize, len: usize, parsed: ParsedMove, base: usize) -> usize {
         let mut to = i + len;
         let mut en_passant = parsed.en_passant;
-        if !en_passant {
-            // `exd6 e.p.`
+        // `exd6 e.p.`: only a pawn capture (a file first, three bytes or more) can be followed by it
+        if !en_passant && parsed.san_len >= 3 && is_file(buf[i]) {
             let j = lex::skip_ws(buf, to);
             if buf[j..].starts_with(b"e.p.") && word_ends(&buf[j + 4..]) {
                 en_passant = true;
@@ -456,15 +509,13 @@ impl<'a> Games<'a> {
             suffix: parsed.suffix,
             en_passant,
         };
-        if let Some(l) = self.levels.last_mut() {
-            *l = true;
-        }
+        self.has_move = true;
         self.push(TokenKind::Move(mv), i, to, base);
         to
     }
 
     fn result(&mut self, result: GameResult, from: usize, to: usize, base: usize) -> usize {
-        if self.levels.len() > 1 {
+        if !self.outer.is_empty() {
             self.diag(DiagnosticKind::UnclosedVariation, from - base, to - base);
         }
         self.game.result = Some(result);
@@ -570,101 +621,104 @@ fn is_piece_letter(b: u8) -> bool {
     b.is_ascii_uppercase() && !matches!(b, b'E' | b'I' | b'M' | b'U' | b'X' | b'Y' | b'Z')
 }
 
-/// A figurine: U+2654..=U+265F (♔♕♖♗♘♙♚♛♜♝♞♟), three bytes in UTF-8.
-fn figurine(input: &[u8]) -> PResult<'_, &[u8]> {
-    match input {
-        [0xE2, 0x99, 0x94..=0x9F, ..] => Ok((&input[3..], &input[..3])),
-        _ => Err(nom::Err::Error(())),
+/// Squares part of a move, `[file][rank][x|:|-]file rank`, longest match: (length, destination rank). The common `file rank` followed by something else is answered without the general search.
+#[inline(always)]
+fn squares(b: &[u8]) -> Option<(usize, u8)> {
+    if let [f, r, rest @ ..] = b
+        && is_file(*f)
+        && is_rank(*r)
+        && !matches!(rest.first(), Some(&c) if is_square_char(c))
+    {
+        return Some((2, *r));
     }
+    squares_general(b)
 }
 
-fn piece(input: &[u8]) -> PResult<'_, &[u8]> {
-    alt((take_while_m_n(1, 1, is_piece_letter), figurine)).parse(input)
-}
-
-/// Whether `run` (squares, files, ranks and separators) is `[file][rank][x|:|-]file rank`.
-fn square_shape(run: &[u8]) -> bool {
-    let n = run.len();
-    if n < 2 || !is_file(run[n - 2]) || !is_rank(run[n - 1]) {
-        return false;
-    }
-    let mut p = &run[..n - 2];
-    if let Some(&(b'x' | b':' | b'-')) = p.last() {
-        p = &p[..p.len() - 1];
-    }
-    match *p {
-        [] => true,
-        [a] => is_file(a) || is_rank(a),
-        [f, r] => is_file(f) && is_rank(r),
-        _ => false,
-    }
-}
-
-/// The longest prefix (2..=6 bytes) of square characters with a [`square_shape`]; returns the
-/// destination rank too.
-fn squares(input: &[u8]) -> PResult<'_, u8> {
-    let (_, run) = take_while_m_n(2, 6, is_square_char)(input)?;
-    let mut len = run.len();
-    while len >= 2 {
-        if square_shape(&run[..len]) {
-            return Ok((&input[len..], run[len - 1]));
+/// The other shapes, longest first: `f r sep f r`, `f r f r`, `d sep f r`, `d f r`, `sep f r`, `f r`
+/// (`d` a file or a rank, `sep` one of `x : -`).
+#[inline(never)]
+fn squares_general(b: &[u8]) -> Option<(usize, u8)> {
+    let sq = |f: u8, r: u8| is_file(f) && is_rank(r);
+    let sep = |c: u8| matches!(c, b'x' | b':' | b'-');
+    let d = |c: u8| is_file(c) || is_rank(c);
+    match *b {
+        [f1, r1, s, f2, r2, ..] if is_file(f1) && is_rank(r1) && sep(s) && sq(f2, r2) => {
+            Some((5, r2))
         }
-        len -= 1;
+        [f1, r1, f2, r2, ..] if is_file(f1) && is_rank(r1) && sq(f2, r2) => Some((4, r2)),
+        [c, s, f, r, ..] if d(c) && sep(s) && sq(f, r) => Some((4, r)),
+        [c, f, r, ..] if (d(c) || sep(c)) && sq(f, r) => Some((3, r)),
+        [f, r, ..] if sq(f, r) => Some((2, r)),
+        _ => None,
     }
-    Err(nom::Err::Error(()))
+}
+
+/// Length of a figurine (U+2654..=U+265F, ♔♕♖♗♘♙♚♛♜♝♞♟) at the start of `b`, if any.
+#[inline]
+fn figurine_len(b: &[u8]) -> Option<usize> {
+    matches!(b, [0xE2, 0x99, 0x94..=0x9F, ..]).then_some(3)
 }
 
 fn castle(input: &[u8]) -> PResult<'_, &[u8]> {
     alt((tag("O-O-O"), tag("O-O"), tag("0-0-0"), tag("0-0"))).parse(input)
 }
 
-fn null_move(input: &[u8]) -> PResult<'_, &[u8]> {
-    alt((tag("--"), tag("Z0"))).parse(input)
-}
-
-/// A drop (crazyhouse, `N@f3`, `@g4`): accepted as a token so that the replay layer, not the syntax,
-/// rejects the variant.
-fn drop_move(input: &[u8]) -> PResult<'_, ()> {
-    let (rest, _) = opt(piece).parse(input)?;
-    let (rest, _) = tag("@")(rest)?;
-    let (rest, _) = take_while_m_n(1, 1, is_file)(rest)?;
-    let (rest, _) = take_while_m_n(1, 1, is_rank)(rest)?;
-    Ok((rest, ()))
-}
-
-fn piece_move(input: &[u8]) -> PResult<'_, ()> {
-    let (rest, _) = piece(input)?;
-    let (rest, _) = squares(rest)?;
-    Ok((rest, ()))
-}
-
-/// A pawn move: `e4`, `exd5`, `ed5`, `e:d5`, `e2e4`, `e2-e4`, then a promotion (`=Q`, `=q`, `=♕`, or a
-/// glued letter on the last rank: `e8Q`, `e7e8q`).
-fn pawn_move(input: &[u8]) -> PResult<'_, ()> {
-    if !input.first().is_some_and(|&b| is_file(b)) {
-        return Err(nom::Err::Error(()));
+/// A promotion after a pawn's destination: `=` then a letter or figurine (any rank), or a glued letter
+/// or figurine on the last rank (`e8Q`, `e7e8q`). Length, 0 when none.
+#[inline]
+fn promotion(b: &[u8], rank: u8) -> Option<usize> {
+    let piece_at = |b: &[u8]| match b.first() {
+        Some(c) if c.is_ascii_alphabetic() => Some(1),
+        _ => figurine_len(b),
+    };
+    match b.first() {
+        Some(b'=') => piece_at(&b[1..]).map(|l| l + 1),
+        Some(_) if rank == b'1' || rank == b'8' => Some(piece_at(b).unwrap_or(0)),
+        _ => Some(0),
     }
-    let (rest, rank) = squares(input)?;
-    if let Some(r) = rest.strip_prefix(b"=") {
-        let (r, _) = alt((
-            take_while_m_n(1, 1, |b: u8| b.is_ascii_alphabetic()),
-            figurine,
-        ))
-        .parse(r)?;
-        return Ok((r, ()));
+}
+
+/// Length of the move itself (before check marks). Dispatches on the first byte:
+/// * pawn moves: `e4`, `exd5`, `ed5`, `e:d5`, `e2e4`, `e2-e4`, then a promotion;
+/// * piece moves: a piece letter (any language) or a figurine, then `[file][rank][x|:|-]square`;
+/// * castling `O-O`, `O-O-O`, `0-0`, `0-0-0`; null moves `--`, `Z0`; drops `N@f3`, `@g4`.
+#[inline(always)]
+fn move_core(b: &[u8]) -> Option<usize> {
+    let first = *b.first()?;
+    if is_file(first) {
+        let (len, rank) = squares(b)?;
+        return Some(len + promotion(&b[len..], rank)?);
     }
-    if (rank == b'1' || rank == b'8')
-        && let Ok((r, _)) = alt((
-            take_while_m_n::<_, _, ()>(1, 1, |b: u8| b.is_ascii_alphabetic()),
-            figurine,
-        ))
-        .parse(rest)
+    if first == b'O' || first == b'0' {
+        if let Ok((rest, _)) = castle(b) {
+            return Some(b.len() - rest.len());
+        }
+        if first == b'0' {
+            return None;
+        }
+    }
+    let piece = if is_piece_letter(first) {
+        1
+    } else if let Some(l) = figurine_len(b) {
+        l
+    } else {
+        return match b {
+            [b'-', b'-', ..] | [b'Z', b'0', ..] => Some(2),
+            [b'@', f, r, ..] if is_file(*f) && is_rank(*r) => Some(3),
+            _ => None,
+        };
+    };
+    let rest = &b[piece..];
+    if let [b'@', f, r, ..] = rest
+        && is_file(*f)
+        && is_rank(*r)
     {
-        return Ok((r, ()));
+        return Some(piece + 3);
     }
-    Ok((rest, ()))
+    squares(rest).map(|(len, _)| piece + len)
 }
 
+/// Check or mate marks: `+`, `++`, `#`.
 fn check(input: &[u8]) -> PResult<'_, Option<&[u8]>> {
     opt(alt((tag("++"), tag("+"), tag("#")))).parse(input)
 }
@@ -684,29 +738,33 @@ fn suffix(input: &[u8]) -> PResult<'_, u8> {
 
 /// A whole move token: the move, check marks, a glued `e.p.`, a glued suffix annotation; it must end
 /// its word. The move's letters are not interpreted (any language; the notation layer resolves them).
+/// The move itself is matched by a hand-written fast path ([`move_core`]); the rest by nom.
+#[inline(always)]
 fn move_token(input: &[u8]) -> PResult<'_, ParsedMove> {
-    let (rest, core) = recognize((
-        alt((
-            castle,
-            null_move,
-            recognize(piece_move),
-            recognize(pawn_move),
-            recognize(drop_move),
-        )),
-        check,
-    ))
-    .parse(input)?;
-    let (rest, ep) = opt(tag("e.p.")).parse(rest)?;
-    let (rest, sfx) = opt(suffix).parse(rest)?;
+    let core = move_core(input).ok_or(nom::Err::Error(()))?;
+    let mut rest = &input[core..];
+    let mut san_len = core;
+    let mut ep = false;
+    let mut sfx = None;
+    // most moves end right here: skip the optional parts when the word ends
     if !word_ends(rest) {
-        return Err(nom::Err::Error(()));
+        let (r, chk) = check(rest)?;
+        san_len += chk.map_or(0, <[u8]>::len);
+        let (r, e) = opt(tag("e.p.")).parse(r)?;
+        let (r, s) = opt(suffix).parse(r)?;
+        if !word_ends(r) {
+            return Err(nom::Err::Error(()));
+        }
+        rest = r;
+        ep = e.is_some();
+        sfx = s;
     }
     Ok((
         rest,
         ParsedMove {
-            san_len: core.len(),
+            san_len,
             suffix: sfx,
-            en_passant: ep.is_some(),
+            en_passant: ep,
         },
     ))
 }
@@ -813,5 +871,215 @@ mod tests {
         assert_eq!(annotation_symbol("∓".as_bytes()), Some(17));
         assert_eq!(annotation_symbol(b"N"), Some(146));
         assert_eq!(annotation_symbol(b"x"), None);
+    }
+
+    use crate::pgn::{DiagnosticKind as D, Encoding, Location};
+
+    /// Tokens of the first game as short strings: `N12`, `N12...`, `M<san>[!n][ep]`, `$n`, `{}`,
+    /// `;`, `%`, `(`, `)`, `(=)`, `R<marker>`, `?<text>`.
+    fn toks(pgn: &str) -> Vec<String> {
+        let mut games = Games::new(pgn.as_bytes());
+        let g = games.next_game().expect("a game");
+        g.tokens
+            .iter()
+            .map(|t| match t.kind {
+                TokenKind::MoveNumber { number, black } => {
+                    format!("N{number}{}", if black { "..." } else { "" })
+                }
+                TokenKind::Move(m) => format!(
+                    "M{}{}{}",
+                    String::from_utf8_lossy(g.san(&m)),
+                    m.suffix.map(|n| format!("!{n}")).unwrap_or_default(),
+                    if m.en_passant { "ep" } else { "" }
+                ),
+                TokenKind::Nag(n) => format!("${n}"),
+                TokenKind::Comment => format!("{{{}}}", g.comment(t.span)),
+                TokenKind::LineComment => format!(";{}", g.comment(t.span)),
+                TokenKind::Escape => "%".into(),
+                TokenKind::VariationStart => "(".into(),
+                TokenKind::VariationEnd => ")".into(),
+                TokenKind::DrawOffer => "(=)".into(),
+                TokenKind::Result(r) => format!("R{r}"),
+                TokenKind::Unknown => format!("?{}", g.text(t.span)),
+            })
+            .collect()
+    }
+
+    fn diags(pgn: &str) -> Vec<(D, String)> {
+        Games::new(pgn.as_bytes())
+            .flat_map(|g| {
+                g.diagnostics
+                    .iter()
+                    .map(|d| (d.kind, g.location(d.span.start).to_string()))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn movetext_tokens() {
+        let t = toks(
+            "1. e4 e5 2.Nf3 Nc6 3... a6 12… Cf3 4. ♘f3+ e8Q e8=q 0-0 O-O-O Ng1f3 e2-e4 Qh5# \
+             exd6 e.p. exd6e.p. -- Z0 e4!? e4 !? $17 += ∓ ± (=) {a [%clk 0:03:00]}{b} ; rest\n\
+             (1... d5 (1... c5) $1) 1/2-1/2",
+        );
+        let want = "N1 Me4 Me5 N2 MNf3 MNc6 N3... Ma6 N12... MCf3 N4 M♘f3+ Me8Q Me8=q M0-0 MO-O-O \
+                    MNg1f3 Me2-e4 MQh5# Mexd6ep Mexd6ep M-- MZ0 Me4!5 Me4 $5 $17 $14 $17 $16 (=) \
+                    {a [%clk 0:03:00]} {b} ; rest ( N1... Md5 ( N1... Mc5 ) $1 ) R1/2-1/2";
+        assert_eq!(t.join(" "), want);
+    }
+
+    #[test]
+    fn glued_and_odd_forms() {
+        assert_eq!(toks("1... h6*").join(" "), "N1... Mh6 R*");
+        assert_eq!(toks("1.e4$1 e5$2 *").join(" "), "N1 Me4 $1 Me5 $2 R*");
+        assert_eq!(
+            toks("1. e4 pawn goes to e5 *").join(" "),
+            "N1 Me4 ?pawn goes to Me5 R*"
+        );
+        assert_eq!(toks("1. Tf8-e8.0-0 *").join(" "), "N1 MTf8-e8 ?. M0-0 R*");
+        assert_eq!(toks("1. e4 $300 $ *").join(" "), "N1 Me4 ?$300 ?$ R*");
+        assert_eq!(toks("%escape\n1. e4 % no *").join(" "), "% N1 Me4 ?% no R*");
+        assert_eq!(toks("1. e4 $1-0").join(" "), "N1 Me4 ?$ R1-0");
+    }
+
+    #[test]
+    fn variations_checked_without_recursion() {
+        let deep = format!(
+            "1. e4 {}e5{} *",
+            "(1. d4 ".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        let g = Games::new(deep.as_bytes()).next().unwrap();
+        assert!(!g.has_errors(), "{:?}", &g.diagnostics[..1]);
+        assert_eq!(
+            diags("1. e4 ((1. d4)) *"),
+            [(D::VariationWithoutMove, "1:8".into())]
+        );
+        assert_eq!(
+            diags("1. e4 ) *"),
+            [(D::UnexpectedVariationEnd, "1:7".into())]
+        );
+        assert_eq!(
+            diags("( 1. e4 ) *"),
+            [(D::VariationWithoutMove, "1:1".into())]
+        );
+        assert_eq!(
+            diags("1. e4 (1. d4 *"),
+            [(D::UnclosedVariation, "1:14".into())]
+        );
+        assert_eq!(
+            diags("1. e4 (1. d4"),
+            [
+                (D::UnclosedVariation, "1:13".into()),
+                (D::MissingResult, "1:13".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn tags_model() {
+        let pgn = "[Event \"A \\\"b\\\" \\\\\"]\n\n[Site \"x\"]\n\n1. e4 *";
+        let g = Games::new(pgn.as_bytes()).next().unwrap();
+        assert_eq!(g.tags.len(), 2);
+        assert_eq!(g.tag("Event").unwrap(), "A \"b\" \\");
+        assert_eq!(g.tag_raw("Event").unwrap(), b"A \\\"b\\\" \\\\");
+        assert_eq!(g.tag("Site").unwrap(), "x");
+        assert_eq!(g.tag("Round"), None);
+        assert_eq!(g.result, Some(GameResult::Unknown));
+        assert!(g.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn game_boundaries() {
+        let count = |s: &str| Games::new(s.as_bytes()).count();
+        // python-chess would merge these; a tag pair after movetext starts a game
+        assert_eq!(count("[A \"1\"]\n1. e4 e5\n[A \"2\"]\n1. d4 *"), 2);
+        // pgn-reader would split at the blank line after the opening comment
+        assert_eq!(count("[A \"1\"]\n\n{opening}\n\n1. e4 e5\n\n2. Nf3 *"), 1);
+        // tag-only games, blank lines between tags
+        assert_eq!(
+            count("[A \"1\"]\n[B \"1\"]\n\n[A \"2\"]\n\n[B \"2\"]\n[C \"2\"]"),
+            2
+        );
+        assert_eq!(count("[A \"1\"]\n\n[B \"1\"]\n"), 1);
+        // tagless games separated by markers; trailing comment stays with its game
+        let games: Vec<_> = Games::new(b"1. e4 1-0 {bye}\n1. d4 0-1\n".as_slice()).collect();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].source, b"1. e4 1-0 {bye}\n");
+        assert_eq!(games[1].index, 1);
+        // nothing but trivia: no game
+        assert_eq!(count("; only\n{a comment}\n"), 0);
+        assert_eq!(count(""), 0);
+    }
+
+    #[test]
+    fn missing_brace_does_not_eat_the_next_game() {
+        let pgn = "[Event \"1\"]\n1. e4 {unclosed\n\n[Event \"2\"]\n1. d4 {fine} *\n";
+        let games: Vec<_> = Games::new(pgn.as_bytes()).collect();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].diagnostics[0].kind, D::UnterminatedComment);
+        assert_eq!(
+            games[0]
+                .location(games[0].diagnostics[0].span.start)
+                .to_string(),
+            "2:8"
+        );
+        assert!(!games[1].has_errors());
+        assert_eq!(games[1].tag("Event").unwrap(), "2");
+    }
+
+    #[test]
+    fn locations_as_editors_count() {
+        // BOM not counted, tabs count one, UTF-8 characters count one, CRLF is one line break
+        let pgn =
+            "\u{FEFF}[Event \"é\"]\r\n\r\n1.\te4 ♘f3 pawn *\r\n\r\n[Event \"2\"]\r\n1. e4 zz *";
+        let games: Vec<_> = Games::new(pgn.as_bytes()).collect();
+        assert_eq!(games[0].offset, 3);
+        assert_eq!(games[0].location(0), Location { line: 1, column: 1 });
+        let d = games[0].diagnostics[0];
+        assert_eq!(games[0].location(d.span.start).to_string(), "3:11");
+        assert_eq!(games[1].line, 5);
+        let d = games[1].diagnostics[0];
+        assert_eq!(games[1].location(d.span.start).to_string(), "6:7");
+        let map = games[1].line_map();
+        assert_eq!(map.location(d.span.start), games[1].location(d.span.start));
+        // a game starting mid-line
+        let games: Vec<_> = Games::new("1. e4 1-0 1. d4 zz *".as_bytes()).collect();
+        assert_eq!((games[1].line, games[1].column), (1, 11));
+        let d = games[1].diagnostics[0];
+        assert_eq!(games[1].location(d.span.start).to_string(), "1:17");
+    }
+
+    #[test]
+    fn encoding_per_game() {
+        let pgn = b"[Event \"caf\xe9\"]\n1. e4 *\n[Event \"caf\xc3\xa9\"]\n1. e4 xx *\n";
+        let games: Vec<_> = Games::new(pgn.as_slice()).collect();
+        assert_eq!(games[0].encoding, Encoding::Cp1252);
+        assert_eq!(games[0].tag("Event").unwrap(), "café");
+        assert_eq!(games[1].encoding, Encoding::Utf8);
+        assert_eq!(games[1].tag("Event").unwrap(), "café");
+        let d = games[1].diagnostics[0];
+        assert_eq!(games[1].location(d.span.start).to_string(), "4:7");
+    }
+
+    #[test]
+    fn linear_on_pathological_input() {
+        // kokopu's ReDoS case, scaled up: an unterminated comment full of backslashes
+        let evil = format!("1. e4 {{{}", "\\\\".repeat(1 << 20));
+        let g = Games::new(evil.as_bytes()).next().unwrap();
+        assert_eq!(g.diagnostics[0].kind, D::UnterminatedComment);
+        // many tags with distinct names, many unescaped quotes on one line
+        let tags: String = (0..50_000).map(|i| format!("[T{i} \"x\"]")).collect();
+        assert_eq!(Games::new(tags.as_bytes()).count(), 1);
+        let quotes = format!("[Event \"{}\"]", "a\" ".repeat(100_000));
+        assert_eq!(Games::new(quotes.as_bytes()).count(), 1);
+    }
+
+    #[test]
+    fn tokens_stay_small() {
+        assert!(std::mem::size_of::<Token>() <= 24);
+        assert!(std::mem::size_of::<Tag>() <= 24);
+        assert!(std::mem::size_of::<Diagnostic>() <= 12);
     }
 }

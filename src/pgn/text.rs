@@ -104,7 +104,7 @@ impl fmt::Display for Location {
 /// Number of line breaks in `bytes` (LF, CRLF and lone CR each count once). A CR at the very end counts
 /// as a break even if an LF follows in the next buffer; game and batch boundaries never fall there.
 pub fn count_line_breaks(bytes: &[u8]) -> u64 {
-    let lf = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+    let lf = count_byte(bytes, b'\n') as u64;
     if memchr(b'\r', bytes).is_none() {
         return lf;
     }
@@ -112,6 +112,21 @@ pub fn count_line_breaks(bytes: &[u8]) -> u64 {
         .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
         .count() as u64;
     lf + lone_cr
+}
+
+/// Occurrences of `needle` (chunks summed in `u8`, which the compiler vectorises well).
+fn count_byte(bytes: &[u8], needle: u8) -> usize {
+    bytes
+        .chunks(255)
+        .map(|c| c.iter().map(|&b| (b == needle) as u8).sum::<u8>() as usize)
+        .sum()
+}
+
+fn count_continuation(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|c| c.iter().map(|&b| ((b & 0xC0) == 0x80) as u8).sum::<u8>() as usize)
+        .sum()
 }
 
 /// Characters in `bytes` when decoded: UTF-8 characters if valid UTF-8 (BOMs not counted), else one per byte.
@@ -130,15 +145,43 @@ fn count_chars_in(bytes: &[u8], encoding: Encoding) -> u32 {
     match encoding {
         Encoding::Cp1252 => bytes.len() as u32,
         Encoding::Utf8 => {
-            let chars = bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count();
+            let chars = bytes.len() - count_continuation(bytes);
             let boms = memmem::find_iter(bytes, super::lex::BOM).count();
             (chars - boms) as u32
         }
     }
 }
 
+/// A game's encoding and the line and column just after it (the last line's characters counted in the
+/// game's encoding, as [`Game::location`] counts them), in one pass over the bytes for the usual case.
+pub(crate) fn encoding_and_end(bytes: &[u8], start: Location) -> (Encoding, Location) {
+    let encoding = if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
+        Encoding::Utf8
+    } else {
+        Encoding::Cp1252
+    };
+    let breaks = if memchr(b'\r', bytes).is_none() {
+        count_byte(bytes, b'\n') as u64
+    } else {
+        count_line_breaks(bytes)
+    };
+    let end = if breaks == 0 {
+        Location {
+            line: start.line,
+            column: start.column + count_chars_in(bytes, encoding),
+        }
+    } else {
+        Location {
+            line: start.line + breaks,
+            column: 1 + count_chars_in(&bytes[last_line_start(bytes)..], encoding),
+        }
+    };
+    (encoding, end)
+}
+
 /// Line and column just after `bytes`, which start at `start` (used to carry positions from game to
-/// game and from batch to batch). The last partial line's characters are counted by [`count_chars`].
+/// game and from batch to batch). The last partial line's characters count as UTF-8 characters when
+/// they are valid UTF-8, else one per byte.
 pub fn advance(start: Location, bytes: &[u8]) -> Location {
     let breaks = count_line_breaks(bytes);
     if breaks == 0 {
@@ -310,6 +353,18 @@ mod tests {
 
     #[test]
     fn line_breaks_and_columns() {
+        for s in [
+            &b""[..],
+            b"a",
+            b"ab\ncd",
+            b"x\r\ny\rz\n",
+            "é\nàb".as_bytes(),
+            b"\xe9\n",
+        ] {
+            let start = Location { line: 3, column: 5 };
+            let enc = detect_encoding(s);
+            assert_eq!(encoding_and_end(s, start), (enc, advance(start, s)));
+        }
         assert_eq!(count_line_breaks(b"a\nb\r\nc\rd"), 3);
         assert_eq!(count_chars("é♘\u{FEFF}x".as_bytes()), 3);
         assert_eq!(count_chars(b"\xe9x"), 2);
