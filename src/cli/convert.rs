@@ -14,7 +14,7 @@ use pgnkit::jobs::convert::{
 use pgnkit::jobs::input::{self, Source};
 use pgnkit::jobs::pipeline::default_jobs;
 use pgnkit::notation::Language;
-use pgnkit::pgn::BatchReader;
+use pgnkit::pgn::DEFAULT_BATCH;
 use pgnkit::pgn::writer::Keep;
 
 use super::output::{is_broken_pipe, progress_bar};
@@ -171,8 +171,8 @@ pub fn run(args: Args) -> i32 {
     let stopped = bulk::run(
         &sources,
         jobs,
-        BatchReader::<io::Empty>::DEFAULT_BLOCK,
-        |source, batch| convert_batch(batch, &names[source], &opts),
+        DEFAULT_BATCH,
+        |source, games| convert_batch(games, &names[source], &opts),
         |event| {
             let written = match event {
                 Event::Start { .. } | Event::End { .. } => Ok(()),

@@ -137,13 +137,13 @@ pub fn run(args: Args) -> i32 {
         &sources,
         jobs,
         block,
-        |source, batch| {
+        |source, games| {
             let buf = pool
                 .lock()
                 .ok()
                 .and_then(|mut p| p.pop())
                 .unwrap_or_default();
-            run_batch(batch, &names[source], &opts, buf)
+            run_batch(games, &names[source], &opts, buf)
         },
         |event| {
             let step = match event {

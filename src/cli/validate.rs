@@ -11,7 +11,7 @@ use pgnkit::jobs::input::{self, Source};
 use pgnkit::jobs::pipeline::default_jobs;
 use pgnkit::jobs::validate::{GameReport, Severity, Tournament, ValidateOptions, validate_game};
 use pgnkit::notation::Language;
-use pgnkit::pgn::BatchReader;
+use pgnkit::pgn::DEFAULT_BATCH;
 
 use super::output::{ColorChoice, Paint, is_broken_pipe, progress_bar};
 
@@ -123,19 +123,17 @@ pub fn run(args: Args) -> i32 {
     let stopped = bulk::run(
         &sources,
         jobs,
-        BatchReader::<io::Empty>::DEFAULT_BLOCK,
-        |source, batch| {
-            let mut games = Vec::with_capacity(batch.games);
-            let mut reader = batch.games();
+        DEFAULT_BATCH,
+        |source, reader| {
+            let mut games = Vec::new();
+            let mut bytes = 0;
             while let Some(game) = reader.next_game() {
+                bytes += game.source.len() as u64;
                 let report = validate_game(game, &names[source], &opts);
                 let line = json.then(|| serde_json::to_string(&report).unwrap_or_default());
                 games.push((report, line));
             }
-            BatchResult {
-                games,
-                bytes: batch.bytes.len() as u64,
-            }
+            BatchResult { games, bytes }
         },
         |event| {
             let written = match event {

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::input::{self, Source};
 use super::pipeline::run_ordered;
-use crate::pgn::{Batch, BatchReader};
+use crate::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, Games};
 
 /// What the ordered output side sees, in input order.
 pub enum Event<R> {
@@ -92,10 +92,89 @@ impl Iterator for Items<'_> {
     }
 }
 
-/// Reads every source and hands each batch to `work` on `jobs` threads; `emit` receives the events in input
-/// order. `progress` is called on the calling thread with the raw (on-disk) bytes read so far. Returns the
-/// value `emit` stopped with, if it did.
+/// Reads every source and hands its games to `work`, a batch at a time, on `jobs` threads; `emit` receives
+/// the events in input order. `progress` is called on the calling thread with the raw (on-disk) bytes read so
+/// far. Returns the value `emit` stopped with, if it did.
+///
+/// With one thread, blocks are parsed where they are read (no split, no copy: the fastest path); with more,
+/// the reader cuts batches of whole games of about `batch_size` bytes that the pool parses and processes.
 pub fn run<R, B, W, E>(
+    sources: &[Source],
+    jobs: usize,
+    batch_size: usize,
+    work: W,
+    emit: E,
+    progress: impl FnMut(u64),
+) -> Option<B>
+where
+    R: Send,
+    W: Fn(usize, &mut Games<'_>) -> R + Sync,
+    E: FnMut(Event<R>) -> ControlFlow<B>,
+{
+    if jobs <= 1 {
+        run_single(sources, work, emit, progress)
+    } else {
+        run_parallel(sources, jobs, batch_size, work, emit, progress)
+    }
+}
+
+fn run_single<R, B, W, E>(
+    sources: &[Source],
+    work: W,
+    mut emit: E,
+    mut progress: impl FnMut(u64),
+) -> Option<B>
+where
+    W: Fn(usize, &mut Games<'_>) -> R,
+    E: FnMut(Event<R>) -> ControlFlow<B>,
+{
+    let mut done = 0u64;
+    for (source, input) in sources.iter().enumerate() {
+        let step = (|| {
+            let opened = match input::open(input) {
+                Ok(opened) => opened,
+                Err(e) => {
+                    emit(Event::Error {
+                        source,
+                        message: e.to_string(),
+                    })?;
+                    return ControlFlow::Continue(());
+                }
+            };
+            emit(Event::Start { source })?;
+            let raw = opened.raw_bytes_read.clone();
+            let mut reader = BlockReader::new(opened.reader, DEFAULT_BLOCK);
+            loop {
+                match reader.next_block(|games| work(source, games)) {
+                    Ok(Some(result)) => {
+                        progress(done + raw.load(Ordering::Relaxed));
+                        emit(Event::Batch { source, result })?;
+                    }
+                    Ok(None) => break,
+                    Err(e) => {
+                        emit(Event::Error {
+                            source,
+                            message: format!("{}: {e}", input.display_name()),
+                        })?;
+                        break;
+                    }
+                }
+            }
+            done += raw.load(Ordering::Relaxed);
+            ControlFlow::Continue(())
+        })();
+        if let ControlFlow::Break(b) = step {
+            return Some(b);
+        }
+        if let ControlFlow::Break(b) = emit(Event::End { source }) {
+            return Some(b);
+        }
+    }
+    None
+}
+
+/// The parallel path; `block_size` is the batch size.
+fn run_parallel<R, B, W, E>(
     sources: &[Source],
     jobs: usize,
     block_size: usize,
@@ -105,7 +184,7 @@ pub fn run<R, B, W, E>(
 ) -> Option<B>
 where
     R: Send,
-    W: Fn(usize, &Batch) -> R + Sync,
+    W: Fn(usize, &mut Games<'_>) -> R + Sync,
     E: FnMut(Event<R>) -> ControlFlow<B>,
 {
     let mut items = Items {
@@ -129,7 +208,7 @@ where
             Item::Start(source) => Event::Start { source },
             Item::Batch(source, batch) => Event::Batch {
                 source,
-                result: work(source, &batch),
+                result: work(source, &mut batch.games()),
             },
             Item::Error(source, message) => Event::Error { source, message },
             Item::End(source) => Event::End { source },
@@ -158,29 +237,36 @@ mod tests {
             Source::File(PathBuf::from("/no/such/file.pgn")),
             Source::File(a),
         ];
+        let count = |_: usize, games: &mut Games<'_>| {
+            let mut n = 0;
+            while games.next_game().is_some() {
+                n += 1;
+            }
+            n
+        };
         for jobs in [1, 2] {
             let mut log = Vec::new();
             let mut games = 0;
-            let stopped: Option<()> = run(
-                &sources,
-                jobs,
-                64, // tiny blocks: many batches
-                |_, batch| batch.games,
-                |event| {
-                    match event {
-                        Event::Start { source } => log.push(format!("start {source}")),
-                        Event::Batch { result, .. } => games += result,
-                        Event::Error { source, .. } => log.push(format!("error {source}")),
-                        Event::End { source } => log.push(format!("end {source}")),
-                    }
-                    ControlFlow::Continue(())
-                },
-                |_| {},
-            );
+            let on_event = |event: Event<usize>| {
+                match event {
+                    Event::Start { source } => log.push(format!("start {source}")),
+                    Event::Batch { result, .. } => games += result,
+                    Event::Error { source, .. } => log.push(format!("error {source}")),
+                    Event::End { source } => log.push(format!("end {source}")),
+                }
+                ControlFlow::<()>::Continue(())
+            };
+            let stopped = if jobs == 1 {
+                run(&sources, 1, 1 << 20, count, on_event, |_| {})
+            } else {
+                // Tiny batches: many of them.
+                run_parallel(&sources, jobs, 64, count, on_event, |_| {})
+            };
             assert!(stopped.is_none());
             assert_eq!(
                 log,
-                ["start 0", "end 0", "error 1", "end 1", "start 2", "end 2"]
+                ["start 0", "end 0", "error 1", "end 1", "start 2", "end 2"],
+                "jobs = {jobs}"
             );
             assert_eq!(games, 200, "jobs = {jobs}");
         }

@@ -20,7 +20,7 @@ use crate::core::{Color, GameState, Move, Position, Role};
 use crate::notation::uci::Uci;
 use crate::notation::{CheckMark, Language, San, lan};
 use crate::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
-use crate::pgn::{Batch, DiagnosticKind, Game, Games, Span, TokenKind};
+use crate::pgn::{DiagnosticKind, Game, Games, Span, TokenKind};
 
 /// How moves are written in PGN output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -623,30 +623,21 @@ struct InvalidRecord<'r, 'g, 'a> {
 }
 
 /// Converts every game of a batch.
-pub fn convert_batch(batch: &Batch, file: &str, opts: &ConvertOptions) -> BatchOutput {
-    convert_games(batch.games(), batch.bytes.len(), file, opts)
+pub fn convert_batch(games: &mut Games<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
+    convert_games(games, file, opts)
 }
 
 /// Converts a whole buffer on the calling thread (tests, small inputs); a leading BOM is skipped.
 pub fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOutput {
-    convert_games(Games::new(bytes), bytes.len(), file, opts)
+    convert_games(&mut Games::new(bytes), file, opts)
 }
 
-fn convert_games(
-    mut games: Games<'_>,
-    len: usize,
-    file: &str,
-    opts: &ConvertOptions,
-) -> BatchOutput {
+fn convert_games(games: &mut Games<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
     let mut converter = Converter::new(*opts);
-    let mut output = BatchOutput {
-        // Export format is about as long as the input; JSON lines and EPD grow it more.
-        text: Vec::with_capacity(len + len / 4),
-        bytes: len as u64,
-        ..BatchOutput::default()
-    };
+    let mut output = BatchOutput::default();
     while let Some(game) = games.next_game() {
         output.games += 1;
+        output.bytes += game.source.len() as u64;
         match converter.convert_game(game, file, &mut output.text, &mut output.notes) {
             Fate::Converted => output.converted += 1,
             Fate::Kept => output.kept += 1,

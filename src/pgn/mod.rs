@@ -78,7 +78,7 @@ pub use model::{
     Diagnostic, DiagnosticKind, Encoding, Game, MoveToken, Severity, Span, Tag, Token, TokenKind,
 };
 pub use parser::{GameStart, Games, parse_all};
-pub use reader::{Batch, BatchReader, DEFAULT_BATCH, DEFAULT_BLOCK, read_games};
+pub use reader::{Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, read_games};
 pub use split::{game_starts, split_games};
 pub use text::{
     LineMap, Location, advance, clock, commands, count_line_breaks, decode, detect_encoding,

@@ -34,51 +34,105 @@ pub const DEFAULT_BATCH: usize = 1 << 20;
 /// .unwrap();
 /// assert_eq!(events, ["A", "B"]);
 /// ```
-pub fn read_games<R, B, F>(mut input: R, block: usize, mut f: F) -> io::Result<Option<B>>
+pub fn read_games<R, B, F>(input: R, block: usize, mut f: F) -> io::Result<Option<B>>
 where
     R: Read,
     F: FnMut(&Game<'_>) -> ControlFlow<B>,
 {
-    let block = block.max(1);
-    let mut buf: Vec<u8> = Vec::with_capacity(block);
-    let mut start = GameStart::default();
-    let mut eof = false;
-    let mut bom_checked = false;
-    let mut recycled = Game::default();
-    // pending length when the last pass found no complete game
-    let mut stalled = 0usize;
+    let mut reader = BlockReader::new(input, block);
     loop {
-        if !eof {
-            let got = read_block(&mut input, &mut buf, block)?;
-            eof = got < block;
+        let step = reader.next_block(|games| {
+            while let Some(game) = games.next_game() {
+                if let ControlFlow::Break(b) = f(game) {
+                    return Some(b);
+                }
+            }
+            None
+        })?;
+        match step {
+            None => return Ok(None),
+            Some(Some(b)) => return Ok(Some(b)),
+            Some(None) => {}
         }
-        if !bom_checked {
-            if buf.len() < 3 && !eof {
+    }
+}
+
+/// Reads `input` in blocks and lends each block's complete games as a [`Games`] reader: one pass, no
+/// separate split, no copy of the games (the single-threaded path of the bulk jobs, and [`read_games`]).
+/// Memory: one block plus the unfinished game carried over (a game longer than a block grows the buffer;
+/// it is re-read only after the pending data doubled, so time stays linear). A leading UTF-8 BOM is
+/// skipped.
+#[derive(Debug)]
+pub struct BlockReader<R> {
+    input: R,
+    block: usize,
+    buf: Vec<u8>,
+    start: GameStart,
+    eof: bool,
+    done: bool,
+    bom_checked: bool,
+    recycled: Game<'static>,
+    /// Pending length when the last pass found no complete game.
+    stalled: usize,
+}
+
+impl<R: Read> BlockReader<R> {
+    /// A reader over blocks of `block` bytes (at least 1).
+    pub fn new(input: R, block: usize) -> Self {
+        let block = block.max(1);
+        BlockReader {
+            input,
+            block,
+            buf: Vec::with_capacity(block),
+            start: GameStart::default(),
+            eof: false,
+            done: false,
+            bom_checked: false,
+            recycled: Game::default(),
+            stalled: 0,
+        }
+    }
+
+    /// Reads the next block and calls `f` with a reader over its complete games (games `f` leaves unread
+    /// are skipped). `Ok(None)` at the end of the input. A block may hold no complete game yet (a game
+    /// longer than a block): `f` then sees an empty reader.
+    pub fn next_block<T>(&mut self, f: impl FnOnce(&mut Games<'_>) -> T) -> io::Result<Option<T>> {
+        loop {
+            if self.done {
+                return Ok(None);
+            }
+            if !self.eof {
+                let got = read_block(&mut self.input, &mut self.buf, self.block)?;
+                self.eof = got < self.block;
+            }
+            if !self.bom_checked {
+                if self.buf.len() < 3 && !self.eof {
+                    continue;
+                }
+                self.bom_checked = true;
+                if self.buf.starts_with(lex::BOM) {
+                    self.buf.drain(..3);
+                    self.start.offset = 3;
+                }
+            }
+            if !self.eof && self.buf.len() < 2 * self.stalled {
                 continue;
             }
-            bom_checked = true;
-            if buf.starts_with(lex::BOM) {
-                buf.drain(..3);
-                start.offset = 3;
+            let recycled = std::mem::take(&mut self.recycled);
+            let mut games = Games::for_block(&self.buf, self.start, !self.eof, recycled);
+            let out = f(&mut games);
+            while games.next_game().is_some() {}
+            let used = games.position();
+            self.start = games.next_start();
+            self.recycled = games.recycle();
+            if self.eof {
+                self.done = true;
+            } else {
+                self.stalled = if used == 0 { self.buf.len() } else { 0 };
+                self.buf.drain(..used);
             }
+            return Ok(Some(out));
         }
-        if !eof && buf.len() < 2 * stalled {
-            continue;
-        }
-        let mut games = Games::for_block(&buf, start, !eof, recycled);
-        while let Some(game) = games.next_game() {
-            if let ControlFlow::Break(b) = f(game) {
-                return Ok(Some(b));
-            }
-        }
-        let used = games.position();
-        start = games.next_start();
-        recycled = games.recycle();
-        if eof {
-            return Ok(None);
-        }
-        stalled = if used == 0 { buf.len() } else { 0 };
-        buf.drain(..used);
     }
 }
 

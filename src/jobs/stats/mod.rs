@@ -31,7 +31,7 @@ use crate::core::{Claim, Move, Position, Termination};
 use crate::jobs::replay::{self, MoveAt, MoveFailure, Variant, Visitor};
 use crate::jobs::validate::{Severity, ValidateOptions, validate_game};
 use crate::notation::Language;
-use crate::pgn::{Batch, Game, GameResult, TokenKind};
+use crate::pgn::{Game, GameResult, Games, TokenKind};
 
 /// What a stats run writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -354,22 +354,19 @@ pub struct BatchStats {
 /// Runs stats over one batch of games, writing CSV rows into `buf` (cleared first; pass a recycled buffer
 /// to save allocations). Writing to memory cannot fail, but the CSV writer's own checks can.
 pub fn run_batch(
-    batch: &Batch,
+    games: &mut Games<'_>,
     file: &str,
     opts: &StatsOptions,
     mut buf: Vec<u8>,
 ) -> Result<BatchStats, csv::Error> {
     buf.clear();
-    let mut out = BatchStats {
-        bytes: batch.bytes.len() as u64,
-        ..BatchStats::default()
-    };
-    let mut games = batch.games();
+    let mut out = BatchStats::default();
     match opts.output {
         Output::Games => {
             let mut w = rows::writer(&mut buf);
             let mut row = rows::Row::default();
             while let Some(game) = games.next_game() {
+                out.bytes += game.source.len() as u64;
                 let stats = game_stats(game, file, opts.lang, &mut ());
                 out.add(&stats);
                 rows::write_game(&mut w, file, &stats, &mut row)?;
@@ -380,6 +377,7 @@ pub fn run_batch(
             let mut w = rows::writer(&mut buf);
             let mut sink = rows::MoveRows::new(&mut w, file);
             while let Some(game) = games.next_game() {
+                out.bytes += game.source.len() as u64;
                 sink.start_game(game.index + 1);
                 let stats = game_stats(game, file, opts.lang, &mut sink);
                 sink.error()?;
@@ -388,8 +386,8 @@ pub fn run_batch(
             w.flush()?;
         }
         Output::Summary => {
-            out.records.reserve(batch.games);
             while let Some(game) = games.next_game() {
+                out.bytes += game.source.len() as u64;
                 let stats = game_stats(game, file, opts.lang, &mut ());
                 out.add(&stats);
                 out.records.push(summary::GameRecord::of(&stats));
