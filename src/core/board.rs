@@ -175,6 +175,29 @@ impl Board {
         Some(piece)
     }
 
+    /// Moves a known piece from `from` to the empty square `to` (no mailbox decoding: the caller knows what
+    /// moves, which saves work on the hot path of replaying games).
+    #[inline]
+    pub fn shift(&mut self, piece: Piece, from: Square, to: Square) {
+        let bits = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_role[piece.role.index()] ^= bits;
+        self.by_color[piece.color.index()] ^= bits;
+        self.occupied ^= bits;
+        self.mailbox[to.index()] = self.mailbox[from.index()];
+        self.mailbox[from.index()] = 0;
+    }
+
+    /// Removes a known piece from `sq` (it must stand there), leaving the square's occupancy to the caller's
+    /// next step: used for captures, where the capturer lands on the square right after.
+    #[inline]
+    pub fn remove(&mut self, piece: Piece, sq: Square) {
+        let bit = Bitboard::from_square(sq);
+        self.by_role[piece.role.index()] ^= bit;
+        self.by_color[piece.color.index()] ^= bit;
+        self.occupied ^= bit;
+        self.mailbox[sq.index()] = 0;
+    }
+
     /// Pieces per colour and role, for material checks.
     pub fn material(&self) -> ByColor<[u8; 6]> {
         let mut m = ByColor::<[u8; 6]>::default();

@@ -766,15 +766,23 @@ impl Position {
                 }
             }
             MoveKind::Normal | MoveKind::DoublePush => {
-                if m.capture.is_some() {
-                    self.take(m.to);
+                // The move says what moves and what it takes: no need to read the board for them.
+                if let Some(role) = m.capture {
+                    let captured = Piece::new(!us, role);
+                    self.board.remove(captured, m.to);
+                    self.hash ^= zobrist::piece_key(captured, m.to);
                 }
-                if let Some(piece) = self.take(m.from) {
-                    let placed = match m.promotion {
-                        Some(role) => Piece::new(us, role),
-                        None => piece,
-                    };
-                    self.put(m.to, placed);
+                let piece = Piece::new(us, m.role);
+                match m.promotion {
+                    None => {
+                        self.board.shift(piece, m.from, m.to);
+                        self.hash ^= zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
+                    }
+                    Some(role) => {
+                        self.board.remove(piece, m.from);
+                        self.hash ^= zobrist::piece_key(piece, m.from);
+                        self.put(m.to, Piece::new(us, role));
+                    }
                 }
                 if m.role == Role::King {
                     rights &= !Bitboard::rank(us.back_rank());
@@ -782,7 +790,9 @@ impl Position {
                 rights &= !(Bitboard::from_square(m.from) | Bitboard::from_square(m.to));
             }
         }
-        self.set_castling(rights);
+        if rights != self.castling {
+            self.set_castling(rights);
+        }
         self.turn = !us;
         self.hash ^= zobrist::side_key(Color::Black);
         if m.kind == MoveKind::DoublePush {

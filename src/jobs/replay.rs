@@ -137,18 +137,28 @@ pub fn letters_used(game: &Game<'_>) -> LetterSet {
     let mut letters = LetterSet::EMPTY;
     for token in &game.tokens {
         if let TokenKind::Move(m) = &token.kind {
-            letters = letters.union(san_letters(game.san(m)));
+            let san = game.san(m);
+            // Most tokens are plain pawn moves (`e4`, `exd5+`): no letter at all, seen without the general scan.
+            let plain_pawn_move = san.first().is_some_and(u8::is_ascii_lowercase)
+                && san.iter().all(|&b| matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'x' | b'+' | b'#'));
+            if !plain_pawn_move {
+                letters = letters.union(san_letters(san));
+            }
         }
     }
     letters
 }
 
-/// How far the main line replays with `lang`: `Ok(plies)` when all of it does, `Err(plies before the first
-/// failure)` otherwise. Positions only, no rules bookkeeping: this is the cheap trial of detection.
-fn dry_run(game: &Game<'_>, start: &Position, lang: Language) -> Result<u32, u32> {
+/// How far the main line replays with `lang`: `Ok(plies)` when all of it does (or `limit` plies did),
+/// `Err(plies before the first failure)` otherwise. Positions only, no rules bookkeeping: this is the cheap
+/// trial of detection.
+fn dry_run(game: &Game<'_>, start: &Position, lang: Language, limit: u32) -> Result<u32, u32> {
     let mut pos = *start;
     let mut plies = 0;
     for (_, mt) in game.main_line() {
+        if plies >= limit {
+            return Ok(plies);
+        }
         let Ok(plus) = SanPlus::parse(game.san(mt), lang) else {
             return Err(plies);
         };
@@ -203,7 +213,7 @@ pub fn choose_language(
             // No language reads every letter (a typo, or mixed letters): the reading that gets furthest.
             let mut best = (Language::En, 0);
             for lang in Language::ALL {
-                let reach = dry_run(game, start, lang).unwrap_or_else(|p| p);
+                let reach = dry_run(game, start, lang, u32::MAX).unwrap_or_else(|p| p);
                 if reach > best.1 {
                     best = (lang, reach);
                 }
@@ -211,37 +221,43 @@ pub fn choose_language(
             simple(best.0, Confidence::Replay)
         }
         several => {
-            let runs: Vec<(LanguageSet, Result<u32, u32>)> = several
+            let preferred = |c: LanguageSet| c.first().unwrap_or(Language::En);
+            // The other readings first: a letter read as another piece usually fails within a few moves.
+            let others: Vec<(LanguageSet, Result<u32, u32>)> = several[1..]
                 .iter()
-                .map(|&class| {
-                    (
-                        class,
-                        dry_run(game, start, class.first().unwrap_or(Language::En)),
-                    )
-                })
+                .map(|&class| (class, dry_run(game, start, preferred(class), u32::MAX)))
                 .collect();
-            let clean: Vec<LanguageSet> = runs
-                .iter()
-                .filter(|(_, r)| r.is_ok())
-                .map(|(c, _)| *c)
-                .collect();
-            match clean.as_slice() {
+            let clean: Vec<LanguageSet> =
+                others.iter().filter(|(_, r)| r.is_ok()).map(|(c, _)| *c).collect();
+            if clean.is_empty() {
+                // The preferred reading only has to get further than the best of the others: the walk then
+                // replays it for real (and reports its errors, if it has any).
+                let best_other = others.iter().filter_map(|(_, r)| r.err()).max().unwrap_or(0);
+                return match dry_run(game, start, preferred(several[0]), best_other + 1) {
+                    Ok(_) => of_class(several[0], Confidence::Replay),
+                    Err(reach) => {
+                        let mut best = (several[0], reach);
+                        for (class, run) in &others {
+                            let other = run.err().unwrap_or(0);
+                            if other > best.1 {
+                                best = (*class, other);
+                            }
+                        }
+                        of_class(best.0, Confidence::Replay)
+                    }
+                };
+            }
+            let first_clean = dry_run(game, start, preferred(several[0]), u32::MAX).is_ok();
+            let all_clean: Vec<LanguageSet> =
+                first_clean.then_some(several[0]).into_iter().chain(clean).collect();
+            match all_clean.as_slice() {
                 [one] => of_class(*one, Confidence::Replay),
                 [first, ..] => {
                     let mut choice = of_class(*first, Confidence::Guessed);
-                    choice.guessed_among = clean.iter().filter_map(|c| c.first()).collect();
+                    choice.guessed_among = all_clean.iter().map(|&c| preferred(c)).collect();
                     choice
                 }
-                [] => {
-                    let mut best = (several[0], 0);
-                    for (class, run) in &runs {
-                        let reach = run.err().unwrap_or(0);
-                        if reach > best.1 {
-                            best = (*class, reach);
-                        }
-                    }
-                    of_class(best.0, Confidence::Replay)
-                }
+                [] => of_class(several[0], Confidence::Replay),
             }
         }
     }

@@ -198,13 +198,17 @@ impl Language {
     }
 
     /// True if every letter of `used` is a piece letter of this language.
+    #[inline]
     pub fn reads(self, used: LetterSet) -> bool {
-        used.iter().all(|c| self.role_of(c).is_some())
+        let known = LETTER_MASKS[self.index()].iter().fold(0, |acc, m| acc | m);
+        used.0 & !known == 0
     }
 
     /// True if both languages read every letter of `used` as the same role.
+    #[inline]
     pub fn same_reading(self, other: Language, used: LetterSet) -> bool {
-        used.iter().all(|c| self.role_of(c) == other.role_of(c))
+        let (a, b) = (&LETTER_MASKS[self.index()], &LETTER_MASKS[other.index()]);
+        (0..6).all(|role| a[role] & used.0 == b[role] & used.0)
     }
 }
 
@@ -267,6 +271,28 @@ pub(crate) fn figurine_at(bytes: &[u8]) -> Option<Role> {
 pub struct LetterSet(u32);
 
 const FIGURINE_BIT: u32 = 26;
+
+/// Per language and role, the [`LetterSet`] bit of the letter (or figurine) that names it: set operations
+/// answer "does this language read these letters" without looking letters up one by one (detection runs per
+/// game).
+const LETTER_MASKS: [[u32; 6]; 16] = {
+    let mut masks = [[0u32; 6]; 16];
+    let mut lang = 0;
+    while lang < 15 {
+        let mut role = 0;
+        while role < 6 {
+            masks[lang][role] = 1 << (LETTERS[lang][role] - b'A');
+            role += 1;
+        }
+        lang += 1;
+    }
+    let mut role = 0;
+    while role < 6 {
+        masks[15][role] = 1 << (FIGURINE_BIT + role as u32);
+        role += 1;
+    }
+    masks
+};
 
 impl LetterSet {
     pub const EMPTY: LetterSet = LetterSet(0);
