@@ -162,6 +162,15 @@ pub fn write_failure(e: &io::Error) -> i32 {
     2
 }
 
+/// Writes `bytes` to standard output; the exit code.
+pub fn print_bytes(bytes: &[u8]) -> i32 {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) => write_failure(&e),
+    }
+}
+
 /// The exit code of a bulk run: 2 when an input could not be read, else 1 when problems were found, else 0.
 pub fn exit_code(io_errors: u64, problems: bool) -> i32 {
     if io_errors > 0 {
