@@ -1,23 +1,23 @@
 //! `pgnkit convert`: every game replayed and written again in export-format PGN (moves in canonical SAN of
 //! any language, LAN or UCI), JSON lines or EPD; games that cannot be converted are never dropped silently.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use pgnkit::jobs::bulk::{self, Event};
 use pgnkit::jobs::convert::{
     BatchOutput, ConvertOptions, Notation, NoteLevel, OutputFormat, convert_batch,
 };
-use pgnkit::jobs::input::{self, Source};
-use pgnkit::jobs::pipeline::default_jobs;
+use pgnkit::jobs::input::Source;
 use pgnkit::notation::Language;
 use pgnkit::pgn::DEFAULT_BATCH;
 use pgnkit::pgn::writer::Keep;
 
-use super::output::{is_broken_pipe, progress_bar};
+use super::output::{
+    exit_code, inputs, open_output, plural, progress_bar, read_error, threads, write_failure,
+};
 use super::validate::{LangArg, parse_lang};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -103,21 +103,9 @@ struct Summary {
     io_errors: u64,
 }
 
-/// Whether two paths name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
 pub fn run(args: Args) -> i32 {
-    let sources = match input::expand(&args.paths) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("pgnkit: {e}");
-            return 2;
-        }
+    let Some(sources) = inputs(&args.paths) else {
+        return 2;
     };
     let opts = ConvertOptions {
         to: args.to,
@@ -140,30 +128,12 @@ pub fn run(args: Args) -> i32 {
         },
         skip_invalid: args.skip_invalid,
     };
-    // Opening the output truncates it: never when it is one of the inputs.
-    let sink: Box<dyn Write> = match &args.output {
-        Some(path) => {
-            if let Some(s) = sources
-                .iter()
-                .find(|s| matches!(s, Source::File(p) if same_file(p, path)))
-            {
-                eprintln!("pgnkit: the output {} is also an input", s.display_name());
-                return 2;
-            }
-            match File::create(path) {
-                Ok(f) => Box::new(f),
-                Err(e) => {
-                    eprintln!("pgnkit: {}: {e}", path.display());
-                    return 2;
-                }
-            }
-        }
-        None => Box::new(io::stdout().lock()),
+    let Some(sink) = open_output(args.output.as_deref(), &sources) else {
+        return 2;
     };
     let mut out = io::BufWriter::with_capacity(1 << 16, sink);
-    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
-    let total: Option<u64> = sources.iter().map(Source::size_hint).sum();
-    let bar = progress_bar(total, args.quiet);
+    let jobs = threads(args.jobs);
+    let bar = progress_bar(&sources, args.quiet);
     let names: Vec<String> = sources.iter().map(Source::display_name).collect();
     let started = Instant::now();
     let mut summary = Summary::default();
@@ -181,7 +151,7 @@ pub fn run(args: Args) -> i32 {
                 }
                 Event::Error { message, .. } => {
                     summary.io_errors += 1;
-                    bar.suspend(|| eprintln!("pgnkit: {message}"));
+                    read_error(&bar, &message);
                     Ok(())
                 }
             };
@@ -198,11 +168,7 @@ pub fn run(args: Args) -> i32 {
         None => out.flush(),
     };
     if let Err(e) = flushed {
-        if is_broken_pipe(&e) {
-            return 0;
-        }
-        eprintln!("pgnkit: cannot write output: {e}");
-        return 2;
+        return write_failure(&e);
     }
     if !args.quiet {
         eprint!(
@@ -210,13 +176,7 @@ pub fn run(args: Args) -> i32 {
             summary_text(&summary, started.elapsed().as_secs_f64())
         );
     }
-    if summary.io_errors > 0 {
-        2
-    } else if summary.kept + summary.skipped > 0 {
-        1
-    } else {
-        0
-    }
+    exit_code(summary.io_errors, summary.kept + summary.skipped > 0)
 }
 
 fn emit_batch(
@@ -256,7 +216,7 @@ fn summary_text(s: &Summary, elapsed: f64) -> String {
     let mut text = format!(
         "{} game{} in, {} out ({} converted, {} not converted and kept as {}), {} skipped, in {:.2} s ({:.1} MB/s)\n",
         s.games,
-        if s.games == 1 { "" } else { "s" },
+        plural(s.games),
         out,
         s.converted,
         s.kept,
@@ -269,7 +229,7 @@ fn summary_text(s: &Summary, elapsed: f64) -> String {
         text.push_str(&format!(
             "{} input{} could not be read\n",
             s.io_errors,
-            if s.io_errors == 1 { "" } else { "s" }
+            plural(s.io_errors)
         ));
     }
     text

@@ -1,19 +1,25 @@
 //! Command-line parsing and dispatch. Exit codes: 0 clean, 1 problems found, 2 usage or I/O error.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
+mod completions;
 mod convert;
 mod fen;
+mod man;
 mod output;
 mod perft;
 mod stats;
 mod validate;
 
+/// Shown at the end of `--help` and in the manual pages.
+const EXIT_CODES: &str = "Exit codes: 0 clean, 1 problems found, 2 usage or I/O error.";
+
 #[derive(Parser)]
 #[command(
     name = "pgnkit",
     version,
-    about = "Validate, convert and summarise chess PGN and FEN files"
+    about = "Validate, convert and summarise chess PGN and FEN files",
+    after_help = EXIT_CODES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -23,15 +29,31 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Replay every game and report illegal, ambiguous or unreadable moves, endings and result problems
+    #[command(after_help = EXIT_CODES)]
     Validate(validate::Args),
     /// One CSV row per game (or per move) with tags, validity and move counts, or a summary with standings
+    #[command(after_help = EXIT_CODES)]
     Stats(stats::Args),
     /// Check a FEN and show the position, its status and its legal moves
+    #[command(after_help = EXIT_CODES)]
     Fen(fen::Args),
     /// Rewrite games in export-format PGN (any piece-letter language, SAN/LAN/UCI), JSON lines or EPD
+    #[command(after_help = EXIT_CODES)]
     Convert(convert::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)
+    #[command(after_help = EXIT_CODES)]
     Perft(perft::Args),
+    /// Print the shell completion script for SHELL
+    #[command(hide = true)]
+    Completions(completions::Args),
+    /// Print the manual page in roff, or write one page per command into a directory
+    #[command(hide = true)]
+    Man(man::Args),
+}
+
+/// The clap definition of the whole command line, for the generated completions and manual pages.
+fn command() -> clap::Command {
+    Cli::command()
 }
 
 pub fn run() -> i32 {
@@ -49,5 +71,7 @@ pub fn run() -> i32 {
         Command::Fen(args) => fen::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }

@@ -1,10 +1,62 @@
-//! Terminal concerns shared by the subcommands: colours, progress bars, and writing to a pipe that may
-//! close early (`| head` must end quietly with exit 0).
+//! Terminal concerns shared by the subcommands: inputs and output file, colours, progress bars, writing to a
+//! pipe that may close early (`| head` must end quietly with exit 0), and exit codes.
 
-use std::io::{self, IsTerminal};
+use std::fs::File;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pgnkit::jobs::input::{self, Source};
+use pgnkit::jobs::pipeline::default_jobs;
+
+/// The inputs named on the command line, directories expanded; `None` once the reason is said on stderr
+/// (the exit code is then 2).
+pub fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
+    match input::expand(paths) {
+        Ok(sources) => Some(sources),
+        Err(e) => {
+            eprintln!("pgnkit: {e}");
+            None
+        }
+    }
+}
+
+/// Worker threads: as many as asked (at least one), or all cores.
+pub fn threads(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(default_jobs).max(1)
+}
+
+/// Where the output goes: the file of `-o FILE`, or standard output. `None` once the reason is said on
+/// stderr (the exit code is then 2): the file cannot be created, or it is one of the inputs, which creating it
+/// would truncate before it is read.
+pub fn open_output(path: Option<&Path>, sources: &[Source]) -> Option<Box<dyn Write>> {
+    let Some(path) = path else {
+        return Some(Box::new(io::stdout().lock()));
+    };
+    if let Some(clash) = sources.iter().find(|s| same_file(s, path)) {
+        eprintln!(
+            "pgnkit: the output file {} is also an input ({clash}): refusing to overwrite it",
+            path.display()
+        );
+        return None;
+    }
+    match File::create(path) {
+        Ok(f) => Some(Box::new(f)),
+        Err(e) => {
+            eprintln!("pgnkit: {}: {e}", path.display());
+            None
+        }
+    }
+}
+
+/// Whether `source` is the existing file at `path`.
+fn same_file(source: &Source, path: &Path) -> bool {
+    match (source, path.canonicalize()) {
+        (Source::File(p), Ok(out)) => p.canonicalize().is_ok_and(|p| p == out),
+        _ => false,
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
 pub enum ColorChoice {
@@ -69,12 +121,14 @@ impl Paint {
     }
 }
 
-/// A progress bar over the bytes of the input, on stderr, only when stderr is a terminal and the user did
+/// A progress bar over the bytes of the inputs, on stderr, only when stderr is a terminal and the user did
 /// not ask for quiet; it appears after a short delay so quick runs stay clean.
-pub fn progress_bar(total_bytes: Option<u64>, quiet: bool) -> ProgressBar {
+pub fn progress_bar(sources: &[Source], quiet: bool) -> ProgressBar {
     if quiet || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
+    // Unknown (no bar, a counter) as soon as one input is standard input.
+    let total_bytes: Option<u64> = sources.iter().map(Source::size_hint).sum();
     let bar = match total_bytes {
         Some(total) => {
             ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr_with_hz(4))
@@ -93,7 +147,42 @@ pub fn progress_bar(total_bytes: Option<u64>, quiet: bool) -> ProgressBar {
     bar
 }
 
-/// True for the error a write to a closed pipe gives.
-pub fn is_broken_pipe(e: &io::Error) -> bool {
-    e.kind() == io::ErrorKind::BrokenPipe
+/// An input that could not be opened or read, said on stderr without garbling the progress bar.
+pub fn read_error(bar: &ProgressBar, message: &str) {
+    bar.suspend(|| eprintln!("pgnkit: {message}"));
+}
+
+/// Exit code for a failed write: a closed pipe (`| head`) is a normal way to stop reading, so 0; anything
+/// else is said on stderr, 2.
+pub fn write_failure(e: &io::Error) -> i32 {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        return 0;
+    }
+    eprintln!("pgnkit: cannot write output: {e}");
+    2
+}
+
+/// Writes `bytes` to standard output; the exit code.
+pub fn print_bytes(bytes: &[u8]) -> i32 {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => 0,
+        Err(e) => write_failure(&e),
+    }
+}
+
+/// The exit code of a bulk run: 2 when an input could not be read, else 1 when problems were found, else 0.
+pub fn exit_code(io_errors: u64, problems: bool) -> i32 {
+    if io_errors > 0 {
+        2
+    } else if problems {
+        1
+    } else {
+        0
+    }
+}
+
+/// `"s"` unless `n` is 1.
+pub fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }

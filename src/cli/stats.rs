@@ -1,20 +1,20 @@
 //! `pgnkit stats`: one CSV row per game (or per main-line half-move), or an aggregate report, over any
 //! number of files in parallel, in input order.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use pgnkit::jobs::bulk::{self, Event};
-use pgnkit::jobs::input::{self, Source};
-use pgnkit::jobs::pipeline::default_jobs;
+use pgnkit::jobs::input::Source;
 use pgnkit::jobs::stats::summary::{Limits, Summary};
 use pgnkit::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
 
-use super::output::{is_broken_pipe, progress_bar};
+use super::output::{
+    exit_code, inputs, open_output, progress_bar, read_error, threads, write_failure,
+};
 use super::validate::{LangArg, parse_lang};
 
 #[derive(clap::Args)]
@@ -67,12 +67,8 @@ enum Stop {
 }
 
 pub fn run(args: Args) -> i32 {
-    let sources = match input::expand(&args.paths) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("pgnkit: {e}");
-            return 2;
-        }
+    let Some(sources) = inputs(&args.paths) else {
+        return 2;
     };
     let output = match (args.summary, args.per_move) {
         (true, _) => Output::Summary,
@@ -83,24 +79,8 @@ pub fn run(args: Args) -> i32 {
         lang: args.lang.0,
         output,
     };
-    let sink: Box<dyn Write> = match &args.output {
-        None => Box::new(io::stdout().lock()),
-        Some(path) => {
-            if let Some(clash) = sources.iter().find(|s| same_file(s, path)) {
-                eprintln!(
-                    "pgnkit: the output file {} is also an input ({clash}): refusing to overwrite it",
-                    path.display()
-                );
-                return 2;
-            }
-            match File::create(path) {
-                Ok(f) => Box::new(f),
-                Err(e) => {
-                    eprintln!("pgnkit: {}: {e}", path.display());
-                    return 2;
-                }
-            }
-        }
+    let Some(sink) = open_output(args.output.as_deref(), &sources) else {
+        return 2;
     };
     let mut out = io::BufWriter::with_capacity(1 << 16, sink);
     let header: &[&str] = match output {
@@ -119,13 +99,12 @@ pub fn run(args: Args) -> i32 {
         }
     }
 
-    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let jobs = threads(args.jobs);
     let block = match output {
         Output::Moves => PER_MOVE_BLOCK,
         _ => BLOCK,
     };
-    let total: Option<u64> = sources.iter().map(Source::size_hint).sum();
-    let bar = progress_bar(total, args.quiet);
+    let bar = progress_bar(&sources, args.quiet);
     let names: Vec<String> = sources.iter().map(Source::display_name).collect();
     // Output buffers go back to the workers once written: a few, reused, whatever the input size.
     let pool: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
@@ -157,7 +136,7 @@ pub fn run(args: Args) -> i32 {
                 },
                 Event::Error { message, .. } => {
                     totals.io_errors += 1;
-                    bar.suspend(|| eprintln!("pgnkit: {message}"));
+                    read_error(&bar, &message);
                     Ok(())
                 }
                 Event::End { .. } => Ok(()),
@@ -200,13 +179,7 @@ pub fn run(args: Args) -> i32 {
             totals.games as f64 / secs
         );
     }
-    if totals.io_errors > 0 {
-        2
-    } else if totals.games_with_errors > 0 {
-        1
-    } else {
-        0
-    }
+    exit_code(totals.io_errors, totals.games_with_errors > 0)
 }
 
 /// Writes a batch's rows (or adds its records to the summary) on the ordered output side.
@@ -234,21 +207,4 @@ fn emit(
         p.push(batch.csv);
     }
     Ok(())
-}
-
-/// Exit code for a failed write: a closed pipe (`| head`) is a normal way to stop reading.
-fn write_failure(e: &io::Error) -> i32 {
-    if is_broken_pipe(e) {
-        return 0;
-    }
-    eprintln!("pgnkit: cannot write output: {e}");
-    2
-}
-
-/// Whether `source` is the file at `path` (so `-o` would truncate an input before reading it).
-fn same_file(source: &Source, path: &Path) -> bool {
-    match (source, path.canonicalize()) {
-        (Source::File(p), Ok(out)) => p.canonicalize().is_ok_and(|p| p == out),
-        _ => false,
-    }
 }

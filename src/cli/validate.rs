@@ -7,13 +7,13 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use pgnkit::jobs::bulk::{self, Event};
-use pgnkit::jobs::input::{self, Source};
-use pgnkit::jobs::pipeline::default_jobs;
 use pgnkit::jobs::validate::{GameReport, Severity, Tournament, ValidateOptions, validate_game};
 use pgnkit::notation::Language;
 use pgnkit::pgn::DEFAULT_BATCH;
 
-use super::output::{ColorChoice, Paint, is_broken_pipe, progress_bar};
+use super::output::{
+    ColorChoice, Paint, exit_code, inputs, plural, progress_bar, read_error, threads, write_failure,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -94,12 +94,8 @@ struct Summary {
 }
 
 pub fn run(args: Args) -> i32 {
-    let sources = match input::expand(&args.paths) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("pgnkit: {e}");
-            return 2;
-        }
+    let Some(sources) = inputs(&args.paths) else {
+        return 2;
     };
     let opts = ValidateOptions {
         lang: args.lang.0,
@@ -108,11 +104,10 @@ pub fn run(args: Args) -> i32 {
         track_claims: true,
         final_fen: args.format == Format::Json,
     };
-    let jobs = args.jobs.unwrap_or_else(default_jobs).max(1);
+    let jobs = threads(args.jobs);
     let json = args.format == Format::Json;
     let paint = Paint::new(args.color.enabled(false));
-    let total: Option<u64> = sources.iter().map(Source::size_hint).sum();
-    let bar = progress_bar(total, args.quiet);
+    let bar = progress_bar(&sources, args.quiet);
     let names: Vec<std::sync::Arc<str>> = sources.iter().map(|s| s.display_name().into()).collect();
     let started = Instant::now();
     let mut summary = Summary::default();
@@ -156,7 +151,7 @@ pub fn run(args: Args) -> i32 {
                 }
                 Event::Error { message, .. } => {
                     summary.io_errors += 1;
-                    bar.suspend(|| eprintln!("pgnkit: {message}"));
+                    read_error(&bar, &message);
                     Ok(())
                 }
                 Event::End { source } => {
@@ -181,11 +176,7 @@ pub fn run(args: Args) -> i32 {
     );
     bar.finish_and_clear();
     if let Some(e) = stopped {
-        if is_broken_pipe(&e) {
-            return 0;
-        }
-        eprintln!("pgnkit: cannot write output: {e}");
-        return 2;
+        return write_failure(&e);
     }
     let elapsed = started.elapsed().as_secs_f64();
     if !args.quiet {
@@ -197,19 +188,12 @@ pub fn run(args: Args) -> i32 {
         }
     }
     if let Err(e) = out.flush() {
-        if is_broken_pipe(&e) {
-            return 0;
-        }
-        eprintln!("pgnkit: cannot write output: {e}");
-        return 2;
+        return write_failure(&e);
     }
-    if summary.io_errors > 0 {
-        2
-    } else if summary.errors > 0 || (args.strict && summary.warnings > 0) {
-        1
-    } else {
-        0
-    }
+    exit_code(
+        summary.io_errors,
+        summary.errors > 0 || (args.strict && summary.warnings > 0),
+    )
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -407,8 +391,4 @@ fn summary_text(s: &Summary, elapsed: f64, paint: &Paint) -> String {
         )));
     }
     text
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
