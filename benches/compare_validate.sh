@@ -41,11 +41,16 @@ fi
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 
-# Runs one command, prints "seconds peak_kb".
+# Runs one command, prints "seconds peak_kb" (wall time from the shell's microsecond clock; GNU time's is
+# only to the hundredth).
 measure() {
-    local out
-    out=$( { "$TIME" -f '%e %M' "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -n 1 ) || true
-    echo "$out"
+    local report start end
+    report=$(mktemp)
+    start=$EPOCHREALTIME
+    "$TIME" -o "$report" -f '%M' "$@" >/dev/null 2>/dev/null || true
+    end=$EPOCHREALTIME
+    echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", e - s }') $(tail -n 1 "$report")"
+    rm -f "$report"
 }
 
 echo "machine: $(nproc) cores, $(awk -F: '/model name/ { print $2; exit }' /proc/cpuinfo | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -341,9 +341,10 @@ fn window(line: &str, column: usize) -> (String, String) {
 fn summary_text(s: &Summary, elapsed: f64, paint: &Paint) -> String {
     let secs = elapsed.max(1e-9);
     let mut text = format!(
-        "{} {} games, {} half-moves in the main lines and {} in variations, in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
+        "{} {} game{}, {} half-moves in the main lines and {} in variations, in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
         paint.bold("validated"),
         s.games,
+        plural(s.games),
         s.plies,
         s.variation_moves,
         elapsed,

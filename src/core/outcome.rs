@@ -243,7 +243,10 @@ impl GameState {
             }
         }
         if self.track_claims && self.first_claim.is_none() {
-            let claim = if reps >= 3 || self.announce_threefold() {
+            // The costly announced-move check only runs when some position with the other side to move has
+            // already occurred twice.
+            let them = !self.pos.turn();
+            let claim = if reps >= 3 || (self.twice[them.index()] && self.announce_threefold()) {
                 Some(Claim::ThreefoldRepetition)
             } else if self.pos.halfmoves() >= 99 && self.fifty_claimable() {
                 Some(Claim::FiftyMoves)

@@ -776,7 +776,8 @@ impl Position {
                 match m.promotion {
                     None => {
                         self.board.shift(piece, m.from, m.to);
-                        self.hash ^= zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
+                        self.hash ^=
+                            zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
                     }
                     Some(role) => {
                         self.board.remove(piece, m.from);

@@ -98,7 +98,7 @@ pub struct Prepared {
 fn tag_span(game: &Game<'_>, name: &str) -> Span {
     game.tags
         .iter()
-        .find(|t| game.tag_name(t) == name)
+        .find(|t| game.bytes(t.name) == name.as_bytes())
         .map_or(Span::default(), |t| t.span)
 }
 
@@ -140,7 +140,9 @@ pub fn letters_used(game: &Game<'_>) -> LetterSet {
             let san = game.san(m);
             // Most tokens are plain pawn moves (`e4`, `exd5+`): no letter at all, seen without the general scan.
             let plain_pawn_move = san.first().is_some_and(u8::is_ascii_lowercase)
-                && san.iter().all(|&b| matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'x' | b'+' | b'#'));
+                && san
+                    .iter()
+                    .all(|&b| matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'x' | b'+' | b'#'));
             if !plain_pawn_move {
                 letters = letters.union(san_letters(san));
             }
@@ -227,12 +229,19 @@ pub fn choose_language(
                 .iter()
                 .map(|&class| (class, dry_run(game, start, preferred(class), u32::MAX)))
                 .collect();
-            let clean: Vec<LanguageSet> =
-                others.iter().filter(|(_, r)| r.is_ok()).map(|(c, _)| *c).collect();
+            let clean: Vec<LanguageSet> = others
+                .iter()
+                .filter(|(_, r)| r.is_ok())
+                .map(|(c, _)| *c)
+                .collect();
             if clean.is_empty() {
                 // The preferred reading only has to get further than the best of the others: the walk then
                 // replays it for real (and reports its errors, if it has any).
-                let best_other = others.iter().filter_map(|(_, r)| r.err()).max().unwrap_or(0);
+                let best_other = others
+                    .iter()
+                    .filter_map(|(_, r)| r.err())
+                    .max()
+                    .unwrap_or(0);
                 return match dry_run(game, start, preferred(several[0]), best_other + 1) {
                     Ok(_) => of_class(several[0], Confidence::Replay),
                     Err(reach) => {
@@ -248,8 +257,11 @@ pub fn choose_language(
                 };
             }
             let first_clean = dry_run(game, start, preferred(several[0]), u32::MAX).is_ok();
-            let all_clean: Vec<LanguageSet> =
-                first_clean.then_some(several[0]).into_iter().chain(clean).collect();
+            let all_clean: Vec<LanguageSet> = first_clean
+                .then_some(several[0])
+                .into_iter()
+                .chain(clean)
+                .collect();
             match all_clean.as_slice() {
                 [one] => of_class(*one, Confidence::Replay),
                 [first, ..] => {
@@ -289,8 +301,14 @@ pub struct MoveAt<'t> {
 
 /// What a walk tells its consumer. Every method has an empty default.
 pub trait Visitor {
+    /// Whether [`Visitor::on_move`] wants the position before each main-line move. A visitor that says no
+    /// gets [`Visitor::on_main_move`] for main-line moves instead, and the walk then copies a position only
+    /// where a variation branches from it.
+    const NEEDS_BEFORE: bool = true;
     /// A legal move: `before` is the position it was played in, `after` the position it produced.
     fn on_move(&mut self, _at: MoveAt<'_>, _before: &Position, _m: &Move, _after: &Position) {}
+    /// A legal main-line move, for visitors that set [`Visitor::NEEDS_BEFORE`] to false.
+    fn on_main_move(&mut self, _at: MoveAt<'_>, _m: &Move, _after: &Position) {}
     /// A null move (`--`, `Z0`): the turn passed.
     fn on_null(&mut self, _at: MoveAt<'_>, _before: &Position) {}
     /// A token that gives no move: the rest of its line is not replayed.
@@ -344,14 +362,30 @@ pub fn read_move(
     })
 }
 
+/// Whether a variation starts right after the move token at `index` (comments and annotations aside).
+fn variation_follows(game: &Game<'_>, index: usize) -> bool {
+    for token in &game.tokens[index + 1..] {
+        match token.kind {
+            TokenKind::VariationStart => return true,
+            TokenKind::Comment
+            | TokenKind::LineComment
+            | TokenKind::Nag(_)
+            | TokenKind::Escape
+            | TokenKind::DrawOffer => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// Replays the game: the main line with [`GameState`] (claim tracking if asked), variations each from the
 /// position before the move they replace. After a failure in the main line nothing more is played: later
 /// moves would stand on a position that never existed.
-pub fn walk(
+pub fn walk<V: Visitor>(
     game: &Game<'_>,
     prepared: &Prepared,
     track_claims: bool,
-    visitor: &mut impl Visitor,
+    visitor: &mut V,
 ) -> Walk {
     let lang = prepared.lang.lang;
     let mut state = GameState::new(prepared.start);
@@ -447,11 +481,20 @@ pub fn walk(
                     read_move(b, state.position(), lang)
                 });
                 match read {
-                    Ok(Some(m)) => {
-                        // One copy per move: the position before it, kept for a variation branching here.
+                    Ok(Some(m)) if V::NEEDS_BEFORE || variation_follows(game, index) => {
+                        // The position before the move, kept for a variation branching here.
                         let before = main_before.insert(*state.position());
                         state.play(m);
-                        visitor.on_move(at, before, &m, state.position());
+                        if V::NEEDS_BEFORE {
+                            visitor.on_move(at, before, &m, state.position());
+                        } else {
+                            visitor.on_main_move(at, &m, state.position());
+                        }
+                    }
+                    Ok(Some(m)) => {
+                        main_before = None;
+                        state.play(m);
+                        visitor.on_main_move(at, &m, state.position());
                     }
                     Ok(None) => {
                         let before = main_before.insert(*state.position());

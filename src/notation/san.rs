@@ -458,10 +458,17 @@ fn strip_suffixes<'a>(
 
 impl SanPlus {
     /// Reads a move token in `lang`'s piece letters. Never allocates.
+    #[inline]
     pub fn parse(token: &[u8], lang: Language) -> Result<SanPlus, SyntaxError> {
-        if let Some(plain) = parse_plain(token, lang) {
-            return Ok(plain);
+        match parse_plain(token, lang) {
+            Some(plain) => Ok(plain),
+            None => SanPlus::parse_general(token, lang),
         }
+    }
+
+    /// Everything [`parse_plain`] leaves: castling, promotions, figurines, annotations, leniencies, errors.
+    #[inline(never)]
+    fn parse_general(token: &[u8], lang: Language) -> Result<SanPlus, SyntaxError> {
         let mut leniencies = Leniencies::NONE;
         let (body, mark, annotation) = strip_suffixes(token, &mut leniencies);
         let san = parse_body(body, lang, &mut leniencies)?;
@@ -539,53 +546,57 @@ fn parse_plain(token: &[u8], lang: Language) -> Option<SanPlus> {
         [rest @ .., b'#'] => (rest, Some(CheckMark::Mate)),
         _ => (token, None),
     };
-    let square = |f: u8, r: u8| Some(Square::from_coords(file_of(f)?, rank_of(r)?));
-    let piece = |p: u8| lang.role_of_byte(p).filter(|&r| r != Role::Pawn);
-    let normal = |role, file, rank, capture, to| San::Normal {
-        role,
-        file,
-        rank,
-        capture,
-        to,
-        promotion: None,
+    // The destination is always the last two bytes.
+    let [.., f, r] = *body else {
+        return None;
     };
-    let san = match *body {
-        [f, r] => normal(Role::Pawn, None, None, false, square(f, r)?),
-        [p, f, r] => normal(piece(p)?, None, None, false, square(f, r)?),
-        [p, b'x', f, r] if p.is_ascii_uppercase() => {
-            normal(piece(p)?, None, None, true, square(f, r)?)
+    let (to_file, to_rank) = (f.wrapping_sub(b'a'), r.wrapping_sub(b'1'));
+    if to_file > 7 || to_rank > 7 {
+        return None;
+    }
+    let to = Square::new(to_rank * 8 + to_file);
+    let piece = |p: u8| lang.role_of_byte(p).filter(|&r| r != Role::Pawn);
+    let hint = |h: u8| {
+        let (file, rank) = (h.wrapping_sub(b'a'), h.wrapping_sub(b'1'));
+        if file < 8 {
+            Some((Some(File::new(file)), None))
+        } else if rank < 8 {
+            Some((None, Some(Rank::new(rank))))
+        } else {
+            None
         }
-        [pf, b'x', f, r] => {
-            let to = square(f, r)?;
-            let from_file = file_of(pf)?;
+    };
+    let (role, file, rank, capture) = match *body {
+        [_, _] => (Role::Pawn, None, None, false),
+        [p, _, _] => (piece(p)?, None, None, false),
+        [p, b'x', _, _] if p.is_ascii_uppercase() => (piece(p)?, None, None, true),
+        [pf, b'x', _, _] => {
+            let from_file = pf.wrapping_sub(b'a');
             // A pawn captures diagonally forward; anything else goes to the general path for its message.
-            if from_file.index().abs_diff(to.file().index()) != 1 {
+            if from_file > 7 || from_file.abs_diff(to_file) != 1 {
                 return None;
             }
-            normal(Role::Pawn, Some(from_file), None, true, to)
+            (Role::Pawn, Some(File::new(from_file)), None, true)
         }
-        [p, hint, f, r] => {
-            let role = piece(p)?;
-            let to = square(f, r)?;
-            match (file_of(hint), rank_of(hint)) {
-                (Some(file), _) => normal(role, Some(file), None, false, to),
-                (_, Some(rank)) => normal(role, None, Some(rank), false, to),
-                _ => return None,
-            }
+        [p, h, _, _] => {
+            let (file, rank) = hint(h)?;
+            (piece(p)?, file, rank, false)
         }
-        [p, hint, b'x', f, r] => {
-            let role = piece(p)?;
-            let to = square(f, r)?;
-            match (file_of(hint), rank_of(hint)) {
-                (Some(file), _) => normal(role, Some(file), None, true, to),
-                (_, Some(rank)) => normal(role, None, Some(rank), true, to),
-                _ => return None,
-            }
+        [p, h, b'x', _, _] => {
+            let (file, rank) = hint(h)?;
+            (piece(p)?, file, rank, true)
         }
         _ => return None,
     };
     Some(SanPlus {
-        san,
+        san: San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion: None,
+        },
         mark,
         annotation: None,
         leniencies: Leniencies::NONE,

@@ -175,8 +175,10 @@ impl Checker<'_, '_, '_> {
 }
 
 impl Visitor for Checker<'_, '_, '_> {
-    fn on_move(&mut self, at: MoveAt<'_>, _: &Position, m: &Move, _: &Position) {
-        if at.depth == 0 {
+    const NEEDS_BEFORE: bool = false;
+
+    fn on_main_move(&mut self, _: MoveAt<'_>, m: &Move, _: &Position) {
+        {
             self.fingerprint.add(
                 (m.from.index() as u64)
                     | (m.to.index() as u64) << 6
@@ -229,10 +231,22 @@ impl Visitor for Checker<'_, '_, '_> {
 /// Validates one game. `file` names the input in the report.
 pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -> GameReport {
     // One pass over the tags: values decoded once, for the report and the tag checks.
+    // Values are decoded only for the tags validate reads; the others only need their names.
+    const READ: [&[u8]; 8] = [
+        b"White", b"Black", b"Round", b"Event", b"Site", b"Result", b"Date", b"SetUp",
+    ];
     let values: Vec<(&str, Cow<'_, str>)> = game
         .tags
         .iter()
-        .map(|t| (game.tag_name(t), game.tag_value(t)))
+        .map(|t| {
+            let name = game.bytes(t.name);
+            let value = if READ.contains(&name) {
+                game.tag_value(t)
+            } else {
+                Cow::Borrowed("")
+            };
+            (game.tag_name(t), value)
+        })
         .collect();
     let tag = |name: &str| {
         values
@@ -248,6 +262,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
         black: tag("Black"),
         round: tag("Round"),
         event: tag("Event"),
+        site: tag("Site"),
         result: tag("Result"),
         marker: game.result.map(|r| r.as_str()),
         lang: "en",
@@ -287,11 +302,6 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
     }
 
     if opts.tag_checks {
-        let values: Vec<(&str, std::borrow::Cow<'_, str>)> = game
-            .tags
-            .iter()
-            .map(|t| (game.tag_name(t), game.tag_value(t)))
-            .collect();
         let pairs: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_ref())).collect();
         for p in check_tags(&pairs) {
             let first = game.tags.first().map_or(Span::default(), |t| t.span);
@@ -415,7 +425,7 @@ fn finish(
     let result_tag_span = game
         .tags
         .iter()
-        .find(|t| game.tag_name(t) == "Result")
+        .find(|t| game.bytes(t.name) == b"Result")
         .map(|t| t.span);
     let at_end = marker_span
         .or(result_tag_span)

@@ -177,6 +177,7 @@ pub struct GameReport {
     pub black: String,
     pub round: String,
     pub event: String,
+    pub site: String,
     /// The Result tag.
     pub result: String,
     /// The termination marker after the moves, if any.

@@ -2,6 +2,7 @@
 //! thread that emits results in order, so "earlier game" means earlier in the file.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::report::{GameReport, Problem, ProblemKind};
 
@@ -9,12 +10,35 @@ use super::report::{GameReport, Problem, ProblemKind};
 /// a million fingerprints take about 40 MB.
 pub const MAX_TRACKED_GAMES: usize = 1_000_000;
 
+/// Keys here are already 64-bit hashes (or hashed once into one): mixing them again with SipHash is wasted
+/// work on a path that runs once per game.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type Map<K> = HashMap<K, u64, BuildHasherDefault<Mix>>;
+
 #[derive(Default)]
 pub struct Tournament {
     /// Fingerprint (players + moves) → first game number.
-    seen: HashMap<u64, u64>,
-    /// (Event, Round, player) → game number.
-    rounds: HashMap<(String, String, String), u64>,
+    seen: Map<u64>,
+    /// Hash of (Event, Site, Round, player) → game number.
+    rounds: Map<u64>,
     /// Set once the limit is reached.
     pub saturated: bool,
 }
@@ -45,13 +69,22 @@ impl Tournament {
                 }
             }
         }
-        let round_known = !matches!(report.round.as_str(), "" | "?" | "-");
-        if round_known && !self.saturated {
-            for player in [report.white.clone(), report.black.clone()] {
+        // A round only means something inside a named event: collections of games from many events (book
+        // files, databases) often have `Event "?"` and round numbers that belong to different tournaments.
+        let unknown = |s: &str| matches!(s.trim(), "" | "?" | "-");
+        if !unknown(&report.round) && !unknown(&report.event) && !self.saturated {
+            for white in [true, false] {
+                let player = if white { &report.white } else { &report.black };
                 if matches!(player.as_str(), "" | "?" | "-" | "NN" | "N.N.") {
                     continue;
                 }
-                let key = (report.event.clone(), report.round.clone(), player.clone());
+                // One 64-bit key per (event, site, round, player): no strings kept per game.
+                let mut h = Mix::default();
+                for part in [&report.event, &report.site, &report.round, player] {
+                    h.write(part.as_bytes());
+                    h.write_u64(part.len() as u64);
+                }
+                let key = h.finish();
                 match self.rounds.get(&key) {
                     Some(&other) if other != report.game => {
                         let message =
