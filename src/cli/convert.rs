@@ -12,7 +12,6 @@ use pgnkit::jobs::convert::{
 };
 use pgnkit::jobs::input::Source;
 use pgnkit::notation::Language;
-use pgnkit::pgn::DEFAULT_BATCH;
 use pgnkit::pgn::writer::Keep;
 
 use super::output::{
@@ -141,7 +140,7 @@ pub fn run(args: Args) -> i32 {
     let stopped = bulk::run(
         &sources,
         jobs,
-        DEFAULT_BATCH,
+        bulk::BATCH_SIZE,
         |source, games| convert_batch(games, &names[source], &opts),
         |event| {
             let written = match event {

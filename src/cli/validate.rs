@@ -9,7 +9,6 @@ use std::time::Instant;
 use pgnkit::jobs::bulk::{self, Event};
 use pgnkit::jobs::validate::{GameReport, Severity, Tournament, ValidateOptions, validate_game};
 use pgnkit::notation::Language;
-use pgnkit::pgn::DEFAULT_BATCH;
 
 use super::output::{
     ColorChoice, Paint, exit_code, inputs, plural, progress_bar, read_error, threads, write_failure,
@@ -118,7 +117,7 @@ pub fn run(args: Args) -> i32 {
     let stopped = bulk::run(
         &sources,
         jobs,
-        DEFAULT_BATCH,
+        bulk::BATCH_SIZE,
         |source, reader| {
             let mut games = Vec::new();
             let mut bytes = 0;
