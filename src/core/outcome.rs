@@ -166,6 +166,13 @@ impl GameState {
             || before.ep_square().is_some()
             || (before.castling_rights().non_empty() && self.touches_castling(&m));
         self.pos.play_unchecked(m);
+        self.record(irreversible, m.capture.is_some() || m.promotion.is_some());
+    }
+
+    /// The bookkeeping after any move: earlier positions forgotten after an irreversible one, the new one
+    /// recorded, the rules checked.
+    #[inline]
+    fn record(&mut self, irreversible: bool, material_changed: bool) {
         self.ply += 1;
         if irreversible {
             self.history.clear();
@@ -174,22 +181,14 @@ impl GameState {
         }
         self.history.push(self.pos.zobrist());
         self.occupancy.push(self.pos.board().occupied().0);
-        self.after_move(m.capture.is_some() || m.promotion.is_some());
+        self.after_move(material_changed);
     }
 
     /// Plays a null move (`--` in PGN): the turn passes.
     pub fn play_null(&mut self) {
         let irreversible = self.pos.ep_square().is_some();
         self.pos.play_null();
-        self.ply += 1;
-        if irreversible {
-            self.history.clear();
-            self.occupancy.clear();
-            self.twice = [false; 2];
-        }
-        self.history.push(self.pos.zobrist());
-        self.occupancy.push(self.pos.board().occupied().0);
-        self.after_move(false);
+        self.record(irreversible, false);
     }
 
     fn touches_castling(&self, m: &Move) -> bool {

@@ -16,7 +16,7 @@ use serde::ser::SerializeMap;
 
 use super::replay::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor};
 use crate::core::fen;
-use crate::core::{Color, GameState, Move, Position, Role};
+use crate::core::{Color, GameState, Move, Position};
 use crate::notation::uci::Uci;
 use crate::notation::{CheckMark, Language, San, lan};
 use crate::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
@@ -321,37 +321,7 @@ pub(crate) fn push_san(
     after: &Position,
     lang: Language,
 ) {
-    match San::from_move(before, m) {
-        San::Normal {
-            role,
-            file,
-            rank,
-            capture,
-            to,
-            promotion,
-        } => {
-            if role != Role::Pawn {
-                out.push(lang.letter(role));
-            }
-            if let Some(file) = file {
-                out.push(file.char());
-            }
-            if let Some(rank) = rank {
-                out.push(rank.char());
-            }
-            if capture {
-                out.push('x');
-            }
-            out.push(to.file().char());
-            out.push(to.rank().char());
-            if let Some(p) = promotion {
-                out.push('=');
-                out.push(lang.letter(p));
-            }
-        }
-        San::Castle(side) => out.push_str(side.san()),
-        San::Null => out.push_str("--"),
-    }
+    San::from_move(before, m).push_to(out, lang);
     if let Some(mark) = CheckMark::after(after) {
         out.push_str(mark.as_str());
     }

@@ -765,7 +765,9 @@ impl San {
         SanDisplay { san: self, lang }
     }
 
-    fn write(&self, lang: Language, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// Appends the move in `lang`'s letters (or figurines) to `out`: the one writer behind [`San::display`], also
+    /// called directly where moves are written by the million (no formatting machinery per move).
+    pub fn push_to(&self, out: &mut String, lang: Language) {
         match *self {
             San::Normal {
                 role,
@@ -776,26 +778,33 @@ impl San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    write!(f, "{}", lang.letter(role))?;
+                    out.push(lang.letter(role));
                 }
                 if let Some(file) = file {
-                    write!(f, "{}", file.char())?;
+                    out.push(file.char());
                 }
                 if let Some(rank) = rank {
-                    write!(f, "{}", rank.char())?;
+                    out.push(rank.char());
                 }
                 if capture {
-                    f.write_str("x")?;
+                    out.push('x');
                 }
-                write!(f, "{to}")?;
+                out.push(to.file().char());
+                out.push(to.rank().char());
                 if let Some(p) = promotion {
-                    write!(f, "={}", lang.letter(p))?;
+                    out.push('=');
+                    out.push(lang.letter(p));
                 }
-                Ok(())
             }
-            San::Castle(side) => f.write_str(side.san()),
-            San::Null => f.write_str("--"),
+            San::Castle(side) => out.push_str(side.san()),
+            San::Null => out.push_str("--"),
         }
+    }
+
+    fn write(&self, lang: Language, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut text = String::with_capacity(8);
+        self.push_to(&mut text, lang);
+        f.write_str(&text)
     }
 }
 
