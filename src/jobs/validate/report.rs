@@ -44,18 +44,18 @@ pub enum ProblemKind {
     Ambiguous,
     /// Moves written after checkmate or stalemate.
     MovesAfterGameEnd,
-    /// A null move (`--`, `Z0`) in the main line: a pass, not a chess move (warning: analysis files use it).
-    NullMove,
     /// The termination marker after the moves differs from the Result tag.
     ResultMismatch,
-    /// The Result contradicts the final position (mate, stalemate, automatic draw). A warning: old and
-    /// online archives carry such results (adjudications, clerical slips), and the moves themselves are sound.
-    ResultContradictsBoard,
     /// The FEN tag does not describe a legal position.
     InvalidFen,
     /// A variant other than standard chess or Chess960: not replayed.
     UnsupportedVariant,
     // --- warnings: suspicious, or allowed but worth knowing ---
+    /// A null move (`--`, `Z0`) in the main line: a pass, not a chess move (warning: analysis files use it).
+    NullMove,
+    /// The Result contradicts the final position (mate, stalemate, automatic draw). A warning: old and
+    /// online archives carry such results (adjudications, clerical slips), and the moves themselves are sound.
+    ResultContradictsBoard,
     /// Moves played on after fivefold repetition, the 75-move rule or a dead position.
     MovesAfterAutomaticDraw,
     /// A decisive result for a side that could not have mated (FIDE 6.9).
