@@ -96,11 +96,9 @@ pub struct AtPly<T> {
 #[derive(Clone)]
 pub struct GameState {
     pos: Position,
-    /// Hashes of the positions since the last irreversible move, oldest first, the current one last.
-    history: Vec<u64>,
-    /// The occupied squares of the same positions: a cheap filter for "one move away" (see
-    /// [`GameState::announce_threefold`]).
-    occupancy: Vec<u64>,
+    /// The positions since the last irreversible move, oldest first, the current one last: each one's hash,
+    /// and its occupied squares (a cheap filter for "one move away", see [`GameState::announce_threefold`]).
+    history: Vec<(u64, u64)>,
     /// Whether some position with this side to move has occurred twice since the last irreversible move:
     /// only then can a move announce a third occurrence, so the costly check is skipped otherwise.
     twice: [bool; 2],
@@ -115,15 +113,15 @@ impl GameState {
         let mut state = GameState {
             pos,
             history: Vec::with_capacity(32),
-            occupancy: Vec::with_capacity(32),
             twice: [false; 2],
             ply: 0,
             first_claim: None,
             ended: None,
             track_claims: true,
         };
-        state.history.push(pos.zobrist());
-        state.occupancy.push(pos.board().occupied().0);
+        state
+            .history
+            .push((pos.zobrist(), pos.board().occupied().0));
         state.after_move(true);
         state
     }
@@ -176,11 +174,10 @@ impl GameState {
         self.ply += 1;
         if irreversible {
             self.history.clear();
-            self.occupancy.clear();
             self.twice = [false; 2];
         }
-        self.history.push(self.pos.zobrist());
-        self.occupancy.push(self.pos.board().occupied().0);
+        self.history
+            .push((self.pos.zobrist(), self.pos.board().occupied().0));
         self.after_move(material_changed);
     }
 
@@ -202,7 +199,7 @@ impl GameState {
     /// How often the current position has occurred since the last irreversible move (at least 1).
     #[inline]
     pub fn repetitions(&self) -> usize {
-        let current = *self
+        let (current, _) = *self
             .history
             .last()
             .expect("history holds the current position");
@@ -211,10 +208,11 @@ impl GameState {
             .iter()
             .rev()
             .step_by(2)
-            .filter(|&&h| h == current)
+            .filter(|&&(h, _)| h == current)
             .count()
     }
 
+    #[inline]
     fn after_move(&mut self, material_changed: bool) {
         let reps = self.repetitions();
         if reps >= 2 {
@@ -276,7 +274,7 @@ impl GameState {
         let close = (0..n.saturating_sub(1))
             .rev()
             .step_by(2)
-            .any(|i| (self.occupancy[i] ^ occupied).count_ones() == 2);
+            .any(|i| (self.history[i].1 ^ occupied).count_ones() == 2);
         if !close {
             return false;
         }
@@ -295,7 +293,7 @@ impl GameState {
                 .rev()
                 .skip(1)
                 .step_by(2)
-                .filter(|&&h| h == hash)
+                .filter(|&&(h, _)| h == hash)
                 .count()
                 >= 2
         })
