@@ -138,12 +138,20 @@ pub fn letters_used(game: &Game<'_>) -> LetterSet {
     for token in &game.tokens {
         if let TokenKind::Move(m) = &token.kind {
             let san = game.san(m);
-            // Most tokens are plain pawn moves (`e4`, `exd5+`): no letter at all, seen without the general scan.
-            let plain_pawn_move = san.first().is_some_and(u8::is_ascii_lowercase)
-                && san
-                    .iter()
-                    .all(|&b| matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'x' | b'+' | b'#'));
-            if !plain_pawn_move {
+            // Most tokens are strict SAN (`e4`, `exd5+`, `Nf3`, `Rxe8#`): at most the first byte is a letter,
+            // read without the general scan.
+            let Some((&first, rest)) = san.split_first() else {
+                continue;
+            };
+            let plain = rest
+                .iter()
+                .all(|&b| matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'x' | b'+' | b'#'));
+            if plain && first.is_ascii_lowercase() {
+                continue;
+            }
+            if plain && first.is_ascii_uppercase() {
+                letters.insert(first as char);
+            } else {
                 letters = letters.union(san_letters(san));
             }
         }
