@@ -44,12 +44,12 @@ pub struct Args {
     quiet: bool,
 }
 
-/// Batches of whole games of about 1 MiB: a unit of work for a thread.
-const BLOCK: usize = 1 << 20;
+/// Batches of whole games: the size every job uses.
+const BLOCK: usize = bulk::BATCH_SIZE;
 
 /// Per-move rows are about 20 times the size of the moves they describe: smaller batches keep the output
 /// waiting in memory small.
-const PER_MOVE_BLOCK: usize = 1 << 18;
+const PER_MOVE_BLOCK: usize = bulk::BATCH_SIZE / 4;
 
 #[derive(Default)]
 struct Totals {
