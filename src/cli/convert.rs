@@ -15,7 +15,8 @@ use pgnkit::notation::Language;
 use pgnkit::pgn::writer::Keep;
 
 use super::output::{
-    exit_code, inputs, open_output, plural, progress_bar, read_error, threads, write_failure,
+    exit_code, inputs, open_output, plural, progress_bar, read_error, show_games, threads,
+    write_failure,
 };
 use super::validate::{LangArg, parse_lang};
 
@@ -207,6 +208,7 @@ fn emit_batch(
             }
         });
     }
+    show_games(bar, summary.games);
     bar.suspend(|| out.write_all(&result.text))
 }
 

@@ -147,6 +147,15 @@ pub fn progress_bar(sources: &[Source], quiet: bool) -> ProgressBar {
     bar
 }
 
+/// Sets the progress bar's message to the games read so far and their rate (nothing when the bar is hidden).
+pub fn show_games(bar: &ProgressBar, games: u64) {
+    if bar.is_hidden() {
+        return;
+    }
+    let secs = bar.elapsed().as_secs_f64().max(1e-3);
+    bar.set_message(format!("{games} games, {:.0} games/s", games as f64 / secs));
+}
+
 /// An input that could not be opened or read, said on stderr without garbling the progress bar.
 pub fn read_error(bar: &ProgressBar, message: &str) {
     bar.suspend(|| eprintln!("pgnkit: {message}"));

@@ -13,7 +13,7 @@ use pgnkit::jobs::stats::summary::{Limits, Summary};
 use pgnkit::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
 
 use super::output::{
-    exit_code, inputs, open_output, progress_bar, read_error, threads, write_failure,
+    exit_code, inputs, open_output, progress_bar, read_error, show_games, threads, write_failure,
 };
 use super::validate::{LangArg, parse_lang};
 
@@ -202,7 +202,7 @@ fn emit(
         bar.suspend(|| out.write_all(&batch.csv))
             .map_err(Stop::Write)?;
     }
-    bar.set_message(format!("{} games", totals.games));
+    show_games(bar, totals.games);
     if let Ok(mut p) = pool.lock() {
         p.push(batch.csv);
     }

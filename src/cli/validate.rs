@@ -11,7 +11,8 @@ use pgnkit::jobs::validate::{GameReport, Severity, Tournament, ValidateOptions, 
 use pgnkit::notation::Language;
 
 use super::output::{
-    ColorChoice, Paint, exit_code, inputs, plural, progress_bar, read_error, threads, write_failure,
+    ColorChoice, Paint, exit_code, inputs, plural, progress_bar, read_error, show_games, threads,
+    write_failure,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -206,6 +207,8 @@ fn emit_batch(
     paint: &Paint,
     bar: &indicatif::ProgressBar,
 ) -> io::Result<()> {
+    // The batch's output is gathered, then written at once: one pause of the progress bar per batch.
+    let mut text = String::new();
     for (mut report, line) in result.games {
         let added = opts.tag_checks && tournament.check(&mut report);
         summary.games += 1;
@@ -220,20 +223,20 @@ fn emit_batch(
             *summary.claimable.entry(claim).or_default() += 1;
         }
         if json {
-            let line = match line {
-                Some(line) if !added => line,
-                _ => serde_json::to_string(&report).unwrap_or_default(),
-            };
-            bar.suspend(|| -> io::Result<()> {
-                out.write_all(line.as_bytes())?;
-                out.write_all(b"\n")
-            })?;
+            match line {
+                Some(line) if !added => text.push_str(&line),
+                _ => text.push_str(&serde_json::to_string(&report).unwrap_or_default()),
+            }
+            text.push('\n');
         } else if !report.problems.is_empty() {
-            let text = render_human(&report, paint);
-            bar.suspend(|| out.write_all(text.as_bytes()))?;
+            text.push_str(&render_human(&report, paint));
         }
     }
-    Ok(())
+    show_games(bar, summary.games);
+    if text.is_empty() {
+        return Ok(());
+    }
+    bar.suspend(|| out.write_all(text.as_bytes()))
 }
 
 /// Diagnostics of one game, compiler style: severity and kind, the message, `file:line:col` with the game,
