@@ -6,6 +6,9 @@
 //! - the French corpus converts to English with python-chess's moves game by game, nothing lost;
 //! - German, Spanish, Dutch and figurine output reads back to the same moves; en → fr → en is the identity.
 
+#[path = "common/spawn.rs"]
+mod spawn;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -29,25 +32,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run pgnkit");
-    if let Some(input) = stdin {
-        let mut pipe = child.stdin.take().unwrap();
-        let input = input.to_vec();
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&input);
-        });
-    }
-    child.wait_with_output().unwrap()
+    spawn::pgnkit(args, stdin)
 }
 
 fn show(args: &[&str], out: &Output) -> String {

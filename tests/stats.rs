@@ -1,6 +1,9 @@
 //! End-to-end tests of `pgnkit stats`: the binary on the fixtures in `fixtures/stats/` and on the shared
 //! corpus (`../shared/corpus`, with the python-chess oracle's expectations).
 
+#[path = "common/spawn.rs"]
+mod spawn;
+
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::io::{Read, Write};
@@ -93,26 +96,7 @@ fn run_with(args: &[&OsStr], stdin: Option<&[u8]>) -> Run {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run pgnkit");
-    if let Some(input) = stdin {
-        let mut pipe = child.stdin.take().unwrap();
-        let input = input.to_vec();
-        // Feed stdin from a thread so a full stdout pipe cannot deadlock the test.
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&input);
-        });
-    }
-    let out = child.wait_with_output().expect("wait for pgnkit");
+    let out = spawn::pgnkit(args, stdin);
     Run {
         command,
         code: out.status.code().unwrap_or(-1),
