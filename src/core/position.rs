@@ -844,6 +844,16 @@ impl Position {
     }
 
     pub fn has_legal_move(&self) -> bool {
+        // A king step is the usual answer, found without generating every move (this runs after each check
+        // to tell check from mate); the generator decides only when the king cannot move.
+        let us = self.turn;
+        let king = self.our_king();
+        let without_king = self.board.occupied().without(king);
+        for to in attacks::king_attacks(king) & !self.board.by_color(us) {
+            if self.attackers_to(to, !us, without_king).is_empty() {
+                return true;
+            }
+        }
         !self.legal_moves().is_empty()
     }
 

@@ -16,7 +16,7 @@ use serde::ser::SerializeMap;
 
 use super::replay::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor};
 use crate::core::fen;
-use crate::core::{Color, GameState, Move, Position};
+use crate::core::{Color, GameState, Move, Position, Role};
 use crate::notation::uci::Uci;
 use crate::notation::{CheckMark, Language, San, lan};
 use crate::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
@@ -243,20 +243,23 @@ impl Render<'_> {
     }
 }
 
-impl Visitor for Render<'_> {
-    fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, after: &Position) {
+impl Render<'_> {
+    /// The move's text without its check mark (what the position before the move decides).
+    fn body(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
         let black = before.turn() == Color::Black;
+        let token = match &at.token.kind {
+            TokenKind::Move(mt) => self.source.san(mt),
+            _ => &[],
+        };
+        let canonical = at.canonical;
         match self.format {
             OutputFormat::Pgn => {
                 let (notation, lang) = (self.notation, self.lang);
                 self.moves
                     .set(at.index, before.fullmoves(), black, |s| match notation {
-                        Notation::San => push_san(s, before, m, after, lang),
+                        Notation::San => push_san_body(s, token, canonical, before, m, lang),
                         Notation::Lan => {
                             let _ = write!(s, "{}", lan(m, lang));
-                            if let Some(mark) = CheckMark::after(after) {
-                                s.push_str(mark.as_str());
-                            }
                         }
                         Notation::Uci => push_uci(s, before, m),
                     });
@@ -266,17 +269,48 @@ impl Visitor for Render<'_> {
                     self.main_san.push(' ');
                     self.main_uci.push(' ');
                 }
-                push_san(self.main_san, before, m, after, self.lang);
+                push_san_body(self.main_san, token, canonical, before, m, self.lang);
                 push_uci(self.main_uci, before, m);
             }
-            OutputFormat::Epd if at.depth == 0 => {
-                if at.ply == 1 {
-                    self.epd_line(before, 0);
-                }
-                self.epd_line(after, at.ply);
-            }
+            OutputFormat::Epd if at.depth == 0 && at.ply == 1 => self.epd_line(before, 0),
             _ => {}
         }
+    }
+
+    /// The rest, once the move is played: the check mark, the position after it.
+    fn mark(&mut self, at: MoveAt<'_>, after: &Position) {
+        match self.format {
+            OutputFormat::Pgn if self.notation != Notation::Uci => {
+                if let Some(mark) = CheckMark::after(after) {
+                    self.moves.append(at.index, mark.as_str());
+                }
+            }
+            OutputFormat::Jsonl if at.depth == 0 => {
+                if let Some(mark) = CheckMark::after(after) {
+                    self.main_san.push_str(mark.as_str());
+                }
+            }
+            OutputFormat::Epd if at.depth == 0 => self.epd_line(after, at.ply),
+            _ => {}
+        }
+    }
+}
+
+impl Visitor for Render<'_> {
+    // Main-line moves are written in two steps around the move, so the walk copies no position for them.
+    const NEEDS_BEFORE: bool = false;
+
+    fn before_main_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
+        self.body(at, before, m);
+    }
+
+    fn on_main_move(&mut self, at: MoveAt<'_>, _: &Move, after: &Position) {
+        self.mark(at, after);
+    }
+
+    fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, after: &Position) {
+        self.body(at, before, m);
+        self.mark(at, after);
     }
 
     fn on_null(&mut self, at: MoveAt<'_>, before: &Position) {
@@ -325,6 +359,48 @@ pub(crate) fn push_san(
     if let Some(mark) = CheckMark::after(after) {
         out.push_str(mark.as_str());
     }
+}
+
+/// Appends the canonical SAN of a legal move without its check mark. A token that is canonical already (see
+/// [`crate::notation::Resolved::canonical`]) is copied, its piece letter put in `lang`: most tokens of real
+/// files are, and copying skips working out the disambiguation again.
+pub(crate) fn push_san_body(
+    out: &mut String,
+    token: &[u8],
+    canonical: bool,
+    before: &Position,
+    m: &Move,
+    lang: Language,
+) {
+    if canonical && m.promotion.is_none() {
+        let end = token
+            .iter()
+            .rposition(|&b| b != b'+' && b != b'#')
+            .map_or(0, |i| i + 1);
+        let body = &token[..end];
+        if let Some(&first) = body.first()
+            && body.is_ascii()
+        {
+            let copy = |out: &mut String, bytes: &[u8]| {
+                // SAFETY: `bytes` is part of `body`, checked to be ASCII just above, hence UTF-8. The checked
+                // conversion costs more than the rest of this function for a three-byte move.
+                out.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
+            };
+            // Pawn moves and castling read the same in every language; a piece move's letter is its first byte.
+            if m.is_castle() && first == b'O'
+                || m.role == Role::Pawn && (b'a'..=b'h').contains(&first)
+            {
+                copy(out, body);
+                return;
+            }
+            if !m.is_castle() && m.role != Role::Pawn && first.is_ascii_uppercase() {
+                out.push(lang.letter(m.role));
+                copy(out, &body[1..]);
+                return;
+            }
+        }
+    }
+    San::from_move(before, m).push_to(out, lang);
 }
 
 /// Appends the UCI form of a legal move (castling as the position's castling mode wants it).
@@ -650,6 +726,82 @@ mod tests {
                 assert_eq!(s, crate::notation::uci::to_uci(&pos, m));
             }
         }
+    }
+
+    #[test]
+    fn a_token_copied_as_canonical_is_the_spelled_san() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "2N1N3/8/2N1N3/8/4k3/8/8/4K3 w - - 0 1",
+            "R6R/8/8/8/8/8/1k6/R3K2R w K - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+        ];
+        let (mut copied, mut spelled) = (0, 0);
+        for fen in fens {
+            let pos = fen::parse_fen(fen).unwrap();
+            for m in pos.legal_moves().iter() {
+                for lang in [Language::En, Language::Fr, Language::De] {
+                    let mut expected = String::new();
+                    San::from_move(&pos, m).push_to(&mut expected, lang);
+                    // Every way to write the move: hints, capture mark, check marks, castling zeros.
+                    let (file, rank) = (m.from.file().char(), m.from.rank().char());
+                    let piece = if m.role == Role::Pawn {
+                        String::new()
+                    } else {
+                        lang.letter(m.role).to_string()
+                    };
+                    let to = format!("{}{}", m.to.file().char(), m.to.rank().char());
+                    let mut tokens = vec![
+                        expected.clone(),
+                        format!("{expected}+"),
+                        expected.replace('O', "0"),
+                    ];
+                    for hint in [
+                        String::new(),
+                        file.to_string(),
+                        rank.to_string(),
+                        format!("{file}{rank}"),
+                    ] {
+                        for x in ["", "x", "-"] {
+                            tokens.push(format!("{piece}{hint}{x}{to}"));
+                        }
+                    }
+                    for token in tokens {
+                        let Ok(plus) = SanPlus::parse(token.as_bytes(), lang) else {
+                            continue;
+                        };
+                        let Ok(r) = plus.resolve(&pos) else { continue };
+                        if r.mv != *m {
+                            continue;
+                        }
+                        let mut s = String::new();
+                        push_san_body(&mut s, token.as_bytes(), r.canonical, &pos, m, lang);
+                        assert_eq!(s, expected, "{fen}: {token} in {lang:?}");
+                        // Into another language.
+                        let (mut copy, mut spelling) = (String::new(), String::new());
+                        push_san_body(
+                            &mut copy,
+                            token.as_bytes(),
+                            r.canonical,
+                            &pos,
+                            m,
+                            Language::Es,
+                        );
+                        San::from_move(&pos, m).push_to(&mut spelling, Language::Es);
+                        assert_eq!(copy, spelling, "{fen}: {token} in {lang:?} to Spanish");
+                        if r.canonical {
+                            copied += 1;
+                        } else {
+                            spelled += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            copied > 100 && spelled > 100,
+            "{copied} copied, {spelled} spelled"
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use crate::core::fen;
 use crate::core::{CastlingMode, GameState, Move, Position};
 use crate::notation::{
-    Language, LanguageSet, LetterSet, SanError, SanPlus, SyntaxError, candidate_classes,
+    Language, LanguageSet, LetterSet, Resolved, SanError, SanPlus, SyntaxError, candidate_classes,
     san_letters,
 };
 use crate::pgn::{Game, Span, Token, TokenKind};
@@ -132,28 +132,18 @@ pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, Setu
     })
 }
 
-/// The piece letters used by all move tokens of a game, variations included.
+/// The piece letters used by all move tokens of a game, variations included. The reader has gathered the
+/// capitals of the common shapes already; only a game with other shapes (castling, promotions, figurines)
+/// needs its tokens scanned again.
 pub fn letters_used(game: &Game<'_>) -> LetterSet {
-    let mut letters = LetterSet::EMPTY;
+    let gathered = LetterSet::from_capitals(game.move_letters.capitals);
+    if !game.move_letters.irregular {
+        return gathered;
+    }
+    let mut letters = gathered;
     for token in &game.tokens {
         if let TokenKind::Move(m) = &token.kind {
-            let san = game.san(m);
-            // Most tokens are strict SAN (`e4`, `exd5+`, `Nf3`, `Rxe8#`): at most the first byte is a letter,
-            // read without the general scan.
-            let Some((&first, rest)) = san.split_first() else {
-                continue;
-            };
-            let plain = rest
-                .iter()
-                .all(|&b| matches!(b, b'a'..=b'h' | b'1'..=b'8' | b'x' | b'+' | b'#'));
-            if plain && first.is_ascii_lowercase() {
-                continue;
-            }
-            if plain && first.is_ascii_uppercase() {
-                letters.insert(first as char);
-            } else {
-                letters = letters.union(san_letters(san));
-            }
+            letters = letters.union(san_letters(game.san(m)));
         }
     }
     letters
@@ -298,13 +288,16 @@ pub enum MoveFailure {
 }
 
 /// Where a move token stands: `depth` 0 is the main line; `ply` counts half-moves from the start of its own
-/// line (the main line's start position, or the variation's branching point), from 1.
+/// line (the main line's start position, or the variation's branching point), from 1. `canonical`: the
+/// token, check mark aside, is the canonical SAN of its move in the game's language (see
+/// [`Resolved::canonical`]); false for null moves and failures.
 #[derive(Debug, Clone, Copy)]
 pub struct MoveAt<'t> {
     pub index: usize,
     pub token: &'t Token,
     pub depth: u32,
     pub ply: u32,
+    pub canonical: bool,
 }
 
 /// What a walk tells its consumer. Every method has an empty default.
@@ -315,6 +308,10 @@ pub trait Visitor {
     const NEEDS_BEFORE: bool = true;
     /// A legal move: `before` is the position it was played in, `after` the position it produced.
     fn on_move(&mut self, _at: MoveAt<'_>, _before: &Position, _m: &Move, _after: &Position) {}
+    /// A legal main-line move about to be played, for visitors that set [`Visitor::NEEDS_BEFORE`] to false:
+    /// what needs the position before the move is done here, without a copy of it. [`Visitor::on_main_move`]
+    /// follows once the move is played.
+    fn before_main_move(&mut self, _at: MoveAt<'_>, _before: &Position, _m: &Move) {}
     /// A legal main-line move, for visitors that set [`Visitor::NEEDS_BEFORE`] to false.
     fn on_main_move(&mut self, _at: MoveAt<'_>, _m: &Move, _after: &Position) {}
     /// A null move (`--`, `Z0`): the turn passed.
@@ -349,17 +346,18 @@ struct Line {
     dead: bool,
 }
 
-/// Reads one move token in a position.
+/// Reads one move token in a position: the move and whether the token is its canonical SAN (`None` for a
+/// null move).
 pub fn read_move(
     token: &[u8],
     pos: &Position,
     lang: Language,
-) -> Result<Option<Move>, MoveFailure> {
+) -> Result<Option<Resolved>, MoveFailure> {
     let plus = SanPlus::parse(token, lang).map_err(MoveFailure::Syntax)?;
     if plus.san.is_null() {
         return Ok(None);
     }
-    plus.san.to_move(pos).map(Some).map_err(|err| {
+    plus.resolve(pos).map(Some).map_err(|err| {
         if pos.has_legal_move() {
             MoveFailure::San(err)
         } else {
@@ -449,14 +447,17 @@ pub fn walk<V: Visitor>(
                     }
                     let before = line.pos;
                     line.ply += 1;
-                    let at = MoveAt {
+                    let mut at = MoveAt {
                         index,
                         token,
                         depth,
                         ply: line.ply,
+                        canonical: false,
                     };
                     match bytes.map_or(Err(MoveFailure::Unknown), |b| read_move(b, &before, lang)) {
-                        Ok(Some(m)) => {
+                        Ok(Some(r)) => {
+                            let m = r.mv;
+                            at.canonical = r.canonical;
                             line.before = Some(before);
                             line.pos.play_unchecked(m);
                             variation_moves += 1;
@@ -474,11 +475,12 @@ pub fn walk<V: Visitor>(
                     }
                     continue;
                 }
-                let at = MoveAt {
+                let mut at = MoveAt {
                     index,
                     token,
                     depth: 0,
                     ply: state.ply() + 1,
+                    canonical: false,
                 };
                 if main_stopped {
                     unchecked += 1;
@@ -489,18 +491,25 @@ pub fn walk<V: Visitor>(
                     read_move(b, state.position(), lang)
                 });
                 match read {
-                    Ok(Some(m)) if V::NEEDS_BEFORE || variation_follows(game, index) => {
+                    Ok(Some(r)) if V::NEEDS_BEFORE || variation_follows(game, index) => {
+                        let m = r.mv;
+                        at.canonical = r.canonical;
                         // The position before the move, kept for a variation branching here.
                         let before = main_before.insert(*state.position());
-                        state.play(m);
                         if V::NEEDS_BEFORE {
+                            state.play(m);
                             visitor.on_move(at, before, &m, state.position());
                         } else {
+                            visitor.before_main_move(at, before, &m);
+                            state.play(m);
                             visitor.on_main_move(at, &m, state.position());
                         }
                     }
-                    Ok(Some(m)) => {
+                    Ok(Some(r)) => {
+                        let m = r.mv;
+                        at.canonical = r.canonical;
                         main_before = None;
+                        visitor.before_main_move(at, state.position(), &m);
                         state.play(m);
                         visitor.on_main_move(at, &m, state.position());
                     }
@@ -547,6 +556,42 @@ mod tests {
         }
         assert_eq!(variant_of(Some("Crazyhouse")), Err("Crazyhouse".into()));
         assert!(variant_of(Some("Atomic")).is_err());
+    }
+
+    #[test]
+    fn letters_gathered_by_the_reader_equal_a_full_scan() {
+        let full_scan = |game: &Game<'_>| {
+            let mut letters = LetterSet::EMPTY;
+            for token in &game.tokens {
+                if let TokenKind::Move(m) = &token.kind {
+                    letters = letters.union(san_letters(game.san(m)));
+                }
+            }
+            letters
+        };
+        let text = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. O-O Nf6 *\n\n\
+                    1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. O-O Cf6 5. Rh1 0-0 6. -- Z0 *\n\n\
+                    1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 c6 5. Nf3 Bf5 6. Nd2 Nbd7+ 7. R1e2# *\n\n\
+                    1. e8=D f1Q 2. g8N h1=♘ 3. ♘f3 ♞c6 4. N@f3 Pe4 5. Sxf3 Txe8 6. O-O-O+ *\n\n\
+                    1. d4 *\n\n\
+                    1. e2-e4 e7e5 2. Ng1-f3 Nb8c6 3. d4 exd4 4. e:d5 ed5 5. Qh5++ Sf6 *\n\n\
+                    1. e4 d5 2. exd5 Dxd5 3. Cc3 Da5 *";
+        let games = parse_all(text.as_bytes());
+        assert_eq!(games.len(), 7);
+        for game in &games {
+            assert_eq!(
+                letters_used(game),
+                full_scan(game),
+                "game {}",
+                game.index + 1
+            );
+        }
+        assert!(!games[0].move_letters.irregular);
+        assert!(!games[1].move_letters.irregular);
+        assert!(games[3].move_letters.irregular);
+        assert!(letters_used(&games[4]).is_empty());
+        assert!(games[5].move_letters.irregular);
+        assert!(!games[6].move_letters.irregular);
     }
 
     #[derive(Default)]

@@ -297,6 +297,12 @@ const LETTER_MASKS: [[u32; 6]; 16] = {
 impl LetterSet {
     pub const EMPTY: LetterSet = LetterSet(0);
 
+    /// The capitals of a bit set with bit `c - b'A'` for each capital `c` (the reader's
+    /// [`crate::pgn::MoveLetters`]); higher bits are ignored.
+    pub const fn from_capitals(bits: u32) -> LetterSet {
+        LetterSet(bits & ((1 << FIGURINE_BIT) - 1))
+    }
+
     /// Adds a capital letter or figurine; anything else is ignored (returns false).
     pub fn insert(&mut self, c: char) -> bool {
         match Self::bit(c) {

@@ -315,6 +315,11 @@ impl std::error::Error for SanError {}
 pub struct Resolved {
     pub mv: Move,
     pub leniencies: Leniencies,
+    /// The SAN as written (check mark aside) is the canonical SAN of the move, the one
+    /// [`San::from_move`] gives: no leniency, and exactly the disambiguation SAN needs (a rank written where
+    /// the file would do is no leniency, but it is not canonical either). Writers copy such a move instead
+    /// of spelling it again.
+    pub canonical: bool,
 }
 
 impl San {
@@ -352,6 +357,7 @@ impl San {
             San::Castle(side) => resolve_castle(pos, side).map(|mv| Resolved {
                 mv,
                 leniencies: Leniencies::NONE,
+                canonical: true,
             }),
             San::Null => Err(IllegalReason::NullMove.into()),
         }
@@ -398,6 +404,7 @@ impl SanPlus {
         self.san.resolve(pos).map(|r| Resolved {
             mv: r.mv,
             leniencies: r.leniencies | self.leniencies,
+            canonical: r.canonical && self.leniencies.is_empty(),
         })
     }
 
@@ -533,9 +540,12 @@ fn resolve_piece(
     };
     let captured = b.role_at(to);
     let mut leniencies = capture_leniency(capture, captured.is_some());
+    // Without a hint the move was unambiguous (or it failed above): SAN needs none.
+    let mut exact_hints = true;
     if file.is_some() || rank.is_some() {
         let needed = needed_hints(from, legal.without(from));
         leniencies |= hint_leniency(file.is_some(), rank.is_some(), needed);
+        exact_hints = (file.is_some(), rank.is_some()) == needed;
     }
     Ok(Resolved {
         mv: Move {
@@ -547,6 +557,7 @@ fn resolve_piece(
             kind: MoveKind::Normal,
         },
         leniencies,
+        canonical: leniencies.is_empty() && exact_hints,
     })
 }
 
@@ -640,6 +651,8 @@ fn resolve_pawn(
                 kind,
             },
             leniencies,
+            // Every pawn form other than SAN's (`exd5`, `e4`) is a leniency.
+            canonical: leniencies.is_empty(),
         }),
         None if chosen.is_empty() => {
             let from = candidates.first().expect("candidates are not empty");

@@ -75,7 +75,8 @@ pub mod writer;
 
 pub use lex::{BOM, GameResult};
 pub use model::{
-    Diagnostic, DiagnosticKind, Encoding, Game, MoveToken, Severity, Span, Tag, Token, TokenKind,
+    Diagnostic, DiagnosticKind, Encoding, Game, MoveLetters, MoveToken, Severity, Span, Tag, Token,
+    TokenKind,
 };
 pub use parser::{GameStart, Games, parse_all};
 pub use reader::{Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, read_games};

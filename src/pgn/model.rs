@@ -241,6 +241,21 @@ pub struct Game<'a> {
     pub result: Option<GameResult>,
     /// Problems, in order.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the reader saw of the capitals in the move tokens (language detection starts from it).
+    pub move_letters: MoveLetters,
+}
+
+/// The capital letters that start move tokens of the common strict shapes (`Nf3`, `Rxe8+`, `Nbd7`: the
+/// capital first, then only files, ranks, `x`, `+`, `#`), gathered while reading so language detection need
+/// not walk the tokens again; the parser's move recogniser knows the shape it matched. Castling and null moves
+/// have no letter; tokens of any other shape (promotions, figurines, drops, `-` or `:` separators) set
+/// `irregular`: their letters need the notation layer's full scan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MoveLetters {
+    /// Bit `c - b'A'` for each capital `c`.
+    pub capitals: u32,
+    /// Some move token has another shape.
+    pub irregular: bool,
 }
 
 impl<'a> Game<'a> {

@@ -12,7 +12,9 @@ use nom::character::complete::digit1;
 use nom::combinator::{opt, value};
 
 use super::lex::{self, GameResult, NameSet, PResult, TagProblem, is_boundary, word_ends};
-use super::model::{Diagnostic, DiagnosticKind, Game, MoveToken, Span, Tag, Token, TokenKind};
+use super::model::{
+    Diagnostic, DiagnosticKind, Game, MoveLetters, MoveToken, Span, Tag, Token, TokenKind,
+};
 use super::text::{self, Location};
 
 /// Where the first game of a buffer starts in its file: enough to number lines, columns and games.
@@ -173,6 +175,7 @@ impl<'a> Games<'a> {
         g.tokens.clear();
         g.diagnostics.clear();
         g.result = None;
+        g.move_letters = MoveLetters::default();
         self.names.clear();
         self.outer.clear();
         self.has_move = false;
@@ -510,6 +513,15 @@ impl<'a> Games<'a> {
             en_passant,
         };
         self.has_move = true;
+        match parsed.shape {
+            Shape::NoLetter => {}
+            Shape::Strict => {
+                if buf[i].is_ascii_uppercase() {
+                    self.game.move_letters.capitals |= 1 << (buf[i] - b'A');
+                }
+            }
+            Shape::Irregular => self.game.move_letters.irregular = true,
+        }
         self.push(TokenKind::Move(mv), i, to, base);
         to
     }
@@ -594,6 +606,7 @@ fn move_number(input: &[u8]) -> PResult<'_, (u32, bool)> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct ParsedMove {
     san_len: usize,
+    shape: Shape,
     suffix: Option<u8>,
     en_passant: bool,
 }
@@ -621,15 +634,17 @@ fn is_piece_letter(b: u8) -> bool {
     b.is_ascii_uppercase() && !matches!(b, b'E' | b'I' | b'M' | b'U' | b'X' | b'Y' | b'Z')
 }
 
-/// Squares part of a move, `[file][rank][x|:|-]file rank`, longest match: (length, destination rank). The common `file rank` followed by something else is answered without the general search.
+/// Squares part of a move, `[file][rank][x|:|-]file rank`, longest match: (length, destination rank,
+/// strict: no `:` or `-` in it). The common `file rank` followed by something else is answered without the
+/// general search.
 #[inline(always)]
-fn squares(b: &[u8]) -> Option<(usize, u8)> {
+fn squares(b: &[u8]) -> Option<(usize, u8, bool)> {
     if let [f, r, rest @ ..] = b
         && is_file(*f)
         && is_rank(*r)
         && !matches!(rest.first(), Some(&c) if is_square_char(c))
     {
-        return Some((2, *r));
+        return Some((2, *r, true));
     }
     squares_general(b)
 }
@@ -637,18 +652,18 @@ fn squares(b: &[u8]) -> Option<(usize, u8)> {
 /// The other shapes, longest first: `f r sep f r`, `f r f r`, `d sep f r`, `d f r`, `sep f r`, `f r`
 /// (`d` a file or a rank, `sep` one of `x : -`).
 #[inline(never)]
-fn squares_general(b: &[u8]) -> Option<(usize, u8)> {
+fn squares_general(b: &[u8]) -> Option<(usize, u8, bool)> {
     let sq = |f: u8, r: u8| is_file(f) && is_rank(r);
     let sep = |c: u8| matches!(c, b'x' | b':' | b'-');
     let d = |c: u8| is_file(c) || is_rank(c);
     match *b {
         [f1, r1, s, f2, r2, ..] if is_file(f1) && is_rank(r1) && sep(s) && sq(f2, r2) => {
-            Some((5, r2))
+            Some((5, r2, s == b'x'))
         }
-        [f1, r1, f2, r2, ..] if is_file(f1) && is_rank(r1) && sq(f2, r2) => Some((4, r2)),
-        [c, s, f, r, ..] if d(c) && sep(s) && sq(f, r) => Some((4, r)),
-        [c, f, r, ..] if (d(c) || sep(c)) && sq(f, r) => Some((3, r)),
-        [f, r, ..] if sq(f, r) => Some((2, r)),
+        [f1, r1, f2, r2, ..] if is_file(f1) && is_rank(r1) && sq(f2, r2) => Some((4, r2, true)),
+        [c, s, f, r, ..] if d(c) && sep(s) && sq(f, r) => Some((4, r, s == b'x')),
+        [c, f, r, ..] if (d(c) || sep(c)) && sq(f, r) => Some((3, r, c != b':' && c != b'-')),
+        [f, r, ..] if sq(f, r) => Some((2, r, true)),
         _ => None,
     }
 }
@@ -678,20 +693,40 @@ fn promotion(b: &[u8], rank: u8) -> Option<usize> {
     }
 }
 
-/// Length of the move itself (before check marks). Dispatches on the first byte:
+/// What a move token's shape says about its piece letters (see [`MoveLetters`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// Castling or a null move: no piece letter.
+    NoLetter,
+    /// An ASCII first byte, then only files, ranks and `x` (check marks aside): the first byte is the only
+    /// possible letter.
+    Strict,
+    /// Anything else (promotions, figurines, drops, `-` or `:` separators).
+    Irregular,
+}
+
+/// Length of the move itself (before check marks), and its shape. Dispatches on the first byte:
 /// * pawn moves: `e4`, `exd5`, `ed5`, `e:d5`, `e2e4`, `e2-e4`, then a promotion;
 /// * piece moves: a piece letter (any language) or a figurine, then `[file][rank][x|:|-]square`;
 /// * castling `O-O`, `O-O-O`, `0-0`, `0-0-0`; null moves `--`, `Z0`; drops `N@f3`, `@g4`.
 #[inline(always)]
-fn move_core(b: &[u8]) -> Option<usize> {
+fn move_core(b: &[u8]) -> Option<(usize, Shape)> {
+    let strictness = |strict: bool| {
+        if strict {
+            Shape::Strict
+        } else {
+            Shape::Irregular
+        }
+    };
     let first = *b.first()?;
     if is_file(first) {
-        let (len, rank) = squares(b)?;
-        return Some(len + promotion(&b[len..], rank)?);
+        let (len, rank, strict) = squares(b)?;
+        let promo = promotion(&b[len..], rank)?;
+        return Some((len + promo, strictness(strict && promo == 0)));
     }
     if first == b'O' || first == b'0' {
         if let Ok((rest, _)) = castle(b) {
-            return Some(b.len() - rest.len());
+            return Some((b.len() - rest.len(), Shape::NoLetter));
         }
         if first == b'0' {
             return None;
@@ -703,8 +738,8 @@ fn move_core(b: &[u8]) -> Option<usize> {
         l
     } else {
         return match b {
-            [b'-', b'-', ..] | [b'Z', b'0', ..] => Some(2),
-            [b'@', f, r, ..] if is_file(*f) && is_rank(*r) => Some(3),
+            [b'-', b'-', ..] | [b'Z', b'0', ..] => Some((2, Shape::NoLetter)),
+            [b'@', f, r, ..] if is_file(*f) && is_rank(*r) => Some((3, Shape::Irregular)),
             _ => None,
         };
     };
@@ -713,9 +748,9 @@ fn move_core(b: &[u8]) -> Option<usize> {
         && is_file(*f)
         && is_rank(*r)
     {
-        return Some(piece + 3);
+        return Some((piece + 3, Shape::Irregular));
     }
-    squares(rest).map(|(len, _)| piece + len)
+    squares(rest).map(|(len, _, strict)| (piece + len, strictness(strict && piece == 1)))
 }
 
 /// Check or mate marks: `+`, `++`, `#`.
@@ -741,7 +776,7 @@ fn suffix(input: &[u8]) -> PResult<'_, u8> {
 /// The move itself is matched by a hand-written fast path ([`move_core`]); the rest by nom.
 #[inline(always)]
 fn move_token(input: &[u8]) -> PResult<'_, ParsedMove> {
-    let core = move_core(input).ok_or(nom::Err::Error(()))?;
+    let (core, shape) = move_core(input).ok_or(nom::Err::Error(()))?;
     let mut rest = &input[core..];
     let mut san_len = core;
     let mut ep = false;
@@ -763,6 +798,7 @@ fn move_token(input: &[u8]) -> PResult<'_, ParsedMove> {
         rest,
         ParsedMove {
             san_len,
+            shape,
             suffix: sfx,
             en_passant: ep,
         },

@@ -41,7 +41,11 @@ pub fn detect_encoding(bytes: &[u8]) -> Encoding {
 /// span cut inside a character falls back to a lossy decoding rather than panicking.
 pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
     match encoding {
-        Encoding::Utf8 => String::from_utf8_lossy(bytes),
+        // The strict check has an ASCII fast path the lossy one lacks; a game marked UTF-8 passes it.
+        Encoding::Utf8 => match std::str::from_utf8(bytes) {
+            Ok(text) => Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(bytes),
+        },
         Encoding::Cp1252 => {
             if bytes.is_ascii() {
                 Cow::Borrowed(std::str::from_utf8(bytes).unwrap_or_default())

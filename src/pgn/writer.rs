@@ -114,6 +114,18 @@ impl Movetext {
         }
     }
 
+    /// Appends `more` to the text of the move token at `token`, which must be the last one set (its check
+    /// mark, known once the move is played); otherwise nothing happens.
+    pub fn append(&mut self, token: usize, more: &str) {
+        if let Some(slot) = self.slots.get_mut(token)
+            && slot.set
+            && slot.end as usize == self.text.len()
+        {
+            self.text.push_str(more);
+            slot.end = self.text.len() as u32;
+        }
+    }
+
     /// The text, number and side of a move token, if set.
     pub fn get(&self, token: usize) -> Option<(&str, u32, bool)> {
         let slot = self.slots.get(token).filter(|s| s.set)?;
@@ -259,11 +271,8 @@ impl Writer {
                         });
                     };
                     // A move number stays on the line of its move.
-                    if !black || black_number {
-                        f.put(sep, &[number.format(n, black), " ", text]);
-                    } else {
-                        f.put(sep, &[text]);
-                    }
+                    let numbered = !black || black_number;
+                    f.put_move(sep, numbered.then_some((n, black)), text);
                     black_number = false;
                     if keep.nags
                         && let Some(nag) = mt.suffix
@@ -451,6 +460,40 @@ impl Filler<'_> {
         self.col += w;
     }
 
+    /// Writes a move, after its number when given (`12.` or `12...`, then a space): [`Filler::put`] for the
+    /// unit that every move is, without its general parts (the number is formatted in place).
+    #[inline]
+    fn put_move(&mut self, sep: Sep<'_>, number: Option<(u32, bool)>, text: &str) {
+        let mut prefix = [0u8; 16];
+        let mut len = 0;
+        if let Some((n, black)) = number {
+            len = digits(n, &mut prefix);
+            let dots: &[u8] = if black { b"... " } else { b". " };
+            prefix[len..len + dots.len()].copy_from_slice(dots);
+            len += dots.len();
+        }
+        let w = len + width(text);
+        if self.col > 0 {
+            let (sep_text, breakable) = match sep {
+                Sep::Space => (" ", true),
+                Sep::None => ("", true),
+                Sep::Run(r) => (r, true),
+                Sep::Keep(r) => (r, false),
+            };
+            let sep_width = width(sep_text);
+            if !breakable || self.col + sep_width + w <= MAX_LINE {
+                self.out.extend_from_slice(sep_text.as_bytes());
+                self.col += sep_width;
+            } else {
+                self.out.push(b'\n');
+                self.col = 0;
+            }
+        }
+        self.out.extend_from_slice(&prefix[..len]);
+        self.out.extend_from_slice(text.as_bytes());
+        self.col += w;
+    }
+
     /// Ends the current line, if anything is on it.
     fn newline(&mut self) {
         if self.col > 0 {
@@ -537,41 +580,37 @@ fn write_comment(f: &mut Filler<'_>, sep: Sep<'_>, text: &str) {
     }
 }
 
-/// Formats move numbers and NAGs without allocating.
+/// Writes the decimal digits of `n` at the start of `out` (ten at most); returns how many.
+#[inline]
+fn digits(mut n: u32, out: &mut [u8; 16]) -> usize {
+    let mut tmp = [0u8; 10];
+    let mut i = tmp.len();
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let len = tmp.len() - i;
+    out[..len].copy_from_slice(&tmp[i..]);
+    len
+}
+
+/// Formats NAGs without allocating.
 #[derive(Default)]
 struct NumberBuf {
     buf: String,
 }
 
 impl NumberBuf {
-    /// Appends the decimal digits of `n` (no formatting machinery: this runs for every move).
-    fn digits(&mut self, mut n: u32) {
-        let mut tmp = [0u8; 10];
-        let mut i = tmp.len();
-        loop {
-            i -= 1;
-            tmp[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for &d in &tmp[i..] {
-            self.buf.push(d as char);
-        }
-    }
-
-    fn format(&mut self, n: u32, black: bool) -> &str {
-        self.buf.clear();
-        self.digits(n);
-        self.buf.push_str(if black { "..." } else { "." });
-        &self.buf
-    }
-
     fn nag(&mut self, nag: u8) -> &str {
+        let mut buf = [0u8; 16];
+        let len = digits(u32::from(nag), &mut buf);
         self.buf.clear();
         self.buf.push('$');
-        self.digits(u32::from(nag));
+        self.buf.extend(buf[..len].iter().map(|&d| char::from(d)));
         &self.buf
     }
 }
@@ -873,8 +912,20 @@ mod tests {
     #[test]
     fn numbers() {
         let mut b = NumberBuf::default();
-        assert_eq!(b.format(0, false), "0.");
-        assert_eq!(b.format(4_294_967_295, true), "4294967295...");
+        let mut buf = [0u8; 16];
+        let len = digits(0, &mut buf);
+        assert_eq!(&buf[..len], b"0");
+        let len = digits(4_294_967_295, &mut buf);
+        assert_eq!(&buf[..len], b"4294967295");
+        let mut out = Vec::new();
+        let mut f = Filler {
+            out: &mut out,
+            col: 0,
+        };
+        f.put_move(Sep::Space, Some((12, true)), "Nf3");
+        f.put_move(Sep::Space, None, "e5");
+        f.put_move(Sep::Space, Some((4_294_967_295, false)), "O-O");
+        assert_eq!(out, b"12... Nf3 e5 4294967295. O-O");
         assert_eq!(b.nag(255), "$255");
         assert_eq!(b.nag(0), "$0");
     }

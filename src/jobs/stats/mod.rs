@@ -67,14 +67,14 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Counts one legal move; `after` is the position it produced.
+    /// Counts one legal move; `after` is the position it produced (the mover is the side not to move there).
     #[inline]
-    pub fn add(&mut self, before: &Position, m: &Move, after: &Position) {
+    pub fn add(&mut self, m: &Move, after: &Position) {
         self.captures += u32::from(m.capture.is_some());
         self.promotions += u32::from(m.promotion.is_some());
         self.en_passant += u32::from(m.is_en_passant());
         if m.is_castle() {
-            self.castles[before.turn().index()] += 1;
+            self.castles[(!after.turn()).index()] += 1;
         }
         self.checks += u32::from(after.is_check());
     }
@@ -194,6 +194,9 @@ pub struct GameStats<'a> {
 
 /// Receives the main line's moves as they are replayed (the per-move CSV rows).
 pub trait MoveSink {
+    /// Whether [`MoveSink::main_move`] reads `before`: a sink that does not spares the replay a copy of the
+    /// position per move (it is then given the position after the move in its place).
+    const NEEDS_BEFORE: bool = true;
     /// A main-line move: `m` is `None` for a null move; `after` is the position it produced.
     fn main_move(
         &mut self,
@@ -206,6 +209,8 @@ pub trait MoveSink {
 }
 
 impl MoveSink for () {
+    const NEEDS_BEFORE: bool = false;
+
     #[inline]
     fn main_move(
         &mut self,
@@ -227,12 +232,20 @@ struct Tally<'g, 'a, 's, S> {
 }
 
 impl<S: MoveSink> Visitor for Tally<'_, '_, '_, S> {
+    const NEEDS_BEFORE: bool = S::NEEDS_BEFORE;
+
     #[inline]
     fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, after: &Position) {
         if at.depth == 0 {
-            self.counts.add(before, m, after);
+            self.counts.add(m, after);
             self.sink.main_move(self.game, at, before, Some(m), after);
         }
+    }
+
+    #[inline]
+    fn on_main_move(&mut self, at: MoveAt<'_>, m: &Move, after: &Position) {
+        self.counts.add(m, after);
+        self.sink.main_move(self.game, at, after, Some(m), after);
     }
 
     fn on_null(&mut self, at: MoveAt<'_>, before: &Position) {
