@@ -734,6 +734,7 @@ impl Position {
     }
 
     /// Plays a move that must be legal in this position (as returned by move generation or SAN resolution).
+    #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) {
         let us = self.turn;
         if let Some(ep) = self.ep_square.take() {

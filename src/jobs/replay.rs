@@ -348,6 +348,7 @@ struct Line {
 
 /// Reads one move token in a position: the move and whether the token is its canonical SAN (`None` for a
 /// null move).
+#[inline(always)]
 pub fn read_move(
     token: &[u8],
     pos: &Position,

@@ -501,6 +501,7 @@ fn piece_move_is_legal(pos: &Position, role: Role, from: Square, to: Square) -> 
     }
 }
 
+#[inline(always)]
 fn resolve_piece(
     pos: &Position,
     role: Role,
@@ -561,6 +562,7 @@ fn resolve_piece(
     })
 }
 
+#[inline(always)]
 fn resolve_pawn(
     pos: &Position,
     file: Option<File>,

@@ -539,7 +539,7 @@ impl fmt::Display for SanPlus {
 /// The shapes that make up nearly every real move (`e4`, `exd5`, `Nf3`, `Nxe5`, `Nbd7`, `R1e2`, `Rfxd1`, with
 /// an optional `+`/`#`) in strict SAN, read without the general parser's suffix loop; anything else (castling,
 /// promotion, figurines, annotations, leniencies) returns `None` and takes the general path.
-#[inline]
+#[inline(always)]
 fn parse_plain(token: &[u8], lang: Language) -> Option<SanPlus> {
     let (body, mark) = match token {
         [rest @ .., b'+'] => (rest, Some(CheckMark::Check)),
