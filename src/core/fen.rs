@@ -742,28 +742,72 @@ pub fn to_fen(pos: &Position) -> String {
 }
 
 pub fn to_fen_with(pos: &Position, style: CastlingStyle) -> String {
-    let mut out = placement(pos.board());
+    let mut out = String::with_capacity(90);
+    write_fen(pos, style, &mut out);
+    out
+}
+
+/// Appends the FEN of `pos` to `out` (what [`to_fen_with`] returns, without allocating: stats writes one
+/// per game, or per move).
+pub fn write_fen(pos: &Position, style: CastlingStyle, out: &mut String) {
+    write_placement(pos.board(), out);
     out.push(' ');
     out.push(pos.turn().fen_char());
     out.push(' ');
-    out.push_str(&castling_field(pos, style));
+    write_castling_field(pos, style, out);
     out.push(' ');
     match pos.ep_square() {
-        Some(sq) => out.push_str(&sq.to_string()),
+        Some(sq) => {
+            out.push(sq.file().char());
+            out.push(sq.rank().char());
+        }
         None => out.push('-'),
     }
-    out.push_str(&format!(" {} {}", pos.halfmoves(), pos.fullmoves()));
-    out
+    for n in [pos.halfmoves(), pos.fullmoves()] {
+        out.push(' ');
+        push_decimal(out, n);
+    }
+}
+
+fn push_decimal(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
 
 /// EPD: the first four FEN fields.
 pub fn to_epd(pos: &Position) -> String {
-    let fen = to_fen(pos);
-    fen.rsplitn(3, ' ').nth(2).unwrap_or(&fen).to_string()
+    let mut out = String::with_capacity(80);
+    write_epd(pos, &mut out);
+    out
+}
+
+/// Appends the EPD of `pos` (the first four FEN fields) to `out`.
+pub fn write_epd(pos: &Position, out: &mut String) {
+    write_fen(pos, CastlingStyle::XFen, out);
+    // Drop the two counters: the last two spaces and what follows them.
+    for _ in 0..2 {
+        if let Some(space) = out.rfind(' ') {
+            out.truncate(space);
+        }
+    }
 }
 
 pub fn placement(board: &Board) -> String {
     let mut out = String::with_capacity(72);
+    write_placement(board, &mut out);
+    out
+}
+
+fn write_placement(board: &Board, out: &mut String) {
     for rank in Rank::ALL.iter().rev() {
         let mut empty = 0;
         for file in File::ALL {
@@ -785,11 +829,10 @@ pub fn placement(board: &Board) -> String {
             out.push('/');
         }
     }
-    out
 }
 
-fn castling_field(pos: &Position, style: CastlingStyle) -> String {
-    let mut out = String::new();
+fn write_castling_field(pos: &Position, style: CastlingStyle, out: &mut String) {
+    let before = out.len();
     let board = pos.board();
     // `KQkq` on corner rooks with the king on the e-file reads back as standard chess; a Chess960 position
     // like that is written with file letters so that it reads back as Chess960.
@@ -811,11 +854,17 @@ fn castling_field(pos: &Position, style: CastlingStyle) -> String {
         let king = pos.king(color);
         let rooks = board.rooks() & board.by_color(color) & back;
         // Shredder-FEN lists files in order (`BFbf`); X-FEN puts kingside first, as in `KQkq`.
-        let mut ordered: Vec<Square> = rights.collect();
+        let mut ordered = [Square::A1; 8];
+        let mut count = 0;
+        for rook in rights {
+            ordered[count] = rook;
+            count += 1;
+        }
+        let ordered = &mut ordered[..count];
         if style == CastlingStyle::XFen {
             ordered.reverse();
         }
-        for rook in ordered {
+        for &rook in ordered.iter() {
             let kingside = rook.file() > king.file();
             let outermost = if kingside {
                 rooks.filter(|r| r.file() > king.file()).last() == Some(rook)
@@ -836,7 +885,9 @@ fn castling_field(pos: &Position, style: CastlingStyle) -> String {
             });
         }
     }
-    if out.is_empty() { "-".into() } else { out }
+    if out.len() == before {
+        out.push('-');
+    }
 }
 
 impl std::str::FromStr for Position {
@@ -850,6 +901,28 @@ impl std::str::FromStr for Position {
 mod tests {
     use super::*;
     use crate::core::{CastlingProblem, EnPassantProblem};
+
+    #[test]
+    fn fen_and_epd_append_to_what_is_there() {
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 345",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 b GBgb - 99 4000000000",
+        ] {
+            let pos = parse_fen(fen).unwrap();
+            let mut out = String::from("x ");
+            write_fen(&pos, CastlingStyle::XFen, &mut out);
+            assert_eq!(out, format!("x {}", to_fen(&pos)));
+            let mut epd = String::from("y ");
+            write_epd(&pos, &mut epd);
+            let full = to_fen(&pos);
+            let fields: Vec<&str> = full.split(' ').take(4).collect();
+            assert_eq!(epd, format!("y {}", fields.join(" ")));
+        }
+        let pos = parse_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 345").unwrap();
+        assert_eq!(to_fen(&pos), "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 345");
+        assert_eq!(to_epd(&pos), "4k3/8/8/3pP3/8/8/8/4K3 w - d6");
+    }
 
     #[test]
     fn starting_fen_round_trips() {

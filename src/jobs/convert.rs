@@ -238,7 +238,7 @@ impl Render<'_> {
     }
 
     fn epd_line(&mut self, pos: &Position, ply: u32) {
-        self.epd.push_str(&fen::to_epd(pos));
+        fen::write_epd(pos, self.epd);
         let _ = writeln!(self.epd, " id \"game {} ply {ply}\";", self.game_number);
     }
 }

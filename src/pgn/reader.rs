@@ -219,13 +219,16 @@ impl<R: Read> BatchReader<R> {
         self.buf.truncate(cut);
         let bytes = std::mem::replace(&mut self.buf, rest);
         let start = self.start;
-        // game by game, exactly as the parser carries lines and columns (each game's tail counted
-        // in its own encoding)
-        let mut after = Location {
+        let begin = Location {
             line: start.line,
             column: start.column,
         };
-        for (k, &a) in self.starts.iter().take(games).enumerate() {
+        // The usual batch ends with a line break: count them all at once. Otherwise game by game, exactly
+        // as the parser carries lines and columns (each game's tail counted in its own encoding).
+        let mut after = begin;
+        let quick = text::end_after_line_break(&bytes, begin);
+        let per_game = if quick.is_some() { 0 } else { games };
+        for (k, &a) in self.starts.iter().take(per_game).enumerate() {
             let b = self
                 .starts
                 .get(k + 1)
@@ -235,6 +238,9 @@ impl<R: Read> BatchReader<R> {
             // the first game of the file may start after a BOM-less prefix of trivia: it starts at 0
             let a = if k == 0 { 0 } else { a };
             after = text::encoding_and_end(&bytes[a..b], after).1;
+        }
+        if let Some(end) = quick {
+            after = end;
         }
         self.start = GameStart {
             offset: start.offset + bytes.len() as u64,

@@ -183,6 +183,24 @@ pub(crate) fn encoding_and_end(bytes: &[u8], start: Location) -> (Encoding, Loca
     (encoding, end)
 }
 
+/// Line and column just after `bytes` when they end with a line break (column 1 of the next line, whatever
+/// the encodings of the games in them); `None` otherwise. One pass over the bytes for all the games of a
+/// batch: a line break never straddles two games, as each game starts at a byte that is no blank.
+pub(crate) fn end_after_line_break(bytes: &[u8], start: Location) -> Option<Location> {
+    if !matches!(bytes.last(), Some(b'\n' | b'\r')) {
+        return None;
+    }
+    let breaks = if memchr(b'\r', bytes).is_none() {
+        count_byte(bytes, b'\n') as u64
+    } else {
+        count_line_breaks(bytes)
+    };
+    Some(Location {
+        line: start.line + breaks,
+        column: 1,
+    })
+}
+
 /// Line and column just after `bytes`, which start at `start` (used to carry positions from game to
 /// game and from batch to batch). The last partial line's characters count as UTF-8 characters when
 /// they are valid UTF-8, else one per byte.

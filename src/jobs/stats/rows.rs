@@ -128,6 +128,14 @@ impl Row {
         self.record.push_field(Digits::new(n.into()).as_bytes());
     }
 
+    /// The FEN of a position, written without a String of its own.
+    #[inline]
+    fn fen(&mut self, pos: &Position) {
+        self.text.clear();
+        fen::write_fen(pos, fen::CastlingStyle::XFen, &mut self.text);
+        self.record.push_field(self.text.as_bytes());
+    }
+
     #[inline]
     fn flag(&mut self, b: bool) {
         self.record.push_field(if b { b"true" } else { b"false" });
@@ -182,7 +190,7 @@ pub fn write_game<W: io::Write>(
     row.num(c.promotions);
     row.num(c.en_passant);
     match r {
-        Some(r) => row.field(fen::to_fen(&r.final_position)),
+        Some(r) => row.fen(&r.final_position),
         None => row.field(""),
     }
     // extras
@@ -297,7 +305,7 @@ impl<'w, W: io::Write> MoveRows<'w, W> {
                 row.field("0000");
             }
         }
-        row.field(fen::to_fen(before));
+        row.fen(before);
         row.flag(m.is_some_and(|m| m.is_capture()));
         row.flag(after.is_check());
         row.text.clear();
