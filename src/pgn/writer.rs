@@ -36,7 +36,7 @@
 //! one per tag whatever their length.
 
 use super::lex::{GameResult, looks_like_tag};
-use super::model::{Game, Span, Tag, TokenKind};
+use super::model::{Encoding, Game, Span, Tag, TokenKind};
 
 /// Longest movetext line, in characters.
 pub const MAX_LINE: usize = 79;
@@ -354,6 +354,17 @@ fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
     out.push(b'[');
     out.extend_from_slice(game.bytes(tag.name));
     out.extend_from_slice(b" \"");
+    let raw = game.bytes(tag.value);
+    // The usual value (UTF-8, nothing escaped or to escape, on one line) is written as it stands.
+    if game.encoding == Encoding::Utf8
+        && !raw
+            .iter()
+            .any(|&b| matches!(b, b'\\' | b'"' | b'\n' | b'\r'))
+    {
+        out.extend_from_slice(raw);
+        out.extend_from_slice(b"\"]\n");
+        return;
+    }
     let value = game.tag_value(tag);
     let mut rest = value.as_ref();
     // Only `\`, `"` and line breaks need care; copy the runs between them whole.
@@ -580,9 +591,10 @@ fn write_comment(f: &mut Filler<'_>, sep: Sep<'_>, text: &str) {
     }
 }
 
-/// Writes the decimal digits of `n` at the start of `out` (ten at most); returns how many.
+/// Writes the decimal digits of `n` at the start of `out` (ten at most: `out` must hold them); returns how
+/// many.
 #[inline]
-fn digits(mut n: u32, out: &mut [u8; 16]) -> usize {
+fn digits(mut n: u32, out: &mut [u8]) -> usize {
     let mut tmp = [0u8; 10];
     let mut i = tmp.len();
     loop {
