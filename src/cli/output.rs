@@ -1,6 +1,7 @@
 //! Terminal concerns shared by the subcommands: inputs and output file, colours, progress bars, writing to a
 //! pipe that may close early (`| head` must end quietly with exit 0), and exit codes.
 
+use std::fmt;
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -96,6 +97,16 @@ impl Paint {
         Paint { on }
     }
 
+    /// `value` in the colour `code` when colours are on, written straight into whatever formats it (no
+    /// String of its own: diagnostics are rendered by the thousand).
+    pub fn show<T: fmt::Display>(&self, code: &'static str, value: T) -> Painted<T> {
+        Painted {
+            on: self.on,
+            code,
+            value,
+        }
+    }
+
     fn wrap(&self, code: &str, text: &str) -> String {
         if self.on {
             format!("\x1b[{code}m{text}\x1b[0m")
@@ -105,19 +116,34 @@ impl Paint {
     }
 
     pub fn error(&self, text: &str) -> String {
-        self.wrap("1;31", text)
-    }
-
-    pub fn warning(&self, text: &str) -> String {
-        self.wrap("1;33", text)
-    }
-
-    pub fn note(&self, text: &str) -> String {
-        self.wrap("1;36", text)
+        self.wrap(RED, text)
     }
 
     pub fn bold(&self, text: &str) -> String {
-        self.wrap("1", text)
+        self.wrap(BOLD, text)
+    }
+}
+
+/// Colour codes for [`Paint::show`].
+pub const RED: &str = "1;31";
+pub const YELLOW: &str = "1;33";
+pub const CYAN: &str = "1;36";
+pub const BOLD: &str = "1";
+
+/// A value shown in a colour (see [`Paint::show`]).
+pub struct Painted<T> {
+    on: bool,
+    code: &'static str,
+    value: T,
+}
+
+impl<T: fmt::Display> fmt::Display for Painted<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.on {
+            write!(f, "\x1b[{}m{}\x1b[0m", self.code, self.value)
+        } else {
+            self.value.fmt(f)
+        }
     }
 }
 

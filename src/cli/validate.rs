@@ -11,8 +11,8 @@ use pgnkit::jobs::validate::{GameReport, Severity, Tournament, ValidateOptions, 
 use pgnkit::notation::Language;
 
 use super::output::{
-    ColorChoice, Paint, exit_code, inputs, plural, progress_bar, read_error, show_games, threads,
-    write_failure,
+    BOLD, CYAN, ColorChoice, Paint, RED, YELLOW, exit_code, inputs, plural, progress_bar,
+    read_error, show_games, threads, write_failure,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -229,7 +229,7 @@ fn emit_batch(
             }
             text.push('\n');
         } else if !report.problems.is_empty() {
-            text.push_str(&render_human(&report, paint));
+            render_human_into(&report, paint, &mut text);
         }
     }
     show_games(bar, summary.games);
@@ -239,20 +239,16 @@ fn emit_batch(
     bar.suspend(|| out.write_all(text.as_bytes()))
 }
 
-/// Diagnostics of one game, compiler style: severity and kind, the message, `file:line:col` with the game,
-/// the source line with a caret under the move, and any suggestion.
-pub fn render_human(report: &GameReport, paint: &Paint) -> String {
-    let mut text = String::new();
+/// Appends the diagnostics of one game to `text`, compiler style: severity and kind, the message,
+/// `file:line:col` with the game, the source line with a caret under the move, and any suggestion. Written
+/// without temporary Strings: a file with many warnings renders them by the hundred thousand, on the ordered
+/// output thread.
+pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) {
+    use std::fmt::Write as _;
+    let name = |n: &str| if n.is_empty() { "?" } else { n }.to_owned();
     let players = if report.white.is_empty() && report.black.is_empty() {
         String::new()
     } else {
-        let name = |n: &str| {
-            if n.is_empty() {
-                "?".to_string()
-            } else {
-                n.to_string()
-            }
-        };
         format!(", {} – {}", name(&report.white), name(&report.black))
     };
     let round = if report.round.is_empty() || report.round == "?" || report.round == "-" {
@@ -261,56 +257,54 @@ pub fn render_human(report: &GameReport, paint: &Paint) -> String {
         format!(", round {}", report.round)
     };
     for p in &report.problems {
-        let label = match p.severity {
-            Severity::Error => paint.error(&format!("error[{}]", p.kind.as_str())),
-            Severity::Warning => paint.warning(&format!("warning[{}]", p.kind.as_str())),
+        let (colour, severity) = match p.severity {
+            Severity::Error => (RED, "error"),
+            Severity::Warning => (YELLOW, "warning"),
         };
-        text.push_str(&format!("{label}: {}\n", paint.bold(&p.message)));
-        let at_move = match (&p.move_number, &p.move_text) {
-            (Some(n), Some(m)) => {
-                let var = if p.in_variation {
-                    " in a variation"
-                } else {
-                    ""
-                };
-                format!("; {n} {m}{var}")
-            }
-            _ => String::new(),
-        };
-        text.push_str(&format!(
-            "  {} {}:{}:{} (game {}{players}{round}{at_move})\n",
-            paint.note("-->"),
+        let _ = writeln!(
+            text,
+            "{}: {}",
+            paint.show(colour, format_args!("{severity}[{}]", p.kind.as_str())),
+            paint.show(BOLD, &p.message)
+        );
+        let _ = write!(
+            text,
+            "  {} {}:{}:{} (game {}{players}{round}",
+            paint.show(CYAN, "-->"),
             report.file,
             p.line,
             p.column,
             report.game
-        ));
+        );
+        if let (Some(n), Some(m)) = (&p.move_number, &p.move_text) {
+            let var = if p.in_variation {
+                " in a variation"
+            } else {
+                ""
+            };
+            let _ = write!(text, "; {n} {m}{var}");
+        }
+        text.push_str(")\n");
         if !p.source_line.is_empty() {
-            let width = p.line.to_string().len();
+            let line = p.line.to_string();
             let (shown, caret_at) = window(&p.source_line, p.column as usize);
             let caret_len = p.move_text.as_ref().map_or(1, |m| m.chars().count().max(1));
-            let gutter = " ".repeat(width);
-            text.push_str(&format!("{gutter} {}\n", paint.note("|")));
-            text.push_str(&format!(
-                "{} {} {shown}\n",
-                paint.note(&p.line.to_string()),
-                paint.note("|")
-            ));
-            let marker = match p.severity {
-                Severity::Error => paint.error(&"^".repeat(caret_len)),
-                Severity::Warning => paint.warning(&"^".repeat(caret_len)),
-            };
-            text.push_str(&format!(
-                "{gutter} {} {caret_at}{marker}\n",
-                paint.note("|")
-            ));
+            let gutter = " ".repeat(line.len());
+            let bar = paint.show(CYAN, "|");
+            let _ = writeln!(text, "{gutter} {bar}");
+            let _ = writeln!(text, "{} {bar} {shown}", paint.show(CYAN, &line));
+            let carets = "^".repeat(caret_len);
+            let _ = writeln!(
+                text,
+                "{gutter} {bar} {caret_at}{}",
+                paint.show(colour, &carets)
+            );
         }
         if let Some(s) = &p.suggestion {
-            text.push_str(&format!("  {} {s}\n", paint.note("= help:")));
+            let _ = writeln!(text, "  {} {s}", paint.show(CYAN, "= help:"));
         }
         text.push('\n');
     }
-    text
 }
 
 /// At most about 100 characters of a long line around `column` (1-based), and the padding that puts a caret
