@@ -205,16 +205,23 @@ impl Writer {
     }
 
     fn write_tags(&mut self, game: &Game<'_>, out: &mut Vec<u8>) {
-        let find = |name: &str| {
-            game.tags
-                .iter()
-                .find(|t| game.bytes(t.name) == name.as_bytes())
-        };
-        for name in SEVEN_TAG_ROSTER {
-            match find(name) {
+        // One pass: the roster's tags into their slots (the first of a name; the reader starts a new game at a
+        // repeated one), the others kept in order to be sorted.
+        let mut roster: [Option<&Tag>; 7] = [None; 7];
+        self.order.clear();
+        for (i, tag) in game.tags.iter().enumerate() {
+            match roster_slot(game.bytes(tag.name)) {
+                Some(k) => {
+                    roster[k] = roster[k].or(Some(tag));
+                }
+                None => self.order.push(i as u32),
+            }
+        }
+        for (name, tag) in SEVEN_TAG_ROSTER.iter().zip(roster) {
+            match tag {
                 Some(tag) => write_tag(game, tag, out),
                 None => {
-                    let value = match name {
+                    let value = match *name {
                         "Date" => "????.??.??",
                         "Result" => export_result(game).as_str(),
                         _ => "?",
@@ -225,11 +232,6 @@ impl Writer {
                 }
             }
         }
-        self.order.clear();
-        self.order.extend(
-            (0..game.tags.len() as u32)
-                .filter(|&i| !SEVEN_TAG_ROSTER.contains(&game.tag_name(&game.tags[i as usize]))),
-        );
         self.order
             .sort_by_key(|&i| game.bytes(game.tags[i as usize].name));
         for &i in &self.order {
@@ -610,6 +612,21 @@ fn digits(mut n: u32, out: &mut [u8]) -> usize {
     len
 }
 
+/// The index of a Seven Tag Roster name in [`SEVEN_TAG_ROSTER`].
+#[inline]
+fn roster_slot(name: &[u8]) -> Option<usize> {
+    Some(match name {
+        b"Event" => 0,
+        b"Site" => 1,
+        b"Date" => 2,
+        b"Round" => 3,
+        b"White" => 4,
+        b"Black" => 5,
+        b"Result" => 6,
+        _ => return None,
+    })
+}
+
 /// Formats NAGs without allocating.
 #[derive(Default)]
 struct NumberBuf {
@@ -919,6 +936,16 @@ mod tests {
             out.contains("1. e4 e5 { [%eval 0.2] } 2. Nf3 {ok} *"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn roster_slots_follow_the_roster() {
+        for (i, name) in SEVEN_TAG_ROSTER.iter().enumerate() {
+            assert_eq!(roster_slot(name.as_bytes()), Some(i), "{name}");
+        }
+        for name in ["WhiteElo", "event", "Sites", "", "ECO"] {
+            assert_eq!(roster_slot(name.as_bytes()), None, "{name}");
+        }
     }
 
     #[test]
