@@ -486,7 +486,16 @@ impl Filler<'_> {
             len += dots.len();
         }
         let w = len + width(text);
-        if self.col > 0 {
+        if self.col > 0 && sep == Sep::Space {
+            // The usual separator, without a call to copy one byte.
+            if self.col + 1 + w <= MAX_LINE {
+                self.out.push(b' ');
+                self.col += 1;
+            } else {
+                self.out.push(b'\n');
+                self.col = 0;
+            }
+        } else if self.col > 0 {
             let (sep_text, breakable) = match sep {
                 Sep::Space => (" ", true),
                 Sep::None => ("", true),
