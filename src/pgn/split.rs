@@ -92,6 +92,13 @@ pub fn game_starts(buf: &[u8], at_line_start: bool, complete: bool, out: &mut Ve
 fn skip_movetext(buf: &[u8], mut j: usize, at_line_start: bool) -> (usize, bool) {
     let n = buf.len();
     loop {
+        // Eight bytes a round while none is special (most movetext), then byte by byte.
+        while let Some(chunk) = buf.get(j..j + 8) {
+            if chunk.iter().any(|&b| is_special(b)) {
+                break;
+            }
+            j += 8;
+        }
         while j < n && !is_special(buf[j]) {
             j += 1;
         }
