@@ -9,9 +9,11 @@
 
 use std::fmt;
 
-use super::moves::Move;
+use super::attacks;
+use super::bitboard::Bitboard;
+use super::moves::{Move, MoveKind};
 use super::position::Position;
-use super::types::{Color, Piece};
+use super::types::{Color, Role, Square};
 use super::zobrist;
 
 /// An ending that stops the game, or makes it a draw automatically.
@@ -267,36 +269,79 @@ impl GameState {
             // cleared it), so no move can repeat an earlier one.
             return false;
         }
-        // A quiet move changes the occupied squares in exactly two places: skip the move generation unless
-        // some earlier position with the other side to move is that close.
-        let occupied = self.pos.board().occupied().0;
-        let n = self.history.len();
-        let close = (0..n.saturating_sub(1))
-            .rev()
-            .step_by(2)
-            .any(|i| (self.history[i].1 ^ occupied).count_ones() == 2);
-        if !close {
-            return false;
-        }
+        // A quiet, reversible move changes the occupied squares in exactly two places and the hash by the
+        // mover's two squares and the side to move. So each earlier position with the other side to move
+        // whose occupancy differs from ours in two squares names the one move that could repeat it; that
+        // move is checked, not every legal move generated.
+        let occupied = self.pos.board().occupied();
         let rights = self.pos.castling_rights();
         let base = self.pos.zobrist() ^ zobrist::side_key(Color::Black);
-        self.pos.legal_moves().iter().any(|m| {
-            // An irreversible move leads to a position never seen before.
-            if m.is_zeroing() || m.is_castle() || (rights.non_empty() && self.touches_castling(m)) {
+        let n = self.history.len();
+        (0..n.saturating_sub(1)).rev().step_by(2).any(|i| {
+            let (hash, then) = self.history[i];
+            let diff = Bitboard(then) ^ occupied;
+            if diff.count() != 2 {
                 return false;
             }
-            // A quiet, reversible move changes only the mover's squares and the side to move.
-            let piece = Piece::new(self.pos.turn(), m.role);
-            let hash = base ^ zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
-            self.history
-                .iter()
-                .rev()
-                .skip(1)
-                .step_by(2)
-                .filter(|&&(h, _)| h == hash)
-                .count()
-                >= 2
+            let (Some(from), Some(to)) =
+                ((diff & occupied).first(), (diff & Bitboard(then)).first())
+            else {
+                return false;
+            };
+            self.repeats_by(from, to, hash, rights, base)
+                && self
+                    .history
+                    .iter()
+                    .rev()
+                    .skip(1)
+                    .step_by(2)
+                    .filter(|&&(h, _)| h == hash)
+                    .count()
+                    >= 2
         })
+    }
+
+    /// Whether moving our piece from `from` to the empty square `to` is a legal, quiet, reversible move that
+    /// produces the position hashed `hash`.
+    fn repeats_by(&self, from: Square, to: Square, hash: u64, rights: Bitboard, base: u64) -> bool {
+        let pos = &self.pos;
+        let us = pos.turn();
+        let Some(piece) = pos.board().piece_at(from).filter(|p| p.color == us) else {
+            return false;
+        };
+        let m = Move {
+            from,
+            to,
+            role: piece.role,
+            capture: None,
+            promotion: None,
+            kind: MoveKind::Normal,
+        };
+        if piece.role == Role::Pawn || (rights.non_empty() && self.touches_castling(&m)) {
+            return false;
+        }
+        if base ^ zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to) != hash {
+            return false;
+        }
+        let occupied = pos.board().occupied();
+        let reaches = match piece.role {
+            Role::Knight => attacks::knight_attacks(from),
+            Role::Bishop => attacks::bishop_attacks(from, occupied),
+            Role::Rook => attacks::rook_attacks(from, occupied),
+            Role::Queen => attacks::queen_attacks(from, occupied),
+            Role::King => attacks::king_attacks(from),
+            Role::Pawn => Bitboard::EMPTY,
+        };
+        if !reaches.contains(to) {
+            return false;
+        }
+        let after = occupied.without(from).with(to);
+        let king = if piece.role == Role::King {
+            to
+        } else {
+            pos.our_king()
+        };
+        pos.attackers_to(king, !us, after).is_empty()
     }
 
     /// Fifty moves without pawn move or capture have been made, or the move about to be played completes them
@@ -394,6 +439,27 @@ mod tests {
         assert_eq!(state.repetitions(), 5);
         assert_eq!(state.termination(), Some(Termination::FivefoldRepetition));
         assert_eq!(state.ended_by_rule().map(|e| e.ply), Some(16));
+    }
+
+    #[test]
+    fn an_announced_repetition_needs_a_move_that_can_be_played() {
+        // The rook stands on a7 with Black to move (king on h8) twice, then comes back round to a2: Ra7 would
+        // make that position occur a third time, unless the pawn on a4 stands in the way. No other position
+        // has occurred twice.
+        let moves = "a1b1 h8g8 b1b7 g8h8 b7a7 h8g8 a7a6 g8h8 a6a7 h8g8 a7a5 g8h8 a5b5 h8g8 b5b1 g8h8 \
+                     b1a1 h8g8 a1a2 g8h8";
+        for (fen, claim) in [
+            (
+                "7k/8/8/8/8/8/8/R6K w - - 0 1",
+                vec![Claim::ThreefoldRepetition],
+            ),
+            ("7k/8/8/8/P7/8/8/R6K w - - 0 1", vec![]),
+        ] {
+            let mut state = GameState::new(parse_fen(fen).unwrap());
+            play(&mut state, moves);
+            assert_eq!(state.repetitions(), 1, "{fen}");
+            assert_eq!(state.claimable(), claim, "{fen}");
+        }
     }
 
     #[test]
