@@ -338,6 +338,14 @@ impl TagScan {
 ///   (or stops before a `[` or at the end of the line).
 pub fn scan_tag(buf: &[u8], pos: usize) -> TagScan {
     debug_assert_eq!(buf[pos], b'[');
+    if let Some(scan) = scan_plain_tag(buf, pos) {
+        return scan;
+    }
+    scan_tag_general(buf, pos)
+}
+
+/// [`scan_tag`] for any input.
+fn scan_tag_general(buf: &[u8], pos: usize) -> TagScan {
     let n = buf.len();
     let name_start = skip_blanks(buf, pos + 1);
     let mut i = name_start;
@@ -380,6 +388,37 @@ pub fn scan_tag(buf: &[u8], pos: usize) -> TagScan {
         scan.end = recover_in_line(buf, k).max(value_end + 1);
     }
     scan
+}
+
+/// The tag pair at `pos` when it has the form nearly every tag has, `[Name "value"]` (one space, no escape,
+/// quote or line break in the value, `]` right after the closing quote): the same scan as the general path
+/// gives, found without its blank skipping and problem bookkeeping. `None` for anything else.
+#[inline]
+fn scan_plain_tag(buf: &[u8], pos: usize) -> Option<TagScan> {
+    let n = buf.len();
+    let name_start = pos + 1;
+    let mut i = name_start;
+    while i < n && is_name_char(buf[i]) {
+        i += 1;
+    }
+    if i == name_start || buf.get(i..i + 2) != Some(&b" \""[..]) {
+        return None;
+    }
+    let value_start = i + 2;
+    let mut q = value_start;
+    while q < n && !matches!(buf[q], b'"' | b'\\' | b'\n' | b'\r') {
+        q += 1;
+    }
+    if buf.get(q..q + 2) != Some(&b"\"]"[..]) {
+        return None;
+    }
+    Some(TagScan {
+        end: q + 2,
+        name: (name_start, i),
+        value: Some((value_start, q)),
+        problems: [None, None],
+        truncated: false,
+    })
 }
 
 /// After a broken tag: through the next `]` on this line, unless a `[` or the line end comes first
@@ -552,6 +591,41 @@ impl<'a> NameSet<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_plain_tag_path_agrees_with_the_general_one() {
+        let cases = [
+            "[Event \"Open\"]",
+            "[Event \"Open\"]\n",
+            "[Event \"\"]",
+            "[White \"Müller, Jörg\"]\r\n",
+            "[Event \"Open\"",
+            "[Event \"Open\" ]",
+            "[Event  \"Open\"]",
+            "[ Event \"Open\"]",
+            "[Event \"Op\\\"en\"]",
+            "[Event \"Op\"en\"]",
+            "[Event \"Open",
+            "[Event \"Open\nCup\"]",
+            "[Event \"Open\r\"]",
+            "[Event\"Open\"]",
+            "[Event \"Open\"] [Site \"x\"]",
+            "[Event \"Open\"]]",
+            "[ \"Open\"]",
+            "[Event",
+            "[",
+        ];
+        let mut plain = 0;
+        for case in cases {
+            let buf = case.as_bytes();
+            if let Some(fast) = scan_plain_tag(buf, 0) {
+                assert_eq!(fast, scan_tag_general(buf, 0), "{case:?}");
+                plain += 1;
+            }
+            assert_eq!(scan_tag(buf, 0), scan_tag_general(buf, 0), "{case:?}");
+        }
+        assert_eq!(plain, 6);
+    }
 
     #[test]
     fn markers_are_whole_words() {
