@@ -235,7 +235,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
     const READ: [&[u8]; 8] = [
         b"White", b"Black", b"Round", b"Event", b"Site", b"Result", b"Date", b"SetUp",
     ];
-    let values: Vec<(&str, Cow<'_, str>)> = game
+    let values: Vec<(&[u8], Cow<'_, str>)> = game
         .tags
         .iter()
         .map(|t| {
@@ -245,13 +245,13 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
             } else {
                 Cow::Borrowed("")
             };
-            (game.tag_name(t), value)
+            (name, value)
         })
         .collect();
     let tag = |name: &str| {
         values
             .iter()
-            .find(|(n, _)| *n == name)
+            .find(|(n, _)| *n == name.as_bytes())
             .map(|(_, v)| v.to_string())
             .unwrap_or_default()
     };
@@ -302,7 +302,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
     }
 
     if opts.tag_checks {
-        let pairs: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_ref())).collect();
+        let pairs: Vec<(&[u8], &str)> = values.iter().map(|(n, v)| (*n, v.as_ref())).collect();
         for p in check_tags(&pairs) {
             let first = game.tags.first().map_or(Span::default(), |t| t.span);
             let span = p.tag.map_or(first, |i| game.tags[i].span);

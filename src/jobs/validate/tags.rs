@@ -46,10 +46,10 @@ pub fn is_valid_result(value: &str) -> bool {
     matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
-/// Checks the tags of one game, given as (name, value) in file order.
-pub fn check_tags(tags: &[(&str, &str)]) -> Vec<TagProblem> {
+/// Checks the tags of one game, given as (name, value) in file order (names as the file has them: bytes).
+pub fn check_tags(tags: &[(&[u8], &str)]) -> Vec<TagProblem> {
     let mut problems = Vec::new();
-    let find = |name: &str| tags.iter().position(|(n, _)| *n == name);
+    let find = |name: &str| tags.iter().position(|(n, _)| *n == name.as_bytes());
     for name in SEVEN_TAG_ROSTER {
         let Some(i) = find(name) else {
             problems.push(TagProblem {
@@ -139,6 +139,7 @@ mod tests {
             ("Result", "1-0"),
             ("SetUp", "1"),
         ];
+        let tags: Vec<(&[u8], &str)> = tags.iter().map(|(n, v)| (n.as_bytes(), *v)).collect();
         let problems = check_tags(&tags);
         let kinds: Vec<ProblemKind> = problems.iter().map(|p| p.kind).collect();
         assert_eq!(
