@@ -769,18 +769,13 @@ pub fn write_fen(pos: &Position, style: CastlingStyle, out: &mut String) {
     }
 }
 
-fn push_decimal(out: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+fn push_decimal(out: &mut String, n: u32) {
+    let mut buf = [0u8; 20];
+    out.extend(
+        super::decimal::digits(n.into(), &mut buf)
+            .iter()
+            .map(|&d| char::from(d)),
+    );
 }
 
 /// EPD: the first four FEN fields.

@@ -37,6 +37,7 @@
 
 use super::lex::{GameResult, looks_like_tag};
 use super::model::{Encoding, Game, Span, Tag, TokenKind};
+use crate::core::decimal;
 
 /// Longest movetext line, in characters.
 pub const MAX_LINE: usize = 79;
@@ -451,67 +452,65 @@ impl Filler<'_> {
     #[inline]
     fn put(&mut self, sep: Sep<'_>, parts: &[&str]) {
         let w: usize = parts.iter().map(|p| width(p)).sum();
-        if self.col > 0 {
-            let (sep_text, breakable) = match sep {
-                Sep::Space => (" ", true),
-                Sep::None => ("", true),
-                Sep::Run(r) => (r, true),
-                Sep::Keep(r) => (r, false),
-            };
-            let sep_width = width(sep_text);
-            if !breakable || self.col + sep_width + w <= MAX_LINE {
-                self.out.extend_from_slice(sep_text.as_bytes());
-                self.col += sep_width;
-            } else {
-                self.out.push(b'\n');
-                self.col = 0;
-            }
-        }
+        self.separate(sep, w);
         for p in parts {
             self.out.extend_from_slice(p.as_bytes());
         }
         self.col += w;
     }
 
+    /// Writes `sep` before a unit `w` characters wide, or a line break when the unit would not fit (nothing
+    /// at the start of a line).
+    #[inline]
+    fn separate(&mut self, sep: Sep<'_>, w: usize) {
+        if self.col == 0 {
+            return;
+        }
+        let (sep_text, breakable) = match sep {
+            Sep::Space => {
+                // The usual separator, without a call to copy one byte.
+                if self.col + 1 + w <= MAX_LINE {
+                    self.out.push(b' ');
+                    self.col += 1;
+                } else {
+                    self.out.push(b'\n');
+                    self.col = 0;
+                }
+                return;
+            }
+            Sep::None => ("", true),
+            Sep::Run(r) => (r, true),
+            Sep::Keep(r) => (r, false),
+        };
+        let sep_width = width(sep_text);
+        if !breakable || self.col + sep_width + w <= MAX_LINE {
+            self.out.extend_from_slice(sep_text.as_bytes());
+            self.col += sep_width;
+        } else {
+            self.out.push(b'\n');
+            self.col = 0;
+        }
+    }
+
     /// Writes a move, after its number when given (`12.` or `12...`, then a space): [`Filler::put`] for the
     /// unit that every move is, without its general parts (the number is formatted in place).
     #[inline]
     fn put_move(&mut self, sep: Sep<'_>, number: Option<(u32, bool)>, text: &str) {
-        let mut prefix = [0u8; 16];
-        let mut len = 0;
-        if let Some((n, black)) = number {
-            len = digits(n, &mut prefix);
-            let dots: &[u8] = if black { b"... " } else { b". " };
-            prefix[len..len + dots.len()].copy_from_slice(dots);
-            len += dots.len();
+        let mut buf = [0u8; 20];
+        let (digits, dots): (&[u8], &[u8]) = match number {
+            Some((n, black)) => (
+                decimal::digits(n.into(), &mut buf),
+                if black { b"... " } else { b". " },
+            ),
+            None => (b"", b""),
+        };
+        let w = digits.len() + dots.len() + width(text);
+        self.separate(sep, w);
+        self.out.extend_from_slice(digits);
+        // A few bytes: pushed, not copied by a call.
+        for &b in dots {
+            self.out.push(b);
         }
-        let w = len + width(text);
-        if self.col > 0 && sep == Sep::Space {
-            // The usual separator, without a call to copy one byte.
-            if self.col + 1 + w <= MAX_LINE {
-                self.out.push(b' ');
-                self.col += 1;
-            } else {
-                self.out.push(b'\n');
-                self.col = 0;
-            }
-        } else if self.col > 0 {
-            let (sep_text, breakable) = match sep {
-                Sep::Space => (" ", true),
-                Sep::None => ("", true),
-                Sep::Run(r) => (r, true),
-                Sep::Keep(r) => (r, false),
-            };
-            let sep_width = width(sep_text);
-            if !breakable || self.col + sep_width + w <= MAX_LINE {
-                self.out.extend_from_slice(sep_text.as_bytes());
-                self.col += sep_width;
-            } else {
-                self.out.push(b'\n');
-                self.col = 0;
-            }
-        }
-        self.out.extend_from_slice(&prefix[..len]);
         self.out.extend_from_slice(text.as_bytes());
         self.col += w;
     }
@@ -602,25 +601,6 @@ fn write_comment(f: &mut Filler<'_>, sep: Sep<'_>, text: &str) {
     }
 }
 
-/// Writes the decimal digits of `n` at the start of `out` (ten at most: `out` must hold them); returns how
-/// many.
-#[inline]
-fn digits(mut n: u32, out: &mut [u8]) -> usize {
-    let mut tmp = [0u8; 10];
-    let mut i = tmp.len();
-    loop {
-        i -= 1;
-        tmp[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let len = tmp.len() - i;
-    out[..len].copy_from_slice(&tmp[i..]);
-    len
-}
-
 /// The index of a Seven Tag Roster name in [`SEVEN_TAG_ROSTER`].
 #[inline]
 fn roster_slot(name: &[u8]) -> Option<usize> {
@@ -644,11 +624,14 @@ struct NumberBuf {
 
 impl NumberBuf {
     fn nag(&mut self, nag: u8) -> &str {
-        let mut buf = [0u8; 16];
-        let len = digits(u32::from(nag), &mut buf);
+        let mut buf = [0u8; 20];
         self.buf.clear();
         self.buf.push('$');
-        self.buf.extend(buf[..len].iter().map(|&d| char::from(d)));
+        self.buf.extend(
+            decimal::digits(nag.into(), &mut buf)
+                .iter()
+                .map(|&d| char::from(d)),
+        );
         &self.buf
     }
 }
@@ -960,11 +943,6 @@ mod tests {
     #[test]
     fn numbers() {
         let mut b = NumberBuf::default();
-        let mut buf = [0u8; 16];
-        let len = digits(0, &mut buf);
-        assert_eq!(&buf[..len], b"0");
-        let len = digits(4_294_967_295, &mut buf);
-        assert_eq!(&buf[..len], b"4294967295");
         let mut out = Vec::new();
         let mut f = Filler {
             out: &mut out,

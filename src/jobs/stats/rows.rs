@@ -9,8 +9,8 @@ use std::io;
 use std::time::Duration;
 
 use super::{GameStats, MoveSink};
-use crate::core::fen;
 use crate::core::{Color, Move, Position};
+use crate::core::{decimal, fen};
 use crate::jobs::convert::{push_san, push_uci};
 use crate::jobs::replay::{MoveAt, Variant};
 use crate::notation::Language;
@@ -80,34 +80,6 @@ pub fn write_header<W: io::Write>(w: &mut csv::Writer<W>, header: &[&str]) -> cs
     w.write_record(header)
 }
 
-/// Decimal digits of a number without allocating.
-struct Digits {
-    buf: [u8; 20],
-    start: usize,
-}
-
-impl Digits {
-    #[inline]
-    fn new(mut n: u64) -> Digits {
-        let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        Digits { buf, start: i }
-    }
-
-    #[inline]
-    fn as_bytes(&self) -> &[u8] {
-        &self.buf[self.start..]
-    }
-}
-
 /// A row being built: fields are collected in a reused [`csv::ByteRecord`] and written in one call, which
 /// takes the `csv` crate's fast path (one copy, quoting only where needed) instead of its field-at-a-time
 /// state machine.
@@ -125,7 +97,8 @@ impl Row {
 
     #[inline]
     fn num(&mut self, n: impl Into<u64>) {
-        self.record.push_field(Digits::new(n.into()).as_bytes());
+        let mut buf = [0u8; 20];
+        self.record.push_field(decimal::digits(n.into(), &mut buf));
     }
 
     /// The FEN of a position, written without a String of its own.
@@ -339,13 +312,6 @@ mod tests {
     use super::*;
     use crate::jobs::stats::game_stats;
     use crate::pgn::parse_all;
-
-    #[test]
-    fn digits() {
-        for n in [0u64, 7, 10, 99, 100, 12345, u64::MAX] {
-            assert_eq!(Digits::new(n).as_bytes(), n.to_string().as_bytes());
-        }
-    }
 
     #[test]
     fn seconds_are_whole_or_decimal() {
