@@ -107,20 +107,12 @@ impl Paint {
         }
     }
 
-    fn wrap(&self, code: &str, text: &str) -> String {
-        if self.on {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
-    }
-
     pub fn error(&self, text: &str) -> String {
-        self.wrap(RED, text)
+        self.show(RED, text).to_string()
     }
 
     pub fn bold(&self, text: &str) -> String {
-        self.wrap(BOLD, text)
+        self.show(BOLD, text).to_string()
     }
 }
 

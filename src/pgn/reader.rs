@@ -106,14 +106,10 @@ impl<R: Read> BlockReader<R> {
                 self.eof = got < self.block;
             }
             if !self.bom_checked {
-                if self.buf.len() < 3 && !self.eof {
+                if !skip_bom(&mut self.buf, &mut self.start, self.eof) {
                     continue;
                 }
                 self.bom_checked = true;
-                if self.buf.starts_with(lex::BOM) {
-                    self.buf.drain(..3);
-                    self.start.offset = 3;
-                }
             }
             if !self.eof && self.buf.len() < 2 * self.stalled {
                 continue;
@@ -257,6 +253,19 @@ impl<R: Read> BatchReader<R> {
     }
 }
 
+/// Drops a byte-order mark at the start of the input (offsets then count from 3). Returns false while fewer
+/// than three bytes are known and more may come: the mark cannot be told yet.
+fn skip_bom(buf: &mut Vec<u8>, start: &mut GameStart, eof: bool) -> bool {
+    if buf.len() < 3 && !eof {
+        return false;
+    }
+    if buf.starts_with(lex::BOM) {
+        buf.drain(..3);
+        start.offset = 3;
+    }
+    true
+}
+
 impl<R: Read> Iterator for BatchReader<R> {
     type Item = io::Result<Batch>;
 
@@ -268,14 +277,10 @@ impl<R: Read> Iterator for BatchReader<R> {
                 return Some(Err(e));
             }
             if !self.bom_checked {
-                if self.buf.len() < 3 && !self.eof {
+                if !skip_bom(&mut self.buf, &mut self.start, self.eof) {
                     continue;
                 }
                 self.bom_checked = true;
-                if self.buf.starts_with(lex::BOM) {
-                    self.buf.drain(..3);
-                    self.start.offset = 3;
-                }
             }
             if self.buf.is_empty() && self.eof {
                 return None;
