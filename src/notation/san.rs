@@ -466,6 +466,14 @@ impl SanPlus {
         }
     }
 
+    /// The token if it has one of the shapes nearly every real move has (`e4`, `exd5`, `Nf3`, `Nbd7`, `Rfxd1`,
+    /// with an optional `+`/`#`) in strict SAN; `None` for anything else (castling, promotions, figurines,
+    /// annotations, leniencies, errors), which [`SanPlus::parse`] reads.
+    #[inline(always)]
+    pub fn parse_strict(token: &[u8], lang: Language) -> Option<SanPlus> {
+        parse_plain(token, lang)
+    }
+
     /// Everything [`parse_plain`] leaves: castling, promotions, figurines, annotations, leniencies, errors.
     #[inline(never)]
     fn parse_general(token: &[u8], lang: Language) -> Result<SanPlus, SyntaxError> {
