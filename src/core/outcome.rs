@@ -159,7 +159,7 @@ impl GameState {
     }
 
     /// Plays a legal move.
-    #[inline]
+    #[inline(always)]
     pub fn play(&mut self, m: Move) {
         let before = &self.pos;
         let irreversible = m.is_zeroing()

@@ -330,7 +330,7 @@ impl San {
     }
 
     /// The legal move this SAN denotes in `pos`, with the leniencies found on the way.
-    #[inline]
+    #[inline(always)]
     pub fn resolve(&self, pos: &Position) -> Result<Resolved, SanError> {
         match *self {
             San::Normal {
