@@ -4,8 +4,8 @@
 
 use std::io::Read;
 use std::ops::ControlFlow;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use super::input::{self, Source};
 use super::pipeline::run_ordered;
@@ -48,6 +48,8 @@ struct Items<'s> {
     /// Raw bytes of the finished sources.
     done: u64,
     closing: bool,
+    /// Buffers of processed batches, handed back by the workers for the reader to fill again.
+    returned: Arc<Mutex<Vec<Vec<u8>>>>,
 }
 
 impl Items<'_> {
@@ -82,6 +84,11 @@ impl Iterator for Items<'_> {
                 }
             });
         };
+        if let Ok(mut returned) = self.returned.lock() {
+            for buf in returned.drain(..) {
+                reader.recycle(buf);
+            }
+        }
         match reader.next() {
             Some(Ok(batch)) => Some(Item::Batch(self.index, batch)),
             Some(Err(e)) => {
@@ -202,7 +209,9 @@ where
         raw: Arc::new(AtomicU64::new(0)),
         done: 0,
         closing: false,
+        returned: Arc::default(),
     };
+    let returned = items.returned.clone();
     let items = std::iter::from_fn(move || {
         let item = items.next();
         progress(items.bytes_read());
@@ -213,10 +222,13 @@ where
         jobs,
         |item| match item {
             Item::Start(source) => Event::Start { source },
-            Item::Batch(source, batch) => Event::Batch {
-                source,
-                result: work(source, &mut batch.games()),
-            },
+            Item::Batch(source, batch) => {
+                let result = work(source, &mut batch.games());
+                if let Ok(mut returned) = returned.lock() {
+                    returned.push(batch.bytes);
+                }
+                Event::Batch { source, result }
+            }
             Item::Error(source, message) => Event::Error { source, message },
             Item::End(source) => Event::End { source },
         },

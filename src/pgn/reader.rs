@@ -176,7 +176,12 @@ pub struct BatchReader<R> {
     eof: bool,
     bom_checked: bool,
     starts: Vec<usize>,
+    /// Buffers of earlier batches handed back with [`BatchReader::recycle`], reused for the next ones.
+    spare: Vec<Vec<u8>>,
 }
+
+/// How many handed-back buffers a [`BatchReader`] keeps.
+const MAX_SPARE: usize = 16;
 
 impl<R: Read> BatchReader<R> {
     /// Default block size: [`DEFAULT_BATCH`] (1 MiB).
@@ -198,6 +203,18 @@ impl<R: Read> BatchReader<R> {
             eof: false,
             bom_checked: false,
             starts: Vec::new(),
+            spare: Vec::new(),
+        }
+    }
+
+    /// Hands back the bytes of a batch that has been processed, to be filled again. A batch is read into a
+    /// fresh buffer otherwise, and a fresh buffer of this size is new memory from the system: page faults
+    /// and zeroing on the reading thread, unmapping on the thread that drops it (measured: the copy into
+    /// fresh pages ran at a fifth of the speed of the copy into a reused buffer).
+    pub fn recycle(&mut self, mut buf: Vec<u8>) {
+        if self.spare.len() < MAX_SPARE {
+            buf.clear();
+            self.spare.push(buf);
         }
     }
 
@@ -210,7 +227,8 @@ impl<R: Read> BatchReader<R> {
     }
 
     fn emit(&mut self, cut: usize, games: usize) -> Batch {
-        let mut rest = Vec::with_capacity(self.block + (self.buf.len() - cut));
+        let mut rest = self.spare.pop().unwrap_or_default();
+        rest.reserve(self.block + (self.buf.len() - cut));
         rest.extend_from_slice(&self.buf[cut..]);
         self.buf.truncate(cut);
         let bytes = std::mem::replace(&mut self.buf, rest);
@@ -327,17 +345,26 @@ mod tests {
             .map(|g| (g.offset, g.line, g.index, g.tokens.len()))
             .collect();
         for block in [1, 2, 3, 7, 64, 1000] {
-            let mut got = Vec::new();
-            for batch in BatchReader::with_block_size(pgn.as_bytes(), block) {
-                let batch = batch.unwrap();
-                let mut n = 0;
-                for g in batch.games() {
-                    got.push((g.offset, g.line, g.index, g.tokens.len()));
-                    n += 1;
+            for recycle in [false, true] {
+                let mut got = Vec::new();
+                let mut reader = BatchReader::with_block_size(pgn.as_bytes(), block);
+                while let Some(batch) = reader.next() {
+                    let batch = batch.unwrap();
+                    let mut n = 0;
+                    for g in batch.games() {
+                        got.push((g.offset, g.line, g.index, g.tokens.len()));
+                        n += 1;
+                    }
+                    assert_eq!(n, batch.games);
+                    if recycle {
+                        // Handed back dirty: the reader must not read old bytes as new ones.
+                        let mut bytes = batch.bytes;
+                        bytes.extend_from_slice(b"[Stale \"x\"]");
+                        reader.recycle(bytes);
+                    }
                 }
-                assert_eq!(n, batch.games);
+                assert_eq!(got, whole, "block {block}, recycle {recycle}");
             }
-            assert_eq!(got, whole, "block {block}");
         }
     }
 
