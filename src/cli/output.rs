@@ -107,6 +107,20 @@ impl Paint {
         }
     }
 
+    /// Appends `text` in the colour `code` when colours are on: [`Paint::show`] without the formatting
+    /// machinery, for the per-diagnostic hot path.
+    pub fn push(&self, code: &'static str, text: &str, out: &mut String) {
+        if self.on {
+            out.push_str("\x1b[");
+            out.push_str(code);
+            out.push('m');
+            out.push_str(text);
+            out.push_str("\x1b[0m");
+        } else {
+            out.push_str(text);
+        }
+    }
+
     pub fn error(&self, text: &str) -> String {
         self.show(RED, text).to_string()
     }

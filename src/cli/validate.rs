@@ -244,45 +244,51 @@ fn emit_batch(
 /// without temporary Strings: a file with many warnings renders them by the hundred thousand, on the ordered
 /// output thread.
 pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) {
-    use std::fmt::Write as _;
     let name = |n: &str| if n.is_empty() { "?" } else { n }.to_owned();
+    // Everything is pushed piece by piece: on a file with hundreds of thousands of warnings (duplicate games),
+    // the formatting machinery was a good part of the ordered output thread's time.
     let players = if report.white.is_empty() && report.black.is_empty() {
         String::new()
     } else {
-        format!(", {} – {}", name(&report.white), name(&report.black))
+        [", ", &name(&report.white), " – ", &name(&report.black)].concat()
     };
     let round = if report.round.is_empty() || report.round == "?" || report.round == "-" {
         String::new()
     } else {
-        format!(", round {}", report.round)
+        [", round ", report.round.as_str()].concat()
     };
     for p in &report.problems {
         let (colour, severity) = match p.severity {
             Severity::Error => (RED, "error"),
             Severity::Warning => (YELLOW, "warning"),
         };
-        let _ = writeln!(
+        paint.push(
+            colour,
+            &[severity, "[", p.kind.as_str(), "]"].concat(),
             text,
-            "{}: {}",
-            paint.show(colour, format_args!("{severity}[{}]", p.kind.as_str())),
-            paint.show(BOLD, &p.message)
         );
-        let _ = write!(
-            text,
-            "  {} {}:{}:{} (game {}{players}{round}",
-            paint.show(CYAN, "-->"),
-            report.file,
-            p.line,
-            p.column,
-            report.game
-        );
+        text.push_str(": ");
+        paint.push(BOLD, &p.message, text);
+        text.push_str("\n  ");
+        paint.push(CYAN, "-->", text);
+        text.push(' ');
+        text.push_str(&report.file);
+        text.push(':');
+        push_number(text, p.line);
+        text.push(':');
+        push_number(text, p.column);
+        text.push_str(" (game ");
+        push_number(text, report.game);
+        text.push_str(&players);
+        text.push_str(&round);
         if let (Some(n), Some(m)) = (&p.move_number, &p.move_text) {
-            let var = if p.in_variation {
-                " in a variation"
-            } else {
-                ""
-            };
-            let _ = write!(text, "; {n} {m}{var}");
+            text.push_str("; ");
+            text.push_str(n);
+            text.push(' ');
+            text.push_str(m);
+            if p.in_variation {
+                text.push_str(" in a variation");
+            }
         }
         text.push_str(")\n");
         if !p.source_line.is_empty() {
@@ -290,20 +296,43 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
             let (shown, caret_at) = window(&p.source_line, p.column as usize);
             let caret_len = p.move_text.as_ref().map_or(1, |m| m.chars().count().max(1));
             let gutter = " ".repeat(line.len());
-            let bar = paint.show(CYAN, "|");
-            let _ = writeln!(text, "{gutter} {bar}");
-            let _ = writeln!(text, "{} {bar} {shown}", paint.show(CYAN, &line));
-            let carets = "^".repeat(caret_len);
-            let _ = writeln!(
-                text,
-                "{gutter} {bar} {caret_at}{}",
-                paint.show(colour, &carets)
-            );
+            // gutter and bar
+            text.push_str(&gutter);
+            text.push(' ');
+            paint.push(CYAN, "|", text);
+            text.push('\n');
+            // line number, bar, the line
+            paint.push(CYAN, &line, text);
+            text.push(' ');
+            paint.push(CYAN, "|", text);
+            text.push(' ');
+            text.push_str(&shown);
+            text.push('\n');
+            // the carets under the move
+            text.push_str(&gutter);
+            text.push(' ');
+            paint.push(CYAN, "|", text);
+            text.push(' ');
+            text.push_str(&caret_at);
+            paint.push(colour, &"^".repeat(caret_len), text);
+            text.push('\n');
         }
         if let Some(s) = &p.suggestion {
-            let _ = writeln!(text, "  {} {s}", paint.show(CYAN, "= help:"));
+            text.push_str("  ");
+            paint.push(CYAN, "= help:", text);
+            text.push(' ');
+            text.push_str(s);
+            text.push('\n');
         }
         text.push('\n');
+    }
+}
+
+/// Appends a number in decimal.
+fn push_number(text: &mut String, n: u64) {
+    let mut buf = [0u8; 20];
+    for &d in pgnkit::core::decimal::digits(n, &mut buf) {
+        text.push(char::from(d));
     }
 }
 
