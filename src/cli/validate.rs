@@ -274,11 +274,11 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
         text.push(' ');
         text.push_str(&report.file);
         text.push(':');
-        push_number(text, p.line);
+        pgnkit::core::decimal::push(text, p.line);
         text.push(':');
-        push_number(text, p.column);
+        pgnkit::core::decimal::push(text, p.column);
         text.push_str(" (game ");
-        push_number(text, report.game);
+        pgnkit::core::decimal::push(text, report.game);
         text.push_str(&players);
         text.push_str(&round);
         if let (Some(n), Some(m)) = (&p.move_number, &p.move_text) {
@@ -325,14 +325,6 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
             text.push('\n');
         }
         text.push('\n');
-    }
-}
-
-/// Appends a number in decimal.
-fn push_number(text: &mut String, n: u64) {
-    let mut buf = [0u8; 20];
-    for &d in pgnkit::core::decimal::digits(n, &mut buf) {
-        text.push(char::from(d));
     }
 }
 

@@ -1,5 +1,5 @@
-//! Decimal digits without allocating: FEN counters, PGN move numbers and NAGs, CSV fields are all written
-//! by the thousand, and the formatting machinery costs more than the digits.
+//! Decimal digits without allocating: FEN counters, PGN move numbers and NAGs, CSV fields and diagnostics
+//! are all written by the thousand, and the formatting machinery costs more than the digits.
 
 /// The decimal digits of `n`, written at the end of `buf`.
 #[inline]
@@ -16,9 +16,27 @@ pub fn digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
     &buf[i..]
 }
 
+/// Appends `n` in decimal to `out`.
+#[inline]
+pub fn push(out: &mut String, n: u64) {
+    let mut buf = [0u8; 20];
+    for &d in digits(n, &mut buf) {
+        out.push(char::from(d));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pushes_onto_a_string() {
+        let mut s = String::from("game ");
+        push(&mut s, 0);
+        s.push(' ');
+        push(&mut s, 20_000);
+        assert_eq!(s, "game 0 20000");
+    }
 
     #[test]
     fn digits_of_the_extremes() {
