@@ -1,6 +1,7 @@
 //! The bulk machinery every job shares: work items (batches of whole games) are processed on a rayon pool
-//! while the calling thread reads ahead and emits results strictly in input order. At most a fixed number of
-//! items are in flight, so memory stays bounded whatever the input size.
+//! while the calling thread reads ahead, takes items itself when the pool has enough queued, and emits results
+//! strictly in input order. At most a fixed number of items are in flight, so memory stays bounded whatever
+//! the input size.
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -11,8 +12,9 @@ const IN_FLIGHT_PER_THREAD: usize = 4;
 
 /// Runs `work` over every item of `items`, on `jobs` threads, handing results to `emit` in input order.
 ///
-/// `items` is pulled on the calling thread (reading input there keeps I/O sequential). With `jobs == 1` no
-/// pool is built and everything runs on the calling thread. `emit` may stop the run early with
+/// `items` is pulled on the calling thread (reading input there keeps I/O sequential), which is also one of
+/// the `jobs` workers: the pool has `jobs - 1` threads. With `jobs == 1` no pool is built and everything runs
+/// on the calling thread. `emit` may stop the run early with
 /// `ControlFlow::Break` (e.g. a closed output pipe); the break value is returned.
 pub fn run_ordered<T, R, B, I, W, E>(items: I, jobs: usize, work: W, mut emit: E) -> Option<B>
 where
@@ -30,18 +32,27 @@ where
         }
         return None;
     }
-    let pool = match rayon::ThreadPoolBuilder::new().num_threads(jobs).build() {
+    // The calling thread is one of the `jobs` workers: it processes an item itself whenever the pool has
+    // enough queued, so `jobs` threads do the work on `jobs` cores (a pool of `jobs` threads beside a reading
+    // thread kept three threads runnable on two cores).
+    let pool = match rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs - 1)
+        .build()
+    {
         Ok(pool) => pool,
         // A pool that cannot start (resource limits) still leaves a correct, slower path.
         Err(_) => return run_ordered(items, 1, work, emit),
     };
     let max_in_flight = jobs * IN_FLIGHT_PER_THREAD;
+    let max_queued = ((jobs - 1) * 2) as u64;
     let (tx, rx) = mpsc::channel::<(u64, R)>();
     let work = &work;
     pool.in_place_scope(|scope| {
         let mut pending: BTreeMap<u64, R> = BTreeMap::new();
         let mut next_out = 0u64;
         let mut next_in = 0u64;
+        // Items handed to the pool whose results have not come back.
+        let mut queued = 0u64;
         let mut stopped: Option<B> = None;
         // Emits every result that is next in order; returns false once emit asked to stop.
         let mut drain =
@@ -63,19 +74,26 @@ where
                 match rx.recv() {
                     Ok((seq, r)) => {
                         pending.insert(seq, r);
+                        queued -= 1;
                     }
                     Err(_) => break,
                 }
                 drain(&mut pending, &mut next_out, &mut stopped);
             }
-            let tx = tx.clone();
             let seq = next_in;
-            scope.spawn(move |_| {
-                let _ = tx.send((seq, work(item)));
-            });
             next_in += 1;
+            if queued >= max_queued {
+                pending.insert(seq, work(item));
+            } else {
+                let tx = tx.clone();
+                scope.spawn(move |_| {
+                    let _ = tx.send((seq, work(item)));
+                });
+                queued += 1;
+            }
             while let Ok((seq, r)) = rx.try_recv() {
                 pending.insert(seq, r);
+                queued -= 1;
             }
             drain(&mut pending, &mut next_out, &mut stopped);
         }
