@@ -1,7 +1,7 @@
 //! Attack tables, all computed at compile time: leapers and pawns, sliders by kindergarten bitboards, and the
 //! `between`/`line` tables that pin and check detection need.
 //!
-//! Sliders use three small tables (9 KiB in all, so they stay in the L1 cache) instead of magic bitboards'
+//! Sliders use small tables (9 KiB in all, so they stay in the L1 cache) instead of magic bitboards'
 //! 850 KiB: replaying games streams megabytes of PGN through the caches, and there a magic lookup waited on
 //! L2/L3 for about a fifth of `validate`'s time; with these tables validate and stats run 8-10% faster. Perft,
 //! which keeps nothing else in the cache, is about 7% slower (see docs/performance.md).
@@ -128,12 +128,12 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let (file, rank) = (i & 7, i >> 3);
     // The rank: its six inner squares are six consecutive bits of the occupancy.
     let inner = ((occupied.0 >> (8 * rank + 1)) & 63) as usize;
-    let on_rank = FIRST_RANK_FILL[file][inner] & (0xFF << (8 * rank));
+    let on_rank = LINE_ATTACKS.0[file][inner] & (0xFF << (8 * rank));
     // The file: shifted onto the a-file, whose six inner squares one multiplication gathers into the top six
     // bits.
     let a_file = (occupied.0 >> file) & A_FILE;
     let inner = (a_file.wrapping_mul(A_FILE_GATHER) >> 58) as usize;
-    let on_file = A_FILE_ATTACKS[rank][inner] << file;
+    let on_file = LINE_ATTACKS.1[rank][inner] << file;
     Bitboard(on_rank | on_file)
 }
 
@@ -152,7 +152,7 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 #[inline(always)]
 fn diagonal_attacks(file: usize, mask: u64, occupied: u64) -> u64 {
     let inner = ((occupied & mask).wrapping_mul(B_FILE) >> 58) as usize;
-    FIRST_RANK_FILL[file][inner] & mask
+    LINE_ATTACKS.0[file][inner] & mask
 }
 
 const A_FILE: u64 = 0x0101_0101_0101_0101;
@@ -184,42 +184,30 @@ const fn first_rank_attacks(file: usize, inner: usize) -> u64 {
     attacks
 }
 
-/// [`first_rank_attacks`] copied onto all eight ranks.
-static FIRST_RANK_FILL: [[u64; 64]; 8] = {
-    let mut table = [[0u64; 64]; 8];
-    let mut file = 0;
-    while file < 8 {
+/// For a slider on square `k` (0-7) of a line and each occupancy of the line's six inner squares: its
+/// [`first_rank_attacks`] copied onto all eight ranks (for ranks and diagonals, `.0`), and the same attacks laid
+/// along the a-file, bit `f` moved to rank `f` (for files, `.1`).
+static LINE_ATTACKS: ([[u64; 64]; 8], [[u64; 64]; 8]) = {
+    let mut fill = [[0u64; 64]; 8];
+    let mut a_file = [[0u64; 64]; 8];
+    let mut k = 0;
+    while k < 8 {
         let mut inner = 0;
         while inner < 64 {
-            table[file][inner] = first_rank_attacks(file, inner) * A_FILE;
-            inner += 1;
-        }
-        file += 1;
-    }
-    table
-};
-
-/// Squares a rook on the a-file at `rank` attacks along the file, given the occupancy of a2-a7 as six bits.
-static A_FILE_ATTACKS: [[u64; 64]; 8] = {
-    let mut table = [[0u64; 64]; 8];
-    let mut rank = 0;
-    while rank < 8 {
-        let mut inner = 0;
-        while inner < 64 {
-            // The same walk as on the first rank, with ranks for files: transpose bit f to rank f.
-            let along = first_rank_attacks(rank, inner);
+            let along = first_rank_attacks(k, inner);
+            fill[k][inner] = along * A_FILE;
             let mut r = 0;
             while r < 8 {
                 if along & (1 << r) != 0 {
-                    table[rank][inner] |= 1 << (8 * r);
+                    a_file[k][inner] |= 1 << (8 * r);
                 }
                 r += 1;
             }
             inner += 1;
         }
-        rank += 1;
+        k += 1;
     }
-    table
+    (fill, a_file)
 };
 
 /// The diagonal (a1-h8 direction) and anti-diagonal (a8-h1 direction) through each square, edge to edge.
