@@ -2,8 +2,9 @@
 //! `between`/`line` tables that pin and check detection need.
 //!
 //! Sliders use small tables (9 KiB in all, so they stay in the L1 cache) instead of magic bitboards'
-//! 850 KiB: replaying games streams megabytes of PGN through the caches, and there a magic lookup waited on
-//! L2/L3 for about a fifth of `validate`'s time; with these tables validate and stats run 8-10% faster. Perft,
+//! 850 KiB: replaying games streams megabytes of PGN through the caches, and there `attackers_to` took a fifth
+//! of `validate`'s time, most of it waiting on the magic table's load; with these tables validate and stats
+//! run 8-10% faster. Perft,
 //! which keeps nothing else in the cache, is about 7% slower (see docs/performance.md).
 
 use super::bitboard::Bitboard;

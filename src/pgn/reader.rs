@@ -208,9 +208,9 @@ impl<R: Read> BatchReader<R> {
     }
 
     /// Hands back the bytes of a batch that has been processed, to be filled again. A batch is read into a
-    /// fresh buffer otherwise, and a fresh buffer of this size is new memory from the system: page faults
-    /// and zeroing on the reading thread, unmapping on the thread that drops it (measured: the copy into
-    /// fresh pages ran at a fifth of the speed of the copy into a reused buffer).
+    /// fresh buffer otherwise, often new memory from the system: page faults and zeroing on the reading
+    /// thread, unmapping on the thread that drops it (measured on the 208 MB file with two threads: 4,059 page
+    /// faults without recycling, 2,407 with; stats -j2 about 3% faster on the GNU Chess slice).
     pub fn recycle(&mut self, mut buf: Vec<u8>) {
         if self.spare.len() < MAX_SPARE {
             buf.clear();
