@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use pgnkit::jobs::bulk::{self, Event};
+use pgnkit::jobs::pipeline::SpentBin;
 use pgnkit::jobs::validate::{GameReport, Severity, Tournament, ValidateOptions, validate_game};
 use pgnkit::notation::Language;
 
@@ -115,11 +116,13 @@ pub fn run(args: Args) -> i32 {
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
 
+    let spent = SpentBin::new(jobs);
     let stopped = bulk::run(
         &sources,
         jobs,
         bulk::BATCH_SIZE,
         |source, reader| {
+            spent.empty();
             let mut games = Vec::new();
             let mut bytes = 0;
             while let Some(game) = reader.next_game() {
@@ -147,6 +150,7 @@ pub fn run(args: Args) -> i32 {
                         json,
                         &paint,
                         &bar,
+                        &spent,
                     )
                 }
                 Event::Error { message, .. } => {
@@ -206,11 +210,13 @@ fn emit_batch(
     json: bool,
     paint: &Paint,
     bar: &indicatif::ProgressBar,
+    spent: &SpentBin<Vec<(GameReport, Option<String>)>>,
 ) -> io::Result<()> {
     // The batch's output is gathered, then written at once: one pause of the progress bar per batch.
     let mut text = String::new();
-    for (mut report, line) in result.games {
-        let added = opts.tag_checks && tournament.check(&mut report);
+    let mut games = result.games;
+    for (report, line) in &mut games {
+        let added = opts.tag_checks && tournament.check(report);
         summary.games += 1;
         summary.plies += u64::from(report.plies);
         summary.variation_moves += u64::from(report.variation_moves);
@@ -224,15 +230,17 @@ fn emit_batch(
         }
         if json {
             match line {
-                Some(line) if !added => text.push_str(&line),
+                Some(line) if !added => text.push_str(line),
                 _ => text.push_str(&serde_json::to_string(&report).unwrap_or_default()),
             }
             text.push('\n');
         } else if !report.problems.is_empty() {
-            render_human_into(&report, paint, &mut text);
+            render_human_into(report, paint, &mut text);
         }
     }
     show_games(bar, summary.games);
+    // The reports were built on a worker: freed there too (see SpentBin).
+    spent.put(games);
     if text.is_empty() {
         return Ok(());
     }
