@@ -1,12 +1,12 @@
 //! Finding game boundaries fast, without parsing.
 //!
 //! [`game_starts`] applies the same boundary rules as the parser (see the module documentation of
-//! [`crate::pgn`]) without building tokens: it skips movetext with a byte-class loop that stops only at
-//! `{ ; [ * - %`, and uses the scanners of [`super::lex`] for comments and tag pairs, so the two agree
-//! by construction (and the tests check it on every corpus file, on random and on mutated input).
+//! [`crate::pgn`]) without building tokens: it skips movetext sixteen bytes at a time ([`lex::find_any`])
+//! up to the next of `{ ; [ * - %`, and uses the scanners of [`super::lex`] for comments and tag pairs, so
+//! the two agree by construction (and the tests check it on every corpus file, on random and on mutated input).
 //! [`super::BatchReader`] uses it to hand out owned batches of complete games.
 
-use super::lex::{self, NameSet, is_special};
+use super::lex::{self, NameSet};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -86,35 +86,32 @@ pub fn game_starts(buf: &[u8], at_line_start: bool, complete: bool, out: &mut Ve
     }
 }
 
+/// The only bytes that can change the splitter's state in movetext.
+const SPECIALS: [u8; 6] = [b'{', b';', b'[', b'*', b'-', b'%'];
+
 /// Skips movetext from `i` up to the next byte that may change the state (`{`, `;`, `[`, a `%` in
 /// column 1) or past a termination marker. Returns (position, whether a marker ended the game).
 #[inline]
 fn skip_movetext(buf: &[u8], mut j: usize, at_line_start: bool) -> (usize, bool) {
     let n = buf.len();
     loop {
-        // Eight bytes a round while none is special (most movetext), then byte by byte.
-        while let Some(chunk) = buf.get(j..j + 8) {
-            if chunk.iter().any(|&b| is_special(b)) {
-                break;
-            }
-            j += 8;
-        }
-        while j < n && !is_special(buf[j]) {
-            j += 1;
-        }
+        j = lex::find_any(buf, j, SPECIALS);
         if j >= n {
             return (n, false);
         }
         match buf[j] {
             b'*' => return (j + 1, true),
             b'-' => {
-                // `1-0` and `0-1` start one byte before the hyphen, `1/2-1/2` three bytes before
-                if j >= 1
+                // `1-0` and `0-1` start one byte before the hyphen, `1/2-1/2` three bytes before; the byte
+                // before tells which to try (most hyphens are castling's, after an `O`).
+                let before = if j >= 1 { buf[j - 1] } else { 0 };
+                if matches!(before, b'0' | b'1')
                     && let Some((_, 3)) = lex::marker_at(buf, j - 1)
                 {
                     return (j + 2, true);
                 }
-                if j >= 3
+                if before == b'2'
+                    && j >= 3
                     && let Some((_, 7)) = lex::marker_at(buf, j - 3)
                 {
                     return (j + 4, true);
