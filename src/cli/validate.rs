@@ -78,6 +78,8 @@ pub fn parse_lang(s: &str) -> Result<LangArg, String> {
 struct BatchResult {
     games: Vec<(GameReport, Option<String>)>,
     bytes: u64,
+    /// The thread that built the reports, to free them (see [`SpentBin`]).
+    maker: std::thread::ThreadId,
 }
 
 #[derive(Default)]
@@ -131,7 +133,11 @@ pub fn run(args: Args) -> i32 {
                 let line = json.then(|| serde_json::to_string(&report).unwrap_or_default());
                 games.push((report, line));
             }
-            BatchResult { games, bytes }
+            BatchResult {
+                games,
+                bytes,
+                maker: std::thread::current().id(),
+            }
         },
         |event| {
             let written = match event {
@@ -240,7 +246,7 @@ fn emit_batch(
     }
     show_games(bar, summary.games);
     // The reports were built on a worker: freed there too (see SpentBin).
-    spent.put(games);
+    spent.put(result.maker, games);
     if text.is_empty() {
         return Ok(());
     }
