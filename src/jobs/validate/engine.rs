@@ -5,7 +5,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::report::{GameReport, Problem, ProblemKind, Severity, claim_names, termination_name};
+use super::report::{
+    GameReport, Problem, ProblemKind, Severity, TagText, claim_names, termination_name,
+};
 use super::tags::check_tags;
 use crate::core::fen;
 use crate::core::{Color, GameState, Move, Position, Termination};
@@ -252,8 +254,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
         values
             .iter()
             .find(|(n, _)| *n == name.as_bytes())
-            .map(|(_, v)| v.to_string())
-            .unwrap_or_default()
+            .map_or_else(TagText::default, |(_, v)| TagText::new(v))
     };
     let mut report = GameReport {
         file: file.clone(),
@@ -302,8 +303,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
     }
 
     if opts.tag_checks {
-        let pairs: Vec<(&[u8], &str)> = values.iter().map(|(n, v)| (*n, v.as_ref())).collect();
-        for p in check_tags(&pairs) {
+        for p in check_tags(&values) {
             let first = game.tags.first().map_or(Span::default(), |t| t.span);
             let span = p.tag.map_or(first, |i| game.tags[i].span);
             rep.push(p.kind, span, p.message);
@@ -433,7 +433,7 @@ fn finish(
 
     if let (Some(marker), Some(span)) = (game.result, marker_span)
         && !report.result.is_empty()
-        && marker.as_str() != report.result
+        && report.result != marker.as_str()
     {
         rep.push(
             ProblemKind::ResultMismatch,
@@ -447,9 +447,7 @@ fn finish(
     }
     // The result the game claims: the tag, else the marker.
     let claimed = if report.result.is_empty() {
-        game.result
-            .map(|r| r.as_str().to_string())
-            .unwrap_or_default()
+        TagText::new(game.result.map_or("", |r| r.as_str()))
     } else {
         report.result.clone()
     };

@@ -6,5 +6,5 @@ pub mod tags;
 pub mod tournament;
 
 pub use engine::{ValidateOptions, validate_game};
-pub use report::{GameReport, Problem, ProblemKind, Severity};
+pub use report::{GameReport, Problem, ProblemKind, Severity, TagText};
 pub use tournament::Tournament;

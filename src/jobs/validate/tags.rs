@@ -47,7 +47,7 @@ pub fn is_valid_result(value: &str) -> bool {
 }
 
 /// Checks the tags of one game, given as (name, value) in file order (names as the file has them: bytes).
-pub fn check_tags(tags: &[(&[u8], &str)]) -> Vec<TagProblem> {
+pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
     let mut problems = Vec::new();
     let find = |name: &str| tags.iter().position(|(n, _)| *n == name.as_bytes());
     for name in SEVEN_TAG_ROSTER {
@@ -59,7 +59,7 @@ pub fn check_tags(tags: &[(&[u8], &str)]) -> Vec<TagProblem> {
             });
             continue;
         };
-        let value = tags[i].1;
+        let value = tags[i].1.as_ref();
         let malformed = match name {
             "Date" => (!is_valid_date(value)).then(|| {
                 format!(
@@ -81,7 +81,7 @@ pub fn check_tags(tags: &[(&[u8], &str)]) -> Vec<TagProblem> {
         }
     }
     if let Some(i) = find("SetUp")
-        && tags[i].1 == "1"
+        && tags[i].1.as_ref() == "1"
         && find("FEN").is_none()
     {
         problems.push(TagProblem {
