@@ -89,8 +89,9 @@ pub fn game_starts(buf: &[u8], at_line_start: bool, complete: bool, out: &mut Ve
 /// The only bytes that can change the splitter's state in movetext.
 const SPECIALS: [u8; 6] = [b'{', b';', b'[', b'*', b'-', b'%'];
 
-/// Skips movetext from `i` up to the next byte that may change the state (`{`, `;`, `[`, a `%` in
-/// column 1) or past a termination marker. Returns (position, whether a marker ended the game).
+/// Skips movetext from `i` up to the next byte that may change the state (`{` of a comment it cannot skip
+/// itself, `;`, `[`, a `%` in column 1) or past a termination marker. Returns (position, whether a marker
+/// ended the game).
 #[inline]
 fn skip_movetext(buf: &[u8], mut j: usize, at_line_start: bool) -> (usize, bool) {
     let n = buf.len();
@@ -123,6 +124,18 @@ fn skip_movetext(buf: &[u8], mut j: usize, at_line_start: bool) -> (usize, bool)
                     return (j, false);
                 }
                 j += 1;
+            }
+            b'{' => {
+                // A comment closed on its own line by a `}` with no backslash before it (a clock, an
+                // evaluation: most comments) is skipped here; anything else goes to `lex::scan_comment`, which
+                // would end the same comment at the same brace. Online games have a comment after every move,
+                // and leaving this loop for each of them made the split a seventh of one thread's work.
+                let close = lex::find_any(buf, j + 1, [b'}', b'\n', b'\r']);
+                if close < n && buf[close] == b'}' && buf[close - 1] != b'\\' {
+                    j = close + 1;
+                } else {
+                    return (j, false);
+                }
             }
             _ => return (j, false),
         }
@@ -168,6 +181,10 @@ mod tests {
         );
         // a comment missing its brace stops before a line that starts a tag pair
         assert_eq!(starts("1. e4 {open\n[Event \"x\"]\n*"), vec![0, 12]);
+        // comments skipped inside movetext: a marker in a comment is text, an escaped brace does not end it
+        assert_eq!(starts("1. e4 {x \\} 1-0} e5 *"), vec![0]);
+        assert_eq!(starts("1. e4 {} {1-0} e5 *"), vec![0]);
+        assert_eq!(starts("1. e4 {c} 1-0 1. d4 *"), vec![0, 14]);
         // markers are whole words
         assert_eq!(starts("1. e4 11-0 e5 *"), vec![0]);
         assert_eq!(starts("1. e4 h6* 1. d4 *"), vec![0, 10]);
