@@ -596,6 +596,56 @@ fn output_order_does_not_depend_on_threads() {
     assert_eq!(one.stdout, four.stdout);
 }
 
+/// Every `.pgn` file below `dir`, in a stable order.
+fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("read corpus directory")
+        .map(|e| e.expect("directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            pgn_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "pgn") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn two_threads_report_exactly_what_one_does_on_every_edge_case_in_one_file() {
+    // One file of every edge-case and injected-error file: with two threads the reading thread cuts it into
+    // many batches, through comments, escapes, tagless games and broken tag sections, where one thread
+    // parses blocks as it reads. Diagnostics (game numbers, lines, columns) and the summary must not differ.
+    let mut files = Vec::new();
+    pgn_files(&shared("corpus/pgn-edge-cases"), &mut files);
+    pgn_files(&shared("corpus/injected"), &mut files);
+    let mut all = Vec::new();
+    for f in &files {
+        all.extend(std::fs::read(f).expect("read corpus file"));
+        all.push(b'\n');
+    }
+    assert!(all.len() > 1 << 20, "several batches of 128 KiB");
+    let dir = std::env::temp_dir().join(format!("pgnkit-validate-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("edge-cases.pgn");
+    std::fs::write(&path, &all).unwrap();
+    let report = |jobs: &str| {
+        let out = run(&["validate", "--color", "never", jobs, path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1), "the injected errors are found");
+        // all but the line with the elapsed time
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| !l.starts_with("validated "))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let one = report("-j1");
+    assert!(one.matches("error[").count() > 100);
+    assert_eq!(one, report("-j2"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn chess960_games_replay_with_their_castling_and_other_variants_are_refused() {
     for file in [
