@@ -8,12 +8,14 @@
 #                              claim first became possible), result and tag checks; human output (nothing printed
 #                              for valid games), summary off
 # Prints per mode the median wall time, MB/s, games/s and peak RSS over RUNS runs, then the ratios.
-#   usage: benches/compare_validate.sh [FILE...]   (RUNS=5 by default; BIG_MB=0 skips the large file)
+#   usage: benches/compare_validate.sh [FILE...]   (RUNS=5 by default; BIG_MB=0 skips the large file,
+#   CLOCKS_MB=0 the file of clock-commented lichess games)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 SHARED=${SHARED:-../shared}
 BIG_MB=${BIG_MB:-200}
+CLOCKS_MB=${CLOCKS_MB:-20}
 
 cargo build --release --quiet
 CARGO_TARGET_DIR=target/reference cargo build --release --locked --quiet \
@@ -36,6 +38,20 @@ if [ ${#files[@]} -eq 0 ]; then
             done
         fi
         files+=("$big")
+    fi
+    if [ "$CLOCKS_MB" -gt 0 ]; then
+        # Online games with a clock comment after every move: the case where two threads gain least (the
+        # splitter stops at every brace while one thread validates such games fast).
+        clocks=target/bench/lichess-clocks-${CLOCKS_MB}MB.pgn
+        if [ ! -f "$clocks" ]; then
+            mkdir -p target/bench
+            : > "$clocks"
+            while [ "$(stat -c %s "$clocks")" -lt $((CLOCKS_MB * 1000000)) ]; do
+                cat "$SHARED"/corpus/games-english/lichess-db-2025-05_blitz_438games_clk.pgn >> "$clocks"
+                printf '\n' >> "$clocks"
+            done
+        fi
+        files+=("$clocks")
     fi
 fi
 
