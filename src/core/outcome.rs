@@ -5,9 +5,12 @@
 //!
 //! [`GameState`] follows a game move by move and keeps only what these rules need: the hashes of the positions
 //! since the last irreversible move (earlier positions can never recur), so the cost per move is a copy of the
-//! position and a short scan.
+//! position and a short scan. A long run of reversible moves (a knight shuffled for thousands of moves) switches
+//! to a table of occurrence counts, so replay stays linear in the number of moves whatever the input.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::attacks;
 use super::bitboard::Bitboard;
@@ -101,6 +104,11 @@ pub struct GameState {
     /// The positions since the last irreversible move, oldest first, the current one last: each one's hash,
     /// and its occupied squares (a cheap filter for "one move away", see [`GameState::announce_threefold`]).
     history: Vec<(u64, u64)>,
+    /// How often each position of `history` occurred, once the history is longer than [`LONG_HISTORY`]: then a
+    /// scan per move would make a long reversible run quadratic.
+    counts: Option<Counts>,
+    /// How often the current position has occurred since the last irreversible move.
+    reps: u32,
     /// Whether some position with this side to move has occurred twice since the last irreversible move:
     /// only then can a move announce a third occurrence, so the costly check is skipped otherwise.
     twice: [bool; 2],
@@ -110,11 +118,38 @@ pub struct GameState {
     track_claims: bool,
 }
 
+/// Above this many positions since the last irreversible move, occurrences are counted in a table rather than
+/// by scanning the history (keep it above the length of ordinary reversible runs: the scan is cheaper there).
+const LONG_HISTORY: usize = 128;
+
+/// Occurrence counts by Zobrist hash. The hashes are uniformly random already, so they are their own hash.
+type Counts = HashMap<u64, u32, BuildHasherDefault<ZobristHasher>>;
+
+/// A [`Hasher`] for keys that are Zobrist hashes: passes the key through.
+#[derive(Default)]
+struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 impl GameState {
     pub fn new(pos: Position) -> GameState {
         let mut state = GameState {
             pos,
             history: Vec::with_capacity(32),
+            counts: None,
+            reps: 1,
             twice: [false; 2],
             ply: 0,
             first_claim: None,
@@ -176,10 +211,28 @@ impl GameState {
         self.ply += 1;
         if irreversible {
             self.history.clear();
+            self.counts = None;
             self.twice = [false; 2];
         }
-        self.history
-            .push((self.pos.zobrist(), self.pos.board().occupied().0));
+        let hash = self.pos.zobrist();
+        self.history.push((hash, self.pos.board().occupied().0));
+        self.reps = match &mut self.counts {
+            Some(counts) => {
+                let n = counts.entry(hash).or_insert(0);
+                *n += 1;
+                *n
+            }
+            None if self.history.len() > LONG_HISTORY => {
+                let mut counts = Counts::default();
+                for &(h, _) in &self.history {
+                    *counts.entry(h).or_insert(0) += 1;
+                }
+                let n = counts[&hash];
+                self.counts = Some(counts);
+                n
+            }
+            None => self.scan_repetitions() as u32,
+        };
         self.after_move(material_changed);
     }
 
@@ -201,6 +254,12 @@ impl GameState {
     /// How often the current position has occurred since the last irreversible move (at least 1).
     #[inline]
     pub fn repetitions(&self) -> usize {
+        self.reps as usize
+    }
+
+    /// [`GameState::repetitions`] by scanning the history.
+    #[inline]
+    fn scan_repetitions(&self) -> usize {
         let (current, _) = *self
             .history
             .last()
@@ -269,6 +328,14 @@ impl GameState {
             // cleared it), so no move can repeat an earlier one.
             return false;
         }
+        match &self.counts {
+            Some(counts) => self.announce_by_moves(counts),
+            None => self.announce_by_scan(),
+        }
+    }
+
+    /// [`GameState::announce_threefold`] over the history, for a short one.
+    fn announce_by_scan(&self) -> bool {
         // A quiet, reversible move changes the occupied squares in exactly two places and the hash by the
         // mover's two squares and the side to move. So each earlier position with the other side to move
         // whose occupancy differs from ours in two squares names the one move that could repeat it; that
@@ -298,6 +365,28 @@ impl GameState {
                     .filter(|&&(h, _)| h == hash)
                     .count()
                     >= 2
+        })
+    }
+
+    /// [`GameState::announce_threefold`] for a long history: each legal quiet reversible move's resulting hash
+    /// looked up in the counts (a bounded amount of work per position, where the scan grows with the history).
+    fn announce_by_moves(&self, counts: &Counts) -> bool {
+        let pos = &self.pos;
+        let rights = pos.castling_rights();
+        let base = pos.zobrist() ^ zobrist::side_key(Color::Black);
+        pos.legal_moves().iter().any(|m| {
+            if m.role == Role::Pawn
+                || m.capture.is_some()
+                || m.kind != MoveKind::Normal
+                || (rights.non_empty() && self.touches_castling(m))
+            {
+                return false;
+            }
+            let Some(piece) = pos.board().piece_at(m.from) else {
+                return false;
+            };
+            let hash = base ^ zobrist::piece_key(piece, m.from) ^ zobrist::piece_key(piece, m.to);
+            counts.get(&hash).is_some_and(|&n| n >= 2)
         })
     }
 
@@ -439,6 +528,45 @@ mod tests {
         assert_eq!(state.repetitions(), 5);
         assert_eq!(state.termination(), Some(Termination::FivefoldRepetition));
         assert_eq!(state.ended_by_rule().map(|e| e.ply), Some(16));
+    }
+
+    #[test]
+    fn long_reversible_runs_count_repetitions_as_the_scan_does() {
+        // Kings and rooks wander (no pawn, no capture, no castling right) for far longer than LONG_HISTORY
+        // positions; at every ply the counted repetitions and the announced-threefold test must agree with
+        // the scans.
+        let mut state = GameState::new(parse_fen("4k3/8/8/3r4/8/8/3R4/4K3 w - - 0 1").unwrap());
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut announced = 0;
+        for _ in 0..2000 {
+            let moves: Vec<Move> = state
+                .position()
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|m| m.capture.is_none())
+                .collect();
+            if moves.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Mostly shuffle back and forth between few squares, so positions recur often.
+            let m = moves[(seed % moves.len().min(3) as u64) as usize];
+            state.play(m);
+            assert_eq!(state.repetitions(), state.scan_repetitions());
+            let them = !state.position().turn();
+            if state.twice[them.index()] && state.position().ep_square().is_none() {
+                let by_scan = state.announce_by_scan();
+                if let Some(counts) = &state.counts {
+                    assert_eq!(state.announce_by_moves(counts), by_scan);
+                }
+                announced += usize::from(by_scan);
+            }
+        }
+        assert!(state.counts.is_some(), "the run must outgrow the scan");
+        assert!(announced > 10, "the run must test announcements both ways");
     }
 
     #[test]
