@@ -8,7 +8,9 @@ use std::time::Instant;
 
 use pgnkit::jobs::bulk::{self, Event};
 use pgnkit::jobs::pipeline::SpentBin;
-use pgnkit::jobs::validate::{GameReport, Severity, Tournament, ValidateOptions, validate_game};
+use pgnkit::jobs::validate::{
+    GameReport, ProblemKind, Severity, Tournament, ValidateOptions, validate_game,
+};
 use pgnkit::notation::Language;
 
 use super::output::{
@@ -82,6 +84,56 @@ struct BatchResult {
     maker: std::thread::ThreadId,
 }
 
+/// The notes of one file's games, said in one line when the file ends: a note per use would drown the
+/// diagnostics that matter.
+#[derive(Default)]
+struct FileNotes {
+    /// Per kind: games, uses, and the first use's line, column and game.
+    kinds: BTreeMap<ProblemKind, (u64, u64, (u64, u64, u64))>,
+}
+
+impl FileNotes {
+    fn add(&mut self, report: &GameReport) {
+        for p in report
+            .problems
+            .iter()
+            .filter(|p| p.severity == Severity::Note)
+        {
+            let entry = self
+                .kinds
+                .entry(p.kind)
+                .or_insert((0, 0, (p.line, p.column, report.game)));
+            entry.0 += 1;
+            entry.1 += p.times();
+        }
+    }
+
+    /// The line for `file` (nothing when no game had a note).
+    fn line(&self, file: &str, paint: &Paint) -> String {
+        if self.kinds.is_empty() {
+            return String::new();
+        }
+        let uses: u64 = self.kinds.values().map(|k| k.1).sum();
+        let parts: Vec<String> = self
+            .kinds
+            .iter()
+            .map(|(kind, (games, uses, (line, column, game)))| {
+                format!(
+                    "{} {uses} in {games} game{} (first {line}:{column}, game {game})",
+                    kind.as_str(),
+                    plural(*games)
+                )
+            })
+            .collect();
+        format!(
+            "{}: {file}: {uses} non-standard spelling{} read as meant: {}; --strict makes them errors\n\n",
+            paint.show(CYAN, "note"),
+            plural(uses),
+            parts.join(", ")
+        )
+    }
+}
+
 #[derive(Default)]
 struct Summary {
     games: u64,
@@ -89,6 +141,7 @@ struct Summary {
     variation_moves: u64,
     errors: u64,
     warnings: u64,
+    notes: u64,
     games_with_errors: u64,
     bytes: u64,
     terminations: BTreeMap<&'static str, u64>,
@@ -106,6 +159,7 @@ pub fn run(args: Args) -> i32 {
         tag_checks: !args.no_tournament_checks,
         track_claims: true,
         final_fen: args.format == Format::Json,
+        strict: args.strict,
     };
     let jobs = threads(args.jobs);
     let json = args.format == Format::Json;
@@ -115,6 +169,7 @@ pub fn run(args: Args) -> i32 {
     let started = Instant::now();
     let mut summary = Summary::default();
     let mut tournament = Tournament::new();
+    let mut file_notes = FileNotes::default();
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
 
@@ -143,6 +198,7 @@ pub fn run(args: Args) -> i32 {
             let written = match event {
                 Event::Start { .. } => {
                     tournament = Tournament::new();
+                    file_notes = FileNotes::default();
                     Ok(())
                 }
                 Event::Batch { result, .. } => {
@@ -152,6 +208,7 @@ pub fn run(args: Args) -> i32 {
                         &mut out,
                         &mut summary,
                         &mut tournament,
+                        &mut file_notes,
                         &opts,
                         json,
                         &paint,
@@ -165,6 +222,12 @@ pub fn run(args: Args) -> i32 {
                     Ok(())
                 }
                 Event::End { source } => {
+                    let notes = file_notes.line(&names[source], &paint);
+                    let written = if json || args.quiet || notes.is_empty() {
+                        Ok(())
+                    } else {
+                        bar.suspend(|| out.write_all(notes.as_bytes()))
+                    };
                     if tournament.saturated && !args.quiet {
                         bar.suspend(|| {
                             eprintln!(
@@ -174,7 +237,7 @@ pub fn run(args: Args) -> i32 {
                             )
                         });
                     }
-                    Ok(())
+                    written
                 }
             };
             match written {
@@ -212,6 +275,7 @@ fn emit_batch(
     out: &mut impl Write,
     summary: &mut Summary,
     tournament: &mut Tournament,
+    file_notes: &mut FileNotes,
     opts: &ValidateOptions,
     json: bool,
     paint: &Paint,
@@ -226,9 +290,11 @@ fn emit_batch(
         summary.games += 1;
         summary.plies += u64::from(report.plies);
         summary.variation_moves += u64::from(report.variation_moves);
-        let errors = report.errors() as u64;
+        let errors = report.errors();
         summary.errors += errors;
-        summary.warnings += report.warnings() as u64;
+        summary.warnings += report.warnings();
+        summary.notes += report.notes();
+        file_notes.add(report);
         summary.games_with_errors += u64::from(errors > 0);
         *summary.terminations.entry(report.termination).or_default() += 1;
         for claim in &report.claimable {
@@ -275,6 +341,8 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
         let (colour, severity) = match p.severity {
             Severity::Error => (RED, "error"),
             Severity::Warning => (YELLOW, "warning"),
+            // Summed up once per file (see FileNotes).
+            Severity::Note => continue,
         };
         paint.push(
             colour,
@@ -283,6 +351,12 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
         );
         text.push_str(": ");
         paint.push(BOLD, &p.message, text);
+        if p.times() > 1 {
+            let more = p.times() - 1;
+            text.push_str(" (and ");
+            pgnkit::core::decimal::push(text, more);
+            text.push_str(" more like this)");
+        }
         text.push_str("\n  ");
         paint.push(CYAN, "-->", text);
         text.push(' ');
@@ -307,7 +381,12 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
         text.push_str(")\n");
         if !p.source_line.is_empty() {
             let line = p.line.to_string();
-            let (shown, caret_at) = window(&p.source_line, p.column as usize);
+            let caret_at: String = p
+                .source_line
+                .chars()
+                .take(p.source_caret as usize)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
             let caret_len = p.move_text.as_ref().map_or(1, |m| m.chars().count().max(1));
             let gutter = " ".repeat(line.len());
             // gutter and bar
@@ -320,7 +399,7 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
             text.push(' ');
             paint.push(CYAN, "|", text);
             text.push(' ');
-            text.push_str(&shown);
+            text.push_str(&p.source_line);
             text.push('\n');
             // the carets under the move
             text.push_str(&gutter);
@@ -340,33 +419,6 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
         }
         text.push('\n');
     }
-}
-
-/// At most about 100 characters of a long line around `column` (1-based), and the padding that puts a caret
-/// under that column (tabs kept, so the caret lines up).
-fn window(line: &str, column: usize) -> (String, String) {
-    const SPAN: usize = 48;
-    let chars: Vec<char> = line.chars().collect();
-    let col = column.saturating_sub(1).min(chars.len());
-    let (from, to) = if chars.len() <= 2 * SPAN + 4 {
-        (0, chars.len())
-    } else {
-        let from = col.saturating_sub(SPAN);
-        (from, (col + SPAN).min(chars.len()))
-    };
-    let mut shown: String = chars[from..to].iter().collect();
-    let mut pad: String = chars[from..col]
-        .iter()
-        .map(|&c| if c == '\t' { '\t' } else { ' ' })
-        .collect();
-    if from > 0 {
-        shown.insert(0, '…');
-        pad.insert(0, ' ');
-    }
-    if to < chars.len() {
-        shown.push('…');
-    }
-    (shown, pad)
 }
 
 fn summary_text(s: &Summary, elapsed: f64, paint: &Paint) -> String {
@@ -394,10 +446,14 @@ fn summary_text(s: &Summary, elapsed: f64, paint: &Paint) -> String {
         ))
     };
     text.push_str(&format!(
-        "{verdict}, {} warning{}\n",
+        "{verdict}, {} warning{}",
         s.warnings,
         plural(s.warnings)
     ));
+    if s.notes > 0 {
+        text.push_str(&format!(", {} note{}", s.notes, plural(s.notes)));
+    }
+    text.push('\n');
     let endings: Vec<String> = s
         .terminations
         .iter()

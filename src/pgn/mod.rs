@@ -82,6 +82,6 @@ pub use parser::{GameStart, Games, parse_all};
 pub use reader::{Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, read_games};
 pub use split::{game_starts, split_games};
 pub use text::{
-    LineMap, Location, advance, clock, commands, count_line_breaks, decode, detect_encoding,
-    parse_clock, tag_value, unescape_comment,
+    LineMap, Location, Locator, advance, clock, commands, count_line_breaks, decode,
+    detect_encoding, parse_clock, tag_value, unescape_comment,
 };

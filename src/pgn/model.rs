@@ -363,6 +363,11 @@ impl<'a> Game<'a> {
         text::locate(self, offset as usize)
     }
 
+    /// A cursor for many [`Game::location`] look-ups in increasing order (linear in the game's size).
+    pub fn locator(&self) -> text::Locator<'_, 'a> {
+        text::Locator::new(self)
+    }
+
     /// A line index of this game, for many [`Game::location`] look-ups.
     pub fn line_map(&self) -> text::LineMap<'_, 'a> {
         text::LineMap::new(self)

@@ -243,6 +243,68 @@ pub(crate) fn locate(game: &Game<'_>, offset: usize) -> Location {
     }
 }
 
+/// Line and column of many offsets of one game, looked up in (mostly) increasing order: each look-up counts
+/// only the bytes since the previous one, so locating every problem of a game costs one pass over it (a line
+/// holding 100,000 problems was scanned from its start once per problem). A look-up behind the previous one
+/// starts again from the game's start.
+#[derive(Debug)]
+pub struct Locator<'g, 'a> {
+    game: &'g Game<'a>,
+    offset: usize,
+    line_start: usize,
+    location: Location,
+}
+
+impl<'g, 'a> Locator<'g, 'a> {
+    /// A locator at the start of `game`.
+    pub fn new(game: &'g Game<'a>) -> Self {
+        Locator {
+            game,
+            offset: 0,
+            line_start: 0,
+            location: Location {
+                line: game.line,
+                column: game.column,
+            },
+        }
+    }
+
+    /// Line and column of an offset in the game's source, as [`Game::location`] gives them.
+    pub fn locate(&mut self, offset: usize) -> Location {
+        let src = self.game.source;
+        let offset = offset.min(src.len());
+        if offset < self.offset {
+            *self = Locator::new(self.game);
+        }
+        let mut from = self.offset;
+        // The previous offset fell between CR and LF: that line break is counted already.
+        if from > 0 && from < offset && src[from - 1] == b'\r' && src[from] == b'\n' {
+            from += 1;
+            self.line_start = from;
+        }
+        let between = &src[from..offset];
+        let breaks = count_line_breaks(between);
+        if breaks == 0 {
+            self.location.column += count_chars_in(between, self.game.encoding);
+        } else {
+            let start = from + last_line_start(between);
+            self.location = Location {
+                line: self.location.line + breaks,
+                column: 1 + count_chars_in(&src[start..offset], self.game.encoding),
+            };
+            self.line_start = start;
+        }
+        self.offset = offset;
+        self.location
+    }
+
+    /// Where the line of the last located offset starts in the game's source (0 on the game's first line,
+    /// which may start mid-line in the file).
+    pub fn line_start(&self) -> usize {
+        self.line_start
+    }
+}
+
 /// Line starts of one game, for many look-ups (binary search instead of a scan per look-up).
 #[derive(Debug)]
 pub struct LineMap<'g, 'a> {
@@ -371,6 +433,28 @@ mod tests {
             unescape_comment(br"ab{cd\}ef\\ghij \\\\\\").as_ref(),
             br"ab{cd}ef\ghij \\\"
         );
+    }
+
+    #[test]
+    fn the_locator_agrees_with_location_forwards_and_backwards() {
+        let text = "x 1-0 [Event \"é\"]\r\n\r\n1. e4 {caf\u{e9}\rx}\n e5 (1... c5\r\n) *\n\n[Event \"b\"] 1. d4 *";
+        for game in crate::pgn::parse_all(text.as_bytes()) {
+            let n = game.source.len();
+            let mut locator = game.locator();
+            // every offset forwards, then a walk with steps back
+            let order: Vec<usize> = (0..=n).chain((0..=n).rev().step_by(3)).collect();
+            for offset in order {
+                assert_eq!(
+                    locator.locate(offset),
+                    game.location(offset as u32),
+                    "offset {offset} of game {}",
+                    game.index
+                );
+                let start = locator.line_start();
+                assert!(start <= offset);
+                assert!(!game.source[start..offset].contains(&b'\n'));
+            }
+        }
     }
 
     #[test]

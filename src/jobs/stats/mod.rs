@@ -315,6 +315,7 @@ pub fn game_stats<'a>(
             tag_checks: false,
             track_claims: false,
             final_fen: false,
+            strict: false,
         };
         let report = validate_game(game, &Arc::from(file), &opts);
         stats.valid = report.valid;
@@ -571,6 +572,7 @@ mod tests {
             tag_checks: true,
             track_claims: true,
             final_fen: false,
+            strict: false,
         };
         let file: Arc<str> = Arc::from("f");
         let (mut games, mut invalid) = (0, 0);
@@ -591,7 +593,7 @@ mod tests {
                     (line, parts.next().unwrap().parse::<u64>().unwrap())
                 });
                 assert_eq!(
-                    (mine.valid, mine.errors as usize, mine.plies, mine_first),
+                    (mine.valid, u64::from(mine.errors), mine.plies, mine_first),
                     (theirs.valid, theirs.errors(), theirs.plies, first),
                     "{} game {}",
                     path.display(),

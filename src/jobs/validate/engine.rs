@@ -13,7 +13,7 @@ use crate::core::fen;
 use crate::core::{Color, GameState, Move, Position, Termination};
 use crate::jobs::replay::{self, MoveAt, MoveFailure, SetupError, Visitor};
 use crate::notation::{IllegalReason, Language, SanError, SanPlus, Slip, suggest};
-use crate::pgn::{DiagnosticKind, Game, Span, TokenKind};
+use crate::pgn::{DiagnosticKind, Game, Locator, Span, TokenKind};
 
 /// What the user asked of validate.
 #[derive(Debug, Clone, Default)]
@@ -28,18 +28,47 @@ pub struct ValidateOptions {
     pub track_claims: bool,
     /// Fill `final_fen` (costs a string per game; the human report does not show it).
     pub final_fen: bool,
+    /// Non-standard spellings are errors, not notes.
+    pub strict: bool,
 }
 
 /// Where problems are turned into located records.
 struct Reporter<'g, 'a> {
     game: &'g Game<'a>,
     problems: Vec<Problem>,
+    /// One record per kind of note, with its count (see [`Severity::Note`]).
+    notes: Vec<Problem>,
+    locator: Locator<'g, 'a>,
+    /// Notes become errors (`--strict`).
+    strict: bool,
 }
 
 impl<'g, 'a> Reporter<'g, 'a> {
+    fn new(game: &'g Game<'a>, strict: bool) -> Self {
+        Reporter {
+            game,
+            problems: Vec::new(),
+            notes: Vec::new(),
+            locator: game.locator(),
+            strict,
+        }
+    }
+
+    /// A located problem. The one pushed before it is complete by now: kept once with a count when it says
+    /// the same as the one before it, so a flood of identical problems (a line of 100,000 `(`) costs one
+    /// record.
     fn push(&mut self, kind: ProblemKind, span: Span, message: String) -> &mut Problem {
-        let loc = self.game.location(span.start);
-        self.problems.push(Problem {
+        self.collapse_last();
+        let problem = self.locate(kind, span, message);
+        self.problems.push(problem);
+        self.problems.last_mut().expect("just pushed")
+    }
+
+    fn locate(&mut self, kind: ProblemKind, span: Span, message: String) -> Problem {
+        let loc = self.locator.locate(span.start as usize);
+        let (source_line, source_caret) =
+            source_window(self.game, self.locator.line_start(), span.start as usize);
+        Problem {
             severity: kind.severity(),
             kind,
             line: loc.line,
@@ -50,26 +79,138 @@ impl<'g, 'a> Reporter<'g, 'a> {
             in_variation: false,
             message,
             suggestion: None,
+            count: None,
             offset: self.game.offset + u64::from(span.start),
-            source_line: source_line(self.game, span.start as usize),
+            source_line,
+            source_caret,
+        }
+    }
+
+    fn collapse_last(&mut self) {
+        let n = self.problems.len();
+        if n >= 2 && self.problems[n - 2].same_as(&self.problems[n - 1]) {
+            let last = self.problems.pop().expect("two problems");
+            let kept = &mut self.problems[n - 2];
+            let total = kept.times() + last.times();
+            kept.count = Some(u32::try_from(total).unwrap_or(u32::MAX));
+        }
+    }
+
+    /// A use of a non-standard spelling: the first of its kind in the game is located and worded, later ones
+    /// only counted.
+    fn note(&mut self, kind: ProblemKind, span: Span, message: impl FnOnce() -> String) {
+        if let Some(note) = self.notes.iter_mut().find(|n| n.kind == kind) {
+            note.count = Some(note.count.unwrap_or(1).saturating_add(1));
+            return;
+        }
+        // Notes are located out of order with the other problems: a locator of their own would do, but
+        // they are few (one per kind), so a scan from the game's start is cheap enough.
+        let mut locator = self.game.locator();
+        let loc = locator.locate(span.start as usize);
+        let (source_line, source_caret) =
+            source_window(self.game, locator.line_start(), span.start as usize);
+        self.notes.push(Problem {
+            severity: if self.strict {
+                Severity::Error
+            } else {
+                Severity::Note
+            },
+            kind,
+            line: loc.line,
+            column: u64::from(loc.column),
+            ply: None,
+            move_number: None,
+            move_text: None,
+            in_variation: false,
+            message: message(),
+            suggestion: None,
+            count: Some(1),
+            offset: self.game.offset + u64::from(span.start),
+            source_line,
+            source_caret,
         });
-        self.problems.last_mut().expect("just pushed")
+    }
+
+    /// Every problem, notes included, in file order.
+    fn into_problems(mut self) -> Vec<Problem> {
+        self.collapse_last();
+        let mut problems = self.problems;
+        problems.append(&mut self.notes);
+        // In file order; problems about the whole game keep their place first.
+        problems.sort_by_key(|p| p.offset);
+        problems
     }
 }
 
-/// The text of the line holding `offset`, decoded, for showing under a diagnostic.
-fn source_line(game: &Game<'_>, offset: usize) -> String {
+/// Most characters of a source line shown on each side of a problem.
+const WINDOW: usize = 48;
+
+/// The line holding `offset` (which starts at `line_start` in the game's source) as shown under a problem,
+/// and the characters before the problem in it: the whole line when it is short, else [`WINDOW`] characters
+/// on each side with `…` where it is cut. Only the bytes shown are decoded, so a line of megabytes costs no
+/// more than a short one. Control characters are escaped (`\u{1b}`): they must not reach a terminal.
+fn source_window(game: &Game<'_>, line_start: usize, offset: usize) -> (String, u32) {
     let src = game.source;
     let offset = offset.min(src.len());
-    let start = src[..offset]
-        .iter()
-        .rposition(|&b| b == b'\n' || b == b'\r')
-        .map_or(0, |i| i + 1);
-    let end = src[offset..]
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-        .map_or(src.len(), |i| offset + i);
-    crate::pgn::decode(&src[start..end], game.encoding).into_owned()
+    let line_end = memchr::memchr2(b'\n', b'\r', &src[offset..]).map_or(src.len(), |i| offset + i);
+    // Up to this many bytes, a line may have few enough characters to be shown whole.
+    const SHORT: usize = 4 * (2 * WINDOW + 4);
+    let encoding = game.encoding;
+    let decode = |bytes| crate::pgn::decode(bytes, encoding);
+    let (before, after, cut_before, cut_after) = if line_end - line_start <= SHORT {
+        let before: Vec<char> = decode(&src[line_start..offset]).chars().collect();
+        let after: Vec<char> = decode(&src[offset..line_end]).chars().collect();
+        if before.len() + after.len() <= 2 * WINDOW + 4 {
+            (before, after, false, false)
+        } else {
+            let cut_before = before.len() > WINDOW;
+            let cut_after = after.len() > WINDOW;
+            let before = before[before.len().saturating_sub(WINDOW)..].to_vec();
+            let after = after[..after.len().min(WINDOW)].to_vec();
+            (before, after, cut_before, cut_after)
+        }
+    } else {
+        // Enough bytes for WINDOW characters of up to four bytes each, and one more to tell whether the line
+        // goes on; cut at character boundaries (a game that is not UTF-8 has one character per byte).
+        let utf8 = game.encoding == crate::pgn::Encoding::Utf8;
+        let boundary = |mut i: usize| {
+            while utf8 && i < src.len() && (src[i] & 0xC0) == 0x80 {
+                i += 1;
+            }
+            i
+        };
+        let from = boundary(offset.saturating_sub(4 * WINDOW + 4).max(line_start));
+        let to = boundary((offset + 4 * WINDOW + 4).min(line_end));
+        let before: Vec<char> = decode(&src[from..offset]).chars().collect();
+        let after: Vec<char> = decode(&src[offset..to]).chars().collect();
+        let cut_before = from > line_start || before.len() > WINDOW;
+        let cut_after = to < line_end || after.len() > WINDOW;
+        let before = before[before.len().saturating_sub(WINDOW)..].to_vec();
+        let after = after[..after.len().min(WINDOW)].to_vec();
+        (before, after, cut_before, cut_after)
+    };
+    let mut shown = String::new();
+    if cut_before {
+        shown.push('…');
+    }
+    push_escaped(&mut shown, before.iter().copied());
+    let caret = shown.chars().count() as u32;
+    push_escaped(&mut shown, after.iter().copied());
+    if cut_after {
+        shown.push('…');
+    }
+    (shown, caret)
+}
+
+/// Appends `chars`, control characters but the tab escaped as `\u{..}`.
+fn push_escaped(out: &mut String, chars: impl Iterator<Item = char>) {
+    for c in chars {
+        if c.is_control() && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
 }
 
 fn move_number(pos: &Position) -> String {
@@ -283,10 +424,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
         line: game.line,
         fingerprint: 0,
     };
-    let mut rep = Reporter {
-        game,
-        problems: Vec::new(),
-    };
+    let mut rep = Reporter::new(game, opts.strict);
 
     // What the reader found.
     for d in &game.diagnostics {
@@ -533,9 +671,7 @@ fn finish(
             "the game is unfinished (*) in a file said to be finished".into(),
         );
     }
-    report.problems = rep.problems;
-    // In file order; problems about the whole game (offset 0 relative to nothing) keep their place first.
-    report.problems.sort_by_key(|p| p.offset);
+    report.problems = rep.into_problems();
     report.valid = !report
         .problems
         .iter()

@@ -12,6 +12,9 @@ use crate::core::{Claim, Termination};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// A spelling outside the PGN standard that was read as what it plainly means (`nf3`, `1/2`, `e8(Q)`...):
+    /// the game replays; counted per kind and game. Errors with `--strict`.
+    Note,
     Warning,
     Error,
 }
@@ -21,6 +24,7 @@ impl Severity {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }
@@ -80,6 +84,23 @@ pub enum ProblemKind {
     LanguageGuessed,
     /// Text read leniently (an unescaped quote in a tag value, `\}` in a comment).
     LenientSyntax,
+    // --- notes: real-world spellings read as what they plainly mean (see docs/notation.md) ---
+    /// `...` standing apart from a move number (`1. ... e5`, `1. e4 ... e5`).
+    SeparateEllipsis,
+    /// A result written `1/2` or `½-½`.
+    ResultSpelling,
+    /// A piece letter in lower case (`nf3`, `qd1`); `b` stays a pawn's file.
+    LowercasePieceLetter,
+    /// A move in coordinates (`e2e4`, `g1f3`, `e7e8q`).
+    CoordinateMove,
+    /// A promotion piece in parentheses (`e8(Q)`).
+    ParenthesizedPromotion,
+    /// A no-break or other Unicode space between tokens.
+    UnicodeSpace,
+    /// A FEN tag whose half-move clock contradicts its en-passant square: the clock was read as 0.
+    FenClockRepaired,
+    /// A tag value or comment that is not UTF-8, read as Windows-1252.
+    Windows1252Text,
 }
 
 impl ProblemKind {
@@ -102,6 +123,14 @@ impl ProblemKind {
             | PlayerTwiceInRound
             | LanguageGuessed
             | LenientSyntax => Severity::Warning,
+            SeparateEllipsis
+            | ResultSpelling
+            | LowercasePieceLetter
+            | CoordinateMove
+            | ParenthesizedPromotion
+            | UnicodeSpace
+            | FenClockRepaired
+            | Windows1252Text => Severity::Note,
         }
     }
 
@@ -132,6 +161,14 @@ impl ProblemKind {
             PlayerTwiceInRound => "player_twice_in_round",
             LanguageGuessed => "language_guessed",
             LenientSyntax => "lenient_syntax",
+            SeparateEllipsis => "separate_ellipsis",
+            ResultSpelling => "result_spelling",
+            LowercasePieceLetter => "lowercase_piece_letter",
+            CoordinateMove => "coordinate_move",
+            ParenthesizedPromotion => "parenthesized_promotion",
+            UnicodeSpace => "unicode_space",
+            FenClockRepaired => "fen_clock_repaired",
+            Windows1252Text => "windows_1252_text",
         }
     }
 }
@@ -161,12 +198,39 @@ pub struct Problem {
     /// The one legal move that the text plausibly meant, and why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
+    /// How many problems this record stands for: a note counts every use of its spelling in the game (its
+    /// location is the first), and identical consecutive problems (same kind, message and move) are kept
+    /// once with their number. Absent for a single problem.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
     /// Byte offset in the file (not serialised).
     #[serde(skip)]
     pub offset: u64,
-    /// The text of the line the problem is on, for showing under the message (not serialised).
+    /// The line the problem is on, for showing under the message (not serialised): at most about a hundred
+    /// characters around the problem, `…` where cut, control characters escaped.
     #[serde(skip)]
     pub source_line: String,
+    /// Characters of `source_line` before the problem (where a caret goes; not serialised).
+    #[serde(skip)]
+    pub source_caret: u32,
+}
+
+impl Problem {
+    /// Whether `other` says the same thing about the same kind of text, wherever it is: such consecutive
+    /// problems are kept once, with their number.
+    pub fn same_as(&self, other: &Problem) -> bool {
+        self.severity == other.severity
+            && self.kind == other.kind
+            && self.message == other.message
+            && self.move_text == other.move_text
+            && self.suggestion == other.suggestion
+            && self.in_variation == other.in_variation
+    }
+
+    /// How many problems this record stands for (at least 1).
+    pub fn times(&self) -> u64 {
+        u64::from(self.count.unwrap_or(1))
+    }
 }
 
 /// A tag value as a report keeps it: up to [`TagText::INLINE`] bytes inside the report (nearly every
@@ -324,18 +388,27 @@ pub struct GameReport {
 }
 
 impl GameReport {
-    pub fn errors(&self) -> usize {
-        self.problems
-            .iter()
-            .filter(|p| p.severity == Severity::Error)
-            .count()
+    /// Errors (a record that stands for several counts them all: see [`Problem::count`]).
+    pub fn errors(&self) -> u64 {
+        self.count(Severity::Error)
     }
 
-    pub fn warnings(&self) -> usize {
+    /// Warnings.
+    pub fn warnings(&self) -> u64 {
+        self.count(Severity::Warning)
+    }
+
+    /// Uses of non-standard spellings (see [`Severity::Note`]).
+    pub fn notes(&self) -> u64 {
+        self.count(Severity::Note)
+    }
+
+    fn count(&self, severity: Severity) -> u64 {
         self.problems
             .iter()
-            .filter(|p| p.severity == Severity::Warning)
-            .count()
+            .filter(|p| p.severity == severity)
+            .map(Problem::times)
+            .sum()
     }
 }
 

@@ -119,7 +119,9 @@ fn game_level(report: &GameReport, kind: ProblemKind, message: String) -> Proble
         in_variation: false,
         message,
         suggestion: None,
+        count: None,
         offset: 0,
         source_line: String::new(),
+        source_caret: 0,
     }
 }
