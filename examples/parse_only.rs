@@ -42,6 +42,7 @@ impl Tally {
             if show {
                 let at = game.location(d.span.start);
                 let level = match d.kind.severity() {
+                    Severity::Note => "note",
                     Severity::Warning => "warning",
                     Severity::Error => "error",
                 };

@@ -127,6 +127,14 @@ fn count_corrections() -> BTreeMap<&'static str, (usize, &'static str)> {
             (1, "a tagless game"),
         ),
         (
+            "pgn-edge-cases/pgn-read/Little_02.pgn",
+            (
+                2,
+                "a broken tag line `(Result \"1/2 - ½) <br>` in the movetext: `1/2` is read as a draw \
+                 (a spelling real exports use), which ends the game, so the garbage after it starts another",
+            ),
+        ),
+        (
             "pgn-edge-cases/pychess/badpgn.pgn",
             (1, "a broken tag, no Event"),
         ),

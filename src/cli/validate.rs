@@ -113,23 +113,40 @@ impl FileNotes {
         if self.kinds.is_empty() {
             return String::new();
         }
-        let uses: u64 = self.kinds.values().map(|k| k.1).sum();
-        let parts: Vec<String> = self
-            .kinds
-            .iter()
-            .map(|(kind, (games, uses, (line, column, game)))| {
+        let describe =
+            |kind: &ProblemKind,
+             (games, uses, (line, column, game)): &(u64, u64, (u64, u64, u64))| {
                 format!(
                     "{} {uses} in {games} game{} (first {line}:{column}, game {game})",
                     kind.as_str(),
                     plural(*games)
                 )
-            })
-            .collect();
+            };
+        let (spellings, other): (Vec<_>, Vec<_>) = self
+            .kinds
+            .iter()
+            .partition(|(kind, _)| **kind != ProblemKind::Windows1252Text);
+        let mut parts = Vec::new();
+        if !spellings.is_empty() {
+            let uses: u64 = spellings.iter().map(|(_, k)| k.1).sum();
+            let each: Vec<String> = spellings.iter().map(|(k, v)| describe(k, v)).collect();
+            parts.push(format!(
+                "{uses} non-standard spelling{} read as meant (errors with --strict): {}",
+                plural(uses),
+                each.join(", ")
+            ));
+        }
+        for (kind, value) in other {
+            parts.push(format!(
+                "text that is not UTF-8 read as Windows-1252: {}",
+                describe(kind, value)
+            ));
+        }
         format!(
-            "{}: {file}: {uses} non-standard spelling{} read as meant: {}; --strict makes them errors\n\n",
+            "{}: {}: {}\n\n",
             paint.show(CYAN, "note"),
-            plural(uses),
-            parts.join(", ")
+            escape_controls(file),
+            parts.join("; ")
         )
     }
 }
@@ -330,12 +347,13 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
     let players = if report.white.is_empty() && report.black.is_empty() {
         String::new()
     } else {
-        [", ", &name(&report.white), " – ", &name(&report.black)].concat()
+        escape_controls(&[", ", &name(&report.white), " – ", &name(&report.black)].concat())
+            .into_owned()
     };
     let round = if report.round.is_empty() || report.round == "?" || report.round == "-" {
         String::new()
     } else {
-        [", round ", report.round.as_str()].concat()
+        escape_controls(&[", round ", report.round.as_str()].concat()).into_owned()
     };
     for p in &report.problems {
         let (colour, severity) = match p.severity {
@@ -350,22 +368,28 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
             text,
         );
         text.push_str(": ");
-        paint.push(BOLD, &p.message, text);
+        paint.push(BOLD, &escape_controls(&p.message), text);
         if p.times() > 1 {
             let more = p.times() - 1;
             text.push_str(" (and ");
             pgnkit::core::decimal::push(text, more);
             text.push_str(" more like this)");
         }
-        text.push_str("\n  ");
-        paint.push(CYAN, "-->", text);
-        text.push(' ');
-        text.push_str(&report.file);
+        // A finding about the whole game (missing tags, a duplicate): one line.
+        let whole_game = p.source_line.is_empty() && p.move_text.is_none();
+        if whole_game {
+            text.push_str(" (");
+        } else {
+            text.push_str("\n  ");
+            paint.push(CYAN, "-->", text);
+            text.push(' ');
+        }
+        text.push_str(&escape_controls(&report.file));
         text.push(':');
         pgnkit::core::decimal::push(text, p.line);
         text.push(':');
         pgnkit::core::decimal::push(text, p.column);
-        text.push_str(" (game ");
+        text.push_str(if whole_game { ", game " } else { " (game " });
         pgnkit::core::decimal::push(text, report.game);
         text.push_str(&players);
         text.push_str(&round);
@@ -373,12 +397,15 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
             text.push_str("; ");
             text.push_str(n);
             text.push(' ');
-            text.push_str(m);
+            text.push_str(&escape_controls(m));
             if p.in_variation {
                 text.push_str(" in a variation");
             }
         }
         text.push_str(")\n");
+        if whole_game {
+            continue;
+        }
         if !p.source_line.is_empty() {
             let line = p.line.to_string();
             let caret_at: String = p
@@ -414,11 +441,28 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
             text.push_str("  ");
             paint.push(CYAN, "= help:", text);
             text.push(' ');
-            text.push_str(s);
+            text.push_str(&escape_controls(s));
             text.push('\n');
         }
         text.push('\n');
     }
+}
+
+/// `text` with its control characters (ESC, BEL, NUL... from a tag, a move or a file name) escaped as
+/// `\u{1b}`: a terminal must only ever receive the text pgnkit means to show.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control()) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .flat_map(|c| {
+                let escaped = c.is_control().then(|| c.escape_default());
+                let plain = (!c.is_control()).then_some(c);
+                escaped.into_iter().flatten().chain(plain)
+            })
+            .collect(),
+    )
 }
 
 fn summary_text(s: &Summary, elapsed: f64, paint: &Paint) -> String {

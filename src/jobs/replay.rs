@@ -3,11 +3,11 @@
 //! with the rules bookkeeping ([`GameState`]) and every variation from its own branching position, telling a
 //! [`Visitor`] what each move token turned out to be.
 
-use crate::core::fen;
-use crate::core::{CastlingMode, GameState, Move, Position};
+use crate::core::fen::{self, FenError, FenErrorKind};
+use crate::core::{CastlingMode, GameState, Move, Position, PositionError, Square};
 use crate::notation::{
-    Language, LanguageSet, LetterSet, Resolved, SanError, SanPlus, SyntaxError, candidate_classes,
-    san_letters,
+    Language, LanguageSet, Leniencies, LetterSet, Resolved, SanError, SanPlus, SyntaxError,
+    candidate_classes, san_letters,
 };
 use crate::pgn::{Game, Span, Token, TokenKind};
 
@@ -87,12 +87,33 @@ pub enum SetupError {
     InvalidFen { problems: Vec<String>, span: Span },
 }
 
+/// A FEN tag that contradicts itself in a way with one obvious reading, and how it was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetupRepair {
+    /// An en-passant square says a pawn has just moved, so the half-move clock must be 0, yet it is not (a
+    /// chess.com export writes `... w KQkq f6 1 2`): the clock was read as 0.
+    HalfmoveClockReset { square: Square, halfmoves: u32 },
+}
+
+impl std::fmt::Display for SetupRepair {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupRepair::HalfmoveClockReset { square, halfmoves } => write!(
+                f,
+                "the FEN tag's en-passant square {square} says a pawn has just moved, but its half-move clock is {halfmoves}: read as 0"
+            ),
+        }
+    }
+}
+
 /// What a game starts from.
 #[derive(Debug, Clone)]
 pub struct Prepared {
     pub start: Position,
     pub variant: Variant,
     pub lang: LanguageChoice,
+    /// How a self-contradicting FEN tag was read (see [`SetupRepair`]).
+    pub repair: Option<SetupRepair>,
 }
 
 fn tag_span(game: &Game<'_>, name: &str) -> Span {
@@ -110,6 +131,7 @@ pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, Setu
             span: tag_span(game, "Variant"),
         }
     })?;
+    let mut repair = None;
     let start = match game.tag("FEN") {
         None => Position::new(),
         Some(text) => fen::parse_setup(&text)
@@ -117,7 +139,31 @@ pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, Setu
                 if variant == Variant::Chess960 {
                     parsed.mode = CastlingMode::Chess960;
                 }
-                parsed.into_position()
+                match parsed.clone().into_position() {
+                    Err(errors) => match errors.as_slice() {
+                        // Only the clock contradicts the e.p. square: trust the square, the one field
+                        // that changes what can be played.
+                        [
+                            FenError {
+                                kind:
+                                    FenErrorKind::Position(PositionError::EnPassantWithHalfmoves {
+                                        square,
+                                        halfmoves,
+                                    }),
+                                ..
+                            },
+                        ] => {
+                            repair = Some(SetupRepair::HalfmoveClockReset {
+                                square: *square,
+                                halfmoves: *halfmoves,
+                            });
+                            parsed.setup.halfmoves = 0;
+                            parsed.into_position()
+                        }
+                        _ => Err(errors),
+                    },
+                    ok => ok,
+                }
             })
             .map_err(|errors| SetupError::InvalidFen {
                 problems: errors.iter().map(|e| e.to_string()).collect(),
@@ -129,6 +175,7 @@ pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, Setu
         start,
         variant,
         lang,
+        repair,
     })
 }
 
@@ -262,6 +309,15 @@ pub fn choose_language(
                 .collect();
             match all_clean.as_slice() {
                 [one] => of_class(*one, Confidence::Replay),
+                // No main-line move with a piece letter (the letters are in variations only): replaying told
+                // the readings nothing apart; the preferred one is taken without a claim that replay chose it.
+                [first, ..]
+                    if !game
+                        .main_line()
+                        .any(|(_, mt)| !san_letters(game.san(mt)).is_empty()) =>
+                {
+                    of_class(*first, Confidence::Guessed)
+                }
                 [first, ..] => {
                     let mut choice = of_class(*first, Confidence::Guessed);
                     choice.guessed_among = all_clean.iter().map(|&c| preferred(c)).collect();
@@ -298,6 +354,8 @@ pub struct MoveAt<'t> {
     pub depth: u32,
     pub ply: u32,
     pub canonical: bool,
+    /// What the token needed to be read (see [`crate::notation::Leniency`]); none for null moves and failures.
+    pub leniencies: Leniencies,
 }
 
 /// What a walk tells its consumer. Every method has an empty default.
@@ -466,11 +524,13 @@ pub fn walk<V: Visitor>(
                         depth,
                         ply: line.ply,
                         canonical: false,
+                        leniencies: Leniencies::NONE,
                     };
                     match bytes.map_or(Err(MoveFailure::Unknown), |b| read_move(b, &before, lang)) {
                         Ok(Some(r)) => {
                             let m = r.mv;
                             at.canonical = r.canonical;
+                            at.leniencies = r.leniencies;
                             line.before = Some(before);
                             line.pos.play_unchecked(m);
                             variation_moves += 1;
@@ -494,6 +554,7 @@ pub fn walk<V: Visitor>(
                     depth: 0,
                     ply: state.ply() + 1,
                     canonical: false,
+                    leniencies: Leniencies::NONE,
                 };
                 if main_stopped {
                     unchecked += 1;
@@ -547,6 +608,7 @@ fn play_main<V: Visitor>(
 ) {
     let m = r.mv;
     at.canonical = r.canonical;
+    at.leniencies = r.leniencies;
     if V::NEEDS_BEFORE || variation_follows(game, index) {
         // The position before the move, kept for a variation branching here.
         let before = main_before.insert(*state.position());

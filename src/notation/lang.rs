@@ -382,8 +382,9 @@ impl fmt::Debug for LetterSet {
 }
 
 /// The piece letters a SAN token uses, whatever its language: its leading capital or figurine (not the `O` of
-/// castling nor the `Z` of the null move `Z0`) and its promotion piece (after `=`, or right after the
-/// destination rank, capitalised when written in lower case). Annotation and check suffixes are ignored.
+/// castling nor the `Z` of the null move `Z0`), or a leading lower-case letter that is no file (`nf3` uses `N`),
+/// and its promotion piece (after `=`, in parentheses, or right after the destination rank, capitalised when
+/// written in lower case). Annotation and check suffixes are ignored.
 pub fn san_letters(token: &[u8]) -> LetterSet {
     let mut set = LetterSet::EMPTY;
     let body = match token {
@@ -396,13 +397,23 @@ pub fn san_letters(token: &[u8]) -> LetterSet {
     } else if let Some(&b) = body.first().filter(|b| b.is_ascii_uppercase()) {
         set.insert(b as char);
         &body[1..]
+    } else if let Some(&b) = body
+        .first()
+        .filter(|&&b| b.is_ascii_lowercase() && !(b'a'..=b'h').contains(&b) && b != b'x')
+    {
+        // A lower-case piece letter (`nf3`): the letter its capital is.
+        set.insert(b.to_ascii_uppercase() as char);
+        &body[1..]
     } else {
         body
     };
-    // The promotion piece follows the last rank digit, possibly after '='.
+    // The promotion piece follows the last rank digit, possibly after '=' or in parentheses.
     if let Some(digit) = rest.iter().rposition(u8::is_ascii_digit) {
         let after = &rest[digit + 1..];
-        let after = after.strip_prefix(b"=").unwrap_or(after);
+        let after = after
+            .strip_prefix(b"=")
+            .or_else(|| after.strip_prefix(b"("))
+            .unwrap_or(after);
         if let Some(role) = figurine_at(after) {
             set.0 |= 1 << (FIGURINE_BIT + role.index() as u32);
         } else if let Some(&b) = after.first().filter(|b| b.is_ascii_alphabetic()) {

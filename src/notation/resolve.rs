@@ -401,7 +401,12 @@ impl SanPlus {
     /// judged separately by [`SanPlus::mark_leniencies`], which needs the position after the move).
     #[inline]
     pub fn resolve(&self, pos: &Position) -> Result<Resolved, SanError> {
-        self.san.resolve(pos).map(|r| Resolved {
+        let san = if self.leniencies.contains(Leniency::CoordinateMove) {
+            coordinate_reading(&self.san, pos)
+        } else {
+            self.san
+        };
+        san.resolve(pos).map(|r| Resolved {
             mv: r.mv,
             leniencies: r.leniencies | self.leniencies,
             canonical: r.canonical && self.leniencies.is_empty(),
@@ -411,6 +416,53 @@ impl SanPlus {
     #[inline]
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
         self.san.to_move(pos)
+    }
+}
+
+/// A move in coordinates (`g1f3`, `e1g1`) read as UCI does: the piece on the origin square moves, and a king
+/// moving two files along its rank, or onto its own castling rook, castles. Without a piece of ours on the
+/// origin square, or with a pawn there, the pawn reading stands (and explains the failure, if any).
+fn coordinate_reading(san: &San, pos: &Position) -> San {
+    let San::Normal {
+        role: Role::Pawn,
+        file: Some(file),
+        rank: Some(rank),
+        to,
+        promotion,
+        ..
+    } = *san
+    else {
+        return *san;
+    };
+    let from = Square::from_coords(file, rank);
+    let us = pos.turn();
+    let Some(piece) = pos.board().piece_at(from).filter(|p| p.color == us) else {
+        return *san;
+    };
+    if piece.role == Role::Pawn {
+        return *san;
+    }
+    if piece.role == Role::King && promotion.is_none() {
+        let along_rank = from.rank() == to.rank();
+        // Standard chess writes castling as the king's two-file step; Chess960 only as king takes rook.
+        let two_files = along_rank
+            && pos.castling_mode() == CastlingMode::Standard
+            && from.file().index().abs_diff(to.file().index()) == 2;
+        if two_files || (along_rank && pos.castling_rights().contains(to)) {
+            return San::Castle(if to.file() > from.file() {
+                CastlingSide::King
+            } else {
+                CastlingSide::Queen
+            });
+        }
+    }
+    San::Normal {
+        role: piece.role,
+        file: Some(file),
+        rank: Some(rank),
+        capture: pos.board().by_color(!us).contains(to),
+        to,
+        promotion,
     }
 }
 
@@ -1250,7 +1302,24 @@ mod tests {
         assert_eq!(leniencies(START, "N1f3"), [OverDisambiguated]);
         assert_eq!(leniencies(START, "Ng1f3"), [LongAlgebraic]);
         assert_eq!(leniencies(START, "Ng1-f3"), [LongAlgebraic]);
-        assert_eq!(leniencies(START, "e2e4"), [LongAlgebraic]);
+        assert_eq!(leniencies(START, "e2e4"), [LongAlgebraic, CoordinateMove]);
+        assert_eq!(leniencies(START, "g1f3"), [LongAlgebraic, CoordinateMove]);
+        assert_eq!(leniencies(START, "nf3"), [LowercasePieceLetter]);
+        assert_eq!(leniencies(START, "Ng1f3"), [LongAlgebraic]);
+        let promotion = "8/4P3/8/8/8/8/k7/7K w - - 0 1";
+        assert_eq!(
+            leniencies(promotion, "e7e8q"),
+            [
+                PromotionWithoutEquals,
+                LowercasePromotion,
+                LongAlgebraic,
+                CoordinateMove
+            ]
+        );
+        assert_eq!(leniencies(promotion, "e8(Q)"), [ParenthesizedPromotion]);
+        let castle = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+        assert_eq!(leniencies(castle, "e1g1"), [CoordinateMove]);
+        assert_eq!(leniencies(castle, "e1h1"), [CoordinateMove]);
         assert_eq!(leniencies(START, "e2-e4"), [LongAlgebraic]);
         assert_eq!(leniencies(START, "ee4"), [OverDisambiguated]);
         assert_eq!(leniencies(START, "Nxf3"), [SpuriousCapture]);
@@ -1267,7 +1336,10 @@ mod tests {
         assert_eq!(leniencies(pawn, "ed5"), [MissingCapture]);
         assert_eq!(leniencies(pawn, "xd5"), [MissingPawnFile]);
         assert_eq!(leniencies(pawn, "e4xd5"), [LongAlgebraic]);
-        assert_eq!(leniencies(pawn, "e4d5"), [LongAlgebraic, MissingCapture]);
+        assert_eq!(
+            leniencies(pawn, "e4d5"),
+            [LongAlgebraic, MissingCapture, CoordinateMove]
+        );
         // Needed disambiguation is no leniency, even in full.
         let queens = "4k3/8/8/8/1Q1Q4/8/1Q6/4K3 w - - 0 1";
         assert!(ok(queens, "Qb4d2").leniencies.is_empty());

@@ -6,9 +6,9 @@
 //!
 //! `[piece] [from-file] [from-rank] [x|:|-] to-square [[=] promotion] [e.p.] [+|#|++] [!|?|!!|??|!?|?!]`,
 //! castling `O-O` / `O-O-O` (or with zeros), and the null moves `--` and `Z0`. The check mark, the `e.p.`
-//! suffix and the annotation may come in any order. Only capital letters (or figurines, for
-//! [`Language::Figurine`]) denote pieces — English `bxc3` is a pawn capture, `Bxc3` a bishop's — except that the
-//! promotion piece may be lower case. Every departure from strict SAN is recorded as a [`Leniency`]:
+//! suffix and the annotation may come in any order. Capital letters (or figurines, for [`Language::Figurine`])
+//! denote pieces — English `bxc3` is a pawn capture, `Bxc3` a bishop's; a lower-case letter is a piece only where
+//! it cannot be a file (`nf3`, French `tf1`), and the promotion piece may be lower case. Every departure from strict SAN is recorded as a [`Leniency`]:
 //!
 //! | written | leniency | decided |
 //! | --- | --- | --- |
@@ -25,6 +25,9 @@
 //! | `Nxe5` onto an empty square | [`Leniency::SpuriousCapture`] | resolution |
 //! | `xd5` (pawn capture without its file) | [`Leniency::MissingPawnFile`] | resolution |
 //! | no `+` on a check, `+` on a quiet move, `+`/`#` swapped | `MissingCheckMark` / `SpuriousCheckMark` / `WrongCheckMark` | [`SanPlus::mark_leniencies`] |
+//! | `nf3`, `qd1`, `rd1` (a lower-case piece letter that is no file letter) | [`Leniency::LowercasePieceLetter`] | parse |
+//! | `e2e4`, `g1f3`, `e7e8q`, `e1g1` (coordinates only: the piece on the origin square moves) | [`Leniency::CoordinateMove`] | parse (the shape), resolution (a piece other than a pawn, castling) |
+//! | `e8(Q)` | [`Leniency::ParenthesizedPromotion`] | parse |
 //!
 //! A pawn capture may omit the `x` (`ed5`, as python-chess reads it): a pawn token whose from-file differs from
 //! its target file is a capture. A pawn token with no file and no `x` is a push. A pawn reaching the last rank
@@ -190,10 +193,17 @@ pub enum Leniency {
     SpuriousCheckMark,
     /// `+` on a mate or `#` on a mere check.
     WrongCheckMark,
+    /// A piece letter in lower case (`nf3`; not `b`, which is a pawn's file, nor any other file letter).
+    LowercasePieceLetter,
+    /// The move in coordinates, origin and destination squares and nothing else (`e2e4`, `g1f3`, `e7e8q`,
+    /// `e1g1` for castling), as UCI writes it.
+    CoordinateMove,
+    /// The promotion piece in parentheses (`e8(Q)`).
+    ParenthesizedPromotion,
 }
 
 impl Leniency {
-    pub const ALL: [Leniency; 15] = [
+    pub const ALL: [Leniency; 18] = [
         Leniency::CastlingZeros,
         Leniency::EnPassantSuffix,
         Leniency::PromotionWithoutEquals,
@@ -209,6 +219,9 @@ impl Leniency {
         Leniency::MissingCheckMark,
         Leniency::SpuriousCheckMark,
         Leniency::WrongCheckMark,
+        Leniency::LowercasePieceLetter,
+        Leniency::CoordinateMove,
+        Leniency::ParenthesizedPromotion,
     ];
 
     /// A short name for reports and JSON (`castling-zeros`, ...).
@@ -229,6 +242,9 @@ impl Leniency {
             Leniency::MissingCheckMark => "missing-check-mark",
             Leniency::SpuriousCheckMark => "spurious-check-mark",
             Leniency::WrongCheckMark => "wrong-check-mark",
+            Leniency::LowercasePieceLetter => "lowercase-piece-letter",
+            Leniency::CoordinateMove => "coordinate-move",
+            Leniency::ParenthesizedPromotion => "parenthesized-promotion",
         }
     }
 }
@@ -251,13 +267,16 @@ impl fmt::Display for Leniency {
             Leniency::MissingCheckMark => "check or mate not marked",
             Leniency::SpuriousCheckMark => "check mark on a move that gives no check",
             Leniency::WrongCheckMark => "'+' and '#' confused",
+            Leniency::LowercasePieceLetter => "lower-case piece letter",
+            Leniency::CoordinateMove => "move written in coordinates",
+            Leniency::ParenthesizedPromotion => "promotion piece in parentheses",
         })
     }
 }
 
 /// A set of [`Leniency`] values.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Leniencies(u16);
+pub struct Leniencies(u32);
 
 impl Leniencies {
     pub const NONE: Leniencies = Leniencies(0);
@@ -645,12 +664,16 @@ fn parse_body(body: &[u8], lang: Language, lenient: &mut Leniencies) -> Result<S
                 return err(SyntaxErrorKind::UnknownPiece { letter, lang }, 0);
             }
         }
+    } else if let Some(role) = lowercase_piece(body[0], lang) {
+        lenient.insert(Leniency::LowercasePieceLetter);
+        (role, 1)
     } else {
         (Role::Pawn, 0)
     };
     if role == Role::Pawn && i > 0 {
         lenient.insert(Leniency::PawnLetter);
     }
+    let lettered = i > 0;
 
     // Squares: [file][rank][separator][file rank].
     let at = |i: usize| body.get(i).copied().unwrap_or(0);
@@ -695,11 +718,12 @@ fn parse_body(body: &[u8], lang: Language, lenient: &mut Leniencies) -> Result<S
     }
     let capture = matches!(separator, Some(b'x' | b':'));
 
-    // Promotion: `=Q`, `Q`, `=q`, `q`, or a figurine.
+    // Promotion: `=Q`, `Q`, `=q`, `q`, `(Q)`, or a figurine.
     let mut promotion = None;
     if i < body.len() {
         let equals = body[i] == b'=';
-        let start = i + usize::from(equals);
+        let parenthesized = matches!(body[i..], [b'(', _, b')']);
+        let start = i + usize::from(equals || parenthesized);
         let rest = &body[start..];
         let (promoted, len) = if let Some(r) = figurine_at(rest) {
             if lang != Language::Figurine {
@@ -734,11 +758,23 @@ fn parse_body(body: &[u8], lang: Language, lenient: &mut Leniencies) -> Result<S
         if role != Role::Pawn {
             return err(SyntaxErrorKind::PieceCannotPromote(role), i);
         }
-        if !equals {
+        if parenthesized {
+            lenient.insert(Leniency::ParenthesizedPromotion);
+        } else if !equals {
             lenient.insert(Leniency::PromotionWithoutEquals);
         }
         promotion = Some(promoted);
-        i = start + len;
+        i = start + len + usize::from(parenthesized);
+    }
+    // Origin and destination squares and nothing else: coordinates (UCI), whichever piece stands there.
+    if !lettered
+        && file.is_some()
+        && rank.is_some()
+        && separator.is_none()
+        && body.len() == i
+        && (promotion.is_none() || body.len() == 5)
+    {
+        lenient.insert(Leniency::CoordinateMove);
     }
     if i < body.len() {
         return err(SyntaxErrorKind::Unexpected(body[i]), i);
@@ -751,6 +787,16 @@ fn parse_body(body: &[u8], lang: Language, lenient: &mut Leniencies) -> Result<S
         to,
         promotion,
     })
+}
+
+/// The piece a lower-case letter names in `lang`, when it cannot be a file (`n` in English, `t` in French; never
+/// `b`, `c`, `d`, `f`...) and names a piece other than the pawn.
+fn lowercase_piece(b: u8, lang: Language) -> Option<Role> {
+    if !b.is_ascii_lowercase() || file_of(b).is_some() {
+        return None;
+    }
+    lang.role_of_byte(b.to_ascii_uppercase())
+        .filter(|&r| r != Role::Pawn)
 }
 
 impl San {

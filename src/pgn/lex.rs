@@ -104,10 +104,61 @@ pub fn is_eol(b: u8) -> bool {
     b == b'\n' || b == b'\r'
 }
 
-/// Whether the word that would start at `pos` ends there: end of input or a boundary byte.
+/// Whether the word that would start at `pos` ends there: end of input, a boundary byte, or a Unicode space
+/// (see [`unicode_space_len`]).
 #[inline(always)]
 pub fn word_ends(rest: &[u8]) -> bool {
-    rest.first().is_none_or(|&b| is_boundary(b))
+    match rest.first() {
+        None => true,
+        Some(&b) if b < 0x80 => is_boundary(b),
+        Some(_) => unicode_space_len(rest) > 0,
+    }
+}
+
+/// Length of a space other than ASCII whitespace at the start of `rest`, 0 if none: the no-break space
+/// (U+00A0 in UTF-8, or the byte A0 of Windows-1252), the spaces U+2000 to U+200B, the narrow no-break space
+/// U+202F, the ideographic space U+3000, and U+FEFF (a byte-order mark that `cat a.pgn b.pgn` leaves inside
+/// a file). Word processors and web pages put them between moves; they separate tokens like a space.
+#[inline]
+pub fn unicode_space_len(rest: &[u8]) -> usize {
+    match rest {
+        [0xC2, 0xA0, ..] => 2,
+        [0xA0, ..] => 1,
+        [0xE2, 0x80, 0x80..=0x8B | 0xAF, ..] | [0xE3, 0x80, 0x80, ..] | [0xEF, 0xBB, 0xBF, ..] => 3,
+        _ => 0,
+    }
+}
+
+/// Whether `rest` (the end of what has been read) could be the start of a space of [`unicode_space_len`] cut
+/// by the end of a block: a streaming reader must read on before it decides anything there.
+#[inline]
+pub fn maybe_cut_space(rest: &[u8]) -> bool {
+    matches!(
+        rest,
+        [0xC2] | [0xE2] | [0xE2, 0x80] | [0xE3] | [0xE3, 0x80] | [0xEF] | [0xEF, 0xBB]
+    )
+}
+
+/// Whether a space of [`unicode_space_len`] ends just before `pos`.
+#[inline]
+fn unicode_space_before(buf: &[u8], pos: usize) -> bool {
+    (1..=3).any(|len| pos >= len && unicode_space_len(&buf[pos - len..pos]) == len)
+}
+
+/// Position of the first byte at or after `pos` that is neither whitespace nor a space of
+/// [`unicode_space_len`].
+#[inline]
+pub fn skip_spaces(buf: &[u8], mut pos: usize) -> usize {
+    loop {
+        pos = skip_ws(buf, pos);
+        match buf.get(pos) {
+            Some(&b) if b >= 0x80 => match unicode_space_len(&buf[pos..]) {
+                0 => return pos,
+                len => pos += len,
+            },
+            _ => return pos,
+        }
+    }
 }
 
 /// Position of the first byte at or after `pos` that is not whitespace.
@@ -206,10 +257,10 @@ pub fn marker_at(buf: &[u8], pos: usize) -> Option<(GameResult, usize)> {
     let rest = &buf[pos..];
     match rest {
         [b'*', ..] => return Some((GameResult::Unknown, 1)),
-        [b'0' | b'1', b'-' | b'/', ..] => {}
+        [b'0' | b'1', b'-' | b'/', ..] | [0xC2, 0xBD, ..] => {}
         _ => return None,
     }
-    if pos > 0 && !is_boundary(buf[pos - 1]) {
+    if pos > 0 && !is_boundary(buf[pos - 1]) && !unicode_space_before(buf, pos) {
         return None;
     }
     let (result, len) = if rest.starts_with(b"1-0") {
@@ -218,6 +269,11 @@ pub fn marker_at(buf: &[u8], pos: usize) -> Option<(GameResult, usize)> {
         (GameResult::BlackWins, 3)
     } else if rest.starts_with(b"1/2-1/2") {
         (GameResult::Draw, 7)
+    } else if rest.starts_with(b"1/2") {
+        // a draw as some programs write it (read with a note)
+        (GameResult::Draw, 3)
+    } else if rest.starts_with("½-½".as_bytes()) {
+        (GameResult::Draw, 5)
     } else {
         return None;
     };

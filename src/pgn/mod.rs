@@ -33,7 +33,8 @@
 //! with random block sizes, and by the fuzz target in `fuzz/`).
 //!
 //! Also: [`Game::result`] (the termination marker), [`Game::encoding`] (each game is checked on its own:
-//! valid UTF-8 stays UTF-8, anything else is read as Windows-1252/Latin-1), [`Game::offset`],
+//! valid UTF-8 stays UTF-8, anything else is read as Windows-1252/Latin-1; in such a game each tag value and
+//! comment is decoded on its own, see [`Game::field_encoding`]), [`Game::offset`],
 //! [`Game::line`], [`Game::column`] and [`Game::index`]. Nothing is decoded or unescaped while parsing;
 //! tokens are 24-byte values in vectors that [`Games::next_game`] reuses, so parsing allocates nothing
 //! per token.

@@ -129,6 +129,8 @@ pub struct Tag {
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
+    /// A spelling outside the standard, read as what it plainly means; nothing is lost.
+    Note,
     /// Read leniently; the game's content is faithful to what the file says.
     Warning,
     /// Something could not be read; part of the game is unknown or was skipped.
@@ -167,15 +169,25 @@ pub enum DiagnosticKind {
     /// Warning: `\}` inside a comment was read as an escaped brace (kokopu writes them); a strict
     /// reader would end the comment there.
     EscapedBraceInComment,
+    /// Note: `...` or `…` apart from a move number (`1. ... e5`, `1. e4 ... e5`), skipped.
+    SeparateEllipsis,
+    /// Note: a draw written `1/2` or `½-½`, read as `1/2-1/2`.
+    ResultSpelling,
+    /// Note: a no-break or other Unicode space between tokens, read as a space (see
+    /// [`super::lex::unicode_space_len`]).
+    UnicodeSpace,
 }
 
 impl DiagnosticKind {
-    /// Warning or error.
+    /// Note, warning or error.
     pub fn severity(self) -> Severity {
         match self {
             DiagnosticKind::MissingResult
             | DiagnosticKind::UnescapedQuoteInTagValue
             | DiagnosticKind::EscapedBraceInComment => Severity::Warning,
+            DiagnosticKind::SeparateEllipsis
+            | DiagnosticKind::ResultSpelling
+            | DiagnosticKind::UnicodeSpace => Severity::Note,
             _ => Severity::Error,
         }
     }
@@ -200,6 +212,9 @@ impl fmt::Display for DiagnosticKind {
             DiagnosticKind::EscapedBraceInComment => {
                 "'\\}' read as an escaped brace inside the comment"
             }
+            DiagnosticKind::SeparateEllipsis => "'...' apart from its move number, skipped",
+            DiagnosticKind::ResultSpelling => "a draw written otherwise than 1/2-1/2",
+            DiagnosticKind::UnicodeSpace => "a no-break or other Unicode space read as a space",
         })
     }
 }
@@ -230,7 +245,8 @@ pub struct Game<'a> {
     pub column: u32,
     /// Index of the game in the file, from 0.
     pub index: u64,
-    /// How the game's bytes decode.
+    /// How the game's bytes decode as a whole: UTF-8 when all of them are valid UTF-8, else Windows-1252.
+    /// Columns are counted in it; tag values and comments decode each on its own ([`Game::field_encoding`]).
     pub encoding: Encoding,
     /// Tag pairs, in order.
     pub tags: Vec<Tag>,
@@ -265,9 +281,23 @@ impl<'a> Game<'a> {
         &self.source[span.range()]
     }
 
-    /// A span decoded with the game's encoding (borrowed when UTF-8).
+    /// A span decoded (borrowed when UTF-8): as UTF-8 where it is valid UTF-8, else as Windows-1252 (see
+    /// [`Game::field_encoding`]).
     pub fn text(&self, span: Span) -> Cow<'a, str> {
-        text::decode(self.bytes(span), self.encoding)
+        let bytes = self.bytes(span);
+        text::decode(bytes, self.field_encoding(bytes))
+    }
+
+    /// How one field of the game (a tag value, a comment) decodes: each on its own, since files are pasted
+    /// together from sources in different encodings (a UTF-8 `Müller` beside a Latin-1 `René`). In a game
+    /// that is all UTF-8 every field is; otherwise a field that is valid UTF-8 is read as UTF-8, any other as
+    /// Windows-1252.
+    #[inline]
+    pub fn field_encoding(&self, bytes: &[u8]) -> Encoding {
+        match self.encoding {
+            Encoding::Utf8 => Encoding::Utf8,
+            Encoding::Cp1252 => text::detect_encoding(bytes),
+        }
     }
 
     /// A move's bytes (without suffix annotation or `e.p.`).
@@ -284,7 +314,8 @@ impl<'a> Game<'a> {
 
     /// A tag's value, escapes (`\"`, `\\`) undone and decoded.
     pub fn tag_value(&self, tag: &Tag) -> Cow<'a, str> {
-        text::tag_value(self.bytes(tag.value), self.encoding)
+        let raw = self.bytes(tag.value);
+        text::tag_value(raw, self.field_encoding(raw))
     }
 
     /// The first tag with this name, its value unescaped and decoded.
@@ -306,7 +337,8 @@ impl<'a> Game<'a> {
     /// The text of a [`TokenKind::Comment`] token between its braces, verbatim (no unescaping),
     /// decoded; for other tokens, the token's text.
     pub fn comment(&self, span: Span) -> Cow<'a, str> {
-        text::decode(self.comment_bytes(span), self.encoding)
+        let bytes = self.comment_bytes(span);
+        text::decode(bytes, self.field_encoding(bytes))
     }
 
     /// The raw bytes of a comment between its braces (or after `;`).

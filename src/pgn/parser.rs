@@ -190,6 +190,23 @@ impl<'a> Games<'a> {
                 break n;
             }
             let c = buf[i];
+            if c >= 0x80 {
+                if self.more_input && n == full.len() && lex::maybe_cut_space(&buf[i..]) {
+                    // a space cut by the end of the block, or the next game's first byte: read on
+                    truncated = true;
+                    break n;
+                }
+                let space = lex::unicode_space_len(&buf[i..]);
+                if space > 0 {
+                    // A byte-order mark inside the file (`cat a.pgn b.pgn`) is an artefact of encodings, not
+                    // of the text: skipped without a word. Other spaces are a spelling of the file's.
+                    if &buf[i..i + space] != lex::BOM {
+                        self.diag(DiagnosticKind::UnicodeSpace, i - start, i + space - start);
+                    }
+                    i += space;
+                    continue;
+                }
+            }
             match c {
                 b'%' if lex::at_column_one(buf, i, self.buf_at_line_start) => {
                     let (_, line) = lex::rest_of_line(&buf[i..]).unwrap_or((&[], &[]));
@@ -459,6 +476,15 @@ impl<'a> Games<'a> {
                 (i + 1, false)
             }
             b'*' => (self.result(GameResult::Unknown, i, i + 1, base), true),
+            b'.' => {
+                // `1. ... e5`, `1. e4 ... e5`: an ellipsis apart from its move number (read with a note)
+                let dots = rest.iter().take_while(|&&b| b == b'.').count();
+                if dots >= 2 && word_ends(&rest[dots..]) {
+                    self.diag(DiagnosticKind::SeparateEllipsis, i - base, i + dots - base);
+                    return (i + dots, false);
+                }
+                self.symbol_or_unknown(i, base)
+            }
             b'$' => {
                 // `$` followed by a whole termination marker: the marker wins (as the splitter sees it)
                 if lex::marker_at(buf, i + 1).is_some() {
@@ -488,6 +514,15 @@ impl<'a> Games<'a> {
             0x80.. => {
                 if let Ok((r, mv)) = move_token(rest) {
                     return (self.mv(buf, i, rest.len() - r.len(), mv, base), false);
+                }
+                if let Some((result, len)) = lex::marker_at(buf, i) {
+                    return (self.result(result, i, i + len, base), true);
+                }
+                if let Some(r) = rest.strip_prefix(ELLIPSIS)
+                    && word_ends(r)
+                {
+                    self.diag(DiagnosticKind::SeparateEllipsis, i - base, i + 3 - base);
+                    return (i + 3, false);
                 }
                 self.symbol_or_unknown(i, base)
             }
@@ -529,6 +564,10 @@ impl<'a> Games<'a> {
     fn result(&mut self, result: GameResult, from: usize, to: usize, base: usize) -> usize {
         if !self.outer.is_empty() {
             self.diag(DiagnosticKind::UnclosedVariation, from - base, to - base);
+        }
+        if to - from != result.as_str().len() {
+            // `1/2`, `½-½`
+            self.diag(DiagnosticKind::ResultSpelling, from - base, to - base);
         }
         self.game.result = Some(result);
         self.push(TokenKind::Result(result), from, to, base);
@@ -574,6 +613,9 @@ impl<'a> Iterator for Games<'a> {
 pub fn parse_all(buf: &[u8]) -> Vec<Game<'_>> {
     Games::new(buf).collect()
 }
+
+/// `…`, the ellipsis character.
+const ELLIPSIS: &[u8] = "…".as_bytes();
 
 /// The word starting at `i`: up to the next boundary byte (empty when `buf[i]` is one).
 #[inline]
@@ -634,6 +676,12 @@ fn is_piece_letter(b: u8) -> bool {
     b.is_ascii_uppercase() && !matches!(b, b'E' | b'I' | b'M' | b'U' | b'X' | b'Y' | b'Z')
 }
 
+/// A lower-case piece letter where it cannot be a file (`nf3`, `qd1`; `b` stays a pawn's file).
+#[inline(always)]
+fn is_lowercase_piece_letter(b: u8) -> bool {
+    b.is_ascii_lowercase() && !is_file(b) && is_piece_letter(b.to_ascii_uppercase())
+}
+
 /// Squares part of a move, `[file][rank][x|:|-]file rank`, longest match: (length, destination rank,
 /// strict: no `:` or `-` in it). The common `file rank` followed by something else is answered without the
 /// general search.
@@ -688,6 +736,11 @@ fn promotion(b: &[u8], rank: u8) -> Option<usize> {
     };
     match b.first() {
         Some(b'=') => piece_at(&b[1..]).map(|l| l + 1),
+        // `e8(Q)`: read with a note; anything else in parentheses is a variation.
+        Some(b'(') if rank == b'1' || rank == b'8' => match b {
+            [b'(', p, b')', ..] if p.is_ascii_alphabetic() => Some(3),
+            _ => Some(0),
+        },
         Some(_) if rank == b'1' || rank == b'8' => Some(piece_at(b).unwrap_or(0)),
         _ => Some(0),
     }
@@ -734,6 +787,9 @@ fn move_core(b: &[u8]) -> Option<(usize, Shape)> {
     }
     let piece = if is_piece_letter(first) {
         1
+    } else if is_lowercase_piece_letter(first) {
+        // `nf3`: read (with a note) by the notation layer; its shape is not strict.
+        return squares(&b[1..]).map(|(len, _, _)| (1 + len, Shape::Irregular));
     } else if let Some(l) = figurine_len(b) {
         l
     } else {

@@ -30,8 +30,12 @@ pub fn game_starts(buf: &[u8], at_line_start: bool, complete: bool, out: &mut Ve
     let mut state = State::Before;
     let mut i = 0;
     loop {
-        i = lex::skip_ws(buf, i);
+        i = lex::skip_spaces(buf, i);
         if i >= n {
+            return;
+        }
+        if !complete && lex::maybe_cut_space(&buf[i..]) {
+            // a space cut by the end of the buffer, or the first byte of the next game: read on
             return;
         }
         match buf[i] {
@@ -87,7 +91,7 @@ pub fn game_starts(buf: &[u8], at_line_start: bool, complete: bool, out: &mut Ve
 }
 
 /// The only bytes that can change the splitter's state in movetext.
-const SPECIALS: [u8; 6] = [b'{', b';', b'[', b'*', b'-', b'%'];
+const SPECIALS: [u8; 7] = [b'{', b';', b'[', b'*', b'-', b'/', b'%'];
 
 /// Skips movetext from `i` up to the next byte that may change the state (`{` of a comment it cannot skip
 /// itself, `;`, `[`, a `%` in column 1) or past a termination marker. Returns (position, whether a marker
@@ -116,6 +120,23 @@ fn skip_movetext(buf: &[u8], mut j: usize, at_line_start: bool) -> (usize, bool)
                     && let Some((_, 7)) = lex::marker_at(buf, j - 3)
                 {
                     return (j + 4, true);
+                }
+                // `½-½`
+                if before == 0xBD
+                    && j >= 2
+                    && let Some((_, 5)) = lex::marker_at(buf, j - 2)
+                {
+                    return (j + 3, true);
+                }
+                j += 1;
+            }
+            b'/' => {
+                // `1/2-1/2`, or `1/2` alone
+                if j >= 1
+                    && buf[j - 1] == b'1'
+                    && let Some((_, len)) = lex::marker_at(buf, j - 1)
+                {
+                    return (j - 1 + len, true);
                 }
                 j += 1;
             }

@@ -359,7 +359,7 @@ fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
     out.extend_from_slice(b" \"");
     let raw = game.bytes(tag.value);
     // The usual value (UTF-8, nothing escaped or to escape, on one line) is written as it stands.
-    if game.encoding == Encoding::Utf8
+    if game.field_encoding(raw) == Encoding::Utf8
         && !raw
             .iter()
             .any(|&b| matches!(b, b'\\' | b'"' | b'\n' | b'\r'))

@@ -8,11 +8,11 @@ use std::sync::Arc;
 use super::report::{
     GameReport, Problem, ProblemKind, Severity, TagText, claim_names, termination_name,
 };
-use super::tags::check_tags;
+use super::tags::{check_tags, standard_result};
 use crate::core::fen;
 use crate::core::{Color, GameState, Move, Position, Termination};
 use crate::jobs::replay::{self, MoveAt, MoveFailure, SetupError, Visitor};
-use crate::notation::{IllegalReason, Language, SanError, SanPlus, Slip, suggest};
+use crate::notation::{IllegalReason, Language, Leniency, SanError, SanPlus, Slip, suggest};
 use crate::pgn::{DiagnosticKind, Game, Locator, Span, TokenKind};
 
 /// What the user asked of validate.
@@ -109,8 +109,10 @@ impl<'g, 'a> Reporter<'g, 'a> {
         let loc = locator.locate(span.start as usize);
         let (source_line, source_caret) =
             source_window(self.game, locator.line_start(), span.start as usize);
+        // Windows-1252 text stays a note: the PGN standard's own character set is Latin-1.
+        let escalate = self.strict && kind != ProblemKind::Windows1252Text;
         self.notes.push(Problem {
-            severity: if self.strict {
+            severity: if escalate {
                 Severity::Error
             } else {
                 Severity::Note
@@ -317,8 +319,58 @@ impl Checker<'_, '_, '_> {
     }
 }
 
+/// The move spellings that are noted (see [`Severity::Note`]): each is outside the PGN standard but means one
+/// move plainly. The other leniencies (`0-0`, a missing check mark...) are the import format's own tolerance.
+const NOTED_SPELLINGS: [(Leniency, ProblemKind); 3] = [
+    (
+        Leniency::LowercasePieceLetter,
+        ProblemKind::LowercasePieceLetter,
+    ),
+    (Leniency::CoordinateMove, ProblemKind::CoordinateMove),
+    (
+        Leniency::ParenthesizedPromotion,
+        ProblemKind::ParenthesizedPromotion,
+    ),
+];
+
+impl Checker<'_, '_, '_> {
+    /// Notes the spellings a legal move was read through.
+    #[inline]
+    fn note_spellings(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
+        if at.leniencies.is_empty() {
+            return;
+        }
+        for (leniency, kind) in NOTED_SPELLINGS {
+            if at.leniencies.contains(leniency) {
+                let game = self.rep.game;
+                let lang = self.lang;
+                self.rep.note(kind, at.token.span, || {
+                    let token = match &at.token.kind {
+                        TokenKind::Move(mt) => game.san(mt),
+                        _ => game.bytes(at.token.span),
+                    };
+                    format!(
+                        "\"{}\" read as {} ({leniency})",
+                        String::from_utf8_lossy(token),
+                        SanPlus::from_move(before, m).display(lang)
+                    )
+                });
+            }
+        }
+    }
+}
+
 impl Visitor for Checker<'_, '_, '_> {
     const NEEDS_BEFORE: bool = false;
+
+    #[inline]
+    fn before_main_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
+        self.note_spellings(at, before, m);
+    }
+
+    fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, _: &Position) {
+        self.note_spellings(at, before, m);
+    }
 
     fn on_main_move(&mut self, _: MoveAt<'_>, m: &Move, _: &Position) {
         {
@@ -434,17 +486,43 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
         }
         let kind = match d.kind {
             DiagnosticKind::MissingResult => ProblemKind::MissingResultMarker,
+            DiagnosticKind::SeparateEllipsis => ProblemKind::SeparateEllipsis,
+            DiagnosticKind::ResultSpelling => ProblemKind::ResultSpelling,
+            DiagnosticKind::UnicodeSpace => ProblemKind::UnicodeSpace,
             k if k.severity() == crate::pgn::Severity::Warning => ProblemKind::LenientSyntax,
             _ => ProblemKind::Syntax,
         };
+        if kind.severity() == Severity::Note {
+            rep.note(kind, d.span, || match d.kind {
+                DiagnosticKind::ResultSpelling => format!(
+                    "\"{}\" read as 1/2-1/2",
+                    String::from_utf8_lossy(game.bytes(d.span))
+                ),
+                _ => d.kind.to_string(),
+            });
+            continue;
+        }
         rep.push(kind, d.span, d.kind.to_string());
+    }
+
+    if game.encoding == crate::pgn::Encoding::Cp1252 {
+        note_legacy_text(&mut rep);
     }
 
     if opts.tag_checks {
         for p in check_tags(&values) {
             let first = game.tags.first().map_or(Span::default(), |t| t.span);
             let span = p.tag.map_or(first, |i| game.tags[i].span);
-            rep.push(p.kind, span, p.message);
+            if p.kind.severity() == Severity::Note {
+                rep.note(p.kind, span, || p.message);
+            } else {
+                let whole_game = p.tag.is_none();
+                let pushed = rep.push(p.kind, span, p.message);
+                if whole_game {
+                    // About the game, not a line of it: shown on one line.
+                    pushed.source_line.clear();
+                }
+            }
         }
     }
 
@@ -471,6 +549,11 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
             return finish(report, rep, None, opts);
         }
     };
+    if let Some(repair) = prepared.repair {
+        rep.note(ProblemKind::FenClockRepaired, tag_span(game, "FEN"), || {
+            repair.to_string()
+        });
+    }
     if prepared.variant == replay::Variant::Chess960 {
         report.variant = Some("chess960".into());
     }
@@ -546,6 +629,49 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
     finish(report, rep, Some(walk.state), opts)
 }
 
+/// Notes the tag values and comments that are not UTF-8 (read as Windows-1252), naming the first.
+fn note_legacy_text(rep: &mut Reporter<'_, '_>) {
+    let game = rep.game;
+    for tag in &game.tags {
+        let raw = game.bytes(tag.value);
+        if std::str::from_utf8(raw).is_err() {
+            rep.note(ProblemKind::Windows1252Text, tag.span, || {
+                format!(
+                    "the {} tag is not UTF-8: read as Windows-1252 (\"{}\")",
+                    game.tag_name(tag),
+                    game.tag_value(tag)
+                )
+            });
+        }
+    }
+    for token in &game.tokens {
+        if matches!(token.kind, TokenKind::Comment | TokenKind::LineComment)
+            && std::str::from_utf8(game.comment_bytes(token.span)).is_err()
+        {
+            rep.note(ProblemKind::Windows1252Text, token.span, || {
+                "a comment is not UTF-8: read as Windows-1252".into()
+            });
+        }
+    }
+}
+
+/// The span of the first tag named `name` (the game's start when there is none).
+fn tag_span(game: &Game<'_>, name: &str) -> Span {
+    game.tags
+        .iter()
+        .find(|t| game.bytes(t.name) == name.as_bytes())
+        .map_or(Span::default(), |t| t.span)
+}
+
+/// Whether the Termination tag says the game was lost on time (`time forfeit` in the PGN standard and on
+/// lichess, `won on time` on chess.com).
+fn lost_on_time(game: &Game<'_>) -> bool {
+    game.tag("Termination").is_some_and(|t| {
+        let t = t.to_lowercase();
+        t.contains("time forfeit") || t.contains("on time") || t.contains("timeout")
+    })
+}
+
 /// The result checks and the fields that depend on the final position.
 fn finish(
     mut report: GameReport,
@@ -569,9 +695,11 @@ fn finish(
         .or(result_tag_span)
         .unwrap_or(Span::new(game.source.len(), game.source.len()));
 
+    // `1/2` and `½-½` in the tag are the draw they spell (noted with the tags).
+    let tag_result = standard_result(&report.result);
     if let (Some(marker), Some(span)) = (game.result, marker_span)
-        && !report.result.is_empty()
-        && report.result != marker.as_str()
+        && !tag_result.is_empty()
+        && tag_result != marker.as_str()
     {
         rep.push(
             ProblemKind::ResultMismatch,
@@ -584,10 +712,10 @@ fn finish(
         );
     }
     // The result the game claims: the tag, else the marker.
-    let claimed = if report.result.is_empty() {
+    let claimed = if tag_result.is_empty() {
         TagText::new(game.result.map_or("", |r| r.as_str()))
     } else {
-        report.result.clone()
+        TagText::new(tag_result)
     };
     if let Some(state) = &state {
         let pos = state.position();
@@ -652,14 +780,21 @@ fn finish(
                 if let Some(winner) = decisive_for
                     && pos.has_insufficient_material(winner)
                 {
-                    rep.push(
-                        ProblemKind::WinWithoutMatingMaterial,
-                        at_end,
+                    // FIDE 6.9 is about the flag: a loss on time against a side that cannot mate is a draw.
+                    // A resignation stands whatever the material.
+                    let message = if lost_on_time(game) {
                         format!(
-                            "{claimed} is a win for {}, who has no material to mate with (FIDE 6.9 makes such a game a draw)",
+                            "{claimed} says {} won on time, but {} cannot checkmate by any series of legal moves: the game is drawn (FIDE 6.9)",
+                            winner.name(),
                             winner.name()
-                        ),
-                    );
+                        )
+                    } else {
+                        format!(
+                            "{claimed} is a win for {}, who cannot checkmate by any series of legal moves: a resignation stands, but a loss on time would be a draw (FIDE 6.9)",
+                            winner.name()
+                        )
+                    };
+                    rep.push(ProblemKind::WinWithoutMatingMaterial, at_end, message);
                 }
             }
         }

@@ -42,6 +42,20 @@ pub fn is_valid_round(value: &str) -> bool {
                 .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit())))
 }
 
+/// A draw as some programs write it: `1/2`, `½-½` (read as `1/2-1/2`, with a note).
+pub fn spelled_draw(value: &str) -> bool {
+    matches!(value, "1/2" | "½-½")
+}
+
+/// A Result tag's value as the standard writes it: a spelled draw is `1/2-1/2`, anything else as it is.
+pub fn standard_result(value: &str) -> &str {
+    if spelled_draw(value) {
+        "1/2-1/2"
+    } else {
+        value
+    }
+}
+
 pub fn is_valid_result(value: &str) -> bool {
     matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
@@ -50,13 +64,24 @@ pub fn is_valid_result(value: &str) -> bool {
 pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
     let mut problems = Vec::new();
     let find = |name: &str| tags.iter().position(|(n, _)| *n == name.as_bytes());
+    // One problem for all the missing ones: a game without tags is one finding, not seven.
+    let missing: Vec<&str> = SEVEN_TAG_ROSTER
+        .into_iter()
+        .filter(|name| find(name).is_none())
+        .collect();
+    if !missing.is_empty() {
+        problems.push(TagProblem {
+            kind: ProblemKind::MissingTag,
+            tag: None,
+            message: format!(
+                "missing Seven Tag Roster tag{}: {}",
+                if missing.len() == 1 { "" } else { "s" },
+                missing.join(", ")
+            ),
+        });
+    }
     for name in SEVEN_TAG_ROSTER {
         let Some(i) = find(name) else {
-            problems.push(TagProblem {
-                kind: ProblemKind::MissingTag,
-                tag: None,
-                message: format!("the Seven Tag Roster tag {name} is missing"),
-            });
             continue;
         };
         let value = tags[i].1.as_ref();
@@ -68,6 +93,14 @@ pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
             }),
             "Round" => (!is_valid_round(value))
                 .then(|| format!("Round \"{value}\" is not a number like 5 or 5.2, '?' or '-'")),
+            "Result" if spelled_draw(value) => {
+                problems.push(TagProblem {
+                    kind: ProblemKind::ResultSpelling,
+                    tag: Some(i),
+                    message: format!("Result \"{value}\" read as 1/2-1/2"),
+                });
+                None
+            }
             "Result" => (!is_valid_result(value))
                 .then(|| format!("Result \"{value}\" is not one of 1-0, 0-1, 1/2-1/2, *")),
             _ => None,
@@ -145,12 +178,23 @@ mod tests {
         assert_eq!(
             kinds,
             vec![
-                ProblemKind::MalformedTag,
                 ProblemKind::MissingTag,
+                ProblemKind::MalformedTag,
                 ProblemKind::SetupWithoutFen
             ]
         );
-        assert_eq!(problems[0].tag, Some(2));
-        assert!(problems[1].message.contains("Black"));
+        assert_eq!(problems[0].message, "missing Seven Tag Roster tag: Black");
+        assert_eq!(problems[1].tag, Some(2));
+        let none: Vec<(&[u8], &str)> = Vec::new();
+        let problems = check_tags(&none);
+        assert_eq!(problems.len(), 1, "one problem for all seven");
+        assert_eq!(
+            problems[0].message,
+            "missing Seven Tag Roster tags: Event, Site, Date, Round, White, Black, Result"
+        );
+        let draw = [(&b"Result"[..], "1/2")];
+        let kinds: Vec<ProblemKind> = check_tags(&draw).iter().map(|p| p.kind).collect();
+        assert!(kinds.contains(&ProblemKind::ResultSpelling));
+        assert!(!kinds.contains(&ProblemKind::MalformedTag));
     }
 }

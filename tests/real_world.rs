@@ -1,0 +1,372 @@
+//! End-to-end tests of what real files hold at the edges (issue #11): spellings outside the standard that
+//! replay with a note (`--strict` makes them errors), hostile input that stays bounded, text that reaches a
+//! terminal clean, and messages that say the right thing.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run pgnkit");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "pgnkit {args:?} panicked:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn records(out: &Output) -> Vec<Value> {
+    stdout(out)
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("each line is a JSON object"))
+        .collect()
+}
+
+/// A fresh directory for one test's files.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pgnkit-real-world-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path_str(p: &Path) -> &str {
+    p.to_str().expect("temp paths are UTF-8")
+}
+
+/// (severity, kind) → count, of a record's problems.
+fn problem_counts(record: &Value) -> BTreeMap<(String, String), u64> {
+    let mut counts = BTreeMap::new();
+    for p in record["problems"].as_array().unwrap() {
+        let key = (
+            p["severity"].as_str().unwrap().to_string(),
+            p["kind"].as_str().unwrap().to_string(),
+        );
+        *counts.entry(key).or_default() += p["count"].as_u64().unwrap_or(1);
+    }
+    counts
+}
+
+const SPELLED: &str = "fixtures/validate/spellings.pgn";
+const STANDARD: &str = "fixtures/validate/spellings.standard.pgn";
+
+/// The notes each game of `spellings.pgn` must get: (kind, uses).
+fn expected_notes() -> Vec<Vec<(&'static str, u64)>> {
+    vec![
+        vec![("separate_ellipsis", 1)],
+        vec![],
+        vec![("separate_ellipsis", 2), ("result_spelling", 1)],
+        // the Result tag and the marker
+        vec![("result_spelling", 2)],
+        vec![("lowercase_piece_letter", 6)],
+        vec![("coordinate_move", 8)],
+        vec![("coordinate_move", 1)],
+        vec![("parenthesized_promotion", 1)],
+        vec![("unicode_space", 2)],
+        vec![("fen_clock_repaired", 1)],
+        // after a byte-order mark in the middle of the file: no extra game, nothing to say
+        vec![],
+    ]
+}
+
+#[test]
+fn real_world_spellings_replay_every_ply_like_their_standard_forms_with_notes() {
+    let spelled = run(&["validate", "--format", "json", SPELLED]);
+    let standard = run(&["validate", "--format", "json", STANDARD]);
+    assert_eq!(spelled.status.code(), Some(0), "notes alone exit 0");
+    assert_eq!(standard.status.code(), Some(0));
+    let (spelled, standard) = (records(&spelled), records(&standard));
+    let expected = expected_notes();
+    assert_eq!(spelled.len(), expected.len(), "one record per game");
+    assert_eq!(standard.len(), expected.len());
+    for ((s, t), notes) in spelled.iter().zip(&standard).zip(&expected) {
+        let game = s["game"].as_u64().unwrap();
+        assert_eq!(s["valid"], true, "game {game}: {s}");
+        assert_eq!(s["plies"], t["plies"], "game {game}: every ply replays");
+        assert!(s["plies"].as_u64().unwrap() > 0);
+        assert_eq!(
+            s["final_fen"], t["final_fen"],
+            "game {game}: the same moves"
+        );
+        assert_eq!(s["marker"], t["marker"], "game {game}");
+        let want: BTreeMap<(String, String), u64> = notes
+            .iter()
+            .map(|(kind, n)| (("note".to_string(), kind.to_string()), *n))
+            .collect();
+        assert_eq!(problem_counts(s), want, "game {game}: {s}");
+        assert!(
+            problem_counts(t).is_empty(),
+            "game {game} in standard notation has nothing to say: {t}"
+        );
+    }
+}
+
+#[test]
+fn strict_turns_the_spelling_notes_into_errors() {
+    let out = run(&["validate", "--format", "json", "--strict", SPELLED]);
+    assert_eq!(out.status.code(), Some(1));
+    for (record, notes) in records(&out).iter().zip(expected_notes()) {
+        let game = record["game"].as_u64().unwrap();
+        assert_eq!(record["valid"], notes.is_empty(), "game {game}: {record}");
+        let want: BTreeMap<(String, String), u64> = notes
+            .iter()
+            .map(|(kind, n)| (("error".to_string(), kind.to_string()), *n))
+            .collect();
+        assert_eq!(problem_counts(record), want, "game {game}: {record}");
+    }
+}
+
+#[test]
+fn notes_are_one_line_per_file_in_human_output() {
+    let out = run(&["validate", "--color", "never", SPELLED]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    let note_lines: Vec<&str> = text.lines().filter(|l| l.starts_with("note")).collect();
+    assert_eq!(note_lines.len(), 1, "{text}");
+    let line = note_lines[0];
+    assert!(
+        line.starts_with(&format!("note: {SPELLED}: 25 non-standard spellings")),
+        "{line}"
+    );
+    for kind in [
+        "separate_ellipsis 3 in 2 games (first 9:4, game 1)",
+        "lowercase_piece_letter 6 in 1 game",
+        "coordinate_move 9 in 2 games",
+        "parenthesized_promotion 1 in 1 game",
+        "unicode_space 2 in 1 game",
+        "fen_clock_repaired 1 in 1 game",
+        "result_spelling 3 in 2 games",
+    ] {
+        assert!(line.contains(kind), "{kind} in {line}");
+    }
+    assert!(
+        !text.contains("error") && !text.contains("warning["),
+        "{text}"
+    );
+    assert!(text.contains("no errors, 0 warnings, 25 notes"), "{text}");
+}
+
+#[test]
+fn a_flood_of_identical_problems_is_one_diagnostic_with_its_count() {
+    let dir = temp_dir("flood");
+    let file = dir.join("parens.pgn");
+    let text = format!("[Event \"x\"]\n\n1. e4 {} *\n", "(".repeat(100_000));
+    std::fs::write(&file, text).unwrap();
+    let out = run(&["validate", "--color", "never", path_str(&file)]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains("variation must follow a move (and 99998 more like this)"),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
+    assert!(
+        text.contains("100000 errors in 1 game"),
+        "the summary counts them all"
+    );
+    // Each diagnostic shows a window of its line, not the line.
+    assert!(text.len() < 4000, "{} bytes of output", text.len());
+    let json = run(&["validate", "--format", "json", path_str(&file)]);
+    let record = &records(&json)[0];
+    let flood = record["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["kind"] == "syntax" && p["count"].is_u64())
+        .expect("one record with a count");
+    assert_eq!(flood["count"], 99_999);
+    assert_eq!(
+        (flood["line"].as_u64(), flood["column"].as_u64()),
+        (Some(3), Some(8))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn control_bytes_never_reach_the_terminal() {
+    let dir = temp_dir("controls");
+    let file = dir.join("controls.pgn");
+    std::fs::write(
+        &file,
+        b"[Event \"x\x07\"]\n[White \"Ann\x1b[31mRED\"]\n[Black \"B\x00b\"]\n\n1. e4 e5 2. Q\x1bh5 *\n",
+    )
+    .unwrap();
+    let out = run(&["validate", "--color", "never", path_str(&file)]);
+    assert_eq!(out.status.code(), Some(1), "Q\\x1bh5 is no move");
+    for stream in [&out.stdout, &out.stderr] {
+        let bad: Vec<u8> = stream
+            .iter()
+            .copied()
+            .filter(|&b| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f)
+            .collect();
+        assert!(
+            bad.is_empty(),
+            "raw control bytes {bad:?} in:\n{}",
+            String::from_utf8_lossy(stream)
+        );
+    }
+    let text = stdout(&out);
+    assert!(text.contains("Ann\\u{1b}[31mRED"), "{text}");
+    assert!(text.contains("B\\u{0}b"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn each_tag_value_and_comment_is_decoded_on_its_own() {
+    let dir = temp_dir("encodings");
+    let file = dir.join("mixed.pgn");
+    // a UTF-8 name, a Latin-1 name, a Latin-1 comment: one game
+    std::fs::write(
+        &file,
+        b"[Event \"Open\"]\n[Site \"Paris\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"M\xc3\xbcller\"]\n[Black \"Ren\xe9\"]\n[Result \"*\"]\n\n1. e4 {caf\xe9} e5 *\n",
+    )
+    .unwrap();
+    let out = run(&["validate", "--format", "json", path_str(&file)]);
+    assert_eq!(out.status.code(), Some(0));
+    let record = &records(&out)[0];
+    assert_eq!(record["white"], "Müller");
+    assert_eq!(record["black"], "René");
+    let notes: Vec<&Value> = record["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["kind"] == "windows_1252_text")
+        .collect();
+    assert_eq!(notes.len(), 1, "{record}");
+    assert_eq!(notes[0]["severity"], "note");
+    assert_eq!(notes[0]["count"], 2, "the Black tag and the comment");
+    assert!(
+        notes[0]["message"].as_str().unwrap().contains("Black tag"),
+        "the note names the field: {}",
+        notes[0]
+    );
+    // Not UTF-8 is the PGN standard's own Latin-1: a note even with --strict.
+    let strict = run(&["validate", "--strict", "--format", "json", path_str(&file)]);
+    assert_eq!(strict.status.code(), Some(0));
+    // convert writes both names as UTF-8
+    let converted = run(&["convert", path_str(&file)]);
+    let text = String::from_utf8(converted.stdout).expect("convert writes UTF-8");
+    assert!(
+        text.contains("[White \"Müller\"]") && text.contains("[Black \"René\"]"),
+        "{text}"
+    );
+    assert!(text.contains("{café}"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_win_against_mating_material_is_drawn_only_on_time() {
+    let dir = temp_dir("fide-6-9");
+    let file = dir.join("bare-king.pgn");
+    // White has a bare king and is scored the winner: by resignation (stands), or on time (a draw, 6.9).
+    let game = |termination: &str| {
+        format!(
+            "[Event \"x\"]\n[Site \"x\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n\
+             [Result \"1-0\"]\n[Termination \"{termination}\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/q7/4K3 w - - 0 1\"]\n\n\
+             1. Kf1 Qb1+ 2. Kg2 1-0\n\n"
+        )
+    };
+    std::fs::write(
+        &file,
+        [game("A won by resignation"), game("A won on time")].concat(),
+    )
+    .unwrap();
+    let out = run(&["validate", "--format", "json", path_str(&file)]);
+    let recs = records(&out);
+    let message = |r: &Value| {
+        r["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["kind"] == "win_without_mating_material")
+            .map(|p| p["message"].as_str().unwrap().to_string())
+            .expect("the warning")
+    };
+    let resigned = message(&recs[0]);
+    assert!(
+        resigned.contains("cannot checkmate by any series of legal moves"),
+        "{resigned}"
+    );
+    assert!(resigned.contains("a resignation stands"), "{resigned}");
+    assert!(!resigned.contains("is drawn"), "{resigned}");
+    let flagged = message(&recs[1]);
+    assert!(flagged.contains("won on time"), "{flagged}");
+    assert!(
+        flagged.contains("the game is drawn (FIDE 6.9)"),
+        "{flagged}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn missing_tags_are_one_line_per_game() {
+    let dir = temp_dir("tagless");
+    let file = dir.join("tagless.pgn");
+    std::fs::write(&file, "1. e4 e5 *\n\n1. d4 d5 *\n").unwrap();
+    let out = run(&["validate", "--color", "never", path_str(&file)]);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let missing: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("warning[missing_tag]"))
+        .collect();
+    assert_eq!(missing.len(), 2, "{text}");
+    for i in missing {
+        assert!(
+            lines[i].contains(
+                "missing Seven Tag Roster tags: Event, Site, Date, Round, White, Black, Result"
+            ),
+            "{}",
+            lines[i]
+        );
+        assert!(
+            lines[i].ends_with(", game 1)") || lines[i].ends_with(", game 2)"),
+            "{}",
+            lines[i]
+        );
+        assert!(
+            !lines
+                .get(i + 1)
+                .is_some_and(|l| l.trim_start().starts_with("-->")),
+            "{text}"
+        );
+    }
+    assert!(text.contains("2 warnings"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_language_is_guessed_from_variations_alone() {
+    let dir = temp_dir("guess");
+    let file = dir.join("guess.pgn");
+    // The main line is a null move; the only letter (R, a rook in English, a king in French) is in a variation.
+    std::fs::write(
+        &file,
+        "[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. -- (1. Rf1) *\n",
+    )
+    .unwrap();
+    let out = run(&["validate", "--format", "json", path_str(&file)]);
+    let record = &records(&out)[0];
+    assert!(
+        !problem_counts(record)
+            .keys()
+            .any(|(_, kind)| kind == "language_guessed"),
+        "{record}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
