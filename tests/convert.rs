@@ -1,5 +1,5 @@
-//! End-to-end tests of `pgnkit convert`, running the binary on `fixtures/convert/` and, when present, on the
-//! shared corpus (`../shared/corpus`; skipped with a note when absent):
+//! End-to-end tests of `pgnkit convert`, running the binary on `fixtures/convert/` and on the shared corpus
+//! (`../shared/corpus` or `$PGNKIT_SHARED/corpus`; those tests are listed as ignored when it is absent):
 //! - the French fixture converts to exactly `french.en.pgn`, losing no comment, NAG, variation or escape;
 //! - a game that does not replay is copied through unchanged (or skipped) with a located diagnostic, exit 1;
 //! - `-o`, standard input, directories, gzip and zstd input give the same bytes; `| head` exits 0;
@@ -361,33 +361,26 @@ fn options_strip_notation_and_formats() {
 
 // ---- the shared corpus ----
 
-fn corpus(path: &str) -> Option<PathBuf> {
-    let full = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpus")
-        .join(path);
-    if full.exists() {
-        Some(full)
-    } else {
-        eprintln!("skipped: {} not found", full.display());
-        None
-    }
+/// A file of the shared corpus (see build.rs), which must be there.
+fn corpus(path: &str) -> PathBuf {
+    let full = Path::new(env!("PGNKIT_SHARED_CORPUS")).join(path);
+    assert!(full.exists(), "{} not found", full.display());
+    full
 }
 
 /// The oracle's main-line UCI moves, per game.
-fn expected_uci(name: &str) -> Option<Vec<String>> {
-    let path = corpus(&format!("expected/{name}.jsonl.gz"))?;
+fn expected_uci(name: &str) -> Vec<String> {
+    let path = corpus(&format!("expected/{name}.jsonl.gz"));
     let mut text = String::new();
     flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
         .read_to_string(&mut text)
         .unwrap();
-    Some(
-        text.lines()
-            .map(|l| {
-                let v: serde_json::Value = serde_json::from_str(l).unwrap();
-                v["uci"].as_str().unwrap_or("").to_string()
-            })
-            .collect(),
-    )
+    text.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["uci"].as_str().unwrap_or("").to_string()
+        })
+        .collect()
 }
 
 /// Main-line UCI of every game of a PGN file, read back by pgnkit itself (`--from` as given).
@@ -422,15 +415,17 @@ const FRENCH: [(&str, usize); 3] = [
 ];
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn french_corpus_converts_to_english_with_the_oracles_moves_and_nothing_lost() {
     let dir = temp_dir("corpus-fr");
     for (name, games) in FRENCH {
-        let (Some(fr), Some(expected)) = (
+        let (fr, expected) = (
             corpus(&format!("games-french/{name}.fr.pgn")),
             expected_uci(name),
-        ) else {
-            return;
-        };
+        );
         let en = convert(&["convert", "-q", "--to", "en", fr.to_str().unwrap()], 0);
         let source = std::fs::read(&fr).unwrap();
         let (a, b) = (counts(&source), counts(&en));
@@ -452,12 +447,14 @@ fn french_corpus_converts_to_english_with_the_oracles_moves_and_nothing_lost() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn other_languages_read_back_to_the_same_moves() {
     let dir = temp_dir("corpus-langs");
     for (name, _) in FRENCH {
-        let Some(fr) = corpus(&format!("games-french/{name}.fr.pgn")) else {
-            return;
-        };
+        let fr = corpus(&format!("games-french/{name}.fr.pgn"));
         let fr = fr.to_str().unwrap().to_string();
         let english = convert(&["convert", "-q", &fr], 0);
         for lang in ["de", "es", "nl", "figurine"] {
@@ -496,12 +493,14 @@ fn other_languages_read_back_to_the_same_moves() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn english_to_french_to_english_is_the_identity() {
     let dir = temp_dir("roundtrip");
     for (name, _) in FRENCH {
-        let Some(en) = corpus(&format!("games-english/{name}.pgn")) else {
-            return;
-        };
+        let en = corpus(&format!("games-english/{name}.pgn"));
         let en = en.to_str().unwrap();
         let canonical = convert(&["convert", "-q", en], 0);
         let fr = convert(&["convert", "-q", "--to", "fr", en], 0);

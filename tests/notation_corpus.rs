@@ -1,4 +1,5 @@
-//! The notation layer on the shared corpus (skipped with a note when `../shared/corpus` is absent):
+//! The notation layer on the shared corpus (`../shared/corpus` or `$PGNKIT_SHARED/corpus`; the tests that need
+//! it are listed as ignored when it is absent) and on a corpus file copied into `fixtures/corpus-subset/`:
 //! - the 160 injected bad moves (English and French) fail at exactly the expected ply, with a reason of the
 //!   expected kind, and every other game replays;
 //! - the French translations replay to exactly the moves of their English originals;
@@ -12,15 +13,22 @@ mod tokens;
 use pgnkit::Position;
 use pgnkit::notation::{IllegalReason, Language, SanError, SanPlus};
 
-fn corpus(path: &str) -> Option<String> {
-    let full = format!("{}/../shared/corpus/{path}", env!("CARGO_MANIFEST_DIR"));
-    match std::fs::read(&full) {
-        Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-        Err(_) => {
-            eprintln!("skipped: {full} not found");
-            None
-        }
-    }
+/// A file of the shared corpus (see build.rs), which must be there.
+fn corpus(path: &str) -> String {
+    read(&format!("{}/{path}", env!("PGNKIT_SHARED_CORPUS")))
+}
+
+/// A corpus file copied into the repository (`fixtures/corpus-subset/`, at its corpus path).
+fn subset(path: &str) -> String {
+    read(&format!(
+        "{}/fixtures/corpus-subset/{path}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+}
+
+fn read(full: &str) -> String {
+    let bytes = std::fs::read(full).unwrap_or_else(|e| panic!("{full}: {e}"));
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// Replays a game; on the first failing token, its 1-based ply and the error.
@@ -75,14 +83,16 @@ fn field<'a>(line: &'a str, key: &str) -> &'a str {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn injected_errors_are_found_where_expected() {
-    let (Some(en), Some(fr), Some(expected)) = (
+    let (en, fr, expected) = (
         corpus("injected/injected.en.pgn"),
         corpus("injected/injected.fr.pgn"),
         corpus("injected/injected.expected.jsonl"),
-    ) else {
-        return;
-    };
+    );
     let expected: Vec<(usize, usize, String)> = expected
         .lines()
         .map(|l| {
@@ -120,18 +130,20 @@ fn injected_errors_are_found_where_expected() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn french_games_replay_like_their_english_originals() {
     for name in [
         "twic1389_3393games",
         "pychess-world_matches",
         "lichess-db-2025-05_blitz_438games_clk",
     ] {
-        let (Some(en), Some(fr)) = (
+        let (en, fr) = (
             corpus(&format!("games-english/{name}.pgn")),
             corpus(&format!("games-french/{name}.fr.pgn")),
-        ) else {
-            return;
-        };
+        );
         let en = tokens::games(&en);
         let fr = tokens::games(&fr);
         // Records without moves are left out on both sides.
@@ -150,9 +162,7 @@ fn french_games_replay_like_their_english_originals() {
 
 #[test]
 fn german_sample_replays() {
-    let Some(text) = corpus("games-localized/pgn-extract-test-Wdeutsch-out.pgn") else {
-        return;
-    };
+    let text = subset("games-localized/pgn-extract-test-Wdeutsch-out.pgn");
     let games = tokens::games(&text);
     assert_eq!(games.len(), 1);
     let moves = replay(&games[0], Language::De).unwrap_or_else(|e| panic!("{}", e.1));
@@ -160,12 +170,14 @@ fn german_sample_replays() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn english_corpus_replays_like_python_chess() {
-    let dir = format!("{}/../shared/corpus", env!("CARGO_MANIFEST_DIR"));
-    let Ok(entries) = std::fs::read_dir(format!("{dir}/expected")) else {
-        eprintln!("skipped: {dir}/expected not found");
-        return;
-    };
+    let dir = env!("PGNKIT_SHARED_CORPUS");
+    let entries = std::fs::read_dir(format!("{dir}/expected"))
+        .unwrap_or_else(|e| panic!("{dir}/expected: {e}"));
     let mut files = 0;
     for entry in entries {
         let path = entry.unwrap().path();
@@ -179,14 +191,12 @@ fn english_corpus_replays_like_python_chess() {
         else {
             continue;
         };
-        let Ok(output) = std::process::Command::new("gzip")
+        let output = std::process::Command::new("gzip")
             .arg("-dc")
             .arg(&path)
             .output()
-        else {
-            eprintln!("skipped: no gzip to read {name}");
-            return;
-        };
+            .unwrap_or_else(|e| panic!("gzip -dc {name}: {e}"));
+        assert!(output.status.success(), "gzip -dc {name}");
         let expected = String::from_utf8(output.stdout).unwrap();
         let games = tokens::games(&String::from_utf8_lossy(&text));
         for line in expected.lines() {

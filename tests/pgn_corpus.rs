@@ -1,4 +1,6 @@
-//! The PGN reader against the shared corpus (`../shared/corpus`, present in CI):
+//! The PGN reader against the shared corpus (`../shared/corpus` or `$PGNKIT_SHARED/corpus`, present in CI;
+//! without it the tests that need the whole corpus are listed as ignored), and against the few corpus files
+//! copied into `fixtures/corpus-subset/` (run everywhere):
 //! * every `.pgn` under games-english, games-french, games-localized and pgn-edge-cases has the number
 //!   of games its folder's README says, with the corrections explained in `count_corrections`;
 //! * the splitter finds exactly the parser's game boundaries on every corpus file, whatever its kind;
@@ -16,13 +18,18 @@ use pgnkit::pgn::{
 };
 
 fn corpus() -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let p = PathBuf::from(env!("PGNKIT_SHARED_CORPUS"));
     assert!(
         p.is_dir(),
         "the shared corpus is expected at {} (CI has it)",
         p.display()
     );
     p
+}
+
+/// The corpus files copied into the repository, at their corpus paths.
+fn subset() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/corpus-subset")
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -41,8 +48,12 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn files(sub: &str, ext: Option<&str>) -> Vec<PathBuf> {
+    files_in(&corpus(), sub, ext)
+}
+
+fn files_in(root: &Path, sub: &str, ext: Option<&str>) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    walk(&corpus().join(sub), &mut out);
+    walk(&root.join(sub), &mut out);
     out.retain(|p| ext.is_none_or(|e| p.extension().is_some_and(|x| x == e)));
     out
 }
@@ -241,6 +252,10 @@ fn parse(path: &Path) -> (Vec<u8>, usize) {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn game_counts_match_the_readmes() {
     let mut expected = BTreeMap::new();
     for sub in [
@@ -293,6 +308,10 @@ fn game_counts_match_the_readmes() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn syntax_errors_only_where_meant() {
     let mut failures = Vec::new();
     for sub in [
@@ -344,7 +363,7 @@ fn replay_time_failures_parse_cleanly() {
         ),
     ];
     for (name, index, line, column) in cases {
-        let data = fs::read(corpus().join(name)).unwrap();
+        let data = fs::read(subset().join(name)).unwrap();
         let game = Games::new(&data).nth(index).unwrap();
         assert!(!game.has_errors(), "{name}: {:?}", game.diagnostics);
         assert!(
@@ -358,7 +377,7 @@ fn replay_time_failures_parse_cleanly() {
         "pgn-edge-cases/pgn-read/break_pgn_0_8_1_a.pgn",
         "pgn-edge-cases/pgn-read/break_pgn_0_8_1_c.pgn",
     ] {
-        let data = fs::read(corpus().join(name)).unwrap();
+        let data = fs::read(subset().join(name)).unwrap();
         let games: Vec<_> = Games::new(&data).collect();
         assert_eq!(games.len(), 1, "{name}");
         assert!(games[0].diagnostics.is_empty(), "{name}");
@@ -376,6 +395,10 @@ fn move_at(game: &Game<'_>, line: u64, column: u32) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn splitter_agrees_with_parser_on_every_corpus_file() {
     let mut checked = 0;
     for path in files("", None) {
@@ -400,6 +423,10 @@ fn splitter_agrees_with_parser_on_every_corpus_file() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn streaming_readers_agree_with_the_whole_file() {
     for name in [
         "games-english/pychess-world_matches.pgn",
@@ -494,7 +521,7 @@ fn our_index(case: &str, n: usize) -> usize {
 #[test]
 fn kokopu_expected_errors() {
     let mut seen = 0;
-    for err in files("pgn-edge-cases/kokopu", Some("err")) {
+    for err in files_in(&subset(), "pgn-edge-cases/kokopu", Some("err")) {
         let case = err
             .parent()
             .unwrap()
@@ -707,7 +734,7 @@ fn strip_checks(s: &str) -> String {
 #[test]
 fn kokopu_expected_dumps() {
     let mut seen = 0;
-    for txt in files("pgn-edge-cases/kokopu", Some("txt")) {
+    for txt in files_in(&subset(), "pgn-edge-cases/kokopu", Some("txt")) {
         let case = txt
             .parent()
             .unwrap()
@@ -756,6 +783,10 @@ fn kokopu_expected_dumps() {
 // injected errors: the bad move's location
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn injected_moves_are_located() {
     let dir = corpus().join("injected");
     let expected = fs::read_to_string(dir.join("injected.expected.jsonl")).unwrap();

@@ -1,5 +1,6 @@
 //! End-to-end tests of `pgnkit validate`: the binary on fixtures (every problem kind with its line, column and
-//! exit code), the JSON schema, and the shared corpus against the python-chess oracle's verdicts.
+//! exit code), the JSON schema, variants on corpus files copied into `fixtures/corpus-subset/`, and the shared
+//! corpus against the python-chess oracle's verdicts (listed as ignored when the corpus is absent).
 
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
@@ -54,8 +55,14 @@ fn problems(record: &Value) -> Vec<(String, u64, u64)> {
         .collect()
 }
 
-fn shared(path: &str) -> PathBuf {
-    root().join("..").join("shared").join(path)
+/// A file of the shared corpus (`../shared/corpus` or `$PGNKIT_SHARED/corpus`: see build.rs).
+fn corpus(path: &str) -> PathBuf {
+    PathBuf::from(env!("PGNKIT_SHARED_CORPUS")).join(path)
+}
+
+/// A corpus file copied into the repository (`fixtures/corpus-subset/`, at its corpus path).
+fn subset(path: &str) -> PathBuf {
+    root().join("fixtures/corpus-subset").join(path)
 }
 
 #[test]
@@ -374,7 +381,7 @@ fn french_game_with_only_kings_and_pawns_is_read_as_french() {
 // ---- the shared corpus, against python-chess's verdicts ----
 
 fn expected(name: &str) -> Vec<Value> {
-    let path = shared(&format!("corpus/expected/{name}.jsonl.gz"));
+    let path = corpus(&format!("expected/{name}.jsonl.gz"));
     let mut text = String::new();
     flate2::read::GzDecoder::new(
         std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path:?}: {e}")),
@@ -430,6 +437,10 @@ fn agree_with_oracle(pgn: &Path, oracle: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn english_corpus_agrees_with_the_oracle_game_by_game() {
     for name in [
         "gnuchess-book_games-000001-020000",
@@ -441,11 +452,15 @@ fn english_corpus_agrees_with_the_oracle_game_by_game() {
         "python-chess-kasparov-deep-blue-1997",
         "sunfish-gaviota-starters",
     ] {
-        agree_with_oracle(&shared(&format!("corpus/games-english/{name}.pgn")), name);
+        agree_with_oracle(&corpus(&format!("games-english/{name}.pgn")), name);
     }
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn rules_outcome_files_agree_with_the_oracle_and_their_names() {
     for name in [
         "sunfish-3fold_do",
@@ -457,7 +472,7 @@ fn rules_outcome_files_agree_with_the_oracle_and_their_names() {
         "pychess-mate",
         "pychess-promotion",
     ] {
-        agree_with_oracle(&shared(&format!("corpus/rules-outcomes/{name}.pgn")), name);
+        agree_with_oracle(&corpus(&format!("rules-outcomes/{name}.pgn")), name);
     }
     // Every game of sunfish-3fold_do ends with threefold repetition claimable.
     let out = run(&[
@@ -465,7 +480,9 @@ fn rules_outcome_files_agree_with_the_oracle_and_their_names() {
         "--format",
         "json",
         "-q",
-        "../shared/corpus/rules-outcomes/sunfish-3fold_do.pgn",
+        corpus("rules-outcomes/sunfish-3fold_do.pgn")
+            .to_str()
+            .unwrap(),
     ]);
     let recs = records(&out);
     assert!(!recs.is_empty());
@@ -479,13 +496,17 @@ fn rules_outcome_files_agree_with_the_oracle_and_their_names() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn french_corpus_is_detected_as_french_and_replays_like_the_english_originals() {
     for (name, games) in [
         ("twic1389_3393games", 3393),
         ("pychess-world_matches", 580),
         ("lichess-db-2025-05_blitz_438games_clk", 438),
     ] {
-        let fr = shared(&format!("corpus/games-french/{name}.fr.pgn"));
+        let fr = corpus(&format!("games-french/{name}.fr.pgn"));
         let out = run(&["validate", "--format", "json", "-q", fr.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(0), "{name}: no errors expected");
         let recs = records(&out);
@@ -502,7 +523,7 @@ fn french_corpus_is_detected_as_french_and_replays_like_the_english_originals() 
                 r["lang"]
             );
         }
-        let en = shared(&format!("corpus/games-english/{name}.pgn"));
+        let en = corpus(&format!("games-english/{name}.pgn"));
         let out = run(&["validate", "--format", "json", "-q", en.to_str().unwrap()]);
         for r in records(&out) {
             assert!(
@@ -515,14 +536,18 @@ fn french_corpus_is_detected_as_french_and_replays_like_the_english_originals() 
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn injected_errors_are_found_where_the_oracle_put_them() {
-    let text = std::fs::read_to_string(shared("corpus/injected/injected.expected.jsonl")).unwrap();
+    let text = std::fs::read_to_string(corpus("injected/injected.expected.jsonl")).unwrap();
     let injected: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     for lang in ["en", "fr"] {
-        let path = shared(&format!("corpus/injected/injected.{lang}.pgn"));
+        let path = corpus(&format!("injected/injected.{lang}.pgn"));
         let out = run(&["validate", "--format", "json", "-q", path.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(1));
         let recs = records(&out);
@@ -566,8 +591,12 @@ fn injected_errors_are_found_where_the_oracle_put_them() {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn output_order_does_not_depend_on_threads() {
-    let path = shared("corpus/games-english/twic1389_3393games.pgn");
+    let path = corpus("games-english/twic1389_3393games.pgn");
     let one = run(&[
         "validate",
         "--format",
@@ -613,13 +642,17 @@ fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 #[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
 fn two_threads_report_exactly_what_one_does_on_every_edge_case_in_one_file() {
     // One file of every edge-case and injected-error file: with two threads the reading thread cuts it into
     // many batches, through comments, escapes, tagless games and broken tag sections, where one thread
     // parses blocks as it reads. Diagnostics (game numbers, lines, columns) and the summary must not differ.
     let mut files = Vec::new();
-    pgn_files(&shared("corpus/pgn-edge-cases"), &mut files);
-    pgn_files(&shared("corpus/injected"), &mut files);
+    pgn_files(&corpus("pgn-edge-cases"), &mut files);
+    pgn_files(&corpus("injected"), &mut files);
     let mut all = Vec::new();
     for f in &files {
         all.extend(std::fs::read(f).expect("read corpus file"));
@@ -649,15 +682,15 @@ fn two_threads_report_exactly_what_one_does_on_every_edge_case_in_one_file() {
 #[test]
 fn chess960_games_replay_with_their_castling_and_other_variants_are_refused() {
     for file in [
-        "corpus/pgn-edge-cases/pychess/chess960rwch.pgn",
-        "corpus/pgn-edge-cases/python-chess/cutechess-fischerrandom.pgn",
+        "pgn-edge-cases/pychess/chess960rwch.pgn",
+        "pgn-edge-cases/python-chess/cutechess-fischerrandom.pgn",
     ] {
         let out = run(&[
             "validate",
             "--format",
             "json",
             "-q",
-            shared(file).to_str().unwrap(),
+            subset(file).to_str().unwrap(),
         ]);
         assert_eq!(out.status.code(), Some(0), "{file}");
         let recs = records(&out);
@@ -676,11 +709,11 @@ fn chess960_games_replay_with_their_castling_and_other_variants_are_refused() {
     }
     for (file, variant) in [
         (
-            "corpus/pgn-edge-cases/python-chess/antichess-programfox.pgn",
+            "pgn-edge-cases/python-chess/antichess-programfox.pgn",
             "Antichess",
         ),
         (
-            "corpus/pgn-edge-cases/python-chess/knightvuillaume-jannlee-zh-lichess.pgn",
+            "pgn-edge-cases/python-chess/knightvuillaume-jannlee-zh-lichess.pgn",
             "Crazyhouse",
         ),
     ] {
@@ -689,7 +722,7 @@ fn chess960_games_replay_with_their_castling_and_other_variants_are_refused() {
             "--format",
             "json",
             "-q",
-            shared(file).to_str().unwrap(),
+            subset(file).to_str().unwrap(),
         ]);
         assert_eq!(out.status.code(), Some(1), "{file}");
         for r in records(&out) {
