@@ -145,7 +145,7 @@ fn notes_are_one_line_per_file_in_human_output() {
         "{line}"
     );
     for kind in [
-        "separate_ellipsis 3 in 2 games (first 9:4, game 1)",
+        "separate_ellipsis 3 in 2 games (first 11:4, game 1)",
         "lowercase_piece_letter 6 in 1 game",
         "coordinate_move 9 in 2 games",
         "parenthesized_promotion 1 in 1 game",

@@ -115,10 +115,11 @@ pub fn word_ends(rest: &[u8]) -> bool {
     }
 }
 
-/// Length of a space other than ASCII whitespace at the start of `rest`, 0 if none: the no-break space
-/// (U+00A0 in UTF-8, or the byte A0 of Windows-1252), the spaces U+2000 to U+200B, the narrow no-break space
-/// U+202F, the ideographic space U+3000, and U+FEFF (a byte-order mark that `cat a.pgn b.pgn` leaves inside
-/// a file). Word processors and web pages put them between moves; they separate tokens like a space.
+/// Length of a space other than ASCII whitespace at the start of `rest`, 0 if none, where the byte before
+/// `rest` is ASCII (the end of a token): the no-break space (U+00A0 in UTF-8, or the byte A0 of
+/// Windows-1252), the spaces U+2000 to U+200B, the narrow no-break space U+202F, the ideographic space U+3000,
+/// and U+FEFF (a byte-order mark that `cat a.pgn b.pgn` leaves inside a file). Word processors and web pages
+/// put them between moves; they separate tokens like a space.
 #[inline]
 pub fn unicode_space_len(rest: &[u8]) -> usize {
     match rest {
@@ -127,6 +128,16 @@ pub fn unicode_space_len(rest: &[u8]) -> usize {
         [0xE2, 0x80, 0x80..=0x8B | 0xAF, ..] | [0xE3, 0x80, 0x80, ..] | [0xEF, 0xBB, 0xBF, ..] => 3,
         _ => 0,
     }
+}
+
+/// [`unicode_space_len`] at `pos` of `buf`, whatever comes before: a lone byte A0 is a Windows-1252 no-break
+/// space only after an ASCII byte (after any other it is part of a UTF-8 character: `à` is C3 A0).
+#[inline]
+pub fn unicode_space_at(buf: &[u8], pos: usize) -> usize {
+    if buf[pos] == 0xA0 && pos > 0 && buf[pos - 1] >= 0x80 {
+        return 0;
+    }
+    unicode_space_len(&buf[pos..])
 }
 
 /// Whether `rest` (the end of what has been read) could be the start of a space of [`unicode_space_len`] cut
@@ -139,10 +150,24 @@ pub fn maybe_cut_space(rest: &[u8]) -> bool {
     )
 }
 
-/// Whether a space of [`unicode_space_len`] ends just before `pos`.
+/// Whether a space of [`unicode_space_at`] ends just before `pos`.
 #[inline]
 fn unicode_space_before(buf: &[u8], pos: usize) -> bool {
-    (1..=3).any(|len| pos >= len && unicode_space_len(&buf[pos - len..pos]) == len)
+    (1..=3).any(|len| pos >= len && unicode_space_at(&buf[..pos], pos - len) == len)
+}
+
+/// The word starting at `pos`: up to the next boundary byte or space of [`unicode_space_at`] (empty when
+/// `buf[pos]` is a boundary).
+#[inline]
+pub fn word_at(buf: &[u8], pos: usize) -> &[u8] {
+    let mut end = pos;
+    while end < buf.len()
+        && !is_boundary(buf[end])
+        && !(buf[end] >= 0x80 && unicode_space_at(buf, end) > 0)
+    {
+        end += 1;
+    }
+    &buf[pos..end]
 }
 
 /// Position of the first byte at or after `pos` that is neither whitespace nor a space of
@@ -152,7 +177,7 @@ pub fn skip_spaces(buf: &[u8], mut pos: usize) -> usize {
     loop {
         pos = skip_ws(buf, pos);
         match buf.get(pos) {
-            Some(&b) if b >= 0x80 => match unicode_space_len(&buf[pos..]) {
+            Some(&b) if b >= 0x80 => match unicode_space_at(buf, pos) {
                 0 => return pos,
                 len => pos += len,
             },

@@ -7,11 +7,11 @@
 
 use nom::Parser;
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till, take_while};
+use nom::bytes::complete::{tag, take_while};
 use nom::character::complete::digit1;
 use nom::combinator::{opt, value};
 
-use super::lex::{self, GameResult, NameSet, PResult, TagProblem, is_boundary, word_ends};
+use super::lex::{self, GameResult, NameSet, PResult, TagProblem, word_ends};
 use super::model::{
     Diagnostic, DiagnosticKind, Game, MoveLetters, MoveToken, Span, Tag, Token, TokenKind,
 };
@@ -196,7 +196,7 @@ impl<'a> Games<'a> {
                     truncated = true;
                     break n;
                 }
-                let space = lex::unicode_space_len(&buf[i..]);
+                let space = lex::unicode_space_at(buf, i);
                 if space > 0 {
                     // A byte-order mark inside the file (`cat a.pgn b.pgn`) is an artefact of encodings, not
                     // of the text: skipped without a word. Other spaces are a spelling of the file's.
@@ -617,11 +617,10 @@ pub fn parse_all(buf: &[u8]) -> Vec<Game<'_>> {
 /// `…`, the ellipsis character.
 const ELLIPSIS: &[u8] = "…".as_bytes();
 
-/// The word starting at `i`: up to the next boundary byte (empty when `buf[i]` is one).
+/// The word starting at `i` (see [`lex::word_at`]).
 #[inline]
 fn word_at(buf: &[u8], i: usize) -> &[u8] {
-    let r: PResult<'_, &[u8]> = take_till(is_boundary)(&buf[i..]);
-    r.map(|(_, w)| w).unwrap_or_default()
+    lex::word_at(buf, i)
 }
 
 fn parse_u32(digits: &[u8]) -> u32 {

@@ -100,6 +100,7 @@ pub enum ProblemKind {
     /// A FEN tag whose half-move clock contradicts its en-passant square: the clock was read as 0.
     FenClockRepaired,
     /// A tag value or comment that is not UTF-8, read as Windows-1252.
+    #[serde(rename = "windows_1252_text")]
     Windows1252Text,
 }
 
