@@ -24,7 +24,10 @@ pub enum Event<R> {
     Start { source: usize },
     /// The result of one batch of games of a source.
     Batch { source: usize, result: R },
-    /// A source could not be opened or read; what was read before the error has been delivered.
+    /// A source could not be opened or read, or held a game over the size limit
+    /// ([`crate::pgn::MAX_GAME_BYTES`]). Every complete game read before the error has been delivered; after a
+    /// read error nothing more of the source comes, after a game over the limit the source goes on (that game
+    /// was skipped).
     Error { source: usize, message: String },
     /// A source is finished.
     End { source: usize },
@@ -91,13 +94,12 @@ impl Iterator for Items<'_> {
         }
         match reader.next() {
             Some(Ok(batch)) => Some(Item::Batch(self.index, batch)),
-            Some(Err(e)) => {
-                self.closing = true;
-                Some(Item::Error(
-                    self.index,
-                    format!("{}: {e}", source.display_name()),
-                ))
-            }
+            // A game over the size limit (skipped, the reader goes on) or a read error (the complete games
+            // before it were handed out; the reader ends next).
+            Some(Err(e)) => Some(Item::Error(
+                self.index,
+                format!("{}: {e}", source.display_name()),
+            )),
             None => {
                 self.closing = true;
                 self.next()
@@ -165,13 +167,12 @@ where
                         emit(Event::Batch { source, result })?;
                     }
                     Ok(None) => break,
-                    Err(e) => {
-                        emit(Event::Error {
-                            source,
-                            message: format!("{}: {e}", input.display_name()),
-                        })?;
-                        break;
-                    }
+                    // A game over the size limit (skipped, the reader goes on) or a read error (the complete
+                    // games before it were handed out; the reader ends next).
+                    Err(e) => emit(Event::Error {
+                        source,
+                        message: format!("{}: {e}", input.display_name()),
+                    })?,
                 }
             }
             done += raw.load(Ordering::Relaxed);
