@@ -241,7 +241,7 @@ impl<R: Read> Feed<R> {
             }
         }
         let new = &self.buf[before..];
-        let blank = new.iter().rev().take_while(|&&b| lex::is_ws(b)).count();
+        let blank = trailing_blank(new);
         self.blank_tail = if blank == new.len() {
             self.blank_tail + blank
         } else {
@@ -333,7 +333,8 @@ impl<R: Read> Feed<R> {
             if self.eof {
                 return Plan::Scan { more: false };
             }
-            if self.buf.len() < 2 * self.stalled {
+            // Blank space alone holds no game: read on (until it is dropped above).
+            if self.buf.len() < 2 * self.stalled || self.blank_tail == self.buf.len() {
                 continue;
             }
             return Plan::Scan { more: true };
@@ -486,12 +487,7 @@ impl<R: Read> Feed<R> {
             self.skip = None;
             self.errors
                 .push_back(io::Error::new(io::ErrorKind::InvalidData, error));
-            self.blank_tail = self
-                .buf
-                .iter()
-                .rev()
-                .take_while(|&&b| lex::is_ws(b))
-                .count();
+            self.blank_tail = trailing_blank(&self.buf);
             self.stalled = 0;
             self.unfinished_head = 0;
         } else if self.eof {
@@ -512,6 +508,26 @@ impl<R: Read> Feed<R> {
             self.finished = true;
         }
     }
+}
+
+/// A blank byte as the reader skips it ([`lex::is_ws`]: space, tab, LF, VT, FF, CR), without a table: the
+/// loops over whole blocks of blank space below then run on many bytes at once.
+#[inline(always)]
+fn is_blank(b: u8) -> bool {
+    b == b' ' || b.wrapping_sub(b'\t') < 5
+}
+
+/// The number of blank bytes at the end of `bytes`, 64 at a time while they are all blank.
+fn trailing_blank(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    for chunk in bytes.rchunks(64) {
+        if chunk.iter().fold(true, |all, &b| all & is_blank(b)) {
+            n += chunk.len();
+        } else {
+            return n + chunk.iter().rev().take_while(|&&b| is_blank(b)).count();
+        }
+    }
+    n
 }
 
 /// What a line is, to find where a game starts after a skipped one.
@@ -909,6 +925,18 @@ mod tests {
             .unwrap();
             assert_eq!(got, whole, "block {block}");
         }
+    }
+
+    #[test]
+    fn blank_bytes_are_the_lexers_whitespace() {
+        for b in 0..=255u8 {
+            assert_eq!(is_blank(b), lex::is_ws(b), "byte {b}");
+        }
+        assert_eq!(trailing_blank(b""), 0);
+        assert_eq!(trailing_blank(b"x \n"), 2);
+        let long = [b"x".as_slice(), &[b' '; 200]].concat();
+        assert_eq!(trailing_blank(&long), 200);
+        assert_eq!(trailing_blank(&long[1..]), 200);
     }
 
     /// A stream that gives `data`, then fails (like a damaged `.gz`), in reads of at most `chunk` bytes.
