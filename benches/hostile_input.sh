@@ -9,7 +9,8 @@
 #   truncated.pgn.zst GAMES_FILE in zstd, cut at three quarters
 # GAMES_FILE defaults to the GNU Chess slice of the shared corpus (11.7 MB, 20,000 games), else the bundled
 # example round repeated. For each input and -j1/-j2: exit code, games validated, the first line pgnkit wrote
-# on stderr, wall time and peak RSS (GNU time's "Maximum resident set size").
+# on stderr, wall time, CPU time (user + system: steadier than wall time on a shared machine) and peak RSS (GNU
+# time's "Maximum resident set size").
 #   usage: benches/hostile_input.sh   (WS_MB=..., NUL_MB=..., GAMES_FILE=..., PGNKIT=path to a built binary)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,18 +62,20 @@ size=$(stat -c %s "$tmp/whole.zst")
 head -c $((size * 3 / 4)) "$tmp/whole.zst" > "$tmp/truncated.pgn.zst"
 rm "$tmp/whole.zst"
 
-printf '%-18s %8s %3s %4s %7s %9s %10s  %s\n' input "on disk" -j exit games "wall (s)" "RSS (MiB)" "stderr (first line)"
+printf '%-18s %8s %3s %4s %7s %9s %8s %10s  %s\n' input "on disk" -j exit games "wall (s)" "CPU (s)" "RSS (MiB)" \
+    "stderr (first line)"
 for input in ws.pgn.gz nul.pgn truncated.pgn.gz padded.pgn.gz truncated.pgn.zst; do
     disk=$(stat -c %s "$tmp/$input" | awk '{ printf "%.1fM", $1 / 1e6 }')
     for jobs in 1 2; do
         set +e
-        "$TIME" -f '%e %M' -o "$tmp/time" "$PGNKIT" validate -j "$jobs" "$tmp/$input" > "$tmp/out" 2> "$tmp/err"
+        "$TIME" -f '%e %U %S %M' -o "$tmp/time" "$PGNKIT" validate -j "$jobs" "$tmp/$input" > "$tmp/out" 2> "$tmp/err"
         code=$?
         set -e
-        read -r wall rss < <(tail -1 "$tmp/time")
+        read -r wall user sys rss < <(tail -1 "$tmp/time")
         games=$(sed -n 's/^validated \([0-9]*\) game.*/\1/p' "$tmp/out")
         first=$(grep -m1 '^pgnkit' "$tmp/err" | sed "s|$tmp/||" | cut -c1-150 || true)
-        printf '%-18s %8s %3s %4s %7s %9s %10s  %s\n' "$input" "$disk" "$jobs" "$code" "${games:-?}" "$wall" \
+        printf '%-18s %8s %3s %4s %7s %9s %8s %10s  %s\n' "$input" "$disk" "$jobs" "$code" "${games:-?}" "$wall" \
+            "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')" \
             "$(awk -v kb="$rss" 'BEGIN { printf "%.1f", kb / 1024 }')" "$first"
     done
 done
