@@ -135,6 +135,7 @@ fn gzip(data: &[u8]) -> Vec<u8> {
     enc.finish().unwrap()
 }
 
+#[cfg(unix)]
 fn mkfifo(path: &Path) {
     let made = Command::new("mkfifo").arg(path).status();
     assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", path.display());

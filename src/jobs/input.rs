@@ -586,6 +586,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    #[cfg(unix)]
     fn names(found: &[Source], dir: &Path) -> Vec<String> {
         found
             .iter()
