@@ -2,19 +2,7 @@
 //! fixed-size blocks (one thread), [`BatchReader`] hands out owned batches of complete games (for
 //! worker threads).
 //!
-//! # Limits and faults
-//! Both readers hold one block plus the unfinished game carried over, and no more:
-//! * A game may take at most [`MAX_GAME_BYTES`] (64 MiB; `with_max_game` sets another limit). A game whose
-//!   end is not found within that many bytes is an error ([`GameTooLarge`], with where it starts): it is
-//!   skipped, and reading resumes at the next line that starts with a tag pair after a line of movetext
-//!   (the next game), so the rest of the input is still read. The reader then goes on: call it again.
-//! * Blank space between games is not kept: more than [`MAX_BLANK_RUN`] blank bytes after a finished game
-//!   (its termination marker read) or before the first game are dropped as they are read (positions are
-//!   still counted), so a finished game's [`Game::source`] then ends before them. Blank space inside an
-//!   unfinished game counts towards the game's size.
-//! * A read error (a damaged `.gz`) ends the input: every complete game read before it is handed out first
-//!   (a game whose termination marker was read is complete), then the error, which says where the input
-//!   ended when it ended inside a game; that unfinished game is not handed out. Nothing after that.
+//! See [`BlockReader`] for the limits (game size, blank space) and what a read error gives.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -611,8 +599,21 @@ fn finished_prefix(buf: &[u8], start: GameStart) -> usize {
 /// separate split, no copy of the games (the single-threaded path of the bulk jobs, and [`read_games`]).
 /// Memory: one block plus the unfinished game carried over (a game longer than a block grows the buffer;
 /// it is re-read only after the pending data doubled, so time stays linear), at most the game limit
-/// ([`MAX_GAME_BYTES`]); blank space between games is not kept. A leading UTF-8 BOM is skipped. See the
-/// [module documentation](self) for games over the limit and read errors.
+/// ([`MAX_GAME_BYTES`]); blank space between games is not kept. A leading UTF-8 BOM is skipped.
+///
+/// # Limits and read errors
+/// This reader and [`BatchReader`] hold one block plus the unfinished game carried over, and no more:
+/// * A game may take at most [`MAX_GAME_BYTES`] (64 MiB; `with_max_game` sets another limit). A game whose
+///   end is not found within that many bytes is an error ([`GameTooLarge`], with where it starts): it is
+///   skipped, and reading resumes at the next line that starts with a tag pair after a line of movetext
+///   (the next game), so the rest of the input is still read. The reader then goes on: call it again.
+/// * Blank space between games is not kept: more than [`MAX_BLANK_RUN`] blank bytes after a finished game
+///   (its termination marker read) or before the first game are dropped as they are read (positions are
+///   still counted), so a finished game's [`Game::source`] then ends before them. Blank space inside an
+///   unfinished game counts towards the game's size.
+/// * A read error (a damaged `.gz`) ends the input: every complete game read before it is handed out first
+///   (a game whose termination marker was read is complete), then the error, which says where the input
+///   ended when it ended inside a game; that unfinished game is not handed out. Nothing after that.
 #[derive(Debug)]
 pub struct BlockReader<R> {
     feed: Feed<R>,
@@ -702,8 +703,8 @@ impl Batch {
 /// Memory: the pending bytes are one block plus whatever part of an unfinished game is carried over;
 /// a game longer than a block grows the buffer (the pending data is rescanned only after it has
 /// doubled, so even a huge game costs linear time), up to the game limit ([`MAX_GAME_BYTES`]); blank space
-/// between games is not kept. A leading UTF-8 BOM is skipped. See the [module documentation](self) for
-/// games over the limit and read errors: an `Err` item is followed by the next batches (a game over the
+/// between games is not kept. A leading UTF-8 BOM is skipped. Limits and read errors are as
+/// for [`BlockReader`]: an `Err` item is followed by the next batches (a game over the
 /// limit was skipped) or by the end (a read error).
 #[derive(Debug)]
 pub struct BatchReader<R> {
