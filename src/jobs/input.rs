@@ -31,11 +31,14 @@ impl Source {
         }
     }
 
-    /// Size in bytes on disk, when known (for progress bars).
+    /// Size in bytes on disk, when known (for progress bars): not for a pipe (`<(zcat x.gz)`) or a device.
     pub fn size_hint(&self) -> Option<u64> {
         match self {
             Source::Stdin => None,
-            Source::File(p) => std::fs::metadata(p).ok().map(|m| m.len()),
+            Source::File(p) => std::fs::metadata(p)
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len()),
         }
     }
 }
@@ -163,7 +166,7 @@ impl fmt::Display for SpecialKind {
             SpecialKind::Socket => "a socket",
             SpecialKind::CharDevice => "a character device",
             SpecialKind::BlockDevice => "a block device",
-            SpecialKind::Other => "not a regular file",
+            SpecialKind::Other => "a special file",
         })
     }
 }
