@@ -12,10 +12,16 @@ use pgnkit::jobs::input::{self, Source};
 use pgnkit::jobs::pipeline::default_jobs;
 
 /// The inputs named on the command line, directories expanded; `None` once the reason is said on stderr
-/// (the exit code is then 2).
+/// (the exit code is then 2). What a directory search left out (a FIFO, a second link to a file or a
+/// directory) is said on stderr as a warning.
 pub fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
     match input::expand(paths) {
-        Ok(sources) => Some(sources),
+        Ok(found) => {
+            for skipped in &found.skipped {
+                eprintln!("pgnkit: warning: {skipped}");
+            }
+            Some(found.sources)
+        }
         Err(e) => {
             eprintln!("pgnkit: {e}");
             None

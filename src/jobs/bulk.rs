@@ -24,7 +24,10 @@ pub enum Event<R> {
     Start { source: usize },
     /// The result of one batch of games of a source.
     Batch { source: usize, result: R },
-    /// A source could not be opened or read; what was read before the error has been delivered.
+    /// A source could not be opened or read, or held a game over the size limit
+    /// ([`crate::pgn::MAX_GAME_BYTES`]). Every complete game read before the error has been delivered; after a
+    /// read error nothing more of the source comes, after a game over the limit the source goes on (that game
+    /// was skipped).
     Error { source: usize, message: String },
     /// A source is finished.
     End { source: usize },
@@ -91,13 +94,12 @@ impl Iterator for Items<'_> {
         }
         match reader.next() {
             Some(Ok(batch)) => Some(Item::Batch(self.index, batch)),
-            Some(Err(e)) => {
-                self.closing = true;
-                Some(Item::Error(
-                    self.index,
-                    format!("{}: {e}", source.display_name()),
-                ))
-            }
+            // A game over the size limit (skipped, the reader goes on) or a read error (the complete games
+            // before it were handed out; the reader ends next).
+            Some(Err(e)) => Some(Item::Error(
+                self.index,
+                format!("{}: {e}", source.display_name()),
+            )),
             None => {
                 self.closing = true;
                 self.next()
@@ -165,13 +167,12 @@ where
                         emit(Event::Batch { source, result })?;
                     }
                     Ok(None) => break,
-                    Err(e) => {
-                        emit(Event::Error {
-                            source,
-                            message: format!("{}: {e}", input.display_name()),
-                        })?;
-                        break;
-                    }
+                    // A game over the size limit (skipped, the reader goes on) or a read error (the complete
+                    // games before it were handed out; the reader ends next).
+                    Err(e) => emit(Event::Error {
+                        source,
+                        message: format!("{}: {e}", input.display_name()),
+                    })?,
                 }
             }
             done += raw.load(Ordering::Relaxed);
@@ -288,6 +289,69 @@ mod tests {
                 "jobs = {jobs}"
             );
             assert_eq!(games, 200, "jobs = {jobs}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_damaged_source_gives_its_complete_games_then_one_error_and_the_next_source_is_read() {
+        use std::io::Write;
+        let dir = std::env::temp_dir().join(format!("pgnkit-bulk-damaged-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "[Event \"1\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(5000);
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(text.as_bytes()).unwrap();
+        let gz = enc.finish().unwrap();
+        let cut = &gz[..gz.len() / 2];
+        let damaged = dir.join("damaged.pgn.gz");
+        std::fs::write(&damaged, cut).unwrap();
+        let mut decoded = Vec::new();
+        let _ = flate2::read::GzDecoder::new(cut).read_to_end(&mut decoded);
+        let complete = String::from_utf8_lossy(&decoded).matches('*').count();
+        assert!(complete > 100 && complete < 5000, "{complete}");
+        let whole = dir.join("whole.pgn");
+        std::fs::write(&whole, &text).unwrap();
+        let sources = vec![Source::File(damaged), Source::File(whole)];
+        let count = |_: usize, games: &mut Games<'_>| {
+            let mut n = 0;
+            while games.next_game().is_some() {
+                n += 1;
+            }
+            n
+        };
+        for jobs in [1, 2] {
+            let mut log = Vec::new();
+            let mut games = [0usize; 2];
+            let on_event = |event: Event<usize>| {
+                match event {
+                    Event::Start { source } => log.push(format!("start {source}")),
+                    Event::Batch { source, result } => {
+                        assert!(
+                            !log.iter()
+                                .any(|l| l.starts_with(&format!("error {source}")))
+                        );
+                        games[source] += result
+                    }
+                    Event::Error { source, message } => {
+                        assert!(message.contains("damaged gzip data"), "{message}");
+                        assert!(
+                            message.contains(&format!("inside game {}", complete + 1)),
+                            "{message}"
+                        );
+                        log.push(format!("error {source}"))
+                    }
+                    Event::End { source } => log.push(format!("end {source}")),
+                }
+                ControlFlow::<()>::Continue(())
+            };
+            let stopped = run(&sources, jobs, 4096, count, on_event, |_| {});
+            assert!(stopped.is_none());
+            assert_eq!(
+                log,
+                ["start 0", "error 0", "end 0", "start 1", "end 1"],
+                "jobs = {jobs}"
+            );
+            assert_eq!(games, [complete, 5000], "jobs = {jobs}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

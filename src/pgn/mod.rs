@@ -80,7 +80,10 @@ pub use model::{
     TokenKind,
 };
 pub use parser::{GameStart, Games, parse_all};
-pub use reader::{Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, read_games};
+pub use reader::{
+    Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, GameTooLarge, MAX_BLANK_RUN,
+    MAX_GAME_BYTES, read_games,
+};
 pub use split::{game_starts, split_games};
 pub use text::{
     LineMap, Location, Locator, advance, clock, commands, count_line_breaks, decode,

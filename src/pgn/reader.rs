@@ -1,12 +1,16 @@
 //! Reading PGN from any [`Read`] with bounded memory: [`read_games`] parses game after game from
 //! fixed-size blocks (one thread), [`BatchReader`] hands out owned batches of complete games (for
 //! worker threads).
+//!
+//! See [`BlockReader`] for the limits (game size, blank space) and what a read error gives.
 
+use std::collections::VecDeque;
+use std::fmt;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use super::lex;
-use super::model::Game;
+use super::model::{DiagnosticKind, Game, TokenKind};
 use super::parser::{GameStart, Games};
 use super::split::game_starts;
 use super::text::{self, Location};
@@ -18,10 +22,79 @@ pub const DEFAULT_BLOCK: usize = 1 << 16;
 /// Default block size of [`BatchReader`]: 1 MiB (a batch is a unit of work for a thread).
 pub const DEFAULT_BATCH: usize = 1 << 20;
 
+/// The most bytes one game may take in the streaming readers: 64 MiB, from its first byte to the next game's
+/// (trailing comments and blank lines included). The largest real games (annotated opening surveys with
+/// thousands of variations) are a few megabytes; a game over the limit is reported as [`GameTooLarge`] and
+/// skipped, so that memory stays bounded whatever the input.
+pub const MAX_GAME_BYTES: usize = 64 << 20;
+
+/// Blank bytes (spaces, tabs, line breaks) after a finished game, or before the first game, that the readers
+/// keep: a longer run is dropped as it is read (its lines are still counted). A quarter of the game limit when
+/// that is smaller.
+pub const MAX_BLANK_RUN: usize = 1 << 20;
+
+/// How far a line's start is examined, when skipping a game over the limit, to tell whether it is a tag pair.
+const LOOKAHEAD: usize = 256;
+
+/// The largest column carried across dropped blank space (spans and columns are `u32`).
+const MAX_COLUMN: u32 = u32::MAX / 2;
+
+/// A game longer than the readers' limit ([`MAX_GAME_BYTES`] unless set otherwise): it was skipped. The
+/// error the readers return for it has kind [`io::ErrorKind::InvalidData`] and this as its inner error; the
+/// reader goes on after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameTooLarge {
+    /// Index of the game in its input (0 for the first).
+    pub index: u64,
+    /// Line where the game starts.
+    pub line: u64,
+    /// Column where the game starts.
+    pub column: u32,
+    /// The limit, in bytes.
+    pub limit: usize,
+    /// Line where reading resumed (the next game), or `None` when the game ran to the end of the input.
+    pub resumed_at: Option<u64>,
+}
+
+impl fmt::Display for GameTooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: game {} is longer than {}, the most one game may take; skipped ",
+            self.line,
+            self.column,
+            self.index + 1,
+            Size(self.limit)
+        )?;
+        match self.resumed_at {
+            Some(line) => write!(f, "to the next game, at line {line}"),
+            None => f.write_str("to the end of the input"),
+        }
+    }
+}
+
+impl std::error::Error for GameTooLarge {}
+
+/// A byte count in words: `64 MiB`, `1000 bytes`.
+struct Size(usize);
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const MIB: usize = 1 << 20;
+        if self.0 >= MIB && self.0.is_multiple_of(MIB) {
+            write!(f, "{} MiB", self.0 / MIB)
+        } else {
+            write!(f, "{} bytes", self.0)
+        }
+    }
+}
+
 /// Reads `input` in blocks of `block` bytes and calls `f` on every game, in order, until `f` breaks or
 /// the input ends. Memory: one block plus the unfinished game carried over (a game longer than a block
-/// grows the buffer; it is re-read only after the pending data doubled, so time stays linear). A
-/// leading UTF-8 BOM is skipped. Returns the value `f` broke with, if it did.
+/// grows the buffer; it is re-read only after the pending data doubled, so time stays linear), at most
+/// [`MAX_GAME_BYTES`] for a game. A leading UTF-8 BOM is skipped. Returns the value `f` broke with, if it
+/// did. Stops at the first error (a read error, after the complete games read before it; a game over the
+/// limit): use [`BlockReader`] to go on past a game over the limit.
 ///
 /// ```
 /// use std::ops::ControlFlow;
@@ -57,85 +130,550 @@ where
     }
 }
 
-/// Reads `input` in blocks and lends each block's complete games as a [`Games`] reader: one pass, no
-/// separate split, no copy of the games (the single-threaded path of the bulk jobs, and [`read_games`]).
-/// Memory: one block plus the unfinished game carried over (a game longer than a block grows the buffer;
-/// it is re-read only after the pending data doubled, so time stays linear). A leading UTF-8 BOM is
-/// skipped.
-#[derive(Debug)]
-pub struct BlockReader<R> {
-    input: R,
-    block: usize,
-    buf: Vec<u8>,
-    start: GameStart,
-    eof: bool,
-    done: bool,
-    bom_checked: bool,
-    recycled: Game<'static>,
-    /// Pending length when the last pass found no complete game.
-    stalled: usize,
+/// What a reader does next (see [`Feed::plan`]).
+enum Plan {
+    /// Hand out this error.
+    Error(io::Error),
+    /// The input is over.
+    End,
+    /// Hand out `buf[..len]` as complete games: finished games before a long blank run or a read error.
+    Finished(usize),
+    /// Look for complete games in the whole buffer; `more`: bytes may follow it (an unfinished last game is
+    /// held back), else the buffer runs to the end of the input.
+    Scan { more: bool },
 }
 
-impl<R: Read> BlockReader<R> {
-    /// A reader over blocks of `block` bytes (at least 1).
-    pub fn new(input: R, block: usize) -> Self {
-        let block = block.max(1);
-        BlockReader {
+/// A game over the limit being skipped.
+#[derive(Debug)]
+struct Skip {
+    /// The game: index, line and column where it starts.
+    index: u64,
+    line: u64,
+    column: u32,
+    /// Offset and line of `buf[0]` (columns are not needed: skipping ends at the start of a line).
+    offset: u64,
+    buf_line: u64,
+    /// `buf[0]` is at the start of a line.
+    at_line_start: bool,
+    /// The bytes dropped so far ended with a CR: an LF first in the next bytes ends the same line.
+    after_cr: bool,
+    /// A line that is no tag pair was seen: the next tag-pair line starts a game.
+    seen_text: bool,
+}
+
+/// The input side both readers share: the pending bytes (which start at a game boundary), where they are,
+/// and the limits (blank runs, game size, read errors). The readers differ in how they find complete games
+/// in the pending bytes (the parser, or the splitter) and what they hand out.
+#[derive(Debug)]
+struct Feed<R> {
+    input: R,
+    block: usize,
+    max_game: usize,
+    buf: Vec<u8>,
+    /// Where `buf[0]` is in the input.
+    start: GameStart,
+    /// No more input: its end, or a read error (kept in `fault`).
+    eof: bool,
+    fault: Option<io::Error>,
+    /// The buffer was scanned once after a read error (the complete games before it handed out).
+    fault_scanned: bool,
+    bom_checked: bool,
+    /// Everything has been handed out.
+    finished: bool,
+    /// Blank bytes at the end of `buf`.
+    blank_tail: usize,
+    /// Pending length at the last scan that found no complete game (rescanned only after it doubles).
+    stalled: usize,
+    /// Length of the non-blank head of `buf` when it last was found not to be finished games.
+    unfinished_head: usize,
+    skip: Option<Skip>,
+    /// Errors to hand out before anything else.
+    errors: VecDeque<io::Error>,
+}
+
+impl<R: Read> Feed<R> {
+    fn new(input: R, block: usize) -> Self {
+        Feed {
             input,
-            block,
-            buf: Vec::with_capacity(block),
+            block: block.max(1),
+            max_game: MAX_GAME_BYTES,
+            buf: Vec::new(),
             start: GameStart::default(),
             eof: false,
-            done: false,
+            fault: None,
+            fault_scanned: false,
             bom_checked: false,
-            recycled: Game::default(),
+            finished: false,
+            blank_tail: 0,
             stalled: 0,
+            unfinished_head: 0,
+            skip: None,
+            errors: VecDeque::new(),
         }
     }
 
-    /// Reads the next block and calls `f` with a reader over its complete games (games `f` leaves unread
-    /// are skipped). `Ok(None)` at the end of the input. A block may hold no complete game yet (a game
-    /// longer than a block): `f` then sees an empty reader.
-    pub fn next_block<T>(&mut self, f: impl FnOnce(&mut Games<'_>) -> T) -> io::Result<Option<T>> {
+    /// Reads the next block, unless the input is over or the pending bytes are already past the game limit
+    /// (they must be scanned first).
+    fn fill(&mut self) {
+        if self.eof || self.buf.len() > self.max_game {
+            return;
+        }
+        let want = self.block.min(self.max_game + 1 - self.buf.len());
+        let before = self.buf.len();
+        match read_block(&mut self.input, &mut self.buf, want) {
+            Ok(got) => self.eof = got < want,
+            Err(e) => {
+                // The bytes read before the error are in `buf`.
+                self.eof = true;
+                self.fault = Some(e);
+            }
+        }
+        let new = &self.buf[before..];
+        let blank = trailing_blank(new);
+        self.blank_tail = if blank == new.len() {
+            self.blank_tail + blank
+        } else {
+            blank
+        };
+    }
+
+    /// The bytes `buf[..used]` were handed out (and dropped from `buf` by the caller, which set `start`);
+    /// `complete`: the scan ran to the end of the input.
+    fn consumed(&mut self, used: usize, complete: bool) {
+        self.blank_tail = self.blank_tail.min(self.buf.len());
+        if used > 0 {
+            self.unfinished_head = 0;
+        }
+        if complete {
+            self.finished = true;
+            self.buf.clear();
+            return;
+        }
+        self.stalled = if used == 0 { self.buf.len() } else { 0 };
+    }
+
+    /// What to do next: reads as needed, drops blank runs, skips games over the limit.
+    fn plan(&mut self) -> Plan {
         loop {
-            if self.done {
-                return Ok(None);
+            if let Some(e) = self.errors.pop_front() {
+                return Plan::Error(e);
             }
-            if !self.eof {
-                let got = read_block(&mut self.input, &mut self.buf, self.block)?;
-                self.eof = got < self.block;
+            if self.finished {
+                return Plan::End;
             }
+            self.fill();
             if !self.bom_checked {
                 if !skip_bom(&mut self.buf, &mut self.start, self.eof) {
                     continue;
                 }
                 self.bom_checked = true;
+                self.blank_tail = self.blank_tail.min(self.buf.len());
             }
-            if !self.eof && self.buf.len() < 2 * self.stalled {
+            if self.skip.is_some() {
+                self.skip_step();
                 continue;
             }
-            let recycled = std::mem::take(&mut self.recycled);
-            let mut games = Games::for_block(&self.buf, self.start, !self.eof, recycled);
-            let out = f(&mut games);
-            while games.next_game().is_some() {}
-            let used = games.position();
-            self.start = games.next_start();
-            self.recycled = games.recycle();
-            if self.eof {
-                self.done = true;
-            } else {
-                self.stalled = if used == 0 { self.buf.len() } else { 0 };
-                self.buf.drain(..used);
+            if self.fault.is_some() {
+                if !self.fault_scanned {
+                    self.fault_scanned = true;
+                    return Plan::Scan { more: true };
+                }
+                let done = finished_prefix(&self.buf, self.start);
+                if done > 0 {
+                    return Plan::Finished(done);
+                }
+                self.fail();
+                continue;
             }
-            return Ok(Some(out));
+            let blank_limit = MAX_BLANK_RUN.min(self.max_game / 4);
+            if !self.eof && self.blank_tail > blank_limit {
+                if self.blank_tail == self.buf.len() {
+                    self.drop_blank();
+                    continue;
+                }
+                let head = self.buf.len() - self.blank_tail;
+                // Checked again only once the head doubled: linear time whatever the input.
+                if head >= 2 * self.unfinished_head {
+                    if finished_prefix(&self.buf[..head], self.start) == head {
+                        return Plan::Finished(head);
+                    }
+                    self.unfinished_head = head;
+                }
+            }
+            if self.buf.len() > self.max_game {
+                if self.stalled != self.buf.len() {
+                    return Plan::Scan { more: true };
+                }
+                // The first game's end is not within the limit. Blank space before it does not count; unless it
+                // is a finished game followed by blank space (checked less often above), it is too large.
+                let lead = lex::skip_ws(&self.buf, 0);
+                if lead > 0 && lead < self.buf.len() {
+                    self.drop_front(lead);
+                    continue;
+                }
+                let head = self.buf.len() - self.blank_tail;
+                if self.blank_tail > 0 && finished_prefix(&self.buf[..head], self.start) == head {
+                    return Plan::Finished(head);
+                }
+                self.start_skip();
+                continue;
+            }
+            if self.eof {
+                return Plan::Scan { more: false };
+            }
+            // Blank space alone holds no game: read on (until it is dropped above).
+            if self.buf.len() < 2 * self.stalled || self.blank_tail == self.buf.len() {
+                continue;
+            }
+            return Plan::Scan { more: true };
+        }
+    }
+
+    /// After a read error, once the complete games have been handed out: the error, saying where the input
+    /// ended when it ended inside a game. Nothing is read after it.
+    fn fail(&mut self) {
+        let Some(fault) = self.fault.take() else {
+            return;
+        };
+        let mut message = fault.to_string();
+        if let Some(game) = Games::with_start(&self.buf, self.start).next_game() {
+            let end = text::advance(
+                Location {
+                    line: self.start.line,
+                    column: self.start.column,
+                },
+                &self.buf,
+            );
+            message = format!(
+                "{message}; the input ends at line {} inside game {} (from line {}), which is left out",
+                end.line,
+                game.index + 1,
+                game.line
+            );
+        }
+        self.errors
+            .push_back(io::Error::new(fault.kind(), message.as_str()));
+        self.buf.clear();
+        self.finished = true;
+    }
+
+    /// Drops a buffer of blank bytes (all but a final CR, whose LF may come next), counting its lines.
+    fn drop_blank(&mut self) {
+        let keep = usize::from(self.buf.last() == Some(&b'\r'));
+        self.drop_front(self.buf.len() - keep);
+    }
+
+    /// Drops the first `n` bytes of `buf`, all blank (before the first game, or after a finished one),
+    /// counting their lines and columns.
+    fn drop_front(&mut self, n: usize) {
+        let dropped = &self.buf[..n];
+        let breaks = text::count_line_breaks(dropped);
+        let column = if breaks == 0 {
+            let added = u32::try_from(dropped.len()).unwrap_or(u32::MAX);
+            self.start.column.saturating_add(added).min(MAX_COLUMN)
+        } else {
+            let last = dropped
+                .iter()
+                .rposition(|&b| lex::is_eol(b))
+                .map_or(0, |i| i + 1);
+            1 + (dropped.len() - last) as u32
+        };
+        self.start = GameStart {
+            offset: self.start.offset + n as u64,
+            line: self.start.line + breaks,
+            column,
+            index: self.start.index,
+        };
+        self.buf.drain(..n);
+        self.blank_tail = self.blank_tail.min(self.buf.len());
+        self.stalled = 0;
+        self.unfinished_head = 0;
+    }
+
+    /// The game at `buf[0]` is over the limit: skip it.
+    fn start_skip(&mut self) {
+        let lead = lex::skip_ws(&self.buf, 0);
+        let at = text::advance(
+            Location {
+                line: self.start.line,
+                column: self.start.column,
+            },
+            &self.buf[..lead],
+        );
+        self.skip = Some(Skip {
+            index: self.start.index,
+            line: at.line,
+            column: at.column,
+            offset: self.start.offset,
+            buf_line: self.start.line,
+            at_line_start: self.start.column == 1,
+            after_cr: false,
+            seen_text: false,
+        });
+    }
+
+    /// Drops the bytes of the game being skipped up to the next line that starts a game (a tag pair after a
+    /// line of movetext), keeping only an undecided line start; at the end of the input, the skip ends there.
+    fn skip_step(&mut self) {
+        let Some(skip) = self.skip.as_mut() else {
+            return;
+        };
+        let buf = &self.buf;
+        let n = buf.len();
+        let more = !self.eof;
+        let mut i = 0;
+        let mut at_start = skip.at_line_start;
+        let (cut, found) = loop {
+            if at_start && i < n {
+                match classify_line(&buf[i..], more) {
+                    Line::Undecided => break (i, false),
+                    Line::Tag if skip.seen_text => break (i, true),
+                    Line::Tag | Line::Blank => {}
+                    Line::Text => skip.seen_text = true,
+                }
+            }
+            if i >= n {
+                break (n, false);
+            }
+            match memchr::memchr2(b'\n', b'\r', &buf[i..]) {
+                Some(k) => {
+                    i += k + 1;
+                    at_start = true;
+                }
+                None => {
+                    i = n;
+                    at_start = false;
+                }
+            }
+        };
+        let dropped = &buf[..cut];
+        let mut breaks = text::count_line_breaks(dropped);
+        if skip.after_cr && dropped.first() == Some(&b'\n') {
+            breaks -= 1;
+        }
+        if !dropped.is_empty() {
+            skip.after_cr = dropped.last() == Some(&b'\r');
+        }
+        skip.offset += cut as u64;
+        skip.buf_line += breaks;
+        skip.at_line_start = at_start || cut < n;
+        self.buf.drain(..cut);
+        if found {
+            let error = GameTooLarge {
+                index: skip.index,
+                line: skip.line,
+                column: skip.column,
+                limit: self.max_game,
+                resumed_at: Some(skip.buf_line),
+            };
+            self.start = GameStart {
+                offset: skip.offset,
+                line: skip.buf_line,
+                column: 1,
+                index: skip.index + 1,
+            };
+            self.skip = None;
+            self.errors
+                .push_back(io::Error::new(io::ErrorKind::InvalidData, error));
+            self.blank_tail = trailing_blank(&self.buf);
+            self.stalled = 0;
+            self.unfinished_head = 0;
+        } else if self.eof {
+            let error = GameTooLarge {
+                index: skip.index,
+                line: skip.line,
+                column: skip.column,
+                limit: self.max_game,
+                resumed_at: None,
+            };
+            self.skip = None;
+            self.errors
+                .push_back(io::Error::new(io::ErrorKind::InvalidData, error));
+            if let Some(fault) = self.fault.take() {
+                self.errors.push_back(fault);
+            }
+            self.buf.clear();
+            self.finished = true;
         }
     }
 }
 
+/// A blank byte as the reader skips it ([`lex::is_ws`]: space, tab, LF, VT, FF, CR), without a table: the
+/// loops over whole blocks of blank space below then run on many bytes at once.
+#[inline(always)]
+fn is_blank(b: u8) -> bool {
+    b == b' ' || b.wrapping_sub(b'\t') < 5
+}
+
+/// The number of blank bytes at the end of `bytes`, 64 at a time while they are all blank.
+fn trailing_blank(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    for chunk in bytes.rchunks(64) {
+        if chunk.iter().fold(true, |all, &b| all & is_blank(b)) {
+            n += chunk.len();
+        } else {
+            return n + chunk.iter().rev().take_while(|&&b| is_blank(b)).count();
+        }
+    }
+    n
+}
+
+/// What a line is, to find where a game starts after a skipped one.
+enum Line {
+    /// Blank (spaces and tabs, then a line break).
+    Blank,
+    /// Starts with a tag pair (`[Name "`, after spaces or tabs).
+    Tag,
+    /// Anything else.
+    Text,
+    /// Cannot be told before more bytes are read.
+    Undecided,
+}
+
+fn classify_line(bytes: &[u8], more: bool) -> Line {
+    let j = bytes
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(bytes.len());
+    if j == bytes.len() {
+        return if !more {
+            Line::Blank
+        } else if j < LOOKAHEAD {
+            Line::Undecided
+        } else {
+            Line::Text
+        };
+    }
+    match bytes[j] {
+        b'\n' | b'\r' | b'\x0b' | b'\x0c' => Line::Blank,
+        b'[' => {
+            if lex::looks_like_tag(bytes, j) {
+                return Line::Tag;
+            }
+            // `[`, blanks and a name so far, cut by the end of the bytes: a tag pair may still follow.
+            let open = bytes[j + 1..]
+                .iter()
+                .all(|&b| b == b' ' || b == b'\t' || lex::is_name_char(b));
+            if more && open && bytes.len() < LOOKAHEAD {
+                Line::Undecided
+            } else {
+                Line::Text
+            }
+        }
+        _ => Line::Text,
+    }
+}
+
+/// Whether a game read from a buffer that may stop short of the end of the input is complete: its
+/// termination marker was read and no comment after it was cut.
+fn is_finished(game: &Game<'_>) -> bool {
+    let Some(marker) = game
+        .tokens
+        .iter()
+        .rposition(|t| matches!(t.kind, TokenKind::Result(_)))
+    else {
+        return false;
+    };
+    let after = game.tokens[marker].span.end;
+    !game
+        .diagnostics
+        .iter()
+        .any(|d| d.kind == DiagnosticKind::UnterminatedComment && d.span.start >= after)
+}
+
+/// The length of the longest head of `buf` (which starts at `start`, a game boundary) made of finished games
+/// when read as if the input ended there: 0 when the first game is not finished.
+fn finished_prefix(buf: &[u8], start: GameStart) -> usize {
+    let mut games = Games::with_start(buf, start);
+    let mut end = 0;
+    while let Some(game) = games.next_game() {
+        if !is_finished(game) {
+            break;
+        }
+        end = (game.offset - start.offset) as usize + game.source.len();
+    }
+    end
+}
+
+/// Reads `input` in blocks and lends each block's complete games as a [`Games`] reader: one pass, no
+/// separate split, no copy of the games (the single-threaded path of the bulk jobs, and [`read_games`]).
+/// Memory: one block plus the unfinished game carried over (a game longer than a block grows the buffer;
+/// it is re-read only after the pending data doubled, so time stays linear), at most the game limit
+/// ([`MAX_GAME_BYTES`]); blank space between games is not kept. A leading UTF-8 BOM is skipped.
+///
+/// # Limits and read errors
+/// This reader and [`BatchReader`] hold one block plus the unfinished game carried over, and no more:
+/// * A game may take at most [`MAX_GAME_BYTES`] (64 MiB; `with_max_game` sets another limit). A game whose
+///   end is not found within that many bytes is an error ([`GameTooLarge`], with where it starts): it is
+///   skipped, and reading resumes at the next line that starts with a tag pair after a line of movetext
+///   (the next game), so the rest of the input is still read. The reader then goes on: call it again.
+/// * Blank space between games is not kept: more than [`MAX_BLANK_RUN`] blank bytes after a finished game
+///   (its termination marker read) or before the first game are dropped as they are read (positions are
+///   still counted), so a finished game's [`Game::source`] then ends before them. Blank space inside an
+///   unfinished game counts towards the game's size.
+/// * A read error (a damaged `.gz`) ends the input: every complete game read before it is handed out first
+///   (a game whose termination marker was read is complete), then the error, which says where the input
+///   ended when it ended inside a game; that unfinished game is not handed out. Nothing after that.
+#[derive(Debug)]
+pub struct BlockReader<R> {
+    feed: Feed<R>,
+    recycled: Game<'static>,
+}
+
+impl<R: Read> BlockReader<R> {
+    /// A reader over blocks of `block` bytes (at least 1).
+    pub fn new(input: R, block: usize) -> Self {
+        BlockReader {
+            feed: Feed::new(input, block),
+            recycled: Game::default(),
+        }
+    }
+
+    /// Sets the most bytes one game may take (at least 1; default [`MAX_GAME_BYTES`]).
+    pub fn with_max_game(mut self, bytes: usize) -> Self {
+        self.feed.max_game = bytes.max(1);
+        self
+    }
+
+    /// Reads the next block and calls `f` with a reader over its complete games (games `f` leaves unread
+    /// are skipped). `Ok(None)` at the end of the input. A block may hold no complete game yet (a game
+    /// longer than a block): `f` then sees an empty reader.
+    ///
+    /// An error is either a game over the limit ([`GameTooLarge`] inside the [`io::Error`]; it was
+    /// skipped) or a read error (after the complete games read before it, with where the input ended);
+    /// call again to go on: after a read error the answer is `Ok(None)`.
+    pub fn next_block<T>(&mut self, f: impl FnOnce(&mut Games<'_>) -> T) -> io::Result<Option<T>> {
+        let (len, more) = match self.feed.plan() {
+            Plan::Error(e) => return Err(e),
+            Plan::End => return Ok(None),
+            Plan::Finished(len) => (len, false),
+            Plan::Scan { more } => (self.feed.buf.len(), more),
+        };
+        let complete = !more && len == self.feed.buf.len();
+        let recycled = std::mem::take(&mut self.recycled);
+        let mut games = Games::for_block(&self.feed.buf[..len], self.feed.start, more, recycled);
+        let out = f(&mut games);
+        while games.next_game().is_some() {}
+        let used = games.position();
+        let next = games.next_start();
+        self.recycled = games.recycle();
+        self.feed.buf.drain(..used);
+        self.feed.start = next;
+        self.feed
+            .consumed(used, complete && self.feed.eof && self.feed.fault.is_none());
+        Ok(Some(out))
+    }
+}
+
 fn read_block<R: Read>(input: &mut R, buf: &mut Vec<u8>, block: usize) -> io::Result<usize> {
+    let before = buf.len();
     loop {
-        match input.by_ref().take(block as u64).read_to_end(buf) {
-            Ok(n) => return Ok(n),
+        match input
+            .by_ref()
+            .take((block - (buf.len() - before)) as u64)
+            .read_to_end(buf)
+        {
+            Ok(_) => return Ok(buf.len() - before),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         }
@@ -164,17 +702,13 @@ impl Batch {
 ///
 /// Memory: the pending bytes are one block plus whatever part of an unfinished game is carried over;
 /// a game longer than a block grows the buffer (the pending data is rescanned only after it has
-/// doubled, so even a huge game costs linear time). A leading UTF-8 BOM is skipped.
+/// doubled, so even a huge game costs linear time), up to the game limit ([`MAX_GAME_BYTES`]); blank space
+/// between games is not kept. A leading UTF-8 BOM is skipped. Limits and read errors are as
+/// for [`BlockReader`]: an `Err` item is followed by the next batches (a game over the
+/// limit was skipped) or by the end (a read error).
 #[derive(Debug)]
 pub struct BatchReader<R> {
-    inner: R,
-    block: usize,
-    buf: Vec<u8>,
-    start: GameStart,
-    /// Pending length at the last scan that found no complete game.
-    scanned: usize,
-    eof: bool,
-    bom_checked: bool,
+    feed: Feed<R>,
     starts: Vec<usize>,
     /// Buffers of earlier batches handed back with [`BatchReader::recycle`], reused for the next ones.
     spare: Vec<Vec<u8>>,
@@ -195,44 +729,39 @@ impl<R: Read> BatchReader<R> {
     /// A reader with the given block size (at least 1 byte).
     pub fn with_block_size(inner: R, block: usize) -> Self {
         BatchReader {
-            inner,
-            block: block.max(1),
-            buf: Vec::new(),
-            start: GameStart::default(),
-            scanned: 0,
-            eof: false,
-            bom_checked: false,
+            feed: Feed::new(inner, block),
             starts: Vec::new(),
             spare: Vec::new(),
         }
+    }
+
+    /// Sets the most bytes one game may take (at least 1; default [`MAX_GAME_BYTES`]).
+    pub fn with_max_game(mut self, bytes: usize) -> Self {
+        self.feed.max_game = bytes.max(1);
+        self
     }
 
     /// Hands back the bytes of a batch that has been processed, to be filled again. A batch is read into a
     /// fresh buffer otherwise, often new memory from the system: page faults and zeroing on the reading
     /// thread, unmapping on the thread that drops it (measured on the 208 MB file with two threads: 4,059 page
     /// faults without recycling, 2,407 with; stats -j2 about 3% faster on the GNU Chess slice).
+    /// A buffer grown by a large game is not kept: spare buffers stay near the block size.
     pub fn recycle(&mut self, mut buf: Vec<u8>) {
-        if self.spare.len() < MAX_SPARE {
+        if self.spare.len() < MAX_SPARE && buf.capacity() <= 4 * self.feed.block {
             buf.clear();
             self.spare.push(buf);
         }
     }
 
-    fn read_block(&mut self) -> io::Result<()> {
-        let got = read_block(&mut self.inner, &mut self.buf, self.block)?;
-        if got < self.block {
-            self.eof = true;
-        }
-        Ok(())
-    }
-
+    /// Hands out `buf[..cut]`, which holds `games` games starting at `self.starts`.
     fn emit(&mut self, cut: usize, games: usize) -> Batch {
+        let feed = &mut self.feed;
         let mut rest = self.spare.pop().unwrap_or_default();
-        rest.reserve(self.block + (self.buf.len() - cut));
-        rest.extend_from_slice(&self.buf[cut..]);
-        self.buf.truncate(cut);
-        let bytes = std::mem::replace(&mut self.buf, rest);
-        let start = self.start;
+        rest.reserve(feed.block + (feed.buf.len() - cut));
+        rest.extend_from_slice(&feed.buf[cut..]);
+        feed.buf.truncate(cut);
+        let bytes = std::mem::replace(&mut feed.buf, rest);
+        let start = feed.start;
         let begin = Location {
             line: start.line,
             column: start.column,
@@ -256,13 +785,12 @@ impl<R: Read> BatchReader<R> {
         if let Some(end) = quick {
             after = end;
         }
-        self.start = GameStart {
+        feed.start = GameStart {
             offset: start.offset + bytes.len() as u64,
             line: after.line,
             column: after.column,
             index: start.index + games as u64,
         };
-        self.scanned = 0;
         Batch {
             bytes,
             start,
@@ -289,45 +817,42 @@ impl<R: Read> Iterator for BatchReader<R> {
 
     fn next(&mut self) -> Option<io::Result<Batch>> {
         loop {
-            if !self.eof
-                && let Err(e) = self.read_block()
-            {
-                return Some(Err(e));
-            }
-            if !self.bom_checked {
-                if !skip_bom(&mut self.buf, &mut self.start, self.eof) {
-                    continue;
+            match self.feed.plan() {
+                Plan::Error(e) => return Some(Err(e)),
+                Plan::End => return None,
+                Plan::Finished(len) => {
+                    self.starts.clear();
+                    let at_line_start = self.feed.start.column == 1;
+                    game_starts(&self.feed.buf[..len], at_line_start, true, &mut self.starts);
+                    let games = self.starts.len();
+                    let batch = self.emit(len, games);
+                    self.feed.consumed(len, false);
+                    return Some(Ok(batch));
                 }
-                self.bom_checked = true;
-            }
-            if self.buf.is_empty() && self.eof {
-                return None;
-            }
-            if !self.eof && self.buf.len() < 2 * self.scanned {
-                continue;
-            }
-            self.starts.clear();
-            game_starts(
-                &self.buf,
-                self.start.column == 1,
-                self.eof,
-                &mut self.starts,
-            );
-            if self.eof {
-                let games = self.starts.len();
-                if games == 0 {
-                    self.buf.clear();
-                    return None;
+                Plan::Scan { more } => {
+                    self.starts.clear();
+                    let at_line_start = self.feed.start.column == 1;
+                    game_starts(&self.feed.buf, at_line_start, !more, &mut self.starts);
+                    if !more {
+                        let games = self.starts.len();
+                        let len = self.feed.buf.len();
+                        let batch = (games > 0).then(|| self.emit(len, games));
+                        self.feed.consumed(len, true);
+                        match batch {
+                            Some(batch) => return Some(Ok(batch)),
+                            None => continue,
+                        }
+                    }
+                    if self.starts.len() >= 2 {
+                        let cut = *self.starts.last().unwrap_or(&0);
+                        let games = self.starts.len() - 1;
+                        let batch = self.emit(cut, games);
+                        self.feed.consumed(cut, false);
+                        return Some(Ok(batch));
+                    }
+                    self.feed.consumed(0, false);
                 }
-                let len = self.buf.len();
-                return Some(Ok(self.emit(len, games)));
             }
-            if self.starts.len() >= 2 {
-                let cut = *self.starts.last().unwrap_or(&0);
-                let games = self.starts.len() - 1;
-                return Some(Ok(self.emit(cut, games)));
-            }
-            self.scanned = self.buf.len();
         }
     }
 }
@@ -401,6 +926,289 @@ mod tests {
             })
             .unwrap();
             assert_eq!(got, whole, "block {block}");
+        }
+    }
+
+    #[test]
+    fn blank_bytes_are_the_lexers_whitespace() {
+        for b in 0..=255u8 {
+            assert_eq!(is_blank(b), lex::is_ws(b), "byte {b}");
+        }
+        assert_eq!(trailing_blank(b""), 0);
+        assert_eq!(trailing_blank(b"x \n"), 2);
+        let long = [b"x".as_slice(), &[b' '; 200]].concat();
+        assert_eq!(trailing_blank(&long), 200);
+        assert_eq!(trailing_blank(&long[1..]), 200);
+    }
+
+    /// A stream that gives `data`, then fails (like a damaged `.gz`), in reads of at most `chunk` bytes.
+    struct Faulty {
+        data: Vec<u8>,
+        pos: usize,
+        chunk: usize,
+    }
+
+    impl Read for Faulty {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.pos == self.data.len() {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "broken stream",
+                ));
+            }
+            let n = buf.len().min(self.chunk).min(self.data.len() - self.pos);
+            buf[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
+            self.pos += n;
+            Ok(n)
+        }
+    }
+
+    /// What a reader hands out: each game's (index, line, first tag value or first token's text) or an error.
+    #[derive(Debug, PartialEq, Eq)]
+    enum Out {
+        Game(u64, u64, u32),
+        Error(String),
+    }
+
+    /// A game's index, and the line and column of its first byte that is not blank (blank space before the
+    /// first game may be dropped by the readers).
+    fn game_out(g: &Game<'_>) -> Out {
+        let at = g.location(lex::skip_ws(g.source, 0) as u32);
+        Out::Game(g.index, at.line, at.column)
+    }
+
+    /// Everything a `BlockReader` hands out, and the largest buffer it held.
+    fn block_outs<R: Read>(mut reader: BlockReader<R>) -> (Vec<Out>, usize) {
+        let mut out = Vec::new();
+        let mut most = 0;
+        loop {
+            let step = reader.next_block(|games| {
+                let mut v = Vec::new();
+                while let Some(g) = games.next_game() {
+                    v.push(game_out(g));
+                }
+                v
+            });
+            most = most.max(reader.feed.buf.capacity());
+            match step {
+                Ok(Some(v)) => out.extend(v),
+                Ok(None) => break,
+                Err(e) => out.push(Out::Error(e.to_string())),
+            }
+        }
+        (out, most)
+    }
+
+    /// Everything a `BatchReader` hands out, and the largest buffer it held.
+    fn batch_outs<R: Read>(mut reader: BatchReader<R>) -> (Vec<Out>, usize) {
+        let mut out = Vec::new();
+        let mut most = 0;
+        while let Some(item) = reader.next() {
+            most = most.max(reader.feed.buf.capacity());
+            match item {
+                Ok(batch) => {
+                    let before = out.len();
+                    out.extend(batch.games().map(|g| game_out(&g)));
+                    assert_eq!(out.len() - before, batch.games);
+                    most = most.max(batch.bytes.capacity());
+                    reader.recycle(batch.bytes);
+                }
+                Err(e) => out.push(Out::Error(e.to_string())),
+            }
+        }
+        (out, most)
+    }
+
+    fn whole(data: &[u8]) -> Vec<Out> {
+        Games::new(data).map(|g| game_out(&g)).collect()
+    }
+
+    #[test]
+    fn a_read_error_comes_after_every_complete_game() {
+        let game = "[Event \"e\"]\n[Site \"s\"]\n\n1. e4 {a comment} e5 2. Nf3 Nc6 1-0\n\n";
+        let text = game.repeat(40);
+        // Cut inside game 31 (its movetext), then right after a termination marker (no line break yet).
+        let inside = game.len() * 30 + game.find("Nf3").unwrap();
+        let after_marker = game.len() * 30 + game.find("1-0").unwrap() + 3;
+        for (cut, games) in [(inside, 30), (after_marker, 31), (game.len() * 40, 40)] {
+            let data = text.as_bytes()[..cut].to_vec();
+            let all = whole(text.as_bytes());
+            for block in [1, 7, 64, 1000, 1 << 16] {
+                for chunk in [3, 1 << 20] {
+                    let faulty = || Faulty {
+                        data: data.clone(),
+                        pos: 0,
+                        chunk,
+                    };
+                    for (name, (out, _)) in [
+                        ("block", block_outs(BlockReader::new(faulty(), block))),
+                        (
+                            "batch",
+                            batch_outs(BatchReader::with_block_size(faulty(), block)),
+                        ),
+                    ] {
+                        let context = format!("{name}, cut {cut}, block {block}, chunk {chunk}");
+                        assert_eq!(out.len(), games + 1, "{context}: {out:?}");
+                        assert_eq!(out[..games], all[..games], "{context}");
+                        let Out::Error(message) = &out[games] else {
+                            panic!("{context}: no error last: {out:?}");
+                        };
+                        assert!(message.starts_with("broken stream"), "{context}: {message}");
+                        if games == 30 {
+                            assert!(
+                                message.ends_with(
+                                    "the input ends at line 154 inside game 31 (from line 151), which \
+                                     is left out"
+                                ),
+                                "{context}: {message}"
+                            );
+                        } else {
+                            assert_eq!(message, "broken stream", "{context}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn blank_space_between_games_is_not_kept() {
+        // With a 256 KiB game limit, blank runs over 64 KiB are dropped.
+        let limit = 256 << 10;
+        let game = "[Event \"e\"]\n\n1. e4 e5 *\n";
+        // 160 KiB, 64 Ki line breaks (CRLF among them)
+        let blank = " \n\t\r\n".repeat(32 << 10);
+        // Blank space first, between finished games, and last; a game without its marker before blank space
+        // keeps it (it counts towards the game's size).
+        let data = format!("{blank}{game}{blank}{game}{{c}}{blank}1. d4{blank}d5 *\n{blank}");
+        let all = whole(data.as_bytes());
+        assert_eq!(all.len(), 3);
+        for block in [100, 1000, 1 << 16] {
+            for (name, (out, most)) in [
+                (
+                    "block",
+                    block_outs(BlockReader::new(data.as_bytes(), block).with_max_game(limit)),
+                ),
+                (
+                    "batch",
+                    batch_outs(
+                        BatchReader::with_block_size(data.as_bytes(), block).with_max_game(limit),
+                    ),
+                ),
+            ] {
+                // Lines are still counted: the same games at the same places as reading the whole buffer.
+                assert_eq!(out, all, "{name}, block {block}");
+                // The unfinished third game holds its blank space; nothing else is kept.
+                let bound = 2 * (blank.len() + limit / 4 + block);
+                assert!(bound < data.len());
+                assert!(most <= bound, "{name}, block {block}: {most} bytes held");
+            }
+        }
+        // Only blank space: no game, and never more than the blank limit and a block held (the real limits).
+        let data = " \n".repeat(2 * MAX_BLANK_RUN);
+        for (name, (out, most)) in [
+            (
+                "block",
+                block_outs(BlockReader::new(data.as_bytes(), 1 << 16)),
+            ),
+            (
+                "batch",
+                batch_outs(BatchReader::with_block_size(data.as_bytes(), 1 << 16)),
+            ),
+        ] {
+            assert!(out.is_empty(), "{name}");
+            assert!(
+                most <= 2 * (MAX_BLANK_RUN + (1 << 16)),
+                "{name}: {most} bytes held"
+            );
+        }
+    }
+
+    #[test]
+    fn a_game_over_the_limit_is_skipped_and_reading_goes_on() {
+        let limit = 2000;
+        let game = |event: &str| format!("[Event \"{event}\"]\n[Site \"s\"]\n\n1. e4 e5 1-0\n\n");
+        let long_comment = format!("{{{}}}", "x".repeat(limit));
+        let long_lines = "1. e4 e5 {a comment} 2. Nf3 Nc6\n".repeat(limit / 20);
+        let data = [
+            game("a"),
+            format!("[Event \"big\"]\n\n1. e4 {long_comment} e5 1-0\n\n"),
+            game("b"),
+            // Tag-pair lines inside the long game's first lines do not end the skip; the next game does.
+            format!("[Event \"big2\"]\n[Site \"s\"]\n\n{long_lines}*\n"),
+            game("c"),
+            "\0".repeat(3 * limit),
+        ]
+        .concat();
+        let all = whole(data.as_bytes());
+        assert_eq!(all.len(), 6);
+        let error = |game: &Out, resumed: Option<&Out>| {
+            let Out::Game(index, line, column) = game else {
+                unreachable!()
+            };
+            let to = match resumed {
+                Some(Out::Game(_, line, _)) => format!("to the next game, at line {line}"),
+                _ => "to the end of the input".to_string(),
+            };
+            Out::Error(format!(
+                "line {line}, column {column}: game {} is longer than 2000 bytes, the most one game \
+                 may take; skipped {to}",
+                index + 1
+            ))
+        };
+        let expected = vec![
+            Out::Game(0, 1, 1),
+            error(&all[1], Some(&all[2])),
+            Out::Game(2, all_line(&all[2]), 1),
+            error(&all[3], Some(&all[4])),
+            Out::Game(4, all_line(&all[4]), 1),
+            error(&all[5], None),
+        ];
+        assert_eq!(expected[2], all[2]);
+        assert_eq!(expected[4], all[4]);
+        for block in [1, 100, 1000, 1 << 16] {
+            let (out, most) =
+                block_outs(BlockReader::new(data.as_bytes(), block).with_max_game(limit));
+            assert_eq!(out, expected, "block, block size {block}");
+            assert!(most <= 2 * (limit + block), "block {block}: {most}");
+            let (out, most) = batch_outs(
+                BatchReader::with_block_size(data.as_bytes(), block).with_max_game(limit),
+            );
+            assert_eq!(out, expected, "batch, block size {block}");
+            assert!(most <= 2 * (limit + block), "batch {block}: {most}");
+        }
+        // A finished game followed by more blank space than the limit is no game over the limit.
+        let data = format!("{}{}{}", game("a"), " ".repeat(3 * limit), game("b"));
+        let (out, _) = block_outs(BlockReader::new(data.as_bytes(), 100).with_max_game(limit));
+        assert_eq!(out, whole(data.as_bytes()));
+        let (out, _) =
+            batch_outs(BatchReader::with_block_size(data.as_bytes(), 100).with_max_game(limit));
+        assert_eq!(out, whole(data.as_bytes()));
+        // The same when the game was seen unfinished before blank space inside it, and finished before it had
+        // doubled (the check at the limit finds it).
+        let moves = "1. e4 e5 2. Nf3 Nc6 ".repeat(40);
+        let data = format!(
+            "{}{moves}{}1-0{}{}",
+            game("a").trim_end_matches("1. e4 e5 1-0\n\n"),
+            " ".repeat(limit / 4 + 10),
+            " ".repeat(limit),
+            game("b")
+        );
+        for block in [100, 1000] {
+            let (out, _) =
+                block_outs(BlockReader::new(data.as_bytes(), block).with_max_game(limit));
+            assert_eq!(out, whole(data.as_bytes()), "block {block}");
+            let (out, _) = batch_outs(
+                BatchReader::with_block_size(data.as_bytes(), block).with_max_game(limit),
+            );
+            assert_eq!(out, whole(data.as_bytes()), "batch {block}");
+        }
+    }
+
+    fn all_line(out: &Out) -> u64 {
+        match out {
+            Out::Game(_, line, _) => *line,
+            Out::Error(_) => 0,
         }
     }
 }
