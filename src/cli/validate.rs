@@ -414,7 +414,10 @@ pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) 
                 .take(p.source_caret as usize)
                 .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
-            let caret_len = p.move_text.as_ref().map_or(1, |m| m.chars().count().max(1));
+            let caret_len = p
+                .move_text
+                .as_ref()
+                .map_or(1, |m| escape_controls(m).chars().count().max(1));
             let gutter = " ".repeat(line.len());
             // gutter and bar
             text.push_str(&gutter);

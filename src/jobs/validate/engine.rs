@@ -215,6 +215,22 @@ fn push_escaped(out: &mut String, chars: impl Iterator<Item = char>) {
     }
 }
 
+/// Most characters of a token quoted in a message.
+const TOKEN_SHOWN: usize = 40;
+
+/// A token as messages quote it: decoded, and cut to [`TOKEN_SHOWN`] characters with `…` (unreadable text can
+/// run for megabytes: 20 MB of NUL bytes are one token).
+fn shown_token(token: &[u8]) -> String {
+    let head = &token[..token.len().min(4 * TOKEN_SHOWN + 4)];
+    let text = String::from_utf8_lossy(head);
+    let mut chars = text.chars();
+    let mut shown: String = chars.by_ref().take(TOKEN_SHOWN).collect();
+    if chars.next().is_some() || head.len() < token.len() {
+        shown.push('…');
+    }
+    shown
+}
+
 fn move_number(pos: &Position) -> String {
     match pos.turn() {
         Color::White => format!("{}.", pos.fullmoves()),
@@ -250,14 +266,14 @@ fn failure_message(token: &[u8], failure: &MoveFailure) -> String {
         MoveFailure::Syntax(e) => {
             format!(
                 "cannot read \"{}\" as a move: {}",
-                String::from_utf8_lossy(token),
+                shown_token(token),
                 e.kind
             )
         }
         MoveFailure::San(err) => err.to_string(),
         MoveFailure::Unknown => format!(
             "cannot read \"{}\" as a move or any other PGN token",
-            String::from_utf8_lossy(token)
+            shown_token(token)
         ),
         MoveFailure::GameOver { checkmate } => format!(
             "the game is already over ({}): no move can follow",
@@ -309,7 +325,7 @@ impl Checker<'_, '_, '_> {
             TokenKind::Move(mt) => game.san(mt),
             _ => game.bytes(at.token.span),
         };
-        let text = String::from_utf8_lossy(token).into_owned();
+        let text = shown_token(token);
         let p = self.rep.push(kind, at.token.span, message);
         p.ply = Some(at.ply);
         p.move_number = Some(move_number(before));
@@ -351,7 +367,7 @@ impl Checker<'_, '_, '_> {
                     };
                     format!(
                         "\"{}\" read as {} ({leniency})",
-                        String::from_utf8_lossy(token),
+                        shown_token(token),
                         SanPlus::from_move(before, m).display(lang)
                     )
                 });
@@ -496,7 +512,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
             rep.note(kind, d.span, || match d.kind {
                 DiagnosticKind::ResultSpelling => format!(
                     "\"{}\" read as 1/2-1/2",
-                    String::from_utf8_lossy(game.bytes(d.span))
+                    shown_token(game.bytes(d.span))
                 ),
                 _ => d.kind.to_string(),
             });
@@ -601,7 +617,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
     {
         let offset = game.offset + u64::from(d.span.start);
         if !rep.problems.iter().any(|p| p.offset == offset) {
-            let text = String::from_utf8_lossy(game.bytes(d.span)).into_owned();
+            let text = shown_token(game.bytes(d.span));
             rep.push(
                 ProblemKind::Syntax,
                 d.span,
@@ -731,7 +747,7 @@ fn finish(
             report.ended_at_ply = Some(ended.ply);
             let next = game.main_line().nth(ended.ply as usize);
             let span = next.map_or(at_end, |(t, _)| t.span);
-            let move_text = next.map(|(_, mt)| String::from_utf8_lossy(game.san(mt)).into_owned());
+            let move_text = next.map(|(_, mt)| shown_token(game.san(mt)));
             let p = rep.push(
                 ProblemKind::MovesAfterAutomaticDraw,
                 span,
