@@ -30,7 +30,10 @@
 //! Streaming readers never decide a boundary from bytes cut by the end of a block: a game whose reading
 //! could change with more input is held back until more is read, so [`read_games`], [`BatchReader`] and
 //! a whole-buffer [`Games`] give the same games, span for span (tested on the corpus, on random input
-//! with random block sizes, and by the fuzz target in `fuzz/`).
+//! with random block sizes, and by the fuzz target in `fuzz/`). Two limits keep a stream's memory bounded
+//! where a whole buffer has none: a game longer than [`MAX_GAME_BYTES`] (64 MiB) is reported and skipped to the
+//! next game, and a run of blank space longer than 1 MiB after a finished game is dropped (a comment after
+//! it then belongs to the next game); see [`BlockReader`].
 //!
 //! Also: [`Game::result`] (the termination marker), [`Game::encoding`] (each game is checked on its own:
 //! valid UTF-8 stays UTF-8, anything else is read as Windows-1252/Latin-1; in such a game each tag value and
