@@ -174,7 +174,7 @@ pub enum DiagnosticKind {
     /// Note: a draw written `1/2` or `½-½`, read as `1/2-1/2`.
     ResultSpelling,
     /// Note: a no-break or other Unicode space between tokens, read as a space (see
-    /// [`super::lex::unicode_space_len`]).
+    /// `docs/notation.md`).
     UnicodeSpace,
 }
 
