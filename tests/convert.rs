@@ -153,16 +153,46 @@ fn invalid_game_is_copied_through_with_a_located_diagnostic() {
     let source = std::fs::read_to_string(&input).unwrap();
     let start = source.find("[Event \"Invalide\"]").unwrap();
     let end = source.find("[Event \"Valide 2\"]").unwrap();
-    assert!(text.contains(&source[start..end]), "{text}");
+    // The game as it was, its movetext after a comment that marks it as not converted and says why.
+    let original = &source[start..end];
+    let movetext = original.find("\n\n").unwrap() + 2;
+    let mark = "{pgnkit: not converted: ";
+    let marked = text.find(mark).expect("the mark");
+    let mark_end = marked + text[marked..].find("}\n").unwrap() + 2;
+    assert!(
+        [&text[..marked], &text[mark_end..]]
+            .concat()
+            .contains(original),
+        "{text}"
+    );
+    assert!(
+        text[marked..mark_end].contains("(line 13, column 37)"),
+        "{text}"
+    );
+    assert!(text[..marked].ends_with(&original[..movetext]), "{text}");
     let first = text.find("[Event \"Valide 1\"]").unwrap();
     let second = text.find("[Event \"Invalide\"]").unwrap();
     let third = text.find("[Event \"Valide 2\"]").unwrap();
     assert!(first < second && second < third);
     assert!(text.contains("4. Qxf7# 1-0") && text.contains("2. g4 Qh4# 0-1"));
     let stderr = String::from_utf8_lossy(&out.stderr);
+    // validate's diagnostic, then what became of the game
     assert!(
-        stderr.contains(&format!("{path}:13:37: error: game 2: \"Cxe5\"")),
+        stderr.contains(&format!("--> {path}:13:37 (game 2")),
         "{stderr}"
+    );
+    assert!(stderr.contains(" Cxe5)\n"), "{stderr}");
+    assert!(
+        stderr.contains("= note: game 2 copied unchanged, marked by a comment"),
+        "{stderr}"
+    );
+    let validated = run(&["validate", "--color", "never", path], None);
+    let diagnostic = String::from_utf8_lossy(&validated.stdout);
+    let from = diagnostic.find("error[").expect("validate finds the error");
+    let first_error = &diagnostic[from..from + diagnostic[from..].find("\n\n").unwrap()];
+    assert!(
+        stderr.contains(first_error),
+        "convert's message is validate's:\n{first_error}\nin\n{stderr}"
     );
     assert!(
         stderr.contains("3 games in, 3 out (2 converted, 1 not converted"),
@@ -178,7 +208,8 @@ fn invalid_game_is_copied_through_with_a_located_diagnostic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("3 games in, 2 out"), "{stderr}");
     assert!(stderr.contains("1 skipped"), "{stderr}");
-    assert!(stderr.contains(":13:37:"), "{stderr}");
+    assert!(stderr.contains(":13:37 (game 2"), "{stderr}");
+    assert!(stderr.contains("= note: game 2 skipped"), "{stderr}");
 
     // JSON lines: the game is a record with its error; EPD leaves it out.
     let out = convert(&["convert", "--output-format", "jsonl", path], 1);
@@ -479,9 +510,12 @@ fn other_languages_read_back_to_the_same_moves() {
             assert_eq!(auto.len(), want.len());
             for (i, (a, w)) in auto.iter().zip(&want).enumerate() {
                 if a.source != w.source {
-                    let warned = format!(": warning: game {}: the moves replay with", i + 1);
+                    let warned = format!("(game {}", i + 1);
+                    let warned = stderr
+                        .split("\n\n")
+                        .any(|d| d.starts_with("warning[language_guessed]") && d.contains(&warned));
                     assert!(
-                        stderr.contains(&warned),
+                        warned,
                         "{name}: {lang} game {} read back differently with --from auto, unwarned",
                         i + 1
                     );

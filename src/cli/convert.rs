@@ -7,16 +7,15 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use pgnkit::jobs::bulk::{self, Event};
-use pgnkit::jobs::convert::{
-    BatchOutput, ConvertOptions, Notation, NoteLevel, OutputFormat, convert_batch,
-};
+use pgnkit::jobs::convert::{BatchOutput, ConvertOptions, Notation, OutputFormat, convert_batch};
 use pgnkit::jobs::input::Source;
 use pgnkit::notation::Language;
 use pgnkit::pgn::writer::Keep;
 
+use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    exit_code, inputs, open_output, plural, progress_bar, read_error, show_games, threads,
-    write_failure,
+    CYAN, ColorChoice, Paint, exit_code, inputs, open_output, plural, progress_bar, read_error,
+    show_games, threads, write_failure,
 };
 use super::validate::{LangArg, parse_lang};
 
@@ -84,6 +83,9 @@ pub struct Args {
     /// No progress bar, no summary (diagnostics are still printed)
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// When to colour the diagnostics (on stderr)
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 fn parse_target(s: &str) -> Result<Language, String> {
@@ -137,6 +139,7 @@ pub fn run(args: Args) -> i32 {
     let names: Vec<String> = sources.iter().map(Source::display_name).collect();
     let started = Instant::now();
     let mut summary = Summary::default();
+    let paint = Paint::new(args.color.enabled(true));
 
     let stopped = bulk::run(
         &sources,
@@ -146,9 +149,14 @@ pub fn run(args: Args) -> i32 {
         |event| {
             let written = match event {
                 Event::Start { .. } | Event::End { .. } => Ok(()),
-                Event::Batch { source, result } => {
-                    emit_batch(&result, &names[source], &mut out, &mut summary, &bar)
-                }
+                Event::Batch { source, result } => emit_batch(
+                    &result,
+                    &names[source],
+                    &mut out,
+                    &mut summary,
+                    &bar,
+                    &paint,
+                ),
                 Event::Error { message, .. } => {
                     summary.io_errors += 1;
                     read_error(&bar, &message);
@@ -185,6 +193,7 @@ fn emit_batch(
     out: &mut impl Write,
     summary: &mut Summary,
     bar: &indicatif::ProgressBar,
+    paint: &Paint,
 ) -> io::Result<()> {
     summary.games += result.games;
     summary.converted += result.converted;
@@ -192,21 +201,28 @@ fn emit_batch(
     summary.skipped += result.skipped;
     summary.bytes += result.bytes;
     if !result.notes.is_empty() {
-        bar.suspend(|| {
-            let stderr = io::stderr();
-            let mut err = stderr.lock();
-            for n in &result.notes {
-                let level = match n.level {
-                    NoteLevel::Error => "error",
-                    NoteLevel::Warning => "warning",
-                };
-                let _ = writeln!(
-                    err,
-                    "{name}:{}:{}: {level}: game {}: {}",
-                    n.line, n.column, n.game, n.message
-                );
+        // validate's renderer: the same words, locations and source lines.
+        let mut text = String::new();
+        for n in &result.notes {
+            let label = GameLabel {
+                file: name,
+                game: n.game,
+                white: &n.white,
+                black: &n.black,
+                round: &n.round,
+            };
+            render_problems(&label, &n.problems, paint, &mut text);
+            if let Some(action) = n.action {
+                text.push_str("  ");
+                text.push_str(&paint.show(CYAN, "= note:").to_string());
+                text.push_str(" game ");
+                text.push_str(&n.game.to_string());
+                text.push(' ');
+                text.push_str(action);
+                text.push_str("\n\n");
             }
-        });
+        }
+        bar.suspend(|| io::stderr().lock().write_all(text.as_bytes()))?;
     }
     show_games(bar, summary.games);
     bar.suspend(|| out.write_all(&result.text))

@@ -4,6 +4,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 mod completions;
 mod convert;
+mod diagnostics;
 mod fen;
 mod man;
 mod output;

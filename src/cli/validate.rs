@@ -13,9 +13,10 @@ use pgnkit::jobs::validate::{
 };
 use pgnkit::notation::Language;
 
+use super::diagnostics::{GameLabel, escape_controls, render_problems};
 use super::output::{
-    BOLD, CYAN, ColorChoice, Paint, RED, YELLOW, exit_code, inputs, plural, progress_bar,
-    read_error, show_games, threads, write_failure,
+    CYAN, ColorChoice, Paint, exit_code, inputs, plural, progress_bar, read_error, show_games,
+    threads, write_failure,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -88,8 +89,15 @@ struct BatchResult {
 /// diagnostics that matter.
 #[derive(Default)]
 struct FileNotes {
-    /// Per kind: games, uses, and the first use's line, column and game.
-    kinds: BTreeMap<ProblemKind, (u64, u64, (u64, u64, u64))>,
+    kinds: BTreeMap<ProblemKind, NoteTally>,
+}
+
+/// One kind of note in a file.
+struct NoteTally {
+    games: u64,
+    uses: u64,
+    /// The first use's line, column and game.
+    first: (u64, u64, u64),
 }
 
 impl FileNotes {
@@ -99,12 +107,13 @@ impl FileNotes {
             .iter()
             .filter(|p| p.severity == Severity::Note)
         {
-            let entry = self
-                .kinds
-                .entry(p.kind)
-                .or_insert((0, 0, (p.line, p.column, report.game)));
-            entry.0 += 1;
-            entry.1 += p.times();
+            let entry = self.kinds.entry(p.kind).or_insert(NoteTally {
+                games: 0,
+                uses: 0,
+                first: (p.line, p.column, report.game),
+            });
+            entry.games += 1;
+            entry.uses += p.times();
         }
     }
 
@@ -113,22 +122,23 @@ impl FileNotes {
         if self.kinds.is_empty() {
             return String::new();
         }
-        let describe =
-            |kind: &ProblemKind,
-             (games, uses, (line, column, game)): &(u64, u64, (u64, u64, u64))| {
-                format!(
-                    "{} {uses} in {games} game{} (first {line}:{column}, game {game})",
-                    kind.as_str(),
-                    plural(*games)
-                )
-            };
+        let describe = |kind: &ProblemKind, tally: &NoteTally| {
+            let (line, column, game) = tally.first;
+            format!(
+                "{} {} in {} game{} (first {line}:{column}, game {game})",
+                kind.as_str(),
+                tally.uses,
+                tally.games,
+                plural(tally.games)
+            )
+        };
         let (spellings, other): (Vec<_>, Vec<_>) = self
             .kinds
             .iter()
             .partition(|(kind, _)| **kind != ProblemKind::Windows1252Text);
         let mut parts = Vec::new();
         if !spellings.is_empty() {
-            let uses: u64 = spellings.iter().map(|(_, k)| k.1).sum();
+            let uses: u64 = spellings.iter().map(|(_, k)| k.uses).sum();
             let each: Vec<String> = spellings.iter().map(|(k, v)| describe(k, v)).collect();
             parts.push(format!(
                 "{uses} non-standard spelling{} read as meant (errors with --strict): {}",
@@ -324,7 +334,7 @@ fn emit_batch(
             }
             text.push('\n');
         } else if !report.problems.is_empty() {
-            render_human_into(report, paint, &mut text);
+            render_problems(&GameLabel::of(report), &report.problems, paint, &mut text);
         }
     }
     show_games(bar, summary.games);
@@ -334,138 +344,6 @@ fn emit_batch(
         return Ok(());
     }
     bar.suspend(|| out.write_all(text.as_bytes()))
-}
-
-/// Appends the diagnostics of one game to `text`, compiler style: severity and kind, the message,
-/// `file:line:col` with the game, the source line with a caret under the move, and any suggestion. Written
-/// without temporary Strings: a file with many warnings renders them by the hundred thousand, on the ordered
-/// output thread.
-pub fn render_human_into(report: &GameReport, paint: &Paint, text: &mut String) {
-    let name = |n: &str| if n.is_empty() { "?" } else { n }.to_owned();
-    // Everything is pushed piece by piece: on a file with hundreds of thousands of warnings (duplicate games),
-    // the formatting machinery was a good part of the ordered output thread's time.
-    let players = if report.white.is_empty() && report.black.is_empty() {
-        String::new()
-    } else {
-        escape_controls(&[", ", &name(&report.white), " – ", &name(&report.black)].concat())
-            .into_owned()
-    };
-    let round = if report.round.is_empty() || report.round == "?" || report.round == "-" {
-        String::new()
-    } else {
-        escape_controls(&[", round ", report.round.as_str()].concat()).into_owned()
-    };
-    for p in &report.problems {
-        let (colour, severity) = match p.severity {
-            Severity::Error => (RED, "error"),
-            Severity::Warning => (YELLOW, "warning"),
-            // Summed up once per file (see FileNotes).
-            Severity::Note => continue,
-        };
-        paint.push(
-            colour,
-            &[severity, "[", p.kind.as_str(), "]"].concat(),
-            text,
-        );
-        text.push_str(": ");
-        paint.push(BOLD, &escape_controls(&p.message), text);
-        if p.times() > 1 {
-            let more = p.times() - 1;
-            text.push_str(" (and ");
-            pgnkit::core::decimal::push(text, more);
-            text.push_str(" more like this)");
-        }
-        // A finding about the whole game (missing tags, a duplicate): one line.
-        let whole_game = p.source_line.is_empty() && p.move_text.is_none();
-        if whole_game {
-            text.push_str(" (");
-        } else {
-            text.push_str("\n  ");
-            paint.push(CYAN, "-->", text);
-            text.push(' ');
-        }
-        text.push_str(&escape_controls(&report.file));
-        text.push(':');
-        pgnkit::core::decimal::push(text, p.line);
-        text.push(':');
-        pgnkit::core::decimal::push(text, p.column);
-        text.push_str(if whole_game { ", game " } else { " (game " });
-        pgnkit::core::decimal::push(text, report.game);
-        text.push_str(&players);
-        text.push_str(&round);
-        if let (Some(n), Some(m)) = (&p.move_number, &p.move_text) {
-            text.push_str("; ");
-            text.push_str(n);
-            text.push(' ');
-            text.push_str(&escape_controls(m));
-            if p.in_variation {
-                text.push_str(" in a variation");
-            }
-        }
-        text.push_str(")\n");
-        if whole_game {
-            continue;
-        }
-        if !p.source_line.is_empty() {
-            let line = p.line.to_string();
-            let caret_at: String = p
-                .source_line
-                .chars()
-                .take(p.source_caret as usize)
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
-                .collect();
-            let caret_len = p
-                .move_text
-                .as_ref()
-                .map_or(1, |m| escape_controls(m).chars().count().max(1));
-            let gutter = " ".repeat(line.len());
-            // gutter and bar
-            text.push_str(&gutter);
-            text.push(' ');
-            paint.push(CYAN, "|", text);
-            text.push('\n');
-            // line number, bar, the line
-            paint.push(CYAN, &line, text);
-            text.push(' ');
-            paint.push(CYAN, "|", text);
-            text.push(' ');
-            text.push_str(&p.source_line);
-            text.push('\n');
-            // the carets under the move
-            text.push_str(&gutter);
-            text.push(' ');
-            paint.push(CYAN, "|", text);
-            text.push(' ');
-            text.push_str(&caret_at);
-            paint.push(colour, &"^".repeat(caret_len), text);
-            text.push('\n');
-        }
-        if let Some(s) = &p.suggestion {
-            text.push_str("  ");
-            paint.push(CYAN, "= help:", text);
-            text.push(' ');
-            text.push_str(&escape_controls(s));
-            text.push('\n');
-        }
-        text.push('\n');
-    }
-}
-
-/// `text` with its control characters (ESC, BEL, NUL... from a tag, a move or a file name) escaped as
-/// `\u{1b}`: a terminal must only ever receive the text pgnkit means to show.
-pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control()) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    std::borrow::Cow::Owned(
-        text.chars()
-            .flat_map(|c| {
-                let escaped = c.is_control().then(|| c.escape_default());
-                let plain = (!c.is_control()).then_some(c);
-                escaped.into_iter().flatten().chain(plain)
-            })
-            .collect(),
-    )
 }
 
 fn summary_text(s: &Summary, elapsed: f64, paint: &Paint) -> String {

@@ -6,15 +6,21 @@
 //! A game is converted only when everything in it replays: the reader found no error, the variant and
 //! FEN tag give a start position, and every move token, variations included, is a legal move in the
 //! game's language (detected per game unless given). Anything else is a [`Failure`], located in the
-//! game's source: the game is then copied through unchanged (PGN), given as a record with its error
-//! (JSON lines), or left out (EPD, or when asked to skip invalid games), and counted.
+//! game's source and explained in validate's words ([`Note`]): the game is then copied through, its bytes
+//! unchanged but for a comment that marks it as not converted (PGN), given as a record with its error (JSON
+//! lines), or left out (EPD, or when asked to skip invalid games), and counted.
 
 use std::fmt::{self, Write as _};
 
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
+use std::sync::Arc;
+
 use super::replay::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor};
+use super::validate::{
+    Problem, ProblemKind, Severity, TagText, ValidateOptions, problem_at, validate_game,
+};
 use crate::core::fen;
 use crate::core::{Color, GameState, Move, Position, Role};
 use crate::notation::uci::Uci;
@@ -161,15 +167,21 @@ pub enum NoteLevel {
     Error,
 }
 
-/// A located message about one game, for stderr.
+/// What convert found in one game, for stderr: validate's problems (the same words, locations and source
+/// lines), and what became of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Note {
     pub level: NoteLevel,
     /// 1-based index of the game in its file.
     pub game: u64,
-    pub line: u64,
-    pub column: u32,
-    pub message: String,
+    /// The players and round, for the heading of each problem.
+    pub white: TagText,
+    pub black: TagText,
+    pub round: TagText,
+    /// The problems, in file order: for a game not converted, the errors validate finds in it.
+    pub problems: Vec<Problem>,
+    /// For a game not converted: `copied unchanged`, `skipped` or `recorded with its error`.
+    pub action: Option<&'static str>,
 }
 
 /// What became of one game.
@@ -489,15 +501,25 @@ impl Converter {
         out: &mut Vec<u8>,
         notes: &mut Vec<Note>,
     ) -> Fate {
-        let note = |level, span: Span, message: String| {
-            let loc = game.location(span.start);
+        let note = |level, problems: Vec<Problem>, action| {
+            let tag = |name: &str| {
+                game.tag(name)
+                    .map_or_else(TagText::default, |v| TagText::new(&v))
+            };
             Note {
                 level,
                 game: game.index + 1,
-                line: loc.line,
-                column: loc.column,
-                message,
+                white: tag("White"),
+                black: tag("Black"),
+                round: tag("Round"),
+                problems,
+                action,
             }
+        };
+        let warning = |kind, span, message| {
+            let mut problem = problem_at(game, kind, span, message);
+            problem.severity = Severity::Warning;
+            vec![problem]
         };
         let replayed = self.replay(game).and_then(|r| {
             if self.opts.format == OutputFormat::Pgn {
@@ -512,12 +534,13 @@ impl Converter {
             Err(failure) => {
                 let action = match (self.opts.skip_invalid, self.opts.format) {
                     (true, _) | (false, OutputFormat::Epd) => "skipped",
-                    (false, OutputFormat::Pgn) => "copied unchanged",
+                    (false, OutputFormat::Pgn) => "copied unchanged, marked by a comment",
                     (false, OutputFormat::Jsonl) => "recorded with its error",
                 };
-                let message = format!("{failure}; game {action}");
-                notes.push(note(NoteLevel::Error, failure.span(), message));
-                return self.keep_invalid(game, file, &failure, out);
+                let problems = self.explain(game, file, &failure);
+                let fate = self.keep_invalid(game, file, &problems[0], out);
+                notes.push(note(NoteLevel::Error, problems, Some(action)));
+                return fate;
             }
         };
         if replayed.confidence == Confidence::Guessed && replayed.guessed_among.len() > 1 {
@@ -526,15 +549,16 @@ impl Converter {
                 .main_line()
                 .next()
                 .map_or(Span::default(), |(t, _)| t.span);
-            notes.push(note(
-                NoteLevel::Warning,
+            let problems = warning(
+                ProblemKind::LanguageGuessed,
                 first,
                 format!(
-                    "the moves replay with the piece letters of several languages ({}); read as {}",
+                    "the moves replay legally with the piece letters of several languages ({}); read as {}",
                     names.join(", "),
                     replayed.lang.name()
                 ),
-            ));
+            );
+            notes.push(note(NoteLevel::Warning, problems, None));
         }
         let result = export_result(game);
         if let Some(marker) = game.result
@@ -547,13 +571,14 @@ impl Converter {
                 .rev()
                 .find(|t| matches!(t.kind, TokenKind::Result(_)))
                 .map_or(Span::default(), |t| t.span);
-            notes.push(note(
-                NoteLevel::Warning,
+            let problems = warning(
+                ProblemKind::ResultMismatch,
                 span,
                 format!(
                     "the game ends with {marker} but its Result tag says {result}; written as {result}"
                 ),
-            ));
+            );
+            notes.push(note(NoteLevel::Warning, problems, None));
         }
         match self.opts.format {
             OutputFormat::Pgn => {}
@@ -579,11 +604,36 @@ impl Converter {
         Fate::Converted
     }
 
+    /// Why a game was not converted, in validate's words: the errors validate finds in it (a result that
+    /// differs from its tag aside: convert writes the tag's), or the failure itself when validate has nothing
+    /// to say (the writer could not place a token).
+    fn explain(&self, game: &Game<'_>, file: &str, failure: &Failure) -> Vec<Problem> {
+        let opts = ValidateOptions {
+            lang: self.opts.from,
+            ..ValidateOptions::default()
+        };
+        let report = validate_game(game, &Arc::from(file), &opts);
+        let mut problems: Vec<Problem> = report
+            .problems
+            .into_iter()
+            .filter(|p| p.severity == Severity::Error && p.kind != ProblemKind::ResultMismatch)
+            .collect();
+        if problems.is_empty() {
+            problems.push(problem_at(
+                game,
+                ProblemKind::Syntax,
+                failure.span(),
+                failure.to_string(),
+            ));
+        }
+        problems
+    }
+
     fn keep_invalid(
         &mut self,
         game: &Game<'_>,
         file: &str,
-        failure: &Failure,
+        problem: &Problem,
         out: &mut Vec<u8>,
     ) -> Fate {
         if self.opts.skip_invalid {
@@ -592,7 +642,7 @@ impl Converter {
         match self.opts.format {
             OutputFormat::Epd => Fate::Skipped,
             OutputFormat::Pgn => {
-                out.extend_from_slice(game.source);
+                write_marked(game, problem, out);
                 // The next game must start on a line of its own.
                 if !game.source.ends_with(b"\n") && !game.source.ends_with(b"\r") {
                     out.push(b'\n');
@@ -600,7 +650,6 @@ impl Converter {
                 Fate::Kept
             }
             OutputFormat::Jsonl => {
-                let loc = game.location(failure.span().start);
                 let pgn = crate::pgn::decode(game.source, game.encoding);
                 let record = InvalidRecord {
                     file,
@@ -608,9 +657,9 @@ impl Converter {
                     converted: false,
                     tags: Tags(game),
                     error: ErrorRecord {
-                        line: loc.line,
-                        column: loc.column,
-                        message: failure.to_string(),
+                        line: problem.line,
+                        column: problem.column,
+                        message: problem.message.clone(),
                     },
                     pgn: pgn.trim_end(),
                 };
@@ -654,8 +703,58 @@ struct Record<'r, 'g, 'a> {
 #[derive(Serialize)]
 struct ErrorRecord {
     line: u64,
-    column: u32,
+    column: u64,
     message: String,
+}
+
+/// A game not converted, copied byte for byte but for one comment that says so and why, so a file half
+/// converted can be searched for the games it still holds as they were: `{pgnkit: not converted: ...}`.
+/// The comment goes before the movetext (after the tags); in a game without tags, after its first token (a
+/// comment before it would belong to the game before, whose termination marker it would follow).
+fn write_marked(game: &Game<'_>, problem: &Problem, out: &mut Vec<u8>) {
+    let source = game.source;
+    let at = match game.tags.last() {
+        Some(last) => game
+            .tokens
+            .iter()
+            .find(|t| t.span.start >= last.span.end)
+            .map_or(last.span.end as usize, |t| t.span.start as usize),
+        None => game.tokens.first().map_or(0, |t| t.span.end as usize),
+    };
+    let reason: String = problem
+        .message
+        .chars()
+        .map(|c| match c {
+            '{' => '(',
+            '}' => ')',
+            '\n' | '\r' => ' ',
+            c => c,
+        })
+        .collect();
+    out.extend_from_slice(&source[..at]);
+    if game.tags.is_empty() {
+        out.push(b' ');
+    }
+    let _ = write!(
+        MarkWriter(out),
+        "{{pgnkit: not converted: {reason} (line {}, column {})}}",
+        problem.line,
+        problem.column
+    );
+    if !game.tags.is_empty() {
+        out.push(b'\n');
+    }
+    out.extend_from_slice(&source[at..]);
+}
+
+/// `fmt::Write` into a byte buffer.
+struct MarkWriter<'o>(&'o mut Vec<u8>);
+
+impl fmt::Write for MarkWriter<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
 }
 
 #[derive(Serialize)]
@@ -852,16 +951,25 @@ mod tests {
             (res.games, res.converted, res.kept, res.skipped),
             (3, 2, 1, 0)
         );
+        // Copied byte for byte, but for a comment before the movetext that says why.
         assert!(
-            out.contains("[Event \"b\"]\n\n1. e4 Ke7 2. Ke3 Kxe3 *\n\n[Event \"c\"]"),
+            out.contains(
+                "[Event \"b\"]\n\n{pgnkit: not converted: illegal: e7 is occupied by Black's own pawn \
+                 (2 later moves of the main line left unchecked) (line 7, column 7)}\n\
+                 1. e4 Ke7 2. Ke3 Kxe3 *\n\n[Event \"c\"]"
+            ),
             "{out}"
         );
         let note = &res.notes[0];
+        assert_eq!((note.level, note.game), (NoteLevel::Error, 2));
+        assert_eq!(note.action, Some("copied unchanged, marked by a comment"));
+        // validate's problem, as validate gives it
+        let problem = &note.problems[0];
         assert_eq!(
-            (note.level, note.game, note.line, note.column),
-            (NoteLevel::Error, 2, 7, 7)
+            (problem.kind, problem.line, problem.column),
+            (ProblemKind::NoPieceCanReach, 7, 7)
         );
-        assert!(note.message.contains("\"Ke7\""), "{}", note.message);
+        assert_eq!(problem.move_text.as_deref(), Some("Ke7"));
         let skip = ConvertOptions {
             skip_invalid: true,
             ..ConvertOptions::default()
@@ -879,7 +987,20 @@ mod tests {
         ] {
             let (out, res) = convert(bad, ConvertOptions::default());
             assert_eq!(res.kept, 1, "{bad}");
-            assert_eq!(out.trim_end(), bad);
+            // the original with the mark: take the mark out and the bytes are the game's
+            let start = out.find("{pgnkit: not converted: ").expect("the mark");
+            let end = start + out[start..].find('}').unwrap() + 1;
+            // the mark and the line break after it (tags), or the space before it (no tags)
+            let unmarked = if out[..start].ends_with('\n') && out[end..].starts_with('\n') {
+                [&out[..start], &out[end + 1..]].concat()
+            } else {
+                [&out[..start - 1], &out[end..]].concat()
+            };
+            assert_eq!(unmarked.trim_end(), bad, "{out}");
+            assert!(
+                res.notes[0].problems[0].severity == Severity::Error,
+                "{bad}"
+            );
         }
     }
 
@@ -964,7 +1085,7 @@ mod tests {
         assert_eq!(res.converted, 1);
         assert_eq!(res.notes.len(), 1);
         assert_eq!(res.notes[0].level, NoteLevel::Warning);
-        assert!(res.notes[0].message.contains("written as 1-0"));
+        assert!(res.notes[0].problems[0].message.contains("written as 1-0"));
     }
 
     #[test]

@@ -144,6 +144,12 @@ impl<'g, 'a> Reporter<'g, 'a> {
     }
 }
 
+/// A problem of `kind` at `span` of `game`, located and shown as validate shows its own (other jobs word
+/// their findings through this, so every message of pgnkit has validate's precision).
+pub fn problem_at(game: &Game<'_>, kind: ProblemKind, span: Span, message: String) -> Problem {
+    Reporter::new(game, false).locate(kind, span, message)
+}
+
 /// Most characters of a source line shown on each side of a problem.
 const WINDOW: usize = 48;
 
@@ -510,10 +516,9 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
         };
         if kind.severity() == Severity::Note {
             rep.note(kind, d.span, || match d.kind {
-                DiagnosticKind::ResultSpelling => format!(
-                    "\"{}\" read as 1/2-1/2",
-                    shown_token(game.bytes(d.span))
-                ),
+                DiagnosticKind::ResultSpelling => {
+                    format!("\"{}\" read as 1/2-1/2", shown_token(game.bytes(d.span)))
+                }
                 _ => d.kind.to_string(),
             });
             continue;

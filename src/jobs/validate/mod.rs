@@ -5,6 +5,6 @@ pub mod report;
 pub mod tags;
 pub mod tournament;
 
-pub use engine::{ValidateOptions, validate_game};
+pub use engine::{ValidateOptions, problem_at, validate_game};
 pub use report::{GameReport, Problem, ProblemKind, Severity, TagText};
 pub use tournament::Tournament;

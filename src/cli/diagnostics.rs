@@ -1,0 +1,165 @@
+//! Diagnostics as a compiler shows them, for every subcommand that reports problems in games (validate on
+//! stdout, convert on stderr): one renderer, so a message reads the same wherever it comes from.
+
+use pgnkit::jobs::validate::{GameReport, Problem, Severity};
+
+use super::output::{BOLD, CYAN, Paint, RED, YELLOW};
+
+/// What names a game in a diagnostic's heading.
+pub struct GameLabel<'r> {
+    pub file: &'r str,
+    /// 1-based index of the game in its file.
+    pub game: u64,
+    pub white: &'r str,
+    pub black: &'r str,
+    pub round: &'r str,
+}
+
+impl<'r> GameLabel<'r> {
+    pub fn of(report: &'r GameReport) -> GameLabel<'r> {
+        GameLabel {
+            file: &report.file,
+            game: report.game,
+            white: &report.white,
+            black: &report.black,
+            round: &report.round,
+        }
+    }
+}
+
+/// Appends the diagnostics of one game to `text`, compiler style: severity and kind, the message,
+/// `file:line:col` with the game, the source line with a caret under the move, and any suggestion. Written
+/// without temporary Strings: a file with many warnings renders them by the hundred thousand, on the ordered
+/// output thread.
+pub fn render_problems(
+    label: &GameLabel<'_>,
+    problems: &[Problem],
+    paint: &Paint,
+    text: &mut String,
+) {
+    let name = |n: &str| if n.is_empty() { "?" } else { n }.to_owned();
+    // Everything is pushed piece by piece: on a file with hundreds of thousands of warnings (duplicate games),
+    // the formatting machinery was a good part of the ordered output thread's time.
+    let players = if label.white.is_empty() && label.black.is_empty() {
+        String::new()
+    } else {
+        escape_controls(&[", ", &name(label.white), " – ", &name(label.black)].concat())
+            .into_owned()
+    };
+    let round = if label.round.is_empty() || label.round == "?" || label.round == "-" {
+        String::new()
+    } else {
+        escape_controls(&[", round ", label.round].concat()).into_owned()
+    };
+    for p in problems {
+        let (colour, severity) = match p.severity {
+            Severity::Error => (RED, "error"),
+            Severity::Warning => (YELLOW, "warning"),
+            // Summed up once per file (see FileNotes).
+            Severity::Note => continue,
+        };
+        paint.push(
+            colour,
+            &[severity, "[", p.kind.as_str(), "]"].concat(),
+            text,
+        );
+        text.push_str(": ");
+        paint.push(BOLD, &escape_controls(&p.message), text);
+        if p.times() > 1 {
+            let more = p.times() - 1;
+            text.push_str(" (and ");
+            pgnkit::core::decimal::push(text, more);
+            text.push_str(" more like this)");
+        }
+        // A finding about the whole game (missing tags, a duplicate): one line.
+        let whole_game = p.source_line.is_empty() && p.move_text.is_none();
+        if whole_game {
+            text.push_str(" (");
+        } else {
+            text.push_str("\n  ");
+            paint.push(CYAN, "-->", text);
+            text.push(' ');
+        }
+        text.push_str(&escape_controls(label.file));
+        text.push(':');
+        pgnkit::core::decimal::push(text, p.line);
+        text.push(':');
+        pgnkit::core::decimal::push(text, p.column);
+        text.push_str(if whole_game { ", game " } else { " (game " });
+        pgnkit::core::decimal::push(text, label.game);
+        text.push_str(&players);
+        text.push_str(&round);
+        if let (Some(n), Some(m)) = (&p.move_number, &p.move_text) {
+            text.push_str("; ");
+            text.push_str(n);
+            text.push(' ');
+            text.push_str(&escape_controls(m));
+            if p.in_variation {
+                text.push_str(" in a variation");
+            }
+        }
+        text.push_str(")\n");
+        if whole_game {
+            continue;
+        }
+        if !p.source_line.is_empty() {
+            let line = p.line.to_string();
+            let caret_at: String = p
+                .source_line
+                .chars()
+                .take(p.source_caret as usize)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            let caret_len = p
+                .move_text
+                .as_ref()
+                .map_or(1, |m| escape_controls(m).chars().count().max(1));
+            let gutter = " ".repeat(line.len());
+            // gutter and bar
+            text.push_str(&gutter);
+            text.push(' ');
+            paint.push(CYAN, "|", text);
+            text.push('\n');
+            // line number, bar, the line
+            paint.push(CYAN, &line, text);
+            text.push(' ');
+            paint.push(CYAN, "|", text);
+            text.push(' ');
+            text.push_str(&p.source_line);
+            text.push('\n');
+            // the carets under the move
+            text.push_str(&gutter);
+            text.push(' ');
+            paint.push(CYAN, "|", text);
+            text.push(' ');
+            text.push_str(&caret_at);
+            paint.push(colour, &"^".repeat(caret_len), text);
+            text.push('\n');
+        }
+        if let Some(s) = &p.suggestion {
+            text.push_str("  ");
+            paint.push(CYAN, "= help:", text);
+            text.push(' ');
+            text.push_str(&escape_controls(s));
+            text.push('\n');
+        }
+        text.push('\n');
+    }
+}
+
+/// `text` with its control characters (ESC, BEL, NUL... from a tag, a move or a file name) escaped as
+/// `\u{1b}`: a terminal must only ever receive the text pgnkit means to show.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control()) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(
+        text.chars()
+            .flat_map(|c| {
+                let escaped = c.is_control().then(|| c.escape_default());
+                let plain = (!c.is_control()).then_some(c);
+                escaped.into_iter().flatten().chain(plain)
+            })
+            .collect(),
+    )
+}
