@@ -38,7 +38,8 @@ EOF
 measure() { # binary file -> "seconds max_rss_mib"
     "$TIME" -f "%e %M" -o "$DIR/time" "$1" validate -q -j1 --no-tournament-checks "$2" \
         > /dev/null 2>&1 || true
-    awk '{ printf "%.2f s %6.1f MiB", $1, $2 / 1024 }' "$DIR/time"
+    # the last line: GNU time writes "Command exited with non-zero status 1" first when validate finds errors
+    tail -n 1 "$DIR/time" | awk '{ printf "%.2f s %7.1f MiB", $1, $2 / 1024 }'
 }
 
 printf '%-26s %10s  %-24s %s\n' input bytes "pgnkit (this build)" "${BASE:+baseline}"
