@@ -399,13 +399,24 @@ impl San {
 impl SanPlus {
     /// The legal move this token denotes, with every leniency of its syntax and resolution (the check mark is
     /// judged separately by [`SanPlus::mark_leniencies`], which needs the position after the move).
-    #[inline]
+    #[inline(always)]
     pub fn resolve(&self, pos: &Position) -> Result<Resolved, SanError> {
-        let san = if self.leniencies.contains(Leniency::CoordinateMove) {
-            coordinate_reading(&self.san, pos)
-        } else {
-            self.san
-        };
+        if self.leniencies.contains(Leniency::CoordinateMove) {
+            return self.resolve_coordinates(pos);
+        }
+        self.resolve_as(&self.san, pos)
+    }
+
+    /// [`SanPlus::resolve`] for a move in coordinates, kept out of line: the common path must stay small
+    /// enough to be inlined where every move is read.
+    #[cold]
+    #[inline(never)]
+    fn resolve_coordinates(&self, pos: &Position) -> Result<Resolved, SanError> {
+        self.resolve_as(&coordinate_reading(&self.san, pos), pos)
+    }
+
+    #[inline(always)]
+    fn resolve_as(&self, san: &San, pos: &Position) -> Result<Resolved, SanError> {
         san.resolve(pos).map(|r| Resolved {
             mv: r.mv,
             leniencies: r.leniencies | self.leniencies,

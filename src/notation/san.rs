@@ -301,6 +301,12 @@ impl Leniencies {
         self.0 == 0
     }
 
+    /// Whether the two sets share a leniency.
+    #[inline]
+    pub const fn intersects(self, other: Leniencies) -> bool {
+        self.0 & other.0 != 0
+    }
+
     #[inline]
     pub const fn union(self, other: Leniencies) -> Leniencies {
         Leniencies(self.0 | other.0)

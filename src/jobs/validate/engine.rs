@@ -12,7 +12,9 @@ use super::tags::{check_tags, standard_result};
 use crate::core::fen;
 use crate::core::{Color, GameState, Move, Position, Termination};
 use crate::jobs::replay::{self, MoveAt, MoveFailure, SetupError, Visitor};
-use crate::notation::{IllegalReason, Language, Leniency, SanError, SanPlus, Slip, suggest};
+use crate::notation::{
+    IllegalReason, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
+};
 use crate::pgn::{DiagnosticKind, Game, Locator, Span, TokenKind};
 
 /// What the user asked of validate.
@@ -355,13 +357,24 @@ const NOTED_SPELLINGS: [(Leniency, ProblemKind); 3] = [
     ),
 ];
 
+/// The leniencies of [`NOTED_SPELLINGS`], as a set.
+const NOTED: Leniencies = Leniencies::NONE
+    .with(Leniency::LowercasePieceLetter)
+    .with(Leniency::CoordinateMove)
+    .with(Leniency::ParenthesizedPromotion);
+
 impl Checker<'_, '_, '_> {
-    /// Notes the spellings a legal move was read through.
-    #[inline]
+    /// Notes the spellings a legal move was read through (the test is inline: it runs on every move).
+    #[inline(always)]
     fn note_spellings(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
-        if at.leniencies.is_empty() {
-            return;
+        if at.leniencies.intersects(NOTED) {
+            self.note_spellings_of(at, before, m);
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn note_spellings_of(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
         for (leniency, kind) in NOTED_SPELLINGS {
             if at.leniencies.contains(leniency) {
                 let game = self.rep.game;
