@@ -1,6 +1,7 @@
 //! `pgnkit convert`: every game replayed and written again in export-format PGN (moves in canonical SAN of
 //! any language, LAN or UCI), JSON lines or EPD; games that cannot be converted are never dropped silently.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -15,9 +16,10 @@ use pgnkit::notation::Language;
 use pgnkit::pgn::writer::Keep;
 
 use super::output::{
-    exit_code, inputs, open_output, plural, progress_bar, read_error, show_games, threads,
+    exit_code, inputs, plural, progress_bar, read_error, say, say_over, show_games, threads,
     write_failure,
 };
+use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -75,7 +77,8 @@ pub struct Args {
     /// Leave out games that cannot be converted (they are counted; the exit code is still 1)
     #[arg(long)]
     skip_invalid: bool,
-    /// Write to FILE instead of standard output
+    /// Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when
+    /// the run ends with 0 or 1, never when it is an input
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
     /// Worker threads (default: all cores)
@@ -128,10 +131,9 @@ pub fn run(args: Args) -> i32 {
         },
         skip_invalid: args.skip_invalid,
     };
-    let Some(sink) = open_output(args.output.as_deref(), &sources) else {
+    let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let mut out = io::BufWriter::with_capacity(1 << 16, sink);
     let jobs = threads(args.jobs);
     let bar = progress_bar(&sources, args.quiet);
     let names: Vec<String> = sources.iter().map(Source::display_name).collect();
@@ -151,8 +153,7 @@ pub fn run(args: Args) -> i32 {
                 }
                 Event::Error { message, .. } => {
                     summary.io_errors += 1;
-                    read_error(&bar, &message);
-                    Ok(())
+                    read_error(&bar, &message)
                 }
             };
             match written {
@@ -170,13 +171,16 @@ pub fn run(args: Args) -> i32 {
     if let Err(e) = flushed {
         return write_failure(&e);
     }
-    if !args.quiet {
-        eprint!(
-            "{}",
-            summary_text(&summary, started.elapsed().as_secs_f64())
-        );
+    if !args.quiet
+        && let Err(e) = say(&summary_text(&summary, started.elapsed().as_secs_f64()))
+    {
+        return write_failure(&e);
     }
-    exit_code(summary.io_errors, summary.kept + summary.skipped > 0)
+    // Said before the output is put in place: a run that cannot report is a failed run.
+    out.close(exit_code(
+        summary.io_errors,
+        summary.kept + summary.skipped > 0,
+    ))
 }
 
 fn emit_batch(
@@ -192,21 +196,19 @@ fn emit_batch(
     summary.skipped += result.skipped;
     summary.bytes += result.bytes;
     if !result.notes.is_empty() {
-        bar.suspend(|| {
-            let stderr = io::stderr();
-            let mut err = stderr.lock();
-            for n in &result.notes {
-                let level = match n.level {
-                    NoteLevel::Error => "error",
-                    NoteLevel::Warning => "warning",
-                };
-                let _ = writeln!(
-                    err,
-                    "{name}:{}:{}: {level}: game {}: {}",
-                    n.line, n.column, n.game, n.message
-                );
-            }
-        });
+        let mut notes = String::new();
+        for n in &result.notes {
+            let level = match n.level {
+                NoteLevel::Error => "error",
+                NoteLevel::Warning => "warning",
+            };
+            let _ = writeln!(
+                notes,
+                "{name}:{}:{}: {level}: game {}: {}",
+                n.line, n.column, n.game, n.message
+            );
+        }
+        say_over(bar, &notes)?;
     }
     show_games(bar, summary.games);
     bar.suspend(|| out.write_all(&result.text))

@@ -1,10 +1,11 @@
-//! Terminal concerns shared by the subcommands: inputs and output file, colours, progress bars, writing to a
-//! pipe that may close early (`| head` must end quietly with exit 0), and exit codes.
+//! Terminal concerns shared by the subcommands: inputs, threads, colours, progress bars, checked writes to
+//! standard error (never `eprintln!`, which panics when stderr is gone), writing to a pipe that may close early
+//! (`| head` must end quietly with exit 0), and exit codes. The `-o` file is in `sink`.
 
 use std::fmt;
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -17,7 +18,7 @@ pub fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
     match input::expand(paths) {
         Ok(sources) => Some(sources),
         Err(e) => {
-            eprintln!("pgnkit: {e}");
+            let _ = say(&format!("pgnkit: {e}\n"));
             None
         }
     }
@@ -28,35 +29,27 @@ pub fn threads(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(default_jobs).max(1)
 }
 
-/// Where the output goes: the file of `-o FILE`, or standard output. `None` once the reason is said on
-/// stderr (the exit code is then 2): the file cannot be created, or it is one of the inputs, which creating it
-/// would truncate before it is read.
-pub fn open_output(path: Option<&Path>, sources: &[Source]) -> Option<Box<dyn Write>> {
-    let Some(path) = path else {
-        return Some(Box::new(io::stdout().lock()));
-    };
-    if let Some(clash) = sources.iter().find(|s| same_file(s, path)) {
-        eprintln!(
-            "pgnkit: the output file {} is also an input ({clash}): refusing to overwrite it",
-            path.display()
-        );
-        return None;
+/// Set once a write to standard error failed: nothing more can be said, and the exit code becomes 2.
+static STDERR_LOST: AtomicBool = AtomicBool::new(false);
+
+/// Writes `text` to standard error as it is (the caller ends it with a newline). A failure is remembered
+/// (see [`stderr_lost`]) and returned, so that a run can stop: what it has to say can no longer be said.
+pub fn say(text: &str) -> io::Result<()> {
+    let written = io::stderr().lock().write_all(text.as_bytes());
+    if written.is_err() {
+        STDERR_LOST.store(true, Ordering::Relaxed);
     }
-    match File::create(path) {
-        Ok(f) => Some(Box::new(f)),
-        Err(e) => {
-            eprintln!("pgnkit: {}: {e}", path.display());
-            None
-        }
-    }
+    written
 }
 
-/// Whether `source` is the existing file at `path`.
-fn same_file(source: &Source, path: &Path) -> bool {
-    match (source, path.canonicalize()) {
-        (Source::File(p), Ok(out)) => p.canonicalize().is_ok_and(|p| p == out),
-        _ => false,
-    }
+/// [`say`] without garbling the progress bar.
+pub fn say_over(bar: &ProgressBar, text: &str) -> io::Result<()> {
+    bar.suspend(|| say(text))
+}
+
+/// Whether a write to standard error failed during the run (the exit code is then 2).
+pub fn stderr_lost() -> bool {
+    STDERR_LOST.load(Ordering::Relaxed)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -188,18 +181,22 @@ pub fn show_games(bar: &ProgressBar, games: u64) {
     bar.set_message(format!("{games} games, {:.0} games/s", games as f64 / secs));
 }
 
-/// An input that could not be opened or read, said on stderr without garbling the progress bar.
-pub fn read_error(bar: &ProgressBar, message: &str) {
-    bar.suspend(|| eprintln!("pgnkit: {message}"));
+/// An input that could not be opened or read, said on stderr without garbling the progress bar; the error
+/// is that of stderr.
+pub fn read_error(bar: &ProgressBar, message: &str) -> io::Result<()> {
+    say_over(bar, &format!("pgnkit: {message}\n"))
 }
 
 /// Exit code for a failed write: a closed pipe (`| head`) is a normal way to stop reading, so 0; anything
-/// else is said on stderr, 2.
+/// else is said on stderr, 2; and 2 without a word once stderr itself cannot be written.
 pub fn write_failure(e: &io::Error) -> i32 {
+    if stderr_lost() {
+        return 2;
+    }
     if e.kind() == io::ErrorKind::BrokenPipe {
         return 0;
     }
-    eprintln!("pgnkit: cannot write output: {e}");
+    let _ = say(&format!("pgnkit: cannot write output: {e}\n"));
     2
 }
 

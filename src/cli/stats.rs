@@ -13,8 +13,9 @@ use pgnkit::jobs::stats::summary::{Limits, Summary};
 use pgnkit::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
 
 use super::output::{
-    exit_code, inputs, open_output, progress_bar, read_error, show_games, threads, write_failure,
+    exit_code, inputs, progress_bar, read_error, say, show_games, threads, write_failure,
 };
+use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
 
 #[derive(clap::Args)]
@@ -29,7 +30,8 @@ pub struct Args {
     /// A short report instead of CSV: results by colour, endings, ECO codes, standings per event
     #[arg(long)]
     summary: bool,
-    /// Write to FILE instead of standard output
+    /// Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when
+    /// the run ends with 0 or 1, never when it is an input
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
     /// Piece letters of the moves: `auto` detects them per game, or a language code (en, fr, de, nl, es, it,
@@ -79,10 +81,9 @@ pub fn run(args: Args) -> i32 {
         lang: args.lang.0,
         output,
     };
-    let Some(sink) = open_output(args.output.as_deref(), &sources) else {
+    let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let mut out = io::BufWriter::with_capacity(1 << 16, sink);
     let header: &[&str] = match output {
         Output::Games => &rows::GAME_HEADER,
         Output::Moves => &rows::MOVE_HEADER,
@@ -136,8 +137,7 @@ pub fn run(args: Args) -> i32 {
                 },
                 Event::Error { message, .. } => {
                     totals.io_errors += 1;
-                    read_error(&bar, &message);
-                    Ok(())
+                    read_error(&bar, &message).map_err(Stop::Write)
                 }
                 Event::End { .. } => Ok(()),
             };
@@ -152,7 +152,7 @@ pub fn run(args: Args) -> i32 {
     match stopped {
         Some(Stop::Write(e)) => return write_failure(&e),
         Some(Stop::Csv(e)) => {
-            eprintln!("pgnkit: cannot write CSV: {e}");
+            let _ = say(&format!("pgnkit: cannot write CSV: {e}\n"));
             return 2;
         }
         None => {}
@@ -168,8 +168,8 @@ pub fn run(args: Args) -> i32 {
     }
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64().max(1e-9);
-        eprintln!(
-            "pgnkit stats: {} games, {} half-moves, {} with errors; {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)",
+        let closing = format!(
+            "pgnkit stats: {} games, {} half-moves, {} with errors; {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
             totals.games,
             totals.plies,
             totals.games_with_errors,
@@ -178,8 +178,12 @@ pub fn run(args: Args) -> i32 {
             totals.bytes as f64 / 1e6 / secs,
             totals.games as f64 / secs
         );
+        if let Err(e) = say(&closing) {
+            return write_failure(&e);
+        }
     }
-    exit_code(totals.io_errors, totals.games_with_errors > 0)
+    // Said before the output is put in place: a run that cannot report is a failed run.
+    out.close(exit_code(totals.io_errors, totals.games_with_errors > 0))
 }
 
 /// Writes a batch's rows (or adds its records to the summary) on the ordered output side.

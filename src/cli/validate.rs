@@ -13,7 +13,7 @@ use pgnkit::notation::Language;
 
 use super::output::{
     BOLD, CYAN, ColorChoice, Paint, RED, YELLOW, exit_code, inputs, plural, progress_bar,
-    read_error, show_games, threads, write_failure,
+    read_error, say, say_over, show_games, threads, write_failure,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -161,21 +161,17 @@ pub fn run(args: Args) -> i32 {
                 }
                 Event::Error { message, .. } => {
                     summary.io_errors += 1;
-                    read_error(&bar, &message);
-                    Ok(())
+                    read_error(&bar, &message)
                 }
-                Event::End { source } => {
-                    if tournament.saturated && !args.quiet {
-                        bar.suspend(|| {
-                            eprintln!(
-                                "pgnkit: {}: more than {} games; duplicate and round checks stopped there",
-                                names[source],
-                                pgnkit::jobs::validate::tournament::MAX_TRACKED_GAMES
-                            )
-                        });
-                    }
-                    Ok(())
-                }
+                Event::End { source } if tournament.saturated && !args.quiet => say_over(
+                    &bar,
+                    &format!(
+                        "pgnkit: {}: more than {} games; duplicate and round checks stopped there\n",
+                        names[source],
+                        pgnkit::jobs::validate::tournament::MAX_TRACKED_GAMES
+                    ),
+                ),
+                Event::End { .. } => Ok(()),
             };
             match written {
                 Ok(()) => ControlFlow::Continue(()),
@@ -191,10 +187,13 @@ pub fn run(args: Args) -> i32 {
     let elapsed = started.elapsed().as_secs_f64();
     if !args.quiet {
         let text = summary_text(&summary, elapsed, &paint);
-        if json {
-            eprint!("{text}");
-        } else if out.write_all(text.as_bytes()).is_err() {
-            return 0;
+        let said = if json {
+            say(&text)
+        } else {
+            out.write_all(text.as_bytes())
+        };
+        if let Err(e) = said {
+            return write_failure(&e);
         }
     }
     if let Err(e) = out.flush() {
