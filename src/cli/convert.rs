@@ -81,7 +81,7 @@ pub struct Args {
     /// the run ends with 0 or 1, never when it is an input
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Worker threads (default: all cores)
+    /// Worker threads (default, or 0: all cores; at most one per core)
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No progress bar, no summary (diagnostics are still printed)
@@ -134,7 +134,7 @@ pub fn run(args: Args) -> i32 {
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let jobs = threads(args.jobs);
+    let jobs = threads(args.jobs, args.quiet);
     let bar = progress_bar(&sources, args.quiet);
     let names: Vec<String> = sources.iter().map(Source::display_name).collect();
     let started = Instant::now();

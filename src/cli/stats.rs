@@ -38,7 +38,7 @@ pub struct Args {
     /// pt, cs, pl, hu, fi, ro, da, no, sv, figurine)
     #[arg(long, default_value = "auto", value_parser = parse_lang)]
     lang: LangArg,
-    /// Worker threads (default: all cores)
+    /// Worker threads (default, or 0: all cores; at most one per core)
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No progress bar, no closing line on stderr
@@ -100,7 +100,7 @@ pub fn run(args: Args) -> i32 {
         }
     }
 
-    let jobs = threads(args.jobs);
+    let jobs = threads(args.jobs, args.quiet);
     let block = match output {
         Output::Moves => PER_MOVE_BLOCK,
         _ => BLOCK,

@@ -39,7 +39,7 @@ pub struct Args {
     /// When to use colours
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
-    /// Worker threads (default: all cores)
+    /// Worker threads (default, or 0: all cores; at most one per core)
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No progress bar, no summary
@@ -107,7 +107,7 @@ pub fn run(args: Args) -> i32 {
         track_claims: true,
         final_fen: args.format == Format::Json,
     };
-    let jobs = threads(args.jobs);
+    let jobs = threads(args.jobs, args.quiet);
     let json = args.format == Format::Json;
     let paint = Paint::new(args.color.enabled(false));
     let bar = progress_bar(&sources, args.quiet);
