@@ -16,8 +16,8 @@ use pgnkit::notation::Language;
 use pgnkit::pgn::writer::Keep;
 
 use super::output::{
-    exit_code, inputs, plural, progress_bar, read_error, say, say_over, show_games, threads,
-    write_failure,
+    exit_code, inputs, no_games_text, plural, progress_bar, read_error, say, say_over, show_games,
+    threads, write_failure,
 };
 use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
@@ -171,6 +171,10 @@ pub fn run(args: Args) -> i32 {
     if let Err(e) = flushed {
         return write_failure(&e);
     }
+    let no_games = summary.games == 0 && summary.io_errors == 0;
+    if no_games && let Err(e) = say(&format!("warning[no_games]: {}\n", no_games_text(&sources))) {
+        return write_failure(&e);
+    }
     if !args.quiet
         && let Err(e) = say(&summary_text(&summary, started.elapsed().as_secs_f64()))
     {
@@ -179,7 +183,7 @@ pub fn run(args: Args) -> i32 {
     // Said before the output is put in place: a run that cannot report is a failed run.
     out.close(exit_code(
         summary.io_errors,
-        summary.kept + summary.skipped > 0,
+        summary.kept + summary.skipped > 0 || no_games,
     ))
 }
 

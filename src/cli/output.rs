@@ -73,6 +73,17 @@ pub fn stderr_lost() -> bool {
     STDERR_LOST.load(Ordering::Relaxed)
 }
 
+/// The warning of a run that read its inputs without finding a single game (exit code 1): an empty file, empty
+/// standard input, a file of blank lines, or a wrong path to something that is not PGN.
+pub fn no_games_text(sources: &[Source]) -> String {
+    let where_ = match sources {
+        [Source::Stdin] => "on standard input".to_string(),
+        [Source::File(p)] => format!("in {}", p.display()),
+        _ => format!("in the {} inputs", sources.len()),
+    };
+    format!("no game found {where_}")
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
 pub enum ColorChoice {
     /// Colours when writing to a terminal

@@ -13,7 +13,8 @@ use pgnkit::jobs::stats::summary::{Limits, Summary};
 use pgnkit::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
 
 use super::output::{
-    exit_code, inputs, progress_bar, read_error, say, show_games, threads, write_failure,
+    exit_code, inputs, no_games_text, progress_bar, read_error, say, show_games, threads,
+    write_failure,
 };
 use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
@@ -166,6 +167,10 @@ pub fn run(args: Args) -> i32 {
     if let Err(e) = out.flush() {
         return write_failure(&e);
     }
+    let no_games = totals.games == 0 && totals.io_errors == 0;
+    if no_games && let Err(e) = say(&format!("warning[no_games]: {}\n", no_games_text(&sources))) {
+        return write_failure(&e);
+    }
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64().max(1e-9);
         let closing = format!(
@@ -183,7 +188,10 @@ pub fn run(args: Args) -> i32 {
         }
     }
     // Said before the output is put in place: a run that cannot report is a failed run.
-    out.close(exit_code(totals.io_errors, totals.games_with_errors > 0))
+    out.close(exit_code(
+        totals.io_errors,
+        totals.games_with_errors > 0 || no_games,
+    ))
 }
 
 /// Writes a batch's rows (or adds its records to the summary) on the ordered output side.

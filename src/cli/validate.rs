@@ -12,8 +12,8 @@ use pgnkit::jobs::validate::{GameReport, Severity, Tournament, ValidateOptions, 
 use pgnkit::notation::Language;
 
 use super::output::{
-    BOLD, CYAN, ColorChoice, Paint, RED, YELLOW, exit_code, inputs, plural, progress_bar,
-    read_error, say, say_over, show_games, threads, write_failure,
+    BOLD, CYAN, ColorChoice, Paint, RED, YELLOW, exit_code, inputs, no_games_text, plural,
+    progress_bar, read_error, say, say_over, show_games, threads, write_failure,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -185,6 +185,25 @@ pub fn run(args: Args) -> i32 {
         return write_failure(&e);
     }
     let elapsed = started.elapsed().as_secs_f64();
+    // No game at all is no clean pass: a warning (with the diagnostics, or on stderr beside JSON records).
+    let no_games = summary.games == 0 && summary.io_errors == 0;
+    if no_games {
+        summary.warnings += 1;
+        let paint = Paint::new(args.color.enabled(json));
+        let mut text = String::new();
+        paint.push(YELLOW, "warning[no_games]", &mut text);
+        text.push_str(": ");
+        paint.push(BOLD, &no_games_text(&sources), &mut text);
+        text.push('\n');
+        let said = if json {
+            say(&text)
+        } else {
+            out.write_all(text.as_bytes())
+        };
+        if let Err(e) = said {
+            return write_failure(&e);
+        }
+    }
     if !args.quiet {
         let text = summary_text(&summary, elapsed, &paint);
         let said = if json {
@@ -201,7 +220,7 @@ pub fn run(args: Args) -> i32 {
     }
     exit_code(
         summary.io_errors,
-        summary.errors > 0 || (args.strict && summary.warnings > 0),
+        summary.errors > 0 || (args.strict && summary.warnings > 0) || no_games,
     )
 }
 
