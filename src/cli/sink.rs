@@ -134,10 +134,14 @@ impl Temp {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
-        let name = target
+        // Cut to leave room for the suffix under the usual 255-byte limit of a file name.
+        let mut name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        while name.len() > 200 {
+            name.pop();
+        }
         let mut slot = pending();
         let mut n = 0u32;
         loop {
@@ -299,8 +303,8 @@ fn open_file(path: &Path, sources: &[Source]) -> Result<Output, String> {
         None => path.to_path_buf(),
     };
     clean_up_on_signals();
-    let (temp, file) =
-        Temp::create(&target, existing.as_ref()).map_err(|e| format!("{shown}: {e}"))?;
+    let (temp, file) = Temp::create(&target, existing.as_ref())
+        .map_err(|e| format!("{shown}: cannot create a temporary file beside it: {e}"))?;
     let sink = Sink::new(file, packing).map_err(|e| format!("{shown}: {e}"))?;
     Ok(Output::new(sink, Some(temp)))
 }
@@ -432,6 +436,17 @@ mod tests {
         drop(out);
         assert_eq!(fs::read_to_string(&target).unwrap(), "after 0");
         assert_eq!(entries(&dir), ["out.txt"]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_long_name_still_has_room_for_the_temporary_one() {
+        let dir = temp_dir("long");
+        let target = dir.join(format!("{}.pgn", "é".repeat(120)));
+        let mut out = open_output(Some(&target), &[]).unwrap();
+        out.write_all(b"x").unwrap();
+        assert_eq!(out.close(0), 0);
+        assert_eq!(fs::read(&target).unwrap(), b"x");
         let _ = fs::remove_dir_all(&dir);
     }
 
