@@ -456,8 +456,16 @@ fn full_stdout_is_exit_2_with_a_message() {
     ] {
         let r = run_with(&dir, args, Stdio::null(), Some(full()), None);
         assert_eq!(r.code, Some(2), "{r}");
-        assert!(r.stderr.contains("cannot write output"), "{r}");
+        assert_eq!(
+            r.stderr.matches("cannot write output").count(),
+            1,
+            "said once: {r}"
+        );
         assert!(!r.stderr.contains("panicked"), "{r}");
+        // No closing summary as if the run had gone well.
+        for summary in ["validated ", " in, ", "pgnkit stats:"] {
+            assert!(!r.stderr.contains(summary), "{r}");
+        }
     }
     // A closed pipe on stdout (`| head`) is no error.
     for args in [

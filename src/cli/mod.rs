@@ -70,12 +70,15 @@ pub fn run() -> i32 {
     finish(code)
 }
 
-/// The exit code once standard output is flushed: 2 when that fails (a closed pipe apart, which keeps `code`),
-/// or when standard error could not be written during the run.
+/// The exit code once standard output is flushed: 2 when that fails (a closed pipe apart, which keeps `code`;
+/// a failure already reported, with 2, is not said twice), or when standard error could not be written during
+/// the run.
 fn finish(code: i32) -> i32 {
     use std::io::Write;
     let code = match std::io::stdout().flush() {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => output::write_failure(&e),
+        Err(e) if code != 2 && e.kind() != std::io::ErrorKind::BrokenPipe => {
+            output::write_failure(&e)
+        }
         _ => code,
     };
     if output::stderr_lost() { 2 } else { code }

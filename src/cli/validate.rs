@@ -185,6 +185,10 @@ pub fn run(args: Args) -> i32 {
         return write_failure(&e);
     }
     let elapsed = started.elapsed().as_secs_f64();
+    // The records are all out before the summary says how the run went.
+    if json && let Err(e) = out.flush() {
+        return write_failure(&e);
+    }
     // No game at all is no clean pass: a warning (with the diagnostics, or on stderr beside JSON records).
     let no_games = summary.games == 0 && summary.io_errors == 0;
     if no_games {
