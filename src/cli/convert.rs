@@ -14,9 +14,10 @@ use pgnkit::pgn::writer::Keep;
 
 use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    CYAN, ColorChoice, Paint, exit_code, inputs, open_output, plural, progress_bar, read_error,
-    show_games, threads, write_failure,
+    CYAN, ColorChoice, Paint, exit_code, inputs, no_games_text, plural, progress_bar, read_error,
+    say, say_over, show_games, threads, write_failure,
 };
+use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -74,10 +75,11 @@ pub struct Args {
     /// Leave out games that cannot be converted (they are counted; the exit code is still 1)
     #[arg(long)]
     skip_invalid: bool,
-    /// Write to FILE instead of standard output
+    /// Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when
+    /// the run ends with 0 or 1, never when it is an input
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Worker threads (default: all cores)
+    /// Worker threads (default, or 0: all cores; at most one per core)
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No progress bar, no summary (diagnostics are still printed)
@@ -130,11 +132,10 @@ pub fn run(args: Args) -> i32 {
         },
         skip_invalid: args.skip_invalid,
     };
-    let Some(sink) = open_output(args.output.as_deref(), &sources) else {
+    let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let mut out = io::BufWriter::with_capacity(1 << 16, sink);
-    let jobs = threads(args.jobs);
+    let jobs = threads(args.jobs, args.quiet);
     let bar = progress_bar(&sources, args.quiet);
     let names: Vec<String> = sources.iter().map(Source::display_name).collect();
     let started = Instant::now();
@@ -159,8 +160,7 @@ pub fn run(args: Args) -> i32 {
                 ),
                 Event::Error { message, .. } => {
                     summary.io_errors += 1;
-                    read_error(&bar, &message);
-                    Ok(())
+                    read_error(&bar, &message)
                 }
             };
             match written {
@@ -178,13 +178,20 @@ pub fn run(args: Args) -> i32 {
     if let Err(e) = flushed {
         return write_failure(&e);
     }
-    if !args.quiet {
-        eprint!(
-            "{}",
-            summary_text(&summary, started.elapsed().as_secs_f64())
-        );
+    let no_games = summary.games == 0 && summary.io_errors == 0;
+    if no_games && let Err(e) = say(&format!("warning[no_games]: {}\n", no_games_text(&sources))) {
+        return write_failure(&e);
     }
-    exit_code(summary.io_errors, summary.kept + summary.skipped > 0)
+    if !args.quiet
+        && let Err(e) = say(&summary_text(&summary, started.elapsed().as_secs_f64()))
+    {
+        return write_failure(&e);
+    }
+    // Said before the output is put in place: a run that cannot report is a failed run.
+    out.close(exit_code(
+        summary.io_errors,
+        summary.kept + summary.skipped > 0 || no_games,
+    ))
 }
 
 fn emit_batch(
@@ -222,7 +229,7 @@ fn emit_batch(
                 text.push_str("\n\n");
             }
         }
-        bar.suspend(|| io::stderr().lock().write_all(text.as_bytes()))?;
+        say_over(bar, &text)?;
     }
     show_games(bar, summary.games);
     bar.suspend(|| out.write_all(&result.text))

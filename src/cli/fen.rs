@@ -4,11 +4,13 @@
 //! Exit codes: 0 valid FEN, 1 invalid (every problem listed with its column), 2 usage error.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::{self, Write as _};
 
 use pgnkit::core::fen::{self, FenError};
 use pgnkit::notation::SanPlus;
 use pgnkit::{Color, File, Move, Piece, Position, Rank, Role, Square};
+
+use super::output::{say, write_failure};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -28,27 +30,28 @@ pub fn run(args: Args) -> i32 {
         "startpos" => fen::STARTING_FEN.to_string(),
         other => other.to_string(),
     };
-    let mut out = std::io::stdout().lock();
     let parsed = if args.lenient {
         fen::parse_fen_lenient_with_warnings(&text)
     } else {
         fen::parse_fen(&text).map(|pos| (pos, Vec::new()))
     };
-    let report = match parsed {
+    let (report, code) = match parsed {
         Ok((pos, warnings)) => {
-            if !warnings.is_empty() {
-                eprint!("{}", problems(&text, &warnings, "tolerated"));
+            if !warnings.is_empty()
+                && let Err(e) = say(&problems(&text, &warnings, "tolerated"))
+            {
+                return write_failure(&e);
             }
-            describe(&pos, args.ascii)
+            (describe(&pos, args.ascii), 0)
         }
-        Err(errors) => {
-            let _ = write!(out, "{}", problems(&text, &errors, "invalid FEN"));
-            return 1;
-        }
+        Err(errors) => (problems(&text, &errors, "invalid FEN"), 1),
     };
-    // A closed pipe (`| head`) is not an error worth a message.
-    let _ = out.write_all(report.as_bytes());
-    0
+    let mut out = io::stdout().lock();
+    match out.write_all(report.as_bytes()).and_then(|()| out.flush()) {
+        // A closed pipe (`| head`) is not an error worth a message; the verdict stands.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => write_failure(&e),
+        _ => code,
+    }
 }
 
 /// The FEN, then a caret under each problem's column and its message.

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::output::print_bytes;
+use super::output::{print_bytes, say};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -22,7 +22,7 @@ pub fn run(args: Args) -> i32 {
             match std::fs::create_dir_all(&dir).and_then(|()| clap_mangen::generate_to(cmd, &dir)) {
                 Ok(()) => 0,
                 Err(e) => {
-                    eprintln!("pgnkit: {}: {e}", dir.display());
+                    let _ = say(&format!("pgnkit: {}: {e}\n", dir.display()));
                     2
                 }
             }
@@ -30,7 +30,7 @@ pub fn run(args: Args) -> i32 {
         None => {
             let mut page = Vec::new();
             if let Err(e) = clap_mangen::Man::new(cmd).render(&mut page) {
-                eprintln!("pgnkit: cannot render the manual page: {e}");
+                let _ = say(&format!("pgnkit: cannot render the manual page: {e}\n"));
                 return 2;
             }
             print_bytes(&page)

@@ -9,6 +9,7 @@ mod fen;
 mod man;
 mod output;
 mod perft;
+mod sink;
 mod stats;
 mod validate;
 
@@ -58,14 +59,33 @@ fn command() -> clap::Command {
 }
 
 pub fn run() -> i32 {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return code;
-        }
+    let code = match Cli::try_parse() {
+        Ok(cli) => dispatch(cli),
+        // Usage errors go to stderr (2); --help and --version to stdout (0).
+        Err(e) => match (e.print(), e.use_stderr()) {
+            (_, true) => 2,
+            (Ok(()), false) => 0,
+            (Err(e), false) => output::write_failure(&e),
+        },
     };
+    finish(code)
+}
+
+/// The exit code once standard output is flushed: 2 when that fails (a closed pipe apart, which keeps `code`;
+/// a failure already reported, with 2, is not said twice), or when standard error could not be written during
+/// the run.
+fn finish(code: i32) -> i32 {
+    use std::io::Write;
+    let code = match std::io::stdout().flush() {
+        Err(e) if code != 2 && e.kind() != std::io::ErrorKind::BrokenPipe => {
+            output::write_failure(&e)
+        }
+        _ => code,
+    };
+    if output::stderr_lost() { 2 } else { code }
+}
+
+fn dispatch(cli: Cli) -> i32 {
     match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Stats(args) => stats::run(args),

@@ -1,15 +1,18 @@
-//! Terminal concerns shared by the subcommands: inputs and output file, colours, progress bars, writing to a
-//! pipe that may close early (`| head` must end quietly with exit 0), and exit codes.
+//! Terminal concerns shared by the subcommands: inputs, threads, colours, progress bars, checked writes to
+//! standard error (never `eprintln!`, which panics when stderr is gone), writing to a pipe that may close early
+//! (`| head` must end quietly with exit 0), and exit codes. The `-o` file is in `sink`.
 
 use std::fmt;
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pgnkit::jobs::input::{self, Source};
 use pgnkit::jobs::pipeline::default_jobs;
+
+use super::diagnostics::escape_controls;
 
 /// The inputs named on the command line, directories expanded; `None` once the reason is said on stderr
 /// (the exit code is then 2). What a directory search left out (a FIFO, a second link to a file or a
@@ -18,51 +21,78 @@ pub fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
     match input::expand(paths) {
         Ok(found) => {
             for skipped in &found.skipped {
-                eprintln!("pgnkit: warning: {skipped}");
+                let _ = say(&format!(
+                    "pgnkit: warning: {}\n",
+                    escape_controls(&skipped.to_string())
+                ));
             }
             Some(found.sources)
         }
         Err(e) => {
-            eprintln!("pgnkit: {e}");
+            let _ = say(&format!("pgnkit: {}\n", escape_controls(&e.to_string())));
             None
         }
     }
 }
 
-/// Worker threads: as many as asked (at least one), or all cores.
-pub fn threads(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or_else(default_jobs).max(1)
+/// How many worker threads a run may have per core. More only adds contention and memory (4 batches in
+/// flight per thread): validate -q on 58 MB (5 x the GNU Chess book games) on 2 cores took 1.65 s with -j2,
+/// 1.6-2.0 s with -j4, 1.7 s with -j8, 2.0-2.3 s with -j32 and 19-29 s with -j1000 (memory 9, 12, 19, 35 and
+/// 100+ MB); convert and stats -j4 and -j8 were within the noise of -j2 on a loaded machine.
+pub const THREADS_PER_CORE: usize = 1;
+
+/// Worker threads for `--jobs`: as many as asked up to the cap ([`THREADS_PER_CORE`] per core, as counted by
+/// `available_parallelism`, which follows CPU affinity and cgroup quotas); none given or 0, all cores. A
+/// capped request is said on stderr unless `quiet`.
+pub fn threads(jobs: Option<usize>, quiet: bool) -> usize {
+    let cores = default_jobs().max(1);
+    let most = cores * THREADS_PER_CORE;
+    match jobs {
+        None | Some(0) => cores,
+        Some(n) if n > most => {
+            if !quiet {
+                let _ = say(&format!(
+                    "pgnkit: --jobs {n} capped to {most}, the number of cores available\n"
+                ));
+            }
+            most
+        }
+        Some(n) => n,
+    }
 }
 
-/// Where the output goes: the file of `-o FILE`, or standard output. `None` once the reason is said on
-/// stderr (the exit code is then 2): the file cannot be created, or it is one of the inputs, which creating it
-/// would truncate before it is read.
-pub fn open_output(path: Option<&Path>, sources: &[Source]) -> Option<Box<dyn Write>> {
-    let Some(path) = path else {
-        return Some(Box::new(io::stdout().lock()));
+/// Set once a write to standard error failed: nothing more can be said, and the exit code becomes 2.
+static STDERR_LOST: AtomicBool = AtomicBool::new(false);
+
+/// Writes `text` to standard error as it is (the caller ends it with a newline). A failure is remembered
+/// (see [`stderr_lost`]) and returned, so that a run can stop: what it has to say can no longer be said.
+pub fn say(text: &str) -> io::Result<()> {
+    let written = io::stderr().lock().write_all(text.as_bytes());
+    if written.is_err() {
+        STDERR_LOST.store(true, Ordering::Relaxed);
+    }
+    written
+}
+
+/// [`say`] without garbling the progress bar.
+pub fn say_over(bar: &ProgressBar, text: &str) -> io::Result<()> {
+    bar.suspend(|| say(text))
+}
+
+/// Whether a write to standard error failed during the run (the exit code is then 2).
+pub fn stderr_lost() -> bool {
+    STDERR_LOST.load(Ordering::Relaxed)
+}
+
+/// The warning of a run that read its inputs without finding a single game (exit code 1): an empty file, empty
+/// standard input, a file of blank lines, or a wrong path to something that is not PGN.
+pub fn no_games_text(sources: &[Source]) -> String {
+    let where_ = match sources {
+        [Source::Stdin] => "on standard input".to_string(),
+        [Source::File(p)] => format!("in {}", p.display()),
+        _ => format!("in the {} inputs", sources.len()),
     };
-    if let Some(clash) = sources.iter().find(|s| same_file(s, path)) {
-        eprintln!(
-            "pgnkit: the output file {} is also an input ({clash}): refusing to overwrite it",
-            path.display()
-        );
-        return None;
-    }
-    match File::create(path) {
-        Ok(f) => Some(Box::new(f)),
-        Err(e) => {
-            eprintln!("pgnkit: {}: {e}", path.display());
-            None
-        }
-    }
-}
-
-/// Whether `source` is the existing file at `path`.
-fn same_file(source: &Source, path: &Path) -> bool {
-    match (source, path.canonicalize()) {
-        (Source::File(p), Ok(out)) => p.canonicalize().is_ok_and(|p| p == out),
-        _ => false,
-    }
+    format!("no game found {where_}")
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -194,18 +224,23 @@ pub fn show_games(bar: &ProgressBar, games: u64) {
     bar.set_message(format!("{games} games, {:.0} games/s", games as f64 / secs));
 }
 
-/// An input that could not be opened or read, said on stderr without garbling the progress bar.
-pub fn read_error(bar: &ProgressBar, message: &str) {
-    bar.suspend(|| eprintln!("pgnkit: {message}"));
+/// An input that could not be opened or read, said on stderr without garbling the progress bar; the error
+/// is that of stderr.
+pub fn read_error(bar: &ProgressBar, message: &str) -> io::Result<()> {
+    // the message names a file: its name may hold anything
+    say_over(bar, &format!("pgnkit: {}\n", escape_controls(message)))
 }
 
 /// Exit code for a failed write: a closed pipe (`| head`) is a normal way to stop reading, so 0; anything
-/// else is said on stderr, 2.
+/// else is said on stderr, 2; and 2 without a word once stderr itself cannot be written.
 pub fn write_failure(e: &io::Error) -> i32 {
+    if stderr_lost() {
+        return 2;
+    }
     if e.kind() == io::ErrorKind::BrokenPipe {
         return 0;
     }
-    eprintln!("pgnkit: cannot write output: {e}");
+    let _ = say(&format!("pgnkit: cannot write output: {e}\n"));
     2
 }
 
@@ -232,4 +267,20 @@ pub fn exit_code(io_errors: u64, problems: bool) -> i32 {
 /// `"s"` unless `n` is 1.
 pub fn plural(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_zero_is_all_cores_and_requests_are_capped() {
+        let cores = default_jobs();
+        assert_eq!(threads(None, true), cores);
+        assert_eq!(threads(Some(0), true), cores);
+        assert_eq!(threads(Some(1), true), 1);
+        assert_eq!(threads(Some(cores), true), cores);
+        assert_eq!(threads(Some(100_000), true), cores * THREADS_PER_CORE);
+        assert_eq!(threads(Some(usize::MAX), true), cores * THREADS_PER_CORE);
+    }
 }

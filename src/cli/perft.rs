@@ -1,9 +1,11 @@
 //! `pgnkit perft <FEN|startpos> <DEPTH> [--divide]`
 
-use std::io::Write;
+use std::io::{self, Write};
 
 use pgnkit::Position;
 use pgnkit::core::{fen, perft, perft_divide};
+
+use super::output::{say, write_failure};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,27 +25,42 @@ pub fn run(args: Args) -> i32 {
         match fen::parse_fen_lenient(&args.position) {
             Ok(pos) => pos,
             Err(errors) => {
-                for e in errors {
-                    eprintln!("pgnkit: invalid FEN: {e}");
-                }
+                let text: String = errors
+                    .iter()
+                    .map(|e| format!("pgnkit: invalid FEN: {e}\n"))
+                    .collect();
+                let _ = say(&text);
                 return 2;
             }
         }
     };
     let start = std::time::Instant::now();
-    let mut out = std::io::stdout().lock();
-    let total = if args.divide {
-        let mut total = 0;
+    let mut out = io::stdout().lock();
+    let mut total = 0;
+    let written = if args.divide {
+        let mut written = Ok(());
         for (m, nodes) in perft_divide(&pos, args.depth) {
-            let _ = writeln!(out, "{}: {nodes}", pgnkit::notation::uci::to_uci(&pos, &m));
+            written = written.and_then(|()| {
+                writeln!(out, "{}: {nodes}", pgnkit::notation::uci::to_uci(&pos, &m))
+            });
             total += nodes;
         }
-        if args.depth == 0 { 1 } else { total }
+        if args.depth == 0 {
+            total = 1;
+        }
+        written
     } else {
-        perft(&pos, args.depth)
+        total = perft(&pos, args.depth);
+        Ok(())
     };
     let secs = start.elapsed().as_secs_f64();
-    eprintln!("{:.1} Mnodes/s", total as f64 / secs.max(1e-9) / 1e6);
-    let _ = writeln!(out, "{total}");
-    0
+    let speed = format!("{:.1} Mnodes/s\n", total as f64 / secs.max(1e-9) / 1e6);
+    match written
+        .and_then(|()| say(&speed))
+        .and_then(|()| writeln!(out, "{total}"))
+        .and_then(|()| out.flush())
+    {
+        Ok(()) => 0,
+        Err(e) => write_failure(&e),
+    }
 }

@@ -13,8 +13,10 @@ use pgnkit::jobs::stats::summary::{Limits, Summary};
 use pgnkit::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
 
 use super::output::{
-    exit_code, inputs, open_output, progress_bar, read_error, show_games, threads, write_failure,
+    exit_code, inputs, no_games_text, progress_bar, read_error, say, show_games, threads,
+    write_failure,
 };
+use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
 
 #[derive(clap::Args)]
@@ -29,14 +31,15 @@ pub struct Args {
     /// A short report instead of CSV: results by colour, endings, ECO codes, standings per event
     #[arg(long)]
     summary: bool,
-    /// Write to FILE instead of standard output
+    /// Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when
+    /// the run ends with 0 or 1, never when it is an input
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
     /// Piece letters of the moves: `auto` detects them per game, or a language code (en, fr, de, nl, es, it,
     /// pt, cs, pl, hu, fi, ro, da, no, sv, figurine)
     #[arg(long, default_value = "auto", value_parser = parse_lang)]
     lang: LangArg,
-    /// Worker threads (default: all cores)
+    /// Worker threads (default, or 0: all cores; at most one per core)
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No progress bar, no closing line on stderr
@@ -79,10 +82,9 @@ pub fn run(args: Args) -> i32 {
         lang: args.lang.0,
         output,
     };
-    let Some(sink) = open_output(args.output.as_deref(), &sources) else {
+    let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let mut out = io::BufWriter::with_capacity(1 << 16, sink);
     let header: &[&str] = match output {
         Output::Games => &rows::GAME_HEADER,
         Output::Moves => &rows::MOVE_HEADER,
@@ -99,7 +101,7 @@ pub fn run(args: Args) -> i32 {
         }
     }
 
-    let jobs = threads(args.jobs);
+    let jobs = threads(args.jobs, args.quiet);
     let block = match output {
         Output::Moves => PER_MOVE_BLOCK,
         _ => BLOCK,
@@ -136,8 +138,7 @@ pub fn run(args: Args) -> i32 {
                 },
                 Event::Error { message, .. } => {
                     totals.io_errors += 1;
-                    read_error(&bar, &message);
-                    Ok(())
+                    read_error(&bar, &message).map_err(Stop::Write)
                 }
                 Event::End { .. } => Ok(()),
             };
@@ -152,7 +153,7 @@ pub fn run(args: Args) -> i32 {
     match stopped {
         Some(Stop::Write(e)) => return write_failure(&e),
         Some(Stop::Csv(e)) => {
-            eprintln!("pgnkit: cannot write CSV: {e}");
+            let _ = say(&format!("pgnkit: cannot write CSV: {e}\n"));
             return 2;
         }
         None => {}
@@ -166,10 +167,14 @@ pub fn run(args: Args) -> i32 {
     if let Err(e) = out.flush() {
         return write_failure(&e);
     }
+    let no_games = totals.games == 0 && totals.io_errors == 0;
+    if no_games && let Err(e) = say(&format!("warning[no_games]: {}\n", no_games_text(&sources))) {
+        return write_failure(&e);
+    }
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64().max(1e-9);
-        eprintln!(
-            "pgnkit stats: {} games, {} half-moves, {} with errors; {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)",
+        let closing = format!(
+            "pgnkit stats: {} games, {} half-moves, {} with errors; {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
             totals.games,
             totals.plies,
             totals.games_with_errors,
@@ -178,8 +183,15 @@ pub fn run(args: Args) -> i32 {
             totals.bytes as f64 / 1e6 / secs,
             totals.games as f64 / secs
         );
+        if let Err(e) = say(&closing) {
+            return write_failure(&e);
+        }
     }
-    exit_code(totals.io_errors, totals.games_with_errors > 0)
+    // Said before the output is put in place: a run that cannot report is a failed run.
+    out.close(exit_code(
+        totals.io_errors,
+        totals.games_with_errors > 0 || no_games,
+    ))
 }
 
 /// Writes a batch's rows (or adds its records to the summary) on the ordered output side.

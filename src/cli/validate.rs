@@ -15,8 +15,8 @@ use pgnkit::notation::Language;
 
 use super::diagnostics::{GameLabel, escape_controls, render_problems};
 use super::output::{
-    CYAN, ColorChoice, Paint, exit_code, inputs, plural, progress_bar, read_error, show_games,
-    threads, write_failure,
+    BOLD, CYAN, ColorChoice, Paint, YELLOW, exit_code, inputs, no_games_text, plural, progress_bar,
+    read_error, say, say_over, show_games, threads, write_failure,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -42,7 +42,7 @@ pub struct Args {
     /// When to use colours
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
-    /// Worker threads (default: all cores)
+    /// Worker threads (default, or 0: all cores; at most one per core)
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No progress bar, no summary
@@ -188,7 +188,7 @@ pub fn run(args: Args) -> i32 {
         final_fen: args.format == Format::Json,
         strict: args.strict,
     };
-    let jobs = threads(args.jobs);
+    let jobs = threads(args.jobs, args.quiet);
     let json = args.format == Format::Json;
     let paint = Paint::new(args.color.enabled(false));
     let bar = progress_bar(&sources, args.quiet);
@@ -245,8 +245,7 @@ pub fn run(args: Args) -> i32 {
                 }
                 Event::Error { message, .. } => {
                     summary.io_errors += 1;
-                    read_error(&bar, &message);
-                    Ok(())
+                    read_error(&bar, &message)
                 }
                 Event::End { source } => {
                     let notes = file_notes.line(&names[source], &paint);
@@ -256,15 +255,19 @@ pub fn run(args: Args) -> i32 {
                         bar.suspend(|| out.write_all(notes.as_bytes()))
                     };
                     if tournament.saturated && !args.quiet {
-                        bar.suspend(|| {
-                            eprintln!(
-                                "pgnkit: {}: more than {} games; duplicate and round checks stopped there",
-                                names[source],
-                                pgnkit::jobs::validate::tournament::MAX_TRACKED_GAMES
+                        written.and_then(|()| {
+                            say_over(
+                                &bar,
+                                &format!(
+                                    "pgnkit: {}: more than {} games; duplicate and round checks stopped there\n",
+                                    names[source],
+                                    pgnkit::jobs::validate::tournament::MAX_TRACKED_GAMES
+                                ),
                             )
-                        });
+                        })
+                    } else {
+                        written
                     }
-                    written
                 }
             };
             match written {
@@ -279,12 +282,38 @@ pub fn run(args: Args) -> i32 {
         return write_failure(&e);
     }
     let elapsed = started.elapsed().as_secs_f64();
+    // The records are all out before the summary says how the run went.
+    if json && let Err(e) = out.flush() {
+        return write_failure(&e);
+    }
+    // No game at all is no clean pass: a warning (with the diagnostics, or on stderr beside JSON records).
+    let no_games = summary.games == 0 && summary.io_errors == 0;
+    if no_games {
+        summary.warnings += 1;
+        let paint = Paint::new(args.color.enabled(json));
+        let mut text = String::new();
+        paint.push(YELLOW, "warning[no_games]", &mut text);
+        text.push_str(": ");
+        paint.push(BOLD, &no_games_text(&sources), &mut text);
+        text.push('\n');
+        let said = if json {
+            say(&text)
+        } else {
+            out.write_all(text.as_bytes())
+        };
+        if let Err(e) = said {
+            return write_failure(&e);
+        }
+    }
     if !args.quiet {
         let text = summary_text(&summary, elapsed, &paint);
-        if json {
-            eprint!("{text}");
-        } else if out.write_all(text.as_bytes()).is_err() {
-            return 0;
+        let said = if json {
+            say(&text)
+        } else {
+            out.write_all(text.as_bytes())
+        };
+        if let Err(e) = said {
+            return write_failure(&e);
         }
     }
     if let Err(e) = out.flush() {
@@ -292,7 +321,7 @@ pub fn run(args: Args) -> i32 {
     }
     exit_code(
         summary.io_errors,
-        summary.errors > 0 || (args.strict && summary.warnings > 0),
+        summary.errors > 0 || (args.strict && summary.warnings > 0) || no_games,
     )
 }
 
