@@ -413,7 +413,9 @@ fn summary_text(s: &Summary, elapsed: f64, paint: &Paint) -> String {
         .iter()
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
-    text.push_str(&format!("endings: {}\n", endings.join(", ")));
+    if !endings.is_empty() {
+        text.push_str(&format!("endings: {}\n", endings.join(", ")));
+    }
     if !s.claimable.is_empty() {
         let claims: Vec<String> = s
             .claimable
