@@ -296,23 +296,13 @@ pub fn run(args: Args) -> i32 {
         text.push_str(": ");
         paint.push(BOLD, &no_games_text(&sources), &mut text);
         text.push('\n');
-        let said = if json {
-            say(&text)
-        } else {
-            out.write_all(text.as_bytes())
-        };
-        if let Err(e) = said {
+        if let Err(e) = say_or_write(json, &mut out, &text) {
             return write_failure(&e);
         }
     }
     if !args.quiet {
         let text = summary_text(&summary, elapsed, &paint);
-        let said = if json {
-            say(&text)
-        } else {
-            out.write_all(text.as_bytes())
-        };
-        if let Err(e) = said {
+        if let Err(e) = say_or_write(json, &mut out, &text) {
             return write_failure(&e);
         }
     }
@@ -373,6 +363,15 @@ fn emit_batch(
         return Ok(());
     }
     bar.suspend(|| out.write_all(text.as_bytes()))
+}
+
+/// Text after the records: on stderr in JSON mode (stdout holds only records), else on stdout.
+fn say_or_write(json: bool, out: &mut impl Write, text: &str) -> io::Result<()> {
+    if json {
+        say(text)
+    } else {
+        out.write_all(text.as_bytes())
+    }
 }
 
 fn summary_text(s: &Summary, elapsed: f64, paint: &Paint) -> String {

@@ -67,25 +67,7 @@ impl<'g, 'a> Reporter<'g, 'a> {
     }
 
     fn locate(&mut self, kind: ProblemKind, span: Span, message: String) -> Problem {
-        let loc = self.locator.locate(span.start as usize);
-        let (source_line, source_caret) =
-            source_window(self.game, self.locator.line_start(), span.start as usize);
-        Problem {
-            severity: kind.severity(),
-            kind,
-            line: loc.line,
-            column: u64::from(loc.column),
-            ply: None,
-            move_number: None,
-            move_text: None,
-            in_variation: false,
-            message,
-            suggestion: None,
-            count: None,
-            offset: self.game.offset + u64::from(span.start),
-            source_line,
-            source_caret,
-        }
+        located(self.game, &mut self.locator, kind, span, message)
     }
 
     fn collapse_last(&mut self) {
@@ -107,32 +89,14 @@ impl<'g, 'a> Reporter<'g, 'a> {
         }
         // Notes are located out of order with the other problems: a locator of their own would do, but
         // they are few (one per kind), so a scan from the game's start is cheap enough.
-        let mut locator = self.game.locator();
-        let loc = locator.locate(span.start as usize);
-        let (source_line, source_caret) =
-            source_window(self.game, locator.line_start(), span.start as usize);
-        // Windows-1252 text stays a note: the PGN standard's own character set is Latin-1.
-        let escalate = self.strict && kind != ProblemKind::Windows1252Text;
-        self.notes.push(Problem {
-            severity: if escalate {
-                Severity::Error
-            } else {
-                Severity::Note
-            },
-            kind,
-            line: loc.line,
-            column: u64::from(loc.column),
-            ply: None,
-            move_number: None,
-            move_text: None,
-            in_variation: false,
-            message: message(),
-            suggestion: None,
-            count: Some(1),
-            offset: self.game.offset + u64::from(span.start),
-            source_line,
-            source_caret,
-        });
+        let mut note = located(self.game, &mut self.game.locator(), kind, span, message());
+        // With --strict a spelling is an error; Windows-1252 text stays a note (the PGN standard's own
+        // character set is Latin-1).
+        if self.strict && kind != ProblemKind::Windows1252Text {
+            note.severity = Severity::Error;
+        }
+        note.count = Some(1);
+        self.notes.push(note);
     }
 
     /// Every problem, notes included, in file order.
@@ -144,6 +108,22 @@ impl<'g, 'a> Reporter<'g, 'a> {
         problems.sort_by_key(|p| p.offset);
         problems
     }
+}
+
+/// A problem of `kind` at `span`, located by `locator`, with the kind's severity.
+fn located(
+    game: &Game<'_>,
+    locator: &mut Locator<'_, '_>,
+    kind: ProblemKind,
+    span: Span,
+    message: String,
+) -> Problem {
+    let loc = locator.locate(span.start as usize);
+    let offset = game.offset + u64::from(span.start);
+    let mut problem = Problem::new(kind, loc.line, u64::from(loc.column), offset, message);
+    (problem.source_line, problem.source_caret) =
+        source_window(game, locator.line_start(), span.start as usize);
+    problem
 }
 
 /// A problem of `kind` at `span` of `game`, located and shown as validate shows its own (other jobs word

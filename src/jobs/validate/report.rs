@@ -217,6 +217,27 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// A problem of `kind`, with the kind's severity, at a line and column of the file (`offset` its byte),
+    /// with no move, no suggestion and no source line yet.
+    pub fn new(kind: ProblemKind, line: u64, column: u64, offset: u64, message: String) -> Problem {
+        Problem {
+            severity: kind.severity(),
+            kind,
+            line,
+            column,
+            ply: None,
+            move_number: None,
+            move_text: None,
+            in_variation: false,
+            message,
+            suggestion: None,
+            count: None,
+            offset,
+            source_line: String::new(),
+            source_caret: 0,
+        }
+    }
+
     /// Whether `other` says the same thing about the same kind of text, wherever it is: such consecutive
     /// problems are kept once, with their number.
     pub fn same_as(&self, other: &Problem) -> bool {

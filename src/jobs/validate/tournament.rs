@@ -108,20 +108,5 @@ impl Tournament {
 
 /// A warning about the whole game, located at its first line.
 fn game_level(report: &GameReport, kind: ProblemKind, message: String) -> Problem {
-    Problem {
-        severity: kind.severity(),
-        kind,
-        line: report.line,
-        column: 1,
-        ply: None,
-        move_number: None,
-        move_text: None,
-        in_variation: false,
-        message,
-        suggestion: None,
-        count: None,
-        offset: 0,
-        source_line: String::new(),
-        source_caret: 0,
-    }
+    Problem::new(kind, report.line, 1, 0, message)
 }
