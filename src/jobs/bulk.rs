@@ -242,6 +242,15 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
+    /// The work of these tests: counting a batch's games.
+    fn count(_: usize, games: &mut Games<'_>) -> usize {
+        let mut n = 0;
+        while games.next_game().is_some() {
+            n += 1;
+        }
+        n
+    }
+
     #[test]
     fn events_frame_each_source_in_order_and_errors_do_not_stop_the_run() {
         let dir = std::env::temp_dir().join(format!("pgnkit-bulk-{}", std::process::id()));
@@ -257,13 +266,6 @@ mod tests {
             Source::File(PathBuf::from("/no/such/file.pgn")),
             Source::File(a),
         ];
-        let count = |_: usize, games: &mut Games<'_>| {
-            let mut n = 0;
-            while games.next_game().is_some() {
-                n += 1;
-            }
-            n
-        };
         for jobs in [1, 2] {
             let mut log = Vec::new();
             let mut games = 0;
@@ -312,13 +314,6 @@ mod tests {
         let whole = dir.join("whole.pgn");
         std::fs::write(&whole, &text).unwrap();
         let sources = vec![Source::File(damaged), Source::File(whole)];
-        let count = |_: usize, games: &mut Games<'_>| {
-            let mut n = 0;
-            while games.next_game().is_some() {
-                n += 1;
-            }
-            n
-        };
         for jobs in [1, 2] {
             let mut log = Vec::new();
             let mut games = [0usize; 2];
