@@ -1,6 +1,8 @@
-//! The `pgnkit` command: a thin shell over the library; each subcommand lives in `src/cli/`.
+//! The `pgnkit` command: a thin shell over the `pgnkit` library. The jobs (validate, convert, stats and
+//! what they share) are in `src/jobs/`, each subcommand's options and printing in `src/cli/`.
 
 mod cli;
+mod jobs;
 
 fn main() {
     std::process::exit(cli::run());

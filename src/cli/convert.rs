@@ -6,9 +6,9 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pgnkit::jobs::bulk::{self, Event};
-use pgnkit::jobs::convert::{BatchOutput, ConvertOptions, Notation, OutputFormat, convert_batch};
-use pgnkit::jobs::input::Source;
+use crate::jobs::bulk::{self, Event};
+use crate::jobs::convert::{BatchOutput, ConvertOptions, Notation, OutputFormat, convert_batch};
+use crate::jobs::input::Source;
 use pgnkit::notation::Language;
 use pgnkit::pgn::writer::Keep;
 
@@ -21,7 +21,7 @@ use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum NotationArg {
+pub(crate) enum NotationArg {
     /// Standard algebraic notation, minimal disambiguation, `+`/`#`
     San,
     /// Long algebraic notation (`Ng1-f3`, `e7-e8=Q+`)
@@ -31,7 +31,7 @@ pub enum NotationArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
+pub(crate) enum FormatArg {
     /// PGN in export format
     Pgn,
     /// One JSON object per game: tags, moves in SAN and UCI, result, termination, language
@@ -41,7 +41,7 @@ pub enum FormatArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum StripArg {
+pub(crate) enum StripArg {
     /// Brace and `;` comments
     Comments,
     /// Variations, with everything inside them
@@ -53,7 +53,7 @@ pub enum StripArg {
 }
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -107,7 +107,7 @@ struct Summary {
     io_errors: u64,
 }
 
-pub fn run(args: Args) -> i32 {
+pub(crate) fn run(args: Args) -> i32 {
     let Some(sources) = inputs(&args.paths) else {
         return 2;
     };

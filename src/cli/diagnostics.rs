@@ -1,22 +1,22 @@
 //! Diagnostics as a compiler shows them, for every subcommand that reports problems in games (validate on
 //! stdout, convert on stderr): one renderer, so a message reads the same wherever it comes from.
 
-use pgnkit::jobs::validate::{GameReport, Problem, Severity};
+use crate::jobs::validate::{GameReport, Problem, Severity};
 
 use super::output::{BOLD, CYAN, Paint, RED, YELLOW};
 
 /// What names a game in a diagnostic's heading.
-pub struct GameLabel<'r> {
-    pub file: &'r str,
+pub(crate) struct GameLabel<'r> {
+    pub(crate) file: &'r str,
     /// 1-based index of the game in its file.
-    pub game: u64,
-    pub white: &'r str,
-    pub black: &'r str,
-    pub round: &'r str,
+    pub(crate) game: u64,
+    pub(crate) white: &'r str,
+    pub(crate) black: &'r str,
+    pub(crate) round: &'r str,
 }
 
 impl<'r> GameLabel<'r> {
-    pub fn of(report: &'r GameReport) -> GameLabel<'r> {
+    pub(crate) fn of(report: &'r GameReport) -> GameLabel<'r> {
         GameLabel {
             file: &report.file,
             game: report.game,
@@ -31,7 +31,7 @@ impl<'r> GameLabel<'r> {
 /// `file:line:col` with the game, the source line with a caret under the move, and any suggestion. Written
 /// without temporary Strings: a file with many warnings renders them by the hundred thousand, on the ordered
 /// output thread.
-pub fn render_problems(
+pub(crate) fn render_problems(
     label: &GameLabel<'_>,
     problems: &[Problem],
     paint: &Paint,
@@ -149,7 +149,7 @@ pub fn render_problems(
 
 /// `text` with its control characters (ESC, BEL, NUL... from a tag, a move or a file name) escaped as
 /// `\u{1b}`: a terminal must only ever receive the text pgnkit means to show.
-pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(|c| c.is_control()) {
         return std::borrow::Cow::Borrowed(text);
     }

@@ -13,7 +13,7 @@ use pgnkit::{Color, File, Move, Piece, Position, Rank, Role, Square};
 use super::output::{say, write_failure};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// The FEN (quote it, or pass its fields as separate arguments; 4-field EPD is accepted), or `startpos`
     #[arg(required = true, num_args = 1..)]
     fen: Vec<String>,
@@ -25,7 +25,7 @@ pub struct Args {
     lenient: bool,
 }
 
-pub fn run(args: Args) -> i32 {
+pub(crate) fn run(args: Args) -> i32 {
     let text = match args.fen.join(" ").as_str() {
         "startpos" => fen::STARTING_FEN.to_string(),
         other => other.to_string(),

@@ -7,14 +7,14 @@ use std::path::PathBuf;
 use super::output::{print_bytes, say};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// Write `pgnkit.1` and one `pgnkit-<command>.1` per command into DIR (created if needed) instead of
     /// printing the page of `pgnkit` to standard output
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> i32 {
+pub(crate) fn run(args: Args) -> i32 {
     // As `clap_mangen::generate_to` does for the pages it writes: no `help` command in the list.
     let cmd = super::command().disable_help_subcommand(true);
     match args.dir {

@@ -58,7 +58,7 @@ fn command() -> clap::Command {
     Cli::command()
 }
 
-pub fn run() -> i32 {
+pub(crate) fn run() -> i32 {
     let code = match Cli::try_parse() {
         Ok(cli) => dispatch(cli),
         // Usage errors go to stderr (2); --help and --version to stdout (0).

@@ -9,15 +9,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use pgnkit::jobs::input::{self, Source};
-use pgnkit::jobs::pipeline::default_jobs;
+use crate::jobs::input::{self, Source};
+use crate::jobs::pipeline::default_jobs;
 
 use super::diagnostics::escape_controls;
 
 /// The inputs named on the command line, directories expanded; `None` once the reason is said on stderr
 /// (the exit code is then 2). What a directory search left out (a FIFO, a second link to a file or a
 /// directory) is said on stderr as a warning.
-pub fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
+pub(crate) fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
     match input::expand(paths) {
         Ok(found) => {
             for skipped in &found.skipped {
@@ -39,12 +39,12 @@ pub fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
 /// flight per thread): validate -q on 58 MB (5 x the GNU Chess book games) on 2 cores took 1.65 s with -j2,
 /// 1.6-2.0 s with -j4, 1.7 s with -j8, 2.0-2.3 s with -j32 and 19-29 s with -j1000 (memory 9, 12, 19, 35 and
 /// 100+ MB); convert and stats -j4 and -j8 were within the noise of -j2 on a loaded machine.
-pub const THREADS_PER_CORE: usize = 1;
+pub(crate) const THREADS_PER_CORE: usize = 1;
 
 /// Worker threads for `--jobs`: as many as asked up to the cap ([`THREADS_PER_CORE`] per core, as counted by
 /// `available_parallelism`, which follows CPU affinity and cgroup quotas); none given or 0, all cores. A
 /// capped request is said on stderr unless `quiet`.
-pub fn threads(jobs: Option<usize>, quiet: bool) -> usize {
+pub(crate) fn threads(jobs: Option<usize>, quiet: bool) -> usize {
     let cores = default_jobs().max(1);
     let most = cores * THREADS_PER_CORE;
     match jobs {
@@ -66,7 +66,7 @@ static STDERR_LOST: AtomicBool = AtomicBool::new(false);
 
 /// Writes `text` to standard error as it is (the caller ends it with a newline). A failure is remembered
 /// (see [`stderr_lost`]) and returned, so that a run can stop: what it has to say can no longer be said.
-pub fn say(text: &str) -> io::Result<()> {
+pub(crate) fn say(text: &str) -> io::Result<()> {
     let written = io::stderr().lock().write_all(text.as_bytes());
     if written.is_err() {
         STDERR_LOST.store(true, Ordering::Relaxed);
@@ -75,18 +75,18 @@ pub fn say(text: &str) -> io::Result<()> {
 }
 
 /// [`say`] without garbling the progress bar.
-pub fn say_over(bar: &ProgressBar, text: &str) -> io::Result<()> {
+pub(crate) fn say_over(bar: &ProgressBar, text: &str) -> io::Result<()> {
     bar.suspend(|| say(text))
 }
 
 /// Whether a write to standard error failed during the run (the exit code is then 2).
-pub fn stderr_lost() -> bool {
+pub(crate) fn stderr_lost() -> bool {
     STDERR_LOST.load(Ordering::Relaxed)
 }
 
 /// The warning of a run that read its inputs without finding a single game (exit code 1): an empty file, empty
 /// standard input, a file of blank lines, or a wrong path to something that is not PGN.
-pub fn no_games_text(sources: &[Source]) -> String {
+pub(crate) fn no_games_text(sources: &[Source]) -> String {
     let where_ = match sources {
         [Source::Stdin] => "on standard input".to_string(),
         [Source::File(p)] => format!("in {}", p.display()),
@@ -96,7 +96,7 @@ pub fn no_games_text(sources: &[Source]) -> String {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
-pub enum ColorChoice {
+pub(crate) enum ColorChoice {
     /// Colours when writing to a terminal
     #[default]
     Auto,
@@ -106,7 +106,7 @@ pub enum ColorChoice {
 
 impl ColorChoice {
     /// Whether to colour output written to stdout (`for_stderr` false) or stderr.
-    pub fn enabled(self, for_stderr: bool) -> bool {
+    pub(crate) fn enabled(self, for_stderr: bool) -> bool {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
@@ -124,18 +124,18 @@ impl ColorChoice {
 
 /// ANSI styles, or nothing when colours are off.
 #[derive(Clone, Copy)]
-pub struct Paint {
+pub(crate) struct Paint {
     on: bool,
 }
 
 impl Paint {
-    pub fn new(on: bool) -> Paint {
+    pub(crate) fn new(on: bool) -> Paint {
         Paint { on }
     }
 
     /// `value` in the colour `code` when colours are on, written straight into whatever formats it (no
     /// String of its own: diagnostics are rendered by the thousand).
-    pub fn show<T: fmt::Display>(&self, code: &'static str, value: T) -> Painted<T> {
+    pub(crate) fn show<T: fmt::Display>(&self, code: &'static str, value: T) -> Painted<T> {
         Painted {
             on: self.on,
             code,
@@ -145,7 +145,7 @@ impl Paint {
 
     /// Appends `text` in the colour `code` when colours are on: [`Paint::show`] without the formatting
     /// machinery, for the per-diagnostic hot path.
-    pub fn push(&self, code: &'static str, text: &str, out: &mut String) {
+    pub(crate) fn push(&self, code: &'static str, text: &str, out: &mut String) {
         if self.on {
             out.push_str("\x1b[");
             out.push_str(code);
@@ -157,23 +157,23 @@ impl Paint {
         }
     }
 
-    pub fn error(&self, text: &str) -> String {
+    pub(crate) fn error(&self, text: &str) -> String {
         self.show(RED, text).to_string()
     }
 
-    pub fn bold(&self, text: &str) -> String {
+    pub(crate) fn bold(&self, text: &str) -> String {
         self.show(BOLD, text).to_string()
     }
 }
 
 /// Colour codes for [`Paint::show`].
-pub const RED: &str = "1;31";
-pub const YELLOW: &str = "1;33";
-pub const CYAN: &str = "1;36";
-pub const BOLD: &str = "1";
+pub(crate) const RED: &str = "1;31";
+pub(crate) const YELLOW: &str = "1;33";
+pub(crate) const CYAN: &str = "1;36";
+pub(crate) const BOLD: &str = "1";
 
 /// A value shown in a colour (see [`Paint::show`]).
-pub struct Painted<T> {
+pub(crate) struct Painted<T> {
     on: bool,
     code: &'static str,
     value: T,
@@ -191,7 +191,7 @@ impl<T: fmt::Display> fmt::Display for Painted<T> {
 
 /// A progress bar over the bytes of the inputs, on stderr, only when stderr is a terminal and the user did
 /// not ask for quiet; it appears after a short delay so quick runs stay clean.
-pub fn progress_bar(sources: &[Source], quiet: bool) -> ProgressBar {
+pub(crate) fn progress_bar(sources: &[Source], quiet: bool) -> ProgressBar {
     if quiet || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -216,7 +216,7 @@ pub fn progress_bar(sources: &[Source], quiet: bool) -> ProgressBar {
 }
 
 /// Sets the progress bar's message to the games read so far and their rate (nothing when the bar is hidden).
-pub fn show_games(bar: &ProgressBar, games: u64) {
+pub(crate) fn show_games(bar: &ProgressBar, games: u64) {
     if bar.is_hidden() {
         return;
     }
@@ -226,14 +226,14 @@ pub fn show_games(bar: &ProgressBar, games: u64) {
 
 /// An input that could not be opened or read, said on stderr without garbling the progress bar; the error
 /// is that of stderr.
-pub fn read_error(bar: &ProgressBar, message: &str) -> io::Result<()> {
+pub(crate) fn read_error(bar: &ProgressBar, message: &str) -> io::Result<()> {
     // the message names a file: its name may hold anything
     say_over(bar, &format!("pgnkit: {}\n", escape_controls(message)))
 }
 
 /// Exit code for a failed write: a closed pipe (`| head`) is a normal way to stop reading, so 0; anything
 /// else is said on stderr, 2; and 2 without a word once stderr itself cannot be written.
-pub fn write_failure(e: &io::Error) -> i32 {
+pub(crate) fn write_failure(e: &io::Error) -> i32 {
     if stderr_lost() {
         return 2;
     }
@@ -245,7 +245,7 @@ pub fn write_failure(e: &io::Error) -> i32 {
 }
 
 /// Writes `bytes` to standard output; the exit code.
-pub fn print_bytes(bytes: &[u8]) -> i32 {
+pub(crate) fn print_bytes(bytes: &[u8]) -> i32 {
     let mut out = io::stdout().lock();
     match out.write_all(bytes).and_then(|()| out.flush()) {
         Ok(()) => 0,
@@ -254,7 +254,7 @@ pub fn print_bytes(bytes: &[u8]) -> i32 {
 }
 
 /// The exit code of a bulk run: 2 when an input could not be read, else 1 when problems were found, else 0.
-pub fn exit_code(io_errors: u64, problems: bool) -> i32 {
+pub(crate) fn exit_code(io_errors: u64, problems: bool) -> i32 {
     if io_errors > 0 {
         2
     } else if problems {
@@ -265,7 +265,7 @@ pub fn exit_code(io_errors: u64, problems: bool) -> i32 {
 }
 
 /// `"s"` unless `n` is 1.
-pub fn plural(n: u64) -> &'static str {
+pub(crate) fn plural(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 

@@ -8,7 +8,7 @@ use pgnkit::core::{fen, perft, perft_divide};
 use super::output::{say, write_failure};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// A FEN (quote it), or `startpos`
     position: String,
     /// Depth in half-moves
@@ -18,7 +18,7 @@ pub struct Args {
     divide: bool,
 }
 
-pub fn run(args: Args) -> i32 {
+pub(crate) fn run(args: Args) -> i32 {
     let pos = if args.position == "startpos" {
         Position::new()
     } else {

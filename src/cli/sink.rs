@@ -19,7 +19,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use pgnkit::jobs::input::Source;
+use crate::jobs::input::Source;
 
 use super::output::{say, write_failure};
 
@@ -36,14 +36,14 @@ fn pending() -> std::sync::MutexGuard<'static, Option<PathBuf>> {
 
 /// How the output file is compressed, from its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Packing {
+pub(crate) enum Packing {
     Plain,
     Gzip,
     Zstd,
 }
 
 /// `.gz` gzip, `.zst` or `.zstd` zstd (any letter case), anything else plain text.
-pub fn packing_of(path: &Path) -> Packing {
+pub(crate) fn packing_of(path: &Path) -> Packing {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
@@ -200,7 +200,7 @@ impl Drop for Temp {
 }
 
 /// The output of a run. Written through a 64 KiB buffer; [`Output::close`] ends it.
-pub struct Output {
+pub(crate) struct Output {
     out: BufWriter<Sink>,
     temp: Option<Temp>,
 }
@@ -216,7 +216,7 @@ impl Output {
     /// Ends the run with exit code `code`: the output is completed (and the temporary file renamed onto the
     /// target) when `code` is 0 or 1; on 2 the temporary file is removed and the target left as it was.
     /// Returns the exit code, 2 when completing the output failed.
-    pub fn close(self, code: i32) -> i32 {
+    pub(crate) fn close(self, code: i32) -> i32 {
         if code >= 2 {
             return code;
         }
@@ -256,7 +256,7 @@ impl Write for Output {
 /// The output of a run: the file of `-o FILE` (see the module documentation), or standard output. `None`
 /// once the reason is said on stderr (the exit code is then 2): FILE is one of the inputs, a directory, or
 /// cannot be created.
-pub fn open_output(path: Option<&Path>, sources: &[Source]) -> Option<Output> {
+pub(crate) fn open_output(path: Option<&Path>, sources: &[Source]) -> Option<Output> {
     let Some(path) = path else {
         return Some(Output::new(Sink::Stdout(io::stdout().lock()), None));
     };

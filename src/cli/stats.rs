@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use pgnkit::jobs::bulk::{self, Event};
-use pgnkit::jobs::input::Source;
-use pgnkit::jobs::stats::summary::{Limits, Summary};
-use pgnkit::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
+use crate::jobs::bulk::{self, Event};
+use crate::jobs::input::Source;
+use crate::jobs::stats::summary::{Limits, Summary};
+use crate::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
 
 use super::output::{
     exit_code, inputs, no_games_text, progress_bar, read_error, say, show_games, threads,
@@ -20,7 +20,7 @@ use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -69,7 +69,7 @@ enum Stop {
     Csv(csv::Error),
 }
 
-pub fn run(args: Args) -> i32 {
+pub(crate) fn run(args: Args) -> i32 {
     let Some(sources) = inputs(&args.paths) else {
         return 2;
     };

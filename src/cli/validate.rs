@@ -6,9 +6,9 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pgnkit::jobs::bulk::{self, Event};
-use pgnkit::jobs::pipeline::SpentBin;
-use pgnkit::jobs::validate::{
+use crate::jobs::bulk::{self, Event};
+use crate::jobs::pipeline::SpentBin;
+use crate::jobs::validate::{
     GameReport, ProblemKind, Severity, Tournament, ValidateOptions, validate_game,
 };
 use pgnkit::notation::Language;
@@ -20,7 +20,7 @@ use super::output::{
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Diagnostics with the source line and a caret, then a summary
     Human,
     /// One JSON object per game (JSON lines); the summary goes to stderr
@@ -28,7 +28,7 @@ pub enum Format {
 }
 
 #[derive(clap::Args)]
-pub struct Args {
+pub(crate) struct Args {
     /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -60,9 +60,9 @@ pub struct Args {
 }
 
 #[derive(Clone, Copy, Debug)]
-pub struct LangArg(pub Option<Language>);
+pub(crate) struct LangArg(pub Option<Language>);
 
-pub fn parse_lang(s: &str) -> Result<LangArg, String> {
+pub(crate) fn parse_lang(s: &str) -> Result<LangArg, String> {
     if s.eq_ignore_ascii_case("auto") {
         return Ok(LangArg(None));
     }
@@ -176,7 +176,7 @@ struct Summary {
     io_errors: u64,
 }
 
-pub fn run(args: Args) -> i32 {
+pub(crate) fn run(args: Args) -> i32 {
     let Some(sources) = inputs(&args.paths) else {
         return 2;
     };
@@ -261,7 +261,7 @@ pub fn run(args: Args) -> i32 {
                                 &format!(
                                     "pgnkit: {}: more than {} games; duplicate and round checks stopped there\n",
                                     names[source],
-                                    pgnkit::jobs::validate::tournament::MAX_TRACKED_GAMES
+                                    crate::jobs::validate::tournament::MAX_TRACKED_GAMES
                                 ),
                             )
                         })

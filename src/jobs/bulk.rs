@@ -9,25 +9,27 @@ use std::sync::{Arc, Mutex};
 
 use super::input::{self, Source};
 use super::pipeline::run_ordered;
-use crate::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, Games};
+use pgnkit::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, Games};
 
 /// Bytes of whole games per batch for the worker threads: small enough that the last batches of a file keep
 /// every thread busy (1 MiB batches left one of two cores idle for a tenth of a 12 MB file) and that a batch
 /// is still in a shared cache when a worker takes it from the reading thread (128 KiB ran convert and stats
 /// 5% faster on two cores than 256 KiB; 32 KiB was slower again), large enough that handing them out costs
 /// little.
-pub const BATCH_SIZE: usize = 128 << 10;
+pub(crate) const BATCH_SIZE: usize = 128 << 10;
 
 /// What the ordered output side sees, in input order.
-pub enum Event<R> {
+pub(crate) enum Event<R> {
     /// A source is about to be read.
+    #[cfg_attr(not(test), allow(dead_code, reason = "which source: the command follows the order, the tests check it"))]
     Start { source: usize },
     /// The result of one batch of games of a source.
     Batch { source: usize, result: R },
     /// A source could not be opened or read, or held a game over the size limit
-    /// ([`crate::pgn::MAX_GAME_BYTES`]). Every complete game read before the error has been delivered; after a
+    /// ([`pgnkit::pgn::MAX_GAME_BYTES`]). Every complete game read before the error has been delivered; after a
     /// read error nothing more of the source comes, after a game over the limit the source goes on (that game
     /// was skipped).
+    #[cfg_attr(not(test), allow(dead_code, reason = "which source: the command follows the order, the tests check it"))]
     Error { source: usize, message: String },
     /// A source is finished.
     End { source: usize },
@@ -114,7 +116,7 @@ impl Iterator for Items<'_> {
 ///
 /// With one thread, blocks are parsed where they are read (no split, no copy: the fastest path); with more,
 /// the reader cuts batches of whole games of about `batch_size` bytes that the pool parses and processes.
-pub fn run<R, B, W, E>(
+pub(crate) fn run<R, B, W, E>(
     sources: &[Source],
     jobs: usize,
     batch_size: usize,

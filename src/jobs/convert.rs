@@ -1,5 +1,5 @@
-//! `convert`: every game replayed (see [`crate::jobs::replay`]) and written again — PGN in export format
-//! with the moves in canonical SAN of any language, LAN or UCI (through [`crate::pgn::writer`]), JSON lines,
+//! `convert`: every game replayed (see [`pgnkit::walk`]) and written again — PGN in export format
+//! with the moves in canonical SAN of any language, LAN or UCI (through [`pgnkit::pgn::writer`]), JSON lines,
 //! or EPD lines of the main line's positions. A pure function of a batch's bytes, so batches convert on
 //! any thread; the bulk runner puts the results back in input order.
 //!
@@ -17,20 +17,20 @@ use serde::ser::SerializeMap;
 
 use std::sync::Arc;
 
-use super::replay::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor};
+use pgnkit::walk::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor};
 use super::validate::{
     Problem, ProblemKind, Severity, TagText, ValidateOptions, problem_at, validate_game,
 };
-use crate::core::fen;
-use crate::core::{Color, GameState, Move, Position, Role};
-use crate::notation::uci::Uci;
-use crate::notation::{CheckMark, Language, San, lan};
-use crate::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
-use crate::pgn::{DiagnosticKind, Game, Games, Span, TokenKind};
+use pgnkit::core::fen;
+use pgnkit::core::{Color, GameState, Move, Position, Role};
+use pgnkit::notation::uci::Uci;
+use pgnkit::notation::{CheckMark, Language, San, lan};
+use pgnkit::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
+use pgnkit::pgn::{DiagnosticKind, Game, Games, Span, TokenKind};
 
 /// How moves are written in PGN output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Notation {
+pub(crate) enum Notation {
     /// Minimal SAN with `+`/`#` (`Nf3`, `exd5`, `e8=Q#`), in the target language's letters.
     #[default]
     San,
@@ -42,7 +42,7 @@ pub enum Notation {
 
 /// What convert writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum OutputFormat {
+pub(crate) enum OutputFormat {
     /// PGN in export format.
     #[default]
     Pgn,
@@ -54,16 +54,16 @@ pub enum OutputFormat {
 
 /// What the user asked of convert.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ConvertOptions {
+pub(crate) struct ConvertOptions {
     /// Piece letters to write.
-    pub to: Language,
+    pub(crate) to: Language,
     /// Piece letters to read; `None` detects them per game.
-    pub from: Option<Language>,
-    pub notation: Notation,
-    pub format: OutputFormat,
-    pub keep: Keep,
+    pub(crate) from: Option<Language>,
+    pub(crate) notation: Notation,
+    pub(crate) format: OutputFormat,
+    pub(crate) keep: Keep,
     /// Leave out games that cannot be converted (else PGN copies them through, JSON lines records them).
-    pub skip_invalid: bool,
+    pub(crate) skip_invalid: bool,
 }
 
 impl Default for ConvertOptions {
@@ -81,7 +81,7 @@ impl Default for ConvertOptions {
 
 /// Why a game could not be converted.
 #[derive(Clone, Debug)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The reader found an error (unreadable text, unclosed comment or variation...).
     Reader { kind: DiagnosticKind, span: Span },
     /// No start position: unsupported variant or bad FEN tag.
@@ -99,7 +99,7 @@ pub enum Failure {
 
 impl Failure {
     /// Where in the game's source.
-    pub fn span(&self) -> Span {
+    pub(crate) fn span(&self) -> Span {
         match self {
             Failure::Reader { span, .. } | Failure::Move { span, .. } => *span,
             Failure::Setup(SetupError::UnsupportedVariant { span, .. })
@@ -160,7 +160,7 @@ impl fmt::Display for Failure {
 
 /// How serious a note is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoteLevel {
+pub(crate) enum NoteLevel {
     /// The game was converted; something about it deserves a look.
     Warning,
     /// The game was not converted.
@@ -170,23 +170,23 @@ pub enum NoteLevel {
 /// What convert found in one game, for stderr: validate's problems (the same words, locations and source
 /// lines), and what became of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Note {
-    pub level: NoteLevel,
+pub(crate) struct Note {
+    pub(crate) level: NoteLevel,
     /// 1-based index of the game in its file.
-    pub game: u64,
+    pub(crate) game: u64,
     /// The players and round, for the heading of each problem.
-    pub white: TagText,
-    pub black: TagText,
-    pub round: TagText,
+    pub(crate) white: TagText,
+    pub(crate) black: TagText,
+    pub(crate) round: TagText,
     /// The problems, in file order: for a game not converted, the errors validate finds in it.
-    pub problems: Vec<Problem>,
+    pub(crate) problems: Vec<Problem>,
     /// For a game not converted: `copied unchanged`, `skipped` or `recorded with its error`.
-    pub action: Option<&'static str>,
+    pub(crate) action: Option<&'static str>,
 }
 
 /// What became of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fate {
+pub(crate) enum Fate {
     Converted,
     /// Not converted; its original bytes were written (PGN) or its error recorded (JSON lines).
     Kept,
@@ -196,19 +196,19 @@ pub enum Fate {
 
 /// The result of converting a batch: the output bytes, in game order, and what happened.
 #[derive(Clone, Debug, Default)]
-pub struct BatchOutput {
-    pub text: Vec<u8>,
-    pub games: u64,
-    pub converted: u64,
-    pub kept: u64,
-    pub skipped: u64,
+pub(crate) struct BatchOutput {
+    pub(crate) text: Vec<u8>,
+    pub(crate) games: u64,
+    pub(crate) converted: u64,
+    pub(crate) kept: u64,
+    pub(crate) skipped: u64,
     /// Raw bytes of the batch's games.
-    pub bytes: u64,
-    pub notes: Vec<Note>,
+    pub(crate) bytes: u64,
+    pub(crate) notes: Vec<Note>,
 }
 
 /// Converts games one after the other, reusing its buffers.
-pub struct Converter {
+pub(crate) struct Converter {
     opts: ConvertOptions,
     writer: Writer,
     moves: Movetext,
@@ -374,7 +374,7 @@ pub(crate) fn push_san(
 }
 
 /// Appends the canonical SAN of a legal move without its check mark. A token that is canonical already (see
-/// [`crate::notation::Resolved::canonical`]) is copied, its piece letter put in `lang`: most tokens of real
+/// [`pgnkit::notation::Resolved::canonical`]) is copied, its piece letter put in `lang`: most tokens of real
 /// files are, and copying skips working out the disambiguation again.
 pub(crate) fn push_san_body(
     out: &mut String,
@@ -436,7 +436,7 @@ struct Replayed {
 }
 
 impl Converter {
-    pub fn new(opts: ConvertOptions) -> Converter {
+    pub(crate) fn new(opts: ConvertOptions) -> Converter {
         Converter {
             opts,
             writer: Writer::new(opts.keep),
@@ -455,7 +455,7 @@ impl Converter {
                 span: d.span,
             });
         }
-        let prepared = replay::prepare(game, self.opts.from).map_err(Failure::Setup)?;
+        let prepared = walk::prepare(game, self.opts.from).map_err(Failure::Setup)?;
         self.moves.reset(game.tokens.len());
         self.main_san.clear();
         self.main_uci.clear();
@@ -472,7 +472,7 @@ impl Converter {
             failure: None,
             source: game,
         };
-        let walk = replay::walk(game, &prepared, false, &mut render);
+        let walk = walk::walk(game, &prepared, false, &mut render);
         if let Some(failure) = render.failure {
             return Err(failure);
         }
@@ -494,7 +494,7 @@ impl Converter {
     }
 
     /// Converts one game, appending what is to be written to `out`. `file` names the input in JSON lines.
-    pub fn convert_game(
+    pub(crate) fn convert_game(
         &mut self,
         game: &Game<'_>,
         file: &str,
@@ -650,7 +650,7 @@ impl Converter {
                 Fate::Kept
             }
             OutputFormat::Jsonl => {
-                let pgn = crate::pgn::decode(game.source, game.encoding);
+                let pgn = pgnkit::pgn::decode(game.source, game.encoding);
                 let record = InvalidRecord {
                     file,
                     game: game.index + 1,
@@ -768,12 +768,13 @@ struct InvalidRecord<'r, 'g, 'a> {
 }
 
 /// Converts every game of a batch.
-pub fn convert_batch(games: &mut Games<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
+pub(crate) fn convert_batch(games: &mut Games<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
     convert_games(games, file, opts)
 }
 
 /// Converts a whole buffer on the calling thread (tests, small inputs); a leading BOM is skipped.
-pub fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOutput {
+#[cfg(test)]
+pub(crate) fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOutput {
     convert_games(&mut Games::new(bytes), file, opts)
 }
 
@@ -795,8 +796,8 @@ fn convert_games(games: &mut Games<'_>, file: &str, opts: &ConvertOptions) -> Ba
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::SanPlus;
-    use crate::pgn::parse_all;
+    use pgnkit::notation::SanPlus;
+    use pgnkit::pgn::parse_all;
 
     fn convert(text: &str, opts: ConvertOptions) -> (String, BatchOutput) {
         let out = convert_bytes(text.as_bytes(), "test.pgn", &opts);
@@ -822,7 +823,7 @@ mod tests {
                 }
                 let mut s = String::new();
                 push_uci(&mut s, &pos, m);
-                assert_eq!(s, crate::notation::uci::to_uci(&pos, m));
+                assert_eq!(s, pgnkit::notation::uci::to_uci(&pos, m));
             }
         }
     }

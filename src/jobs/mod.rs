@@ -1,10 +1,9 @@
 //! The jobs pgnkit runs over many games: validate, convert, stats, and the machinery they share (inputs,
 //! decompression, the parallel ordered pipeline). Pure library code: no clap, no terminal handling.
 
-pub mod bulk;
-pub mod convert;
-pub mod input;
-pub mod pipeline;
-pub mod replay;
-pub mod stats;
-pub mod validate;
+pub(crate) mod bulk;
+pub(crate) mod convert;
+pub(crate) mod input;
+pub(crate) mod pipeline;
+pub(crate) mod stats;
+pub(crate) mod validate;

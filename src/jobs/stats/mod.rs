@@ -20,22 +20,22 @@
 //! `validate` either; a game with one is handed to [`validate_game`] itself, which then gives the error
 //! count and the first error. Errors are rare, so the cost of the second pass is too.
 
-pub mod perf;
-pub mod rows;
-pub mod summary;
+pub(crate) mod perf;
+pub(crate) mod rows;
+pub(crate) mod summary;
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::core::{Claim, Move, Position, Termination};
-use crate::jobs::replay::{self, MoveAt, MoveFailure, Variant, Visitor};
+use pgnkit::core::{Claim, Move, Position, Termination};
+use pgnkit::walk::{self, MoveAt, MoveFailure, Variant, Visitor};
 use crate::jobs::validate::{Severity, ValidateOptions, validate_game};
-use crate::notation::Language;
-use crate::pgn::{Game, GameResult, Games, TokenKind};
+use pgnkit::notation::Language;
+use pgnkit::pgn::{Game, GameResult, Games, TokenKind};
 
 /// What a stats run writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Output {
+pub(crate) enum Output {
     /// One CSV row per game.
     #[default]
     Games,
@@ -47,29 +47,29 @@ pub enum Output {
 
 /// What the user asked of stats.
 #[derive(Clone, Debug, Default)]
-pub struct StatsOptions {
+pub(crate) struct StatsOptions {
     /// Piece letters to read moves with; `None` detects them per game (as validate does).
-    pub lang: Option<Language>,
-    pub output: Output,
+    pub(crate) lang: Option<Language>,
+    pub(crate) output: Output,
 }
 
 /// Counts over the main line's replayed moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
+pub(crate) struct Counts {
     /// Moves that give check (mates included).
-    pub checks: u32,
+    pub(crate) checks: u32,
     /// Moves that capture, en passant included.
-    pub captures: u32,
-    /// Castling moves, by side: White, then Black ([`crate::core::Color::index`]).
-    pub castles: [u32; 2],
-    pub promotions: u32,
-    pub en_passant: u32,
+    pub(crate) captures: u32,
+    /// Castling moves, by side: White, then Black ([`pgnkit::core::Color::index`]).
+    pub(crate) castles: [u32; 2],
+    pub(crate) promotions: u32,
+    pub(crate) en_passant: u32,
 }
 
 impl Counts {
     /// Counts one legal move; `after` is the position it produced (the mover is the side not to move there).
     #[inline]
-    pub fn add(&mut self, m: &Move, after: &Position) {
+    pub(crate) fn add(&mut self, m: &Move, after: &Position) {
         self.captures += u32::from(m.capture.is_some());
         self.promotions += u32::from(m.promotion.is_some());
         self.en_passant += u32::from(m.is_en_passant());
@@ -82,22 +82,22 @@ impl Counts {
 
 /// The tag values a row shows, decoded and unescaped (borrowed from the game when nothing needs doing).
 #[derive(Clone, Debug, Default)]
-pub struct Tags<'a> {
-    pub event: Cow<'a, str>,
-    pub site: Cow<'a, str>,
-    pub date: Cow<'a, str>,
-    pub round: Cow<'a, str>,
-    pub white: Cow<'a, str>,
-    pub black: Cow<'a, str>,
-    pub white_elo: Cow<'a, str>,
-    pub black_elo: Cow<'a, str>,
-    pub eco: Cow<'a, str>,
-    pub opening: Cow<'a, str>,
-    pub result: Cow<'a, str>,
+pub(crate) struct Tags<'a> {
+    pub(crate) event: Cow<'a, str>,
+    pub(crate) site: Cow<'a, str>,
+    pub(crate) date: Cow<'a, str>,
+    pub(crate) round: Cow<'a, str>,
+    pub(crate) white: Cow<'a, str>,
+    pub(crate) black: Cow<'a, str>,
+    pub(crate) white_elo: Cow<'a, str>,
+    pub(crate) black_elo: Cow<'a, str>,
+    pub(crate) eco: Cow<'a, str>,
+    pub(crate) opening: Cow<'a, str>,
+    pub(crate) result: Cow<'a, str>,
     /// The `Termination` tag (how the game ended off the board: `Normal`, `Time forfeit`...).
-    pub termination: Cow<'a, str>,
-    pub time_control: Cow<'a, str>,
-    pub variant: Cow<'a, str>,
+    pub(crate) termination: Cow<'a, str>,
+    pub(crate) time_control: Cow<'a, str>,
+    pub(crate) variant: Cow<'a, str>,
 }
 
 /// The slot of a tag in [`Tags`]' field order (a `match` compiles to a length switch and one comparison).
@@ -124,7 +124,7 @@ fn tag_slot(name: &[u8]) -> Option<usize> {
 
 impl<'a> Tags<'a> {
     /// The first value of each tag, in one pass over the tag pairs.
-    pub fn of(game: &Game<'a>) -> Tags<'a> {
+    pub(crate) fn of(game: &Game<'a>) -> Tags<'a> {
         let mut found = [None; 14];
         for tag in &game.tags {
             if let Some(k) = tag_slot(game.bytes(tag.name))
@@ -156,44 +156,44 @@ impl<'a> Tags<'a> {
 
 /// What the replay of a playable game found.
 #[derive(Clone, Debug)]
-pub struct Replayed {
-    pub lang: Language,
-    pub variant: Variant,
+pub(crate) struct Replayed {
+    pub(crate) lang: Language,
+    pub(crate) variant: Variant,
     /// How the final main-line position stands (as validate's `termination`).
-    pub termination: Option<Termination>,
+    pub(crate) termination: Option<Termination>,
     /// Draws the player to move may claim in the final main-line position.
-    pub claimable: Vec<Claim>,
+    pub(crate) claimable: Vec<Claim>,
     /// The last replayed main-line position.
-    pub final_position: Position,
-    pub counts: Counts,
+    pub(crate) final_position: Position,
+    pub(crate) counts: Counts,
     /// Legal moves played in variations.
-    pub variation_moves: u32,
+    pub(crate) variation_moves: u32,
 }
 
 /// Everything stats says about one game.
 #[derive(Clone, Debug)]
-pub struct GameStats<'a> {
+pub(crate) struct GameStats<'a> {
     /// 1-based index of the game in its file.
-    pub number: u64,
+    pub(crate) number: u64,
     /// Line of the file where the game starts.
-    pub line: u64,
-    pub tags: Tags<'a>,
+    pub(crate) line: u64,
+    pub(crate) tags: Tags<'a>,
     /// The termination marker after the moves.
-    pub marker: Option<GameResult>,
+    pub(crate) marker: Option<GameResult>,
     /// `None` when the game cannot be replayed (unsupported variant, illegal FEN tag).
-    pub replayed: Option<Replayed>,
+    pub(crate) replayed: Option<Replayed>,
     /// Main-line half-moves replayed, up to the first move that does not replay.
-    pub plies: u32,
+    pub(crate) plies: u32,
     /// Validate's `valid`: no error, variations included.
-    pub valid: bool,
+    pub(crate) valid: bool,
     /// Validate's error count.
-    pub errors: u32,
+    pub(crate) errors: u32,
     /// The error that comes first in the file, as `line:column: message`.
-    pub first_error: Option<String>,
+    pub(crate) first_error: Option<String>,
 }
 
 /// Receives the main line's moves as they are replayed (the per-move CSV rows).
-pub trait MoveSink {
+pub(crate) trait MoveSink {
     /// Whether [`MoveSink::main_move`] reads `before`: a sink that does not spares the replay a copy of the
     /// position per move (it is then given the position after the move in its place).
     const NEEDS_BEFORE: bool = true;
@@ -263,7 +263,7 @@ impl<S: MoveSink> Visitor for Tally<'_, '_, '_, S> {
 
 /// Analyses one game. `file` names the input (only used when validate has to explain an error); `sink`
 /// sees every replayed main-line move.
-pub fn game_stats<'a>(
+pub(crate) fn game_stats<'a>(
     game: &Game<'a>,
     file: &str,
     lang: Option<Language>,
@@ -282,7 +282,7 @@ pub fn game_stats<'a>(
         first_error: None,
     };
     let mut suspect = game.has_errors() || marker_contradicts_tag(game, &stats.tags.result);
-    match replay::prepare(game, lang) {
+    match walk::prepare(game, lang) {
         Err(_) => suspect = true,
         Ok(prepared) => {
             let mut tally = Tally {
@@ -293,7 +293,7 @@ pub fn game_stats<'a>(
             };
             // Claim tracking along the way is validate's business; the final position's claims are found
             // without it.
-            let walk = replay::walk(game, &prepared, false, &mut tally);
+            let walk = walk::walk(game, &prepared, false, &mut tally);
             suspect |= tally.failures > 0;
             let state = &walk.state;
             stats.plies = state.ply();
@@ -352,22 +352,22 @@ fn marker_contradicts_tag(game: &Game<'_>, result_tag: &str) -> bool {
 
 /// What one batch of games gives.
 #[derive(Debug, Default)]
-pub struct BatchStats {
+pub(crate) struct BatchStats {
     /// CSV rows (no header), ready to be written out.
-    pub csv: Vec<u8>,
-    pub games: u64,
-    pub games_with_errors: u64,
+    pub(crate) csv: Vec<u8>,
+    pub(crate) games: u64,
+    pub(crate) games_with_errors: u64,
     /// Main-line half-moves replayed.
-    pub plies: u64,
+    pub(crate) plies: u64,
     /// Input bytes of the batch (decompressed).
-    pub bytes: u64,
+    pub(crate) bytes: u64,
     /// One record per game, for [`Output::Summary`].
-    pub records: Vec<summary::GameRecord>,
+    pub(crate) records: Vec<summary::GameRecord>,
 }
 
 /// Runs stats over one batch of games, writing CSV rows into `buf` (cleared first; pass a recycled buffer
 /// to save allocations). Writing to memory cannot fail, but the CSV writer's own checks can.
-pub fn run_batch(
+pub(crate) fn run_batch(
     games: &mut Games<'_>,
     file: &str,
     opts: &StatsOptions,
@@ -423,7 +423,7 @@ impl BatchStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::parse_all;
+    use pgnkit::pgn::parse_all;
 
     fn stats_of(pgn: &str) -> GameStats<'_> {
         let games = parse_all(pgn.as_bytes());

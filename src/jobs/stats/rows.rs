@@ -9,15 +9,15 @@ use std::io;
 use std::time::Duration;
 
 use super::{GameStats, MoveSink};
-use crate::core::{Color, Move, Position};
-use crate::core::{decimal, fen};
+use pgnkit::core::{Color, Move, Position};
+use pgnkit::core::{decimal, fen};
 use crate::jobs::convert::{push_san, push_uci};
-use crate::jobs::replay::{MoveAt, Variant};
-use crate::notation::Language;
-use crate::pgn::{Game, TokenKind, clock};
+use pgnkit::walk::{MoveAt, Variant};
+use pgnkit::notation::Language;
+use pgnkit::pgn::{Game, TokenKind, clock};
 
 /// Columns of the per-game CSV: the 26 in their order, then extras.
-pub const GAME_HEADER: [&str; 33] = [
+pub(crate) const GAME_HEADER: [&str; 33] = [
     "file",
     "game",
     "event",
@@ -55,7 +55,7 @@ pub const GAME_HEADER: [&str; 33] = [
 ];
 
 /// Columns of the per-move CSV.
-pub const MOVE_HEADER: [&str; 9] = [
+pub(crate) const MOVE_HEADER: [&str; 9] = [
     "file",
     "game",
     "ply",
@@ -68,7 +68,7 @@ pub const MOVE_HEADER: [&str; 9] = [
 ];
 
 /// A CSV writer with pgnkit's settings (no automatic header: the output side writes it once).
-pub fn writer<W: io::Write>(w: W) -> csv::Writer<W> {
+pub(crate) fn writer<W: io::Write>(w: W) -> csv::Writer<W> {
     csv::WriterBuilder::new()
         .has_headers(false)
         .buffer_capacity(1 << 16)
@@ -76,7 +76,7 @@ pub fn writer<W: io::Write>(w: W) -> csv::Writer<W> {
 }
 
 /// Writes a header record.
-pub fn write_header<W: io::Write>(w: &mut csv::Writer<W>, header: &[&str]) -> csv::Result<()> {
+pub(crate) fn write_header<W: io::Write>(w: &mut csv::Writer<W>, header: &[&str]) -> csv::Result<()> {
     w.write_record(header)
 }
 
@@ -84,7 +84,7 @@ pub fn write_header<W: io::Write>(w: &mut csv::Writer<W>, header: &[&str]) -> cs
 /// takes the `csv` crate's fast path (one copy, quoting only where needed) instead of its field-at-a-time
 /// state machine.
 #[derive(Default)]
-pub struct Row {
+pub(crate) struct Row {
     record: csv::ByteRecord,
     text: String,
 }
@@ -124,7 +124,7 @@ impl Row {
 }
 
 /// Writes one game's row (`row` is scratch space, reused from game to game).
-pub fn write_game<W: io::Write>(
+pub(crate) fn write_game<W: io::Write>(
     w: &mut csv::Writer<W>,
     file: &str,
     s: &GameStats<'_>,
@@ -192,7 +192,7 @@ pub fn write_game<W: io::Write>(
 
 /// The clock after a main-line move: the first `[%clk]` in the comments that follow it, before the next
 /// move, variation or termination marker.
-pub fn clock_after(game: &Game<'_>, move_index: usize) -> Option<Duration> {
+pub(crate) fn clock_after(game: &Game<'_>, move_index: usize) -> Option<Duration> {
     for token in game.tokens.get(move_index + 1..)? {
         match token.kind {
             TokenKind::Comment | TokenKind::LineComment => {
@@ -211,7 +211,7 @@ pub fn clock_after(game: &Game<'_>, move_index: usize) -> Option<Duration> {
 }
 
 /// Seconds, as `180` or `179.5` (fractions as written, trailing zeros dropped).
-pub fn write_seconds(out: &mut String, d: Duration) {
+pub(crate) fn write_seconds(out: &mut String, d: Duration) {
     let _ = write!(out, "{}", d.as_secs());
     let nanos = d.subsec_nanos();
     if nanos != 0 {
@@ -222,7 +222,7 @@ pub fn write_seconds(out: &mut String, d: Duration) {
 }
 
 /// The per-move rows of a batch, as a [`MoveSink`] fed by the replay.
-pub struct MoveRows<'w, W: io::Write> {
+pub(crate) struct MoveRows<'w, W: io::Write> {
     w: &'w mut csv::Writer<W>,
     file: &'w str,
     game: u64,
@@ -231,7 +231,7 @@ pub struct MoveRows<'w, W: io::Write> {
 }
 
 impl<'w, W: io::Write> MoveRows<'w, W> {
-    pub fn new(w: &'w mut csv::Writer<W>, file: &'w str) -> Self {
+    pub(crate) fn new(w: &'w mut csv::Writer<W>, file: &'w str) -> Self {
         MoveRows {
             w,
             file,
@@ -242,12 +242,12 @@ impl<'w, W: io::Write> MoveRows<'w, W> {
     }
 
     /// The rows that follow belong to game `number` (1-based).
-    pub fn start_game(&mut self, number: u64) {
+    pub(crate) fn start_game(&mut self, number: u64) {
         self.game = number;
     }
 
     /// The first write error, if any (the sink cannot return one from inside the replay).
-    pub fn error(&mut self) -> csv::Result<()> {
+    pub(crate) fn error(&mut self) -> csv::Result<()> {
         self.error.take().map_or(Ok(()), Err)
     }
 
@@ -311,7 +311,7 @@ impl<W: io::Write> MoveSink for MoveRows<'_, W> {
 mod tests {
     use super::*;
     use crate::jobs::stats::game_stats;
-    use crate::pgn::parse_all;
+    use pgnkit::pgn::parse_all;
 
     #[test]
     fn seconds_are_whole_or_decimal() {

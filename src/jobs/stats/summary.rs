@@ -22,11 +22,11 @@ use std::fmt::Write as _;
 
 use super::GameStats;
 use super::perf::{performance, rating_of};
-use crate::core::Termination;
+use pgnkit::core::Termination;
 
 /// How a game ended for the standings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     WhiteWins,
     Draw,
     BlackWins,
@@ -68,21 +68,21 @@ impl Outcome {
 
 /// What the summary needs of one game (owned: it travels from a worker to the output side).
 #[derive(Clone, Debug)]
-pub struct GameRecord {
-    pub event: String,
-    pub white: String,
-    pub black: String,
-    pub white_elo: Option<u16>,
-    pub black_elo: Option<u16>,
-    pub outcome: Outcome,
-    pub eco: String,
-    pub termination: Option<Termination>,
-    pub plies: u32,
-    pub valid: bool,
+pub(crate) struct GameRecord {
+    pub(crate) event: String,
+    pub(crate) white: String,
+    pub(crate) black: String,
+    pub(crate) white_elo: Option<u16>,
+    pub(crate) black_elo: Option<u16>,
+    pub(crate) outcome: Outcome,
+    pub(crate) eco: String,
+    pub(crate) termination: Option<Termination>,
+    pub(crate) plies: u32,
+    pub(crate) valid: bool,
 }
 
 impl GameRecord {
-    pub fn of(s: &GameStats<'_>) -> GameRecord {
+    pub(crate) fn of(s: &GameStats<'_>) -> GameRecord {
         let t = &s.tags;
         let result = if t.result.is_empty() {
             s.marker.map_or("", |m| m.as_str())
@@ -113,21 +113,21 @@ impl GameRecord {
 
 /// The bounds of the summary's memory and of what the report lists.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Events tracked (the first ones seen).
-    pub events: usize,
+    pub(crate) events: usize,
     /// Player entries tracked, over all events.
-    pub players: usize,
+    pub(crate) players: usize,
     /// Distinct ECO values tracked.
-    pub eco_codes: usize,
+    pub(crate) eco_codes: usize,
     /// Largest event that gets a crosstable.
-    pub crosstable_players: usize,
+    pub(crate) crosstable_players: usize,
     /// ECO codes listed.
-    pub listed_eco: usize,
+    pub(crate) listed_eco: usize,
     /// Events listed.
-    pub listed_events: usize,
+    pub(crate) listed_events: usize,
     /// Players listed per event.
-    pub listed_players: usize,
+    pub(crate) listed_players: usize,
 }
 
 impl Default for Limits {
@@ -146,26 +146,26 @@ impl Default for Limits {
 
 /// One player in one event.
 #[derive(Clone, Debug, Default)]
-pub struct Standing {
-    pub name: String,
+pub(crate) struct Standing {
+    pub(crate) name: String,
     /// The last rating seen in the player's tags.
-    pub rating: Option<u16>,
-    pub games: u64,
-    pub half_points: u64,
+    pub(crate) rating: Option<u16>,
+    pub(crate) games: u64,
+    pub(crate) half_points: u64,
     /// Games against rated opponents, what they scored, and the opponents' ratings added up.
-    pub rated_games: u64,
-    pub rated_half_points: u64,
-    pub opponents_sum: u64,
+    pub(crate) rated_games: u64,
+    pub(crate) rated_half_points: u64,
+    pub(crate) opponents_sum: u64,
 }
 
 impl Standing {
     /// Performance against the rated opponents ([`performance`]).
-    pub fn performance(&self) -> Option<i64> {
+    pub(crate) fn performance(&self) -> Option<i64> {
         performance(self.opponents_sum, self.rated_games, self.rated_half_points)
     }
 
     /// Average rating of the rated opponents, rounded.
-    pub fn opponents_average(&self) -> Option<u64> {
+    pub(crate) fn opponents_average(&self) -> Option<u64> {
         let g = self.rated_games;
         (g > 0).then(|| self.opponents_sum / g + u64::from(2 * (self.opponents_sum % g) >= g))
     }
@@ -180,28 +180,28 @@ struct Pair {
 
 /// One event's table.
 #[derive(Debug, Default)]
-pub struct EventTable {
-    pub name: String,
-    pub games: u64,
+pub(crate) struct EventTable {
+    pub(crate) name: String,
+    pub(crate) games: u64,
     /// Games without a decisive or drawn result.
-    pub unscored: u64,
-    pub players: Vec<Standing>,
+    pub(crate) unscored: u64,
+    pub(crate) players: Vec<Standing>,
     index: HashMap<String, u32>,
     /// (row, column) -> row's score against column; dropped when the event outgrows the crosstable.
     pairs: Option<HashMap<(u32, u32), Pair>>,
     /// Player-games left out because the player limit was reached.
-    pub untracked: u64,
+    pub(crate) untracked: u64,
 }
 
 /// Everything `--summary` reports, aggregated game by game in bounded memory.
 #[derive(Debug, Default)]
-pub struct Summary {
-    pub limits: Limits,
-    pub files: u64,
-    pub bytes: u64,
-    pub games: u64,
-    pub plies: u64,
-    pub games_with_errors: u64,
+pub(crate) struct Summary {
+    pub(crate) limits: Limits,
+    pub(crate) files: u64,
+    pub(crate) bytes: u64,
+    pub(crate) games: u64,
+    pub(crate) plies: u64,
+    pub(crate) games_with_errors: u64,
     results: [u64; 5],
     /// `None` first, then the terminations in [`TERMINATIONS`] order.
     terminations: [u64; 6],
@@ -229,7 +229,7 @@ fn termination_slot(t: Option<Termination>) -> usize {
 }
 
 impl Summary {
-    pub fn new(limits: Limits) -> Summary {
+    pub(crate) fn new(limits: Limits) -> Summary {
         Summary {
             limits,
             ..Summary::default()
@@ -237,12 +237,13 @@ impl Summary {
     }
 
     /// The events tracked, in order of first appearance.
-    pub fn events(&self) -> &[EventTable] {
+    #[cfg(test)]
+    pub(crate) fn events(&self) -> &[EventTable] {
         &self.events
     }
 
     /// Adds one game.
-    pub fn add(&mut self, r: GameRecord) {
+    pub(crate) fn add(&mut self, r: GameRecord) {
         self.games += 1;
         self.plies += u64::from(r.plies);
         self.games_with_errors += u64::from(!r.valid);
@@ -319,7 +320,7 @@ impl Summary {
     }
 
     /// The report, as text.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let mut s = String::new();
         let _ = self.write_report(&mut s);
         s
@@ -453,7 +454,7 @@ impl EventTable {
     }
 
     /// Indices of the players, best first: points, then score rate, then name.
-    pub fn order(&self) -> Vec<usize> {
+    pub(crate) fn order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.players.len()).collect();
         order.sort_by(|&a, &b| {
             let (pa, pb) = (&self.players[a], &self.players[b]);
@@ -600,7 +601,7 @@ fn truncate(name: &str, width: usize) -> String {
 }
 
 /// Half-points as points: `3`, `½`, `2½`.
-pub fn points(half_points: u64) -> String {
+pub(crate) fn points(half_points: u64) -> String {
     match (half_points / 2, half_points % 2) {
         (0, 1) => "½".to_string(),
         (n, 1) => format!("{n}½"),

@@ -1,4 +1,4 @@
-//! Validating one game: replay (shared with convert and stats, see [`crate::jobs::replay`]), then every
+//! Validating one game: replay (shared with convert and stats, see [`pgnkit::walk`]), then every
 //! problem located and explained, the result checked against the board, the tags checked. A pure function of
 //! the game's bytes, so games can be validated on any thread.
 
@@ -9,29 +9,29 @@ use super::report::{
     GameReport, Problem, ProblemKind, Severity, TagText, claim_names, termination_name,
 };
 use super::tags::{check_tags, standard_result};
-use crate::core::fen;
-use crate::core::{Color, GameState, Move, Position, Termination};
-use crate::jobs::replay::{self, MoveAt, MoveFailure, SetupError, Visitor};
-use crate::notation::{
+use pgnkit::core::fen;
+use pgnkit::core::{Color, GameState, Move, Position, Termination};
+use pgnkit::walk::{self, MoveAt, MoveFailure, SetupError, Visitor};
+use pgnkit::notation::{
     IllegalReason, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
 };
-use crate::pgn::{DiagnosticKind, Game, Locator, Span, TokenKind};
+use pgnkit::pgn::{DiagnosticKind, Game, Locator, Span, TokenKind};
 
 /// What the user asked of validate.
 #[derive(Debug, Clone, Default)]
-pub struct ValidateOptions {
+pub(crate) struct ValidateOptions {
     /// Piece letters to read moves with; `None` detects them per game.
-    pub lang: Option<Language>,
+    pub(crate) lang: Option<Language>,
     /// The file is said to be finished: `*` results are worth a warning.
-    pub finished: bool,
+    pub(crate) finished: bool,
     /// Check the Seven Tag Roster and the form of Date/Round/Result.
-    pub tag_checks: bool,
+    pub(crate) tag_checks: bool,
     /// Find the first ply at which a draw could be claimed (costs a little per move).
-    pub track_claims: bool,
+    pub(crate) track_claims: bool,
     /// Fill `final_fen` (costs a string per game; the human report does not show it).
-    pub final_fen: bool,
+    pub(crate) final_fen: bool,
     /// Non-standard spellings are errors, not notes.
-    pub strict: bool,
+    pub(crate) strict: bool,
 }
 
 /// Where problems are turned into located records.
@@ -128,7 +128,7 @@ fn located(
 
 /// A problem of `kind` at `span` of `game`, located and shown as validate shows its own (other jobs word
 /// their findings through this, so every message of pgnkit has validate's precision).
-pub fn problem_at(game: &Game<'_>, kind: ProblemKind, span: Span, message: String) -> Problem {
+pub(crate) fn problem_at(game: &Game<'_>, kind: ProblemKind, span: Span, message: String) -> Problem {
     Reporter::new(game, false).locate(kind, span, message)
 }
 
@@ -146,7 +146,7 @@ fn source_window(game: &Game<'_>, line_start: usize, offset: usize) -> (String, 
     // Up to this many bytes, a line may have few enough characters to be shown whole.
     const SHORT: usize = 4 * (2 * WINDOW + 4);
     let encoding = game.encoding;
-    let decode = |bytes| crate::pgn::decode(bytes, encoding);
+    let decode = |bytes| pgnkit::pgn::decode(bytes, encoding);
     let (before, after, cut_before, cut_after) = if line_end - line_start <= SHORT {
         let before: Vec<char> = decode(&src[line_start..offset]).chars().collect();
         let after: Vec<char> = decode(&src[offset..line_end]).chars().collect();
@@ -162,7 +162,7 @@ fn source_window(game: &Game<'_>, line_start: usize, offset: usize) -> (String, 
     } else {
         // Enough bytes for WINDOW characters of up to four bytes each, and one more to tell whether the line
         // goes on; cut at character boundaries (a game that is not UTF-8 has one character per byte).
-        let utf8 = game.encoding == crate::pgn::Encoding::Utf8;
+        let utf8 = game.encoding == pgnkit::pgn::Encoding::Utf8;
         let boundary = |mut i: usize| {
             while utf8 && i < src.len() && (src[i] & 0xC0) == 0x80 {
                 i += 1;
@@ -439,7 +439,7 @@ impl Visitor for Checker<'_, '_, '_> {
 }
 
 /// Validates one game. `file` names the input in the report.
-pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -> GameReport {
+pub(crate) fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -> GameReport {
     // One pass over the tags: values decoded once, for the report and the tag checks.
     // Values are decoded only for the tags validate reads; the others only need their names.
     const READ: [&[u8]; 8] = [
@@ -504,7 +504,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
             DiagnosticKind::SeparateEllipsis => ProblemKind::SeparateEllipsis,
             DiagnosticKind::ResultSpelling => ProblemKind::ResultSpelling,
             DiagnosticKind::UnicodeSpace => ProblemKind::UnicodeSpace,
-            k if k.severity() == crate::pgn::Severity::Warning => ProblemKind::LenientSyntax,
+            k if k.severity() == pgnkit::pgn::Severity::Warning => ProblemKind::LenientSyntax,
             _ => ProblemKind::Syntax,
         };
         if kind.severity() == Severity::Note {
@@ -519,7 +519,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
         rep.push(kind, d.span, d.kind.to_string());
     }
 
-    if game.encoding == crate::pgn::Encoding::Cp1252 {
+    if game.encoding == pgnkit::pgn::Encoding::Cp1252 {
         note_legacy_text(&mut rep);
     }
 
@@ -540,7 +540,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
         }
     }
 
-    let prepared = match replay::prepare(game, opts.lang) {
+    let prepared = match walk::prepare(game, opts.lang) {
         Ok(p) => p,
         Err(SetupError::UnsupportedVariant { name, span }) => {
             rep.push(
@@ -568,7 +568,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
             repair.to_string()
         });
     }
-    if prepared.variant == replay::Variant::Chess960 {
+    if prepared.variant == walk::Variant::Chess960 {
         report.variant = Some("chess960".into());
     }
     let choice = &prepared.lang;
@@ -604,7 +604,7 @@ pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -
         lang: choice.lang,
         fingerprint,
     };
-    let walk = replay::walk(game, &prepared, opts.track_claims, &mut checker);
+    let walk = walk::walk(game, &prepared, opts.track_claims, &mut checker);
     report.fingerprint = checker.fingerprint.0;
     // Unknown text the walk did not reach (after the main line stopped, or in a skipped variation) is still
     // an error of the file.

@@ -1,10 +1,10 @@
 //! `validate`: replay every game under the rules and report each problem with its location.
 
 mod engine;
-pub mod report;
-pub mod tags;
-pub mod tournament;
+pub(crate) mod report;
+pub(crate) mod tags;
+pub(crate) mod tournament;
 
-pub use engine::{ValidateOptions, problem_at, validate_game};
-pub use report::{GameReport, Problem, ProblemKind, Severity, TagText};
-pub use tournament::Tournament;
+pub(crate) use engine::{ValidateOptions, problem_at, validate_game};
+pub(crate) use report::{GameReport, Problem, ProblemKind, Severity, TagText};
+pub(crate) use tournament::Tournament;

@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use serde::{Serialize, Serializer};
 
-use crate::core::{Claim, Termination};
+use pgnkit::core::{Claim, Termination};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Severity {
+pub(crate) enum Severity {
     /// A spelling outside the PGN standard that was read as what it plainly means (`nf3`, `1/2`, `e8(Q)`...):
     /// the game replays; counted per kind and game. Errors with `--strict`.
     Note,
@@ -19,20 +19,10 @@ pub enum Severity {
     Error,
 }
 
-impl Severity {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-        }
-    }
-}
-
 /// Every kind of problem validate reports. The snake_case name is the `kind` in JSON output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ProblemKind {
+pub(crate) enum ProblemKind {
     // --- errors: the file is wrong ---
     /// The PGN text itself could not be read (unclosed comment, bad tag...).
     Syntax,
@@ -105,7 +95,7 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
-    pub fn severity(self) -> Severity {
+    pub(crate) fn severity(self) -> Severity {
         use ProblemKind::*;
         match self {
             Syntax | UnreadableMove | NoPieceCanReach | LeavesKingInCheck | CastlingNotAllowed
@@ -135,7 +125,7 @@ impl ProblemKind {
         }
     }
 
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         use ProblemKind::*;
         match self {
             Syntax => "syntax",
@@ -176,50 +166,50 @@ impl ProblemKind {
 
 /// One problem, located in the file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
-    pub severity: Severity,
-    pub kind: ProblemKind,
+pub(crate) struct Problem {
+    pub(crate) severity: Severity,
+    pub(crate) kind: ProblemKind,
     /// 1-based line in the file.
-    pub line: u64,
+    pub(crate) line: u64,
     /// 1-based column, in characters, as editors count.
-    pub column: u64,
+    pub(crate) column: u64,
     /// 1-based half-move of the main line or variation the problem concerns, when it concerns a move.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ply: Option<u32>,
+    pub(crate) ply: Option<u32>,
     /// The move number and side as a reader would write it: `23.` or `23...`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub move_number: Option<String>,
+    pub(crate) move_number: Option<String>,
     /// The move as written in the file.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    pub move_text: Option<String>,
+    pub(crate) move_text: Option<String>,
     /// True when the move is inside a variation.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub in_variation: bool,
-    pub message: String,
+    pub(crate) in_variation: bool,
+    pub(crate) message: String,
     /// The one legal move that the text plausibly meant, and why.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub suggestion: Option<String>,
+    pub(crate) suggestion: Option<String>,
     /// How many problems this record stands for: a note counts every use of its spelling in the game (its
     /// location is the first), and identical consecutive problems (same kind, message and move) are kept
     /// once with their number. Absent for a single problem.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub count: Option<u32>,
+    pub(crate) count: Option<u32>,
     /// Byte offset in the file (not serialised).
     #[serde(skip)]
-    pub offset: u64,
+    pub(crate) offset: u64,
     /// The line the problem is on, for showing under the message (not serialised): at most about a hundred
     /// characters around the problem, `…` where cut, control characters escaped.
     #[serde(skip)]
-    pub source_line: String,
+    pub(crate) source_line: String,
     /// Characters of `source_line` before the problem (where a caret goes; not serialised).
     #[serde(skip)]
-    pub source_caret: u32,
+    pub(crate) source_caret: u32,
 }
 
 impl Problem {
     /// A problem of `kind`, with the kind's severity, at a line and column of the file (`offset` its byte),
     /// with no move, no suggestion and no source line yet.
-    pub fn new(kind: ProblemKind, line: u64, column: u64, offset: u64, message: String) -> Problem {
+    pub(crate) fn new(kind: ProblemKind, line: u64, column: u64, offset: u64, message: String) -> Problem {
         Problem {
             severity: kind.severity(),
             kind,
@@ -240,7 +230,7 @@ impl Problem {
 
     /// Whether `other` says the same thing about the same kind of text, wherever it is: such consecutive
     /// problems are kept once, with their number.
-    pub fn same_as(&self, other: &Problem) -> bool {
+    pub(crate) fn same_as(&self, other: &Problem) -> bool {
         self.severity == other.severity
             && self.kind == other.kind
             && self.message == other.message
@@ -250,7 +240,7 @@ impl Problem {
     }
 
     /// How many problems this record stands for (at least 1).
-    pub fn times(&self) -> u64 {
+    pub(crate) fn times(&self) -> u64 {
         u64::from(self.count.unwrap_or(1))
     }
 }
@@ -262,7 +252,7 @@ impl Problem {
 /// two threads every allocation costs more: the reports are built on one thread and read on another, and
 /// glibc's arenas then contend for their locks.
 #[derive(Clone, Default, PartialEq, Eq)]
-pub struct TagText(Repr);
+pub(crate) struct TagText(Repr);
 
 #[derive(Clone, PartialEq, Eq)]
 enum Repr {
@@ -284,9 +274,9 @@ impl Default for Repr {
 
 impl TagText {
     /// The longest text kept inline: the same size as a `String` on 64-bit targets.
-    pub const INLINE: usize = 22;
+    pub(crate) const INLINE: usize = 22;
 
-    pub fn new(text: &str) -> TagText {
+    pub(crate) fn new(text: &str) -> TagText {
         if text.len() <= Self::INLINE {
             let mut bytes = [0; Self::INLINE];
             bytes[..text.len()].copy_from_slice(text.as_bytes());
@@ -299,7 +289,7 @@ impl TagText {
         }
     }
 
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match &self.0 {
             // Always the bytes of a whole `&str` (see `new`): never fails.
             Repr::Inline { len, bytes } => {
@@ -356,72 +346,72 @@ impl Serialize for TagText {
 
 /// Everything validate found out about one game.
 #[derive(Debug, Clone, Serialize)]
-pub struct GameReport {
-    pub file: Arc<str>,
+pub(crate) struct GameReport {
+    pub(crate) file: Arc<str>,
     /// 1-based index of the game in its file.
-    pub game: u64,
-    pub white: TagText,
-    pub black: TagText,
-    pub round: TagText,
-    pub event: TagText,
-    pub site: TagText,
+    pub(crate) game: u64,
+    pub(crate) white: TagText,
+    pub(crate) black: TagText,
+    pub(crate) round: TagText,
+    pub(crate) event: TagText,
+    pub(crate) site: TagText,
     /// The Result tag.
-    pub result: TagText,
+    pub(crate) result: TagText,
     /// The termination marker after the moves, if any.
-    pub marker: Option<&'static str>,
+    pub(crate) marker: Option<&'static str>,
     /// Language code of the piece letters (`en`, `fr`, ...).
-    pub lang: &'static str,
+    pub(crate) lang: &'static str,
     /// How the language was found: `given` (--lang), `letters` (only one language fits the letters),
     /// `replay` (only one fitting language replays the game), `guessed` (several replay it; preference chose),
     /// `irrelevant` (no piece letters).
-    pub lang_confidence: &'static str,
+    pub(crate) lang_confidence: &'static str,
     /// Other languages that read this game's letters the same way.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub lang_equivalents: Vec<String>,
+    pub(crate) lang_equivalents: Vec<String>,
     /// Main-line half-moves replayed (up to the first illegal move).
-    pub plies: u32,
+    pub(crate) plies: u32,
     /// No errors, variations included.
-    pub valid: bool,
-    pub termination: &'static str,
-    pub claimable: Vec<&'static str>,
+    pub(crate) valid: bool,
+    pub(crate) termination: &'static str,
+    pub(crate) claimable: Vec<&'static str>,
     /// The first ply at which the game ended by rule, when it differs from the last ply.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ended_at_ply: Option<u32>,
+    pub(crate) ended_at_ply: Option<u32>,
     /// The first ply at which a draw could have been claimed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub claimable_from_ply: Option<u32>,
+    pub(crate) claimable_from_ply: Option<u32>,
     /// Main-line moves written after the first illegal one, not checked.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub unchecked_moves: Option<u32>,
+    pub(crate) unchecked_moves: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
+    pub(crate) variant: Option<String>,
     /// FEN of the final main-line position.
-    pub final_fen: String,
-    pub problems: Vec<Problem>,
+    pub(crate) final_fen: String,
+    pub(crate) problems: Vec<Problem>,
     /// Moves replayed in variations (not part of `plies`).
     #[serde(skip)]
-    pub variation_moves: u32,
+    pub(crate) variation_moves: u32,
     /// Line where the game starts (for summaries; not serialised).
     #[serde(skip)]
-    pub line: u64,
+    pub(crate) line: u64,
     /// Hash of the players and the main-line moves, to find duplicate games (not serialised).
     #[serde(skip)]
-    pub fingerprint: u64,
+    pub(crate) fingerprint: u64,
 }
 
 impl GameReport {
     /// Errors (a record that stands for several counts them all: see [`Problem::count`]).
-    pub fn errors(&self) -> u64 {
+    pub(crate) fn errors(&self) -> u64 {
         self.count(Severity::Error)
     }
 
     /// Warnings.
-    pub fn warnings(&self) -> u64 {
+    pub(crate) fn warnings(&self) -> u64 {
         self.count(Severity::Warning)
     }
 
     /// Uses of non-standard spellings (see [`Severity::Note`]).
-    pub fn notes(&self) -> u64 {
+    pub(crate) fn notes(&self) -> u64 {
         self.count(Severity::Note)
     }
 
@@ -434,11 +424,11 @@ impl GameReport {
     }
 }
 
-pub fn termination_name(t: Option<Termination>) -> &'static str {
+pub(crate) fn termination_name(t: Option<Termination>) -> &'static str {
     t.map_or("none", Termination::as_str)
 }
 
-pub fn claim_names(claims: &[Claim]) -> Vec<&'static str> {
+pub(crate) fn claim_names(claims: &[Claim]) -> Vec<&'static str> {
     claims.iter().map(|c| c.as_str()).collect()
 }
 

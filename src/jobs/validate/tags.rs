@@ -4,19 +4,19 @@
 use super::report::ProblemKind;
 
 /// The Seven Tag Roster, in export order.
-pub const SEVEN_TAG_ROSTER: [&str; 7] =
+pub(crate) const SEVEN_TAG_ROSTER: [&str; 7] =
     ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
 /// A tag problem and the index of the tag it concerns (`None` for a missing tag: located at the game start).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TagProblem {
-    pub kind: ProblemKind,
-    pub tag: Option<usize>,
-    pub message: String,
+pub(crate) struct TagProblem {
+    pub(crate) kind: ProblemKind,
+    pub(crate) tag: Option<usize>,
+    pub(crate) message: String,
 }
 
 /// `YYYY.MM.DD` with `??` (or `????`) for unknown parts, and month/day in range when known.
-pub fn is_valid_date(value: &str) -> bool {
+pub(crate) fn is_valid_date(value: &str) -> bool {
     let parts: Vec<&str> = value.split('.').collect();
     let [year, month, day] = parts.as_slice() else {
         return false;
@@ -33,7 +33,7 @@ pub fn is_valid_date(value: &str) -> bool {
 }
 
 /// `?`, `-`, or dot-separated positive numbers (`5`, `5.2`).
-pub fn is_valid_round(value: &str) -> bool {
+pub(crate) fn is_valid_round(value: &str) -> bool {
     value == "?"
         || value == "-"
         || (!value.is_empty()
@@ -43,12 +43,12 @@ pub fn is_valid_round(value: &str) -> bool {
 }
 
 /// A draw as some programs write it: `1/2`, `½-½` (read as `1/2-1/2`, with a note).
-pub fn spelled_draw(value: &str) -> bool {
+pub(crate) fn spelled_draw(value: &str) -> bool {
     matches!(value, "1/2" | "½-½")
 }
 
 /// A Result tag's value as the standard writes it: a spelled draw is `1/2-1/2`, anything else as it is.
-pub fn standard_result(value: &str) -> &str {
+pub(crate) fn standard_result(value: &str) -> &str {
     if spelled_draw(value) {
         "1/2-1/2"
     } else {
@@ -56,12 +56,12 @@ pub fn standard_result(value: &str) -> &str {
     }
 }
 
-pub fn is_valid_result(value: &str) -> bool {
+pub(crate) fn is_valid_result(value: &str) -> bool {
     matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
 /// Checks the tags of one game, given as (name, value) in file order (names as the file has them: bytes).
-pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
+pub(crate) fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
     let mut problems = Vec::new();
     let find = |name: &str| tags.iter().position(|(n, _)| *n == name.as_bytes());
     // One problem for all the missing ones: a game without tags is one finding, not seven.

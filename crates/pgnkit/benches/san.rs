@@ -17,7 +17,7 @@ use pgnkit::Position;
 use pgnkit::notation::{Language, SanPlus};
 use tokens::{Game, games};
 
-const CORPUS: &str = "../shared/corpus/games-english/gnuchess-book_games-000001-020000.pgn";
+const CORPUS: &str = "../../../shared/corpus/games-english/gnuchess-book_games-000001-020000.pgn";
 
 /// Kasparov - Deep Blue, New York 1997, game 1 (python-chess's test data), for when the corpus is absent.
 const FALLBACK: &str = "1.Nf3 d5 2.g3 Bg4 3.b3 Nd7 4.Bb2 e6 5.Bg2 Ngf6 6.O-O c6 7.d3 Bd6 8.Nbd2 O-O 9.h3 Bh5

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use pgnkit::pgn::{BatchReader, DEFAULT_BLOCK, Games, TokenKind, read_games, split_games};
 
-const FILE: &str = "../shared/corpus/games-english/gnuchess-book_games-000001-020000.pgn";
+const FILE: &str = "../../../shared/corpus/games-english/gnuchess-book_games-000001-020000.pgn";
 
 fn load() -> Option<Vec<u8>> {
     match std::fs::read(FILE) {

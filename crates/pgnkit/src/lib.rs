@@ -1,0 +1,16 @@
+//! pgnkit: the rules of chess to the letter of the FIDE Laws, and a PGN reader and writer with located
+//! diagnostics.
+//!
+//! Layers, lowest first (a layer never imports a higher one): [`core`] (the rules: squares, positions, move
+//! generation, FEN, outcomes), [`notation`] (SAN/LAN/UCI, piece letters in many languages), [`pgn`] (reading
+//! and writing PGN), [`walk`] (replaying a parsed game move by move with a [`walk::Visitor`]).
+
+pub mod core;
+
+pub use crate::core::{
+    Bitboard, Board, CastlingMode, Color, File, Move, MoveKind, MoveList, Piece, Position, Rank,
+    Role, Setup, Square,
+};
+pub mod notation;
+pub mod pgn;
+pub mod walk;
