@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::jobs::input::{self, Source};
 use crate::jobs::pipeline::default_jobs;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::diagnostics::escape_controls;
 

@@ -9,7 +9,7 @@ use std::time::Instant;
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::pipeline::SpentBin;
 use crate::jobs::validate::{
-    GameReport, ProblemKind, Severity, Tournament, ValidateOptions, validate_game,
+    GameReport, ProblemKind, Severity, Tournament, ValidateOptions, termination_name, validate_game,
 };
 use pgnkit::notation::Language;
 
@@ -342,9 +342,12 @@ fn emit_batch(
         summary.notes += report.notes();
         file_notes.add(report);
         summary.games_with_errors += u64::from(errors > 0);
-        *summary.terminations.entry(report.termination).or_default() += 1;
+        *summary
+            .terminations
+            .entry(termination_name(report.termination))
+            .or_default() += 1;
         for claim in &report.claimable {
-            *summary.claimable.entry(claim).or_default() += 1;
+            *summary.claimable.entry(claim.as_str()).or_default() += 1;
         }
         if json {
             match line {

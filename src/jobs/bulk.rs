@@ -21,7 +21,13 @@ pub(crate) const BATCH_SIZE: usize = 128 << 10;
 /// What the ordered output side sees, in input order.
 pub(crate) enum Event<R> {
     /// A source is about to be read.
-    #[cfg_attr(not(test), allow(dead_code, reason = "which source: the command follows the order, the tests check it"))]
+    #[cfg_attr(
+        not(test),
+        allow(
+            dead_code,
+            reason = "which source: the command follows the order, the tests check it"
+        )
+    )]
     Start { source: usize },
     /// The result of one batch of games of a source.
     Batch { source: usize, result: R },
@@ -29,7 +35,13 @@ pub(crate) enum Event<R> {
     /// ([`pgnkit::pgn::MAX_GAME_BYTES`]). Every complete game read before the error has been delivered; after a
     /// read error nothing more of the source comes, after a game over the limit the source goes on (that game
     /// was skipped).
-    #[cfg_attr(not(test), allow(dead_code, reason = "which source: the command follows the order, the tests check it"))]
+    #[cfg_attr(
+        not(test),
+        allow(
+            dead_code,
+            reason = "which source: the command follows the order, the tests check it"
+        )
+    )]
     Error { source: usize, message: String },
     /// A source is finished.
     End { source: usize },

@@ -17,16 +17,18 @@ use serde::ser::SerializeMap;
 
 use std::sync::Arc;
 
-use pgnkit::walk::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor};
 use super::validate::{
-    Problem, ProblemKind, Severity, TagText, ValidateOptions, problem_at, validate_game,
+    Problem, ProblemKind, Severity, TagText, ValidateOptions, problem_at,
+    report::termination_or_none, validate_game,
 };
 use pgnkit::core::fen;
-use pgnkit::core::{Color, GameState, Move, Position, Role};
+use pgnkit::core::{Color, GameState, Move, Position, Role, Termination};
 use pgnkit::notation::uci::Uci;
 use pgnkit::notation::{CheckMark, Language, San, lan};
 use pgnkit::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
-use pgnkit::pgn::{DiagnosticKind, Game, Games, Span, TokenKind};
+use pgnkit::pgn::{DiagnosticKind, Game, GameResult, Games, Span, TokenKind};
+use pgnkit::walk::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor, Walk, WalkOptions};
+use std::ops::ControlFlow;
 
 /// How moves are written in PGN output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -309,23 +311,27 @@ impl Render<'_> {
 }
 
 impl Visitor for Render<'_> {
-    // Main-line moves are written in two steps around the move, so the walk copies no position for them.
-    const NEEDS_BEFORE: bool = false;
+    type Output = Walk;
 
-    fn before_main_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
+    // Moves are written in two steps around the move (SAN body before, check mark after), so the walk copies
+    // no position for them.
+    #[inline(always)]
+    fn before_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) -> ControlFlow<Walk> {
         self.body(at, before, m);
+        ControlFlow::Continue(())
     }
 
-    fn on_main_move(&mut self, at: MoveAt<'_>, _: &Move, after: &Position) {
+    #[inline(always)]
+    fn after_move(&mut self, at: MoveAt<'_>, _: &Move, after: &Position) -> ControlFlow<Walk> {
         self.mark(at, after);
+        ControlFlow::Continue(())
     }
 
-    fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, after: &Position) {
-        self.body(at, before, m);
-        self.mark(at, after);
+    fn end_game(&mut self, walk: Walk) -> Walk {
+        walk
     }
 
-    fn on_null(&mut self, at: MoveAt<'_>, before: &Position) {
+    fn null_move(&mut self, at: MoveAt<'_>, before: &Position) -> ControlFlow<Walk> {
         let black = before.turn() == Color::Black;
         match self.format {
             OutputFormat::Pgn => {
@@ -350,10 +356,12 @@ impl Visitor for Render<'_> {
             }
             _ => {}
         }
+        ControlFlow::Continue(())
     }
 
-    fn on_failure(&mut self, at: MoveAt<'_>, _: &Position, failure: MoveFailure) {
+    fn failure(&mut self, at: MoveAt<'_>, _: &Position, failure: MoveFailure) -> ControlFlow<Walk> {
         self.fail(at, failure);
+        ControlFlow::Continue(())
     }
 }
 
@@ -472,7 +480,7 @@ impl Converter {
             failure: None,
             source: game,
         };
-        let walk = walk::walk(game, &prepared, false, &mut render);
+        let walk = walk::walk(game, &prepared, WalkOptions::default(), &mut render);
         if let Some(failure) = render.failure {
             return Err(failure);
         }
@@ -589,10 +597,10 @@ impl Converter {
                     game: game.index + 1,
                     converted: true,
                     tags: Tags(game),
-                    lang: replayed.lang.code(),
-                    lang_confidence: replayed.confidence.as_str(),
-                    result: result.as_str(),
-                    termination: replayed.state.termination().map_or("none", |t| t.as_str()),
+                    lang: replayed.lang,
+                    lang_confidence: replayed.confidence,
+                    result,
+                    termination: replayed.state.termination(),
                     plies: replayed.state.ply(),
                     san: &self.main_san,
                     uci: &self.main_uci,
@@ -691,10 +699,11 @@ struct Record<'r, 'g, 'a> {
     game: u64,
     converted: bool,
     tags: Tags<'g, 'a>,
-    lang: &'static str,
-    lang_confidence: &'static str,
-    result: &'static str,
-    termination: &'static str,
+    lang: Language,
+    lang_confidence: Confidence,
+    result: GameResult,
+    #[serde(serialize_with = "termination_or_none")]
+    termination: Option<Termination>,
     plies: u32,
     san: &'r str,
     uci: &'r str,
@@ -768,7 +777,11 @@ struct InvalidRecord<'r, 'g, 'a> {
 }
 
 /// Converts every game of a batch.
-pub(crate) fn convert_batch(games: &mut Games<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
+pub(crate) fn convert_batch(
+    games: &mut Games<'_>,
+    file: &str,
+    opts: &ConvertOptions,
+) -> BatchOutput {
     convert_games(games, file, opts)
 }
 

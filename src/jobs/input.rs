@@ -368,7 +368,10 @@ impl<R: Read> Read for Counted<R> {
 pub(crate) struct Opened {
     pub(crate) reader: Box<dyn Read + Send>,
     pub(crate) raw_bytes_read: std::sync::Arc<std::sync::atomic::AtomicU64>,
-    #[cfg_attr(not(test), allow(dead_code, reason = "what was sniffed, checked by the tests"))]
+    #[cfg_attr(
+        not(test),
+        allow(dead_code, reason = "what was sniffed, checked by the tests")
+    )]
     pub(crate) compression: Compression,
 }
 

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-#[path = "../tests/common/tokens.rs"]
+#[path = "../../../tests/common/tokens.rs"]
 mod tokens;
 use pgnkit::Position;
 use pgnkit::notation::{Language, SanPlus};

@@ -14,3 +14,6 @@ pub use crate::core::{
 pub mod notation;
 pub mod pgn;
 pub mod walk;
+
+#[cfg(feature = "serde")]
+mod serde_impls;

@@ -10,12 +10,25 @@ use crate::notation::{
     candidate_classes, san_letters,
 };
 use crate::pgn::{Game, Span, Token, TokenKind};
+use std::ops::ControlFlow;
 
 /// Which game variant the tags announce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Variant {
+    /// Standard chess (from the standard start position or a set-up one).
     Standard,
+    /// Chess960 (Fischer Random): castling by the king and a rook from their start files.
     Chess960,
+}
+
+impl Variant {
+    /// The identifier used in JSON output: `standard` or `chess960`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Chess960 => "chess960",
+        }
+    }
 }
 
 /// Reads a Variant tag: standard chess and Chess960 in their usual spellings (`Chess960`, `chess 960`,
@@ -358,29 +371,89 @@ pub struct MoveAt<'t> {
     pub leniencies: Leniencies,
 }
 
-/// What a walk tells its consumer. Every method has an empty default.
-pub trait Visitor {
-    /// Whether [`Visitor::on_move`] wants the position before each main-line move. A visitor that says no
-    /// gets [`Visitor::on_main_move`] for main-line moves instead, and the walk then copies a position only
-    /// where a variation branches from it.
-    const NEEDS_BEFORE: bool = true;
-    /// A legal move: `before` is the position it was played in, `after` the position it produced.
-    fn on_move(&mut self, _at: MoveAt<'_>, _before: &Position, _m: &Move, _after: &Position) {}
-    /// A legal main-line move about to be played, for visitors that set [`Visitor::NEEDS_BEFORE`] to false:
-    /// what needs the position before the move is done here, without a copy of it. [`Visitor::on_main_move`]
-    /// follows once the move is played.
-    fn before_main_move(&mut self, _at: MoveAt<'_>, _before: &Position, _m: &Move) {}
-    /// A legal main-line move, for visitors that set [`Visitor::NEEDS_BEFORE`] to false.
-    fn on_main_move(&mut self, _at: MoveAt<'_>, _m: &Move, _after: &Position) {}
-    /// A null move (`--`, `Z0`): the turn passed.
-    fn on_null(&mut self, _at: MoveAt<'_>, _before: &Position) {}
-    /// A token that gives no move: the rest of its line is not replayed.
-    fn on_failure(&mut self, _at: MoveAt<'_>, _before: &Position, _failure: MoveFailure) {}
-    /// A main-line move token after the main line stopped (not checked).
-    fn on_unchecked(&mut self, _at: MoveAt<'_>) {}
+/// Whether to walk into a variation, returned by [`Visitor::begin_variation`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Skip(pub bool);
+
+/// Where a variation opens: `index` is its `(` token in [`Game::tokens`]; `depth` is the variation's own
+/// depth (1 for a variation of the main line).
+#[derive(Debug, Clone, Copy)]
+pub struct VariationAt {
+    /// Index of the `(` token in [`Game::tokens`].
+    pub index: usize,
+    /// 1 for a variation of the main line, 2 for a variation inside it, and so on.
+    pub depth: u32,
 }
 
-impl Visitor for () {}
+/// What a walk tells its consumer, move by move, in the order of the movetext: variations are visited
+/// where they stand, each from the position before the move it replaces.
+///
+/// Every callback but [`Visitor::end_game`] has a default that does nothing and goes on. A callback
+/// returns [`ControlFlow::Break`] with the visitor's output to end the walk there (the rest of the game is
+/// not replayed and `end_game` is not called).
+///
+/// Legal moves come in two calls, [`Visitor::before_move`] with the position before the move and
+/// [`Visitor::after_move`] with the position after it, so that the walk never copies a position for the
+/// visitor: a visitor that needs both at once keeps what it needs of the first.
+pub trait Visitor {
+    /// What the walk of one game produces.
+    type Output;
+
+    /// A variation opens (before its first move). Return `Skip(true)` to skip it, and everything nested
+    /// in it: no callback is made for its moves, nor [`Visitor::end_variation`].
+    fn begin_variation(&mut self, _at: VariationAt) -> ControlFlow<Self::Output, Skip> {
+        ControlFlow::Continue(Skip(false))
+    }
+    /// A variation that was not skipped closes.
+    fn end_variation(&mut self) -> ControlFlow<Self::Output> {
+        ControlFlow::Continue(())
+    }
+    /// A legal move is about to be played in `before`.
+    fn before_move(
+        &mut self,
+        _at: MoveAt<'_>,
+        _before: &Position,
+        _m: &Move,
+    ) -> ControlFlow<Self::Output> {
+        ControlFlow::Continue(())
+    }
+    /// The legal move announced by [`Visitor::before_move`] was played: `after` is the position it produced.
+    fn after_move(
+        &mut self,
+        _at: MoveAt<'_>,
+        _m: &Move,
+        _after: &Position,
+    ) -> ControlFlow<Self::Output> {
+        ControlFlow::Continue(())
+    }
+    /// A null move (`--`, `Z0`) in `before`: the turn passed.
+    fn null_move(&mut self, _at: MoveAt<'_>, _before: &Position) -> ControlFlow<Self::Output> {
+        ControlFlow::Continue(())
+    }
+    /// A token that gives no move in `before`: the rest of its line is not replayed.
+    fn failure(
+        &mut self,
+        _at: MoveAt<'_>,
+        _before: &Position,
+        _failure: MoveFailure,
+    ) -> ControlFlow<Self::Output> {
+        ControlFlow::Continue(())
+    }
+    /// A main-line move token after the main line stopped (it is not read).
+    fn unchecked(&mut self, _at: MoveAt<'_>) -> ControlFlow<Self::Output> {
+        ControlFlow::Continue(())
+    }
+    /// The movetext is over: `walk` holds the main line as far as it was replayed.
+    fn end_game(&mut self, walk: Walk) -> Self::Output;
+}
+
+/// Choices of a walk that are not the visitor's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WalkOptions {
+    /// Keep the history that claims need (the first moment a draw could be claimed,
+    /// [`GameState::first_claim`]); without it only the final position's claims are known.
+    pub track_claims: bool,
+}
 
 /// What a walk leaves behind.
 pub struct Walk {
@@ -440,6 +513,8 @@ fn read_strict_move(token: &[u8], pos: &Position, lang: Language) -> Option<Reso
 }
 
 /// Whether a variation starts right after the move token at `index` (comments and annotations aside).
+/// Asked for every main-line move: usually answered by the next token.
+#[inline(always)]
 fn variation_follows(game: &Game<'_>, index: usize) -> bool {
     for token in &game.tokens[index + 1..] {
         match token.kind {
@@ -455,18 +530,41 @@ fn variation_follows(game: &Game<'_>, index: usize) -> bool {
     false
 }
 
+/// Prepares a game ([`prepare`]) and walks it ([`walk`]) with the default options: the usual way to replay
+/// a game when its language is to be detected (`lang: None`) or is known.
+pub fn replay<V: Visitor>(
+    game: &Game<'_>,
+    lang: Option<Language>,
+    visitor: &mut V,
+) -> Result<V::Output, SetupError> {
+    let prepared = prepare(game, lang)?;
+    Ok(walk(game, &prepared, WalkOptions::default(), visitor))
+}
+
 /// Replays the game: the main line with [`GameState`] (claim tracking if asked), variations each from the
 /// position before the move they replace. After a failure in the main line nothing more is played: later
 /// moves would stand on a position that never existed.
 pub fn walk<V: Visitor>(
     game: &Game<'_>,
     prepared: &Prepared,
-    track_claims: bool,
+    options: WalkOptions,
     visitor: &mut V,
-) -> Walk {
+) -> V::Output {
+    match walk_tokens(game, prepared, options, visitor) {
+        ControlFlow::Continue(walk) => visitor.end_game(walk),
+        ControlFlow::Break(output) => output,
+    }
+}
+
+fn walk_tokens<V: Visitor>(
+    game: &Game<'_>,
+    prepared: &Prepared,
+    options: WalkOptions,
+    visitor: &mut V,
+) -> ControlFlow<V::Output, Walk> {
     let lang = prepared.lang.lang;
     let mut state = GameState::new(prepared.start);
-    if !track_claims {
+    if !options.track_claims {
         state = state.without_claim_tracking();
     }
     let mut main_before: Option<Position> = None;
@@ -474,13 +572,19 @@ pub fn walk<V: Visitor>(
     let mut unchecked = 0u32;
     let mut variation_moves = 0u32;
     let mut lines: Vec<Line> = Vec::new();
-    // Variations opened after the main line stopped are skipped whole.
+    // Variations skipped whole (opened after the main line stopped, or skipped by the visitor), counting
+    // the nested ones.
     let mut skipped_depth = 0u32;
 
     for (index, token) in game.tokens.iter().enumerate() {
         match &token.kind {
             TokenKind::VariationStart => {
-                if main_stopped {
+                if skipped_depth > 0 || main_stopped {
+                    skipped_depth += 1;
+                    continue;
+                }
+                let depth = lines.len() as u32 + 1;
+                if visitor.begin_variation(VariationAt { index, depth })?.0 {
                     skipped_depth += 1;
                     continue;
                 }
@@ -499,8 +603,8 @@ pub fn walk<V: Visitor>(
             TokenKind::VariationEnd => {
                 if skipped_depth > 0 {
                     skipped_depth -= 1;
-                } else {
-                    lines.pop();
+                } else if lines.pop().is_some() {
+                    visitor.end_variation()?;
                 }
             }
             TokenKind::Move(_) | TokenKind::Unknown => {
@@ -532,18 +636,19 @@ pub fn walk<V: Visitor>(
                             at.canonical = r.canonical;
                             at.leniencies = r.leniencies;
                             line.before = Some(before);
-                            line.pos.play_unchecked(m);
                             variation_moves += 1;
-                            visitor.on_move(at, &before, &m, &line.pos);
+                            visitor.before_move(at, &before, &m)?;
+                            line.pos.play_unchecked(m);
+                            visitor.after_move(at, &m, &line.pos)?;
                         }
                         Ok(None) => {
                             line.before = Some(before);
                             line.pos.play_null();
-                            visitor.on_null(at, &before);
+                            visitor.null_move(at, &before)?;
                         }
                         Err(failure) => {
                             line.dead = true;
-                            visitor.on_failure(at, &before, failure);
+                            visitor.failure(at, &before, failure)?;
                         }
                     }
                     continue;
@@ -558,11 +663,11 @@ pub fn walk<V: Visitor>(
                 };
                 if main_stopped {
                     unchecked += 1;
-                    visitor.on_unchecked(at);
+                    visitor.unchecked(at)?;
                     continue;
                 }
                 if let Some(r) = bytes.and_then(|b| read_strict_move(b, state.position(), lang)) {
-                    play_main(game, index, at, r, &mut state, &mut main_before, visitor);
+                    play_main(game, index, at, r, &mut state, &mut main_before, visitor)?;
                     continue;
                 }
                 let read = bytes.map_or(Err(MoveFailure::Unknown), |b| {
@@ -570,32 +675,32 @@ pub fn walk<V: Visitor>(
                 });
                 match read {
                     Ok(Some(r)) => {
-                        play_main(game, index, at, r, &mut state, &mut main_before, visitor);
+                        play_main(game, index, at, r, &mut state, &mut main_before, visitor)?;
                     }
                     Ok(None) => {
                         let before = main_before.insert(*state.position());
                         state.play_null();
-                        visitor.on_null(at, before);
+                        visitor.null_move(at, before)?;
                     }
                     Err(failure) => {
                         main_stopped = true;
-                        visitor.on_failure(at, state.position(), failure);
+                        visitor.failure(at, state.position(), failure)?;
                     }
                 }
             }
             _ => {}
         }
     }
-    Walk {
+    ControlFlow::Continue(Walk {
         state,
         main_stopped,
         unchecked,
         variation_moves,
-    }
+    })
 }
 
-/// Plays a legal main-line move and tells the visitor, keeping the position before it when a variation
-/// branches there (or the visitor wants it).
+/// Plays a legal main-line move between the visitor's two calls, keeping the position before it only when a
+/// variation branches there.
 #[inline(always)]
 fn play_main<V: Visitor>(
     game: &Game<'_>,
@@ -605,27 +710,18 @@ fn play_main<V: Visitor>(
     state: &mut GameState,
     main_before: &mut Option<Position>,
     visitor: &mut V,
-) {
+) -> ControlFlow<V::Output> {
     let m = r.mv;
     at.canonical = r.canonical;
     at.leniencies = r.leniencies;
-    if V::NEEDS_BEFORE || variation_follows(game, index) {
-        // The position before the move, kept for a variation branching here.
-        let before = main_before.insert(*state.position());
-        if V::NEEDS_BEFORE {
-            state.play(m);
-            visitor.on_move(at, before, &m, state.position());
-        } else {
-            visitor.before_main_move(at, before, &m);
-            state.play(m);
-            visitor.on_main_move(at, &m, state.position());
-        }
+    if variation_follows(game, index) {
+        *main_before = Some(*state.position());
     } else {
         *main_before = None;
-        visitor.before_main_move(at, state.position(), &m);
-        state.play(m);
-        visitor.on_main_move(at, &m, state.position());
     }
+    visitor.before_move(at, state.position(), &m)?;
+    state.play(m);
+    visitor.after_move(at, &m, state.position())
 }
 
 #[cfg(test)]
@@ -691,12 +787,23 @@ mod tests {
     struct Trace(Vec<(u32, u32, String)>);
 
     impl Visitor for Trace {
-        fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, _: &Position) {
+        type Output = Walk;
+        fn before_move(
+            &mut self,
+            at: MoveAt<'_>,
+            before: &Position,
+            m: &Move,
+        ) -> ControlFlow<Walk> {
             self.0
                 .push((at.depth, at.ply, crate::notation::uci::to_uci(before, m)));
+            ControlFlow::Continue(())
         }
-        fn on_failure(&mut self, at: MoveAt<'_>, _: &Position, _: MoveFailure) {
+        fn failure(&mut self, at: MoveAt<'_>, _: &Position, _: MoveFailure) -> ControlFlow<Walk> {
             self.0.push((at.depth, at.ply, "FAIL".into()));
+            ControlFlow::Continue(())
+        }
+        fn end_game(&mut self, walk: Walk) -> Walk {
+            walk
         }
     }
 
@@ -706,7 +813,12 @@ mod tests {
         let game = &games[0];
         let prepared = prepare(game, None).unwrap();
         let mut trace = Trace::default();
-        let walk = walk(game, &prepared, true, &mut trace);
+        let walk = walk(
+            game,
+            &prepared,
+            WalkOptions { track_claims: true },
+            &mut trace,
+        );
         let got: Vec<String> = trace
             .0
             .iter()
@@ -730,7 +842,7 @@ mod tests {
         let prepared = prepare(game, None).unwrap();
         assert_eq!(prepared.lang.lang, Language::Fr);
         let mut trace = Trace::default();
-        let walk = walk(game, &prepared, false, &mut trace);
+        let walk = walk(game, &prepared, WalkOptions::default(), &mut trace);
         assert!(walk.main_stopped);
         assert_eq!(walk.state.ply(), 6);
         assert_eq!(walk.unchecked, 2);

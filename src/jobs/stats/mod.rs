@@ -27,11 +27,12 @@ pub(crate) mod summary;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use pgnkit::core::{Claim, Move, Position, Termination};
-use pgnkit::walk::{self, MoveAt, MoveFailure, Variant, Visitor};
 use crate::jobs::validate::{Severity, ValidateOptions, validate_game};
+use pgnkit::core::{Claim, Move, Position, Termination};
 use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, GameResult, Games, TokenKind};
+use pgnkit::walk::{self, MoveAt, MoveFailure, Variant, Visitor, Walk, WalkOptions};
+use std::ops::ControlFlow;
 
 /// What a stats run writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -193,34 +194,17 @@ pub(crate) struct GameStats<'a> {
 }
 
 /// Receives the main line's moves as they are replayed (the per-move CSV rows).
-pub(crate) trait MoveSink {
-    /// Whether [`MoveSink::main_move`] reads `before`: a sink that does not spares the replay a copy of the
-    /// position per move (it is then given the position after the move in its place).
-    const NEEDS_BEFORE: bool = true;
-    /// A main-line move: `m` is `None` for a null move; `after` is the position it produced.
-    fn main_move(
-        &mut self,
-        game: &Game<'_>,
-        at: MoveAt<'_>,
-        before: &Position,
-        m: Option<&Move>,
-        after: &Position,
-    );
+pub(crate) trait MainLineSink {
+    /// A main-line move (or null move) is about to be played in `before`.
+    fn before_move(&mut self, _game: &Game<'_>, _at: MoveAt<'_>, _before: &Position) {}
+    /// The main-line move announced by [`MainLineSink::before_move`] was played: `m` is `None` for a null
+    /// move; `after` is the position it produced.
+    fn main_move(&mut self, game: &Game<'_>, at: MoveAt<'_>, m: Option<&Move>, after: &Position);
 }
 
-impl MoveSink for () {
-    const NEEDS_BEFORE: bool = false;
-
+impl MainLineSink for () {
     #[inline]
-    fn main_move(
-        &mut self,
-        _: &Game<'_>,
-        _: MoveAt<'_>,
-        _: &Position,
-        _: Option<&Move>,
-        _: &Position,
-    ) {
-    }
+    fn main_move(&mut self, _: &Game<'_>, _: MoveAt<'_>, _: Option<&Move>, _: &Position) {}
 }
 
 /// The walk's visitor: counts the main line, notes failures, feeds the sink.
@@ -231,33 +215,43 @@ struct Tally<'g, 'a, 's, S> {
     sink: &'s mut S,
 }
 
-impl<S: MoveSink> Visitor for Tally<'_, '_, '_, S> {
-    const NEEDS_BEFORE: bool = S::NEEDS_BEFORE;
+impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
+    type Output = Walk;
 
-    #[inline]
-    fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, after: &Position) {
+    #[inline(always)]
+    fn before_move(&mut self, at: MoveAt<'_>, before: &Position, _: &Move) -> ControlFlow<Walk> {
+        if at.depth == 0 {
+            self.sink.before_move(self.game, at, before);
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn after_move(&mut self, at: MoveAt<'_>, m: &Move, after: &Position) -> ControlFlow<Walk> {
         if at.depth == 0 {
             self.counts.add(m, after);
-            self.sink.main_move(self.game, at, before, Some(m), after);
+            self.sink.main_move(self.game, at, Some(m), after);
         }
+        ControlFlow::Continue(())
     }
 
-    #[inline]
-    fn on_main_move(&mut self, at: MoveAt<'_>, m: &Move, after: &Position) {
-        self.counts.add(m, after);
-        self.sink.main_move(self.game, at, after, Some(m), after);
-    }
-
-    fn on_null(&mut self, at: MoveAt<'_>, before: &Position) {
+    fn null_move(&mut self, at: MoveAt<'_>, before: &Position) -> ControlFlow<Walk> {
         if at.depth == 0 {
+            self.sink.before_move(self.game, at, before);
             let mut after = *before;
             after.play_null();
-            self.sink.main_move(self.game, at, before, None, &after);
+            self.sink.main_move(self.game, at, None, &after);
         }
+        ControlFlow::Continue(())
     }
 
-    fn on_failure(&mut self, _: MoveAt<'_>, _: &Position, _: MoveFailure) {
+    fn failure(&mut self, _: MoveAt<'_>, _: &Position, _: MoveFailure) -> ControlFlow<Walk> {
         self.failures += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, walk: Walk) -> Walk {
+        walk
     }
 }
 
@@ -267,7 +261,7 @@ pub(crate) fn game_stats<'a>(
     game: &Game<'a>,
     file: &str,
     lang: Option<Language>,
-    sink: &mut impl MoveSink,
+    sink: &mut impl MainLineSink,
 ) -> GameStats<'a> {
     let tags = Tags::of(game);
     let mut stats = GameStats {
@@ -293,7 +287,7 @@ pub(crate) fn game_stats<'a>(
             };
             // Claim tracking along the way is validate's business; the final position's claims are found
             // without it.
-            let walk = walk::walk(game, &prepared, false, &mut tally);
+            let walk = walk::walk(game, &prepared, WalkOptions::default(), &mut tally);
             suspect |= tally.failures > 0;
             let state = &walk.state;
             stats.plies = state.ply();
@@ -343,7 +337,7 @@ fn marker_contradicts_tag(game: &Game<'_>, result_tag: &str) -> bool {
         return false;
     };
     !result_tag.is_empty()
-        && marker.as_str() != result_tag
+        && GameResult::from_bytes(result_tag.as_bytes()) != Some(marker)
         && game
             .tokens
             .iter()

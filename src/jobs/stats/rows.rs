@@ -8,13 +8,13 @@ use std::fmt::Write as _;
 use std::io;
 use std::time::Duration;
 
-use super::{GameStats, MoveSink};
+use super::{GameStats, MainLineSink};
+use crate::jobs::convert::{push_san, push_uci};
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::core::{decimal, fen};
-use crate::jobs::convert::{push_san, push_uci};
-use pgnkit::walk::{MoveAt, Variant};
 use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, TokenKind, clock};
+use pgnkit::walk::{MoveAt, Variant};
 
 /// Columns of the per-game CSV: the 26 in their order, then extras.
 pub(crate) const GAME_HEADER: [&str; 33] = [
@@ -76,7 +76,10 @@ pub(crate) fn writer<W: io::Write>(w: W) -> csv::Writer<W> {
 }
 
 /// Writes a header record.
-pub(crate) fn write_header<W: io::Write>(w: &mut csv::Writer<W>, header: &[&str]) -> csv::Result<()> {
+pub(crate) fn write_header<W: io::Write>(
+    w: &mut csv::Writer<W>,
+    header: &[&str],
+) -> csv::Result<()> {
     w.write_record(header)
 }
 
@@ -221,12 +224,14 @@ pub(crate) fn write_seconds(out: &mut String, d: Duration) {
     }
 }
 
-/// The per-move rows of a batch, as a [`MoveSink`] fed by the replay.
+/// The per-move rows of a batch, as a [`MainLineSink`] fed by the replay.
 pub(crate) struct MoveRows<'w, W: io::Write> {
     w: &'w mut csv::Writer<W>,
     file: &'w str,
     game: u64,
     row: Row,
+    /// The position before the move being written, kept between the sink's two calls.
+    before: Position,
     error: Option<csv::Error>,
 }
 
@@ -237,6 +242,7 @@ impl<'w, W: io::Write> MoveRows<'w, W> {
             file,
             game: 0,
             row: Row::default(),
+            before: Position::new(),
             error: None,
         }
     }
@@ -251,14 +257,15 @@ impl<'w, W: io::Write> MoveRows<'w, W> {
         self.error.take().map_or(Ok(()), Err)
     }
 
+    /// Writes the row of a move from [`MainLineSink::before_move`]'s position to `after`.
     fn row(
         &mut self,
         game: &Game<'_>,
         at: MoveAt<'_>,
-        before: &Position,
         m: Option<&Move>,
         after: &Position,
     ) -> csv::Result<()> {
+        let before = &self.before;
         let row = &mut self.row;
         row.field(self.file);
         row.num(self.game);
@@ -290,17 +297,15 @@ impl<'w, W: io::Write> MoveRows<'w, W> {
     }
 }
 
-impl<W: io::Write> MoveSink for MoveRows<'_, W> {
-    fn main_move(
-        &mut self,
-        game: &Game<'_>,
-        at: MoveAt<'_>,
-        before: &Position,
-        m: Option<&Move>,
-        after: &Position,
-    ) {
+impl<W: io::Write> MainLineSink for MoveRows<'_, W> {
+    #[inline(always)]
+    fn before_move(&mut self, _: &Game<'_>, _: MoveAt<'_>, before: &Position) {
+        self.before = *before;
+    }
+
+    fn main_move(&mut self, game: &Game<'_>, at: MoveAt<'_>, m: Option<&Move>, after: &Position) {
         if self.error.is_none()
-            && let Err(e) = self.row(game, at, before, m, after)
+            && let Err(e) = self.row(game, at, m, after)
         {
             self.error = Some(e);
         }

@@ -23,6 +23,7 @@ use std::fmt::Write as _;
 use super::GameStats;
 use super::perf::{performance, rating_of};
 use pgnkit::core::Termination;
+use pgnkit::pgn::GameResult;
 
 /// How a game ended for the standings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,16 +86,16 @@ impl GameRecord {
     pub(crate) fn of(s: &GameStats<'_>) -> GameRecord {
         let t = &s.tags;
         let result = if t.result.is_empty() {
-            s.marker.map_or("", |m| m.as_str())
+            s.marker
         } else {
-            t.result.trim()
+            GameResult::from_bytes(t.result.trim().as_bytes())
         };
         let outcome = match result {
-            "1-0" => Outcome::WhiteWins,
-            "0-1" => Outcome::BlackWins,
-            "1/2-1/2" => Outcome::Draw,
-            "*" => Outcome::Unfinished,
-            _ => Outcome::Unknown,
+            Some(GameResult::WhiteWins) => Outcome::WhiteWins,
+            Some(GameResult::BlackWins) => Outcome::BlackWins,
+            Some(GameResult::Draw) => Outcome::Draw,
+            Some(GameResult::Unknown) => Outcome::Unfinished,
+            None => Outcome::Unknown,
         };
         GameRecord {
             event: t.event.trim().to_string(),

@@ -5,17 +5,16 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::report::{
-    GameReport, Problem, ProblemKind, Severity, TagText, claim_names, termination_name,
-};
-use super::tags::{check_tags, standard_result};
+use super::report::{GameReport, Problem, ProblemKind, Severity, TagText};
+use super::tags::check_tags;
 use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Termination};
-use pgnkit::walk::{self, MoveAt, MoveFailure, SetupError, Visitor};
 use pgnkit::notation::{
     IllegalReason, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
 };
-use pgnkit::pgn::{DiagnosticKind, Game, Locator, Span, TokenKind};
+use pgnkit::pgn::{DiagnosticKind, Game, GameResult, Locator, Span, TokenKind};
+use pgnkit::walk::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor, Walk, WalkOptions};
+use std::ops::ControlFlow;
 
 /// What the user asked of validate.
 #[derive(Debug, Clone, Default)]
@@ -128,7 +127,12 @@ fn located(
 
 /// A problem of `kind` at `span` of `game`, located and shown as validate shows its own (other jobs word
 /// their findings through this, so every message of pgnkit has validate's precision).
-pub(crate) fn problem_at(game: &Game<'_>, kind: ProblemKind, span: Span, message: String) -> Problem {
+pub(crate) fn problem_at(
+    game: &Game<'_>,
+    kind: ProblemKind,
+    span: Span,
+    message: String,
+) -> Problem {
     Reporter::new(game, false).locate(kind, span, message)
 }
 
@@ -376,28 +380,27 @@ impl Checker<'_, '_, '_> {
 }
 
 impl Visitor for Checker<'_, '_, '_> {
-    const NEEDS_BEFORE: bool = false;
+    type Output = Walk;
 
     #[inline]
-    fn before_main_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
+    fn before_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) -> ControlFlow<Walk> {
         self.note_spellings(at, before, m);
+        ControlFlow::Continue(())
     }
 
-    fn on_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move, _: &Position) {
-        self.note_spellings(at, before, m);
-    }
-
-    fn on_main_move(&mut self, _: MoveAt<'_>, m: &Move, _: &Position) {
-        {
+    #[inline]
+    fn after_move(&mut self, at: MoveAt<'_>, m: &Move, _: &Position) -> ControlFlow<Walk> {
+        if at.depth == 0 {
             self.fingerprint.add(
                 (m.from.index() as u64)
                     | (m.to.index() as u64) << 6
                     | (m.promotion.map_or(7, |r| r.index() as u64)) << 12,
             );
         }
+        ControlFlow::Continue(())
     }
 
-    fn on_null(&mut self, at: MoveAt<'_>, before: &Position) {
+    fn null_move(&mut self, at: MoveAt<'_>, before: &Position) -> ControlFlow<Walk> {
         if at.depth == 0 {
             self.fingerprint.add(1 << 20);
             self.locate_move(
@@ -407,9 +410,19 @@ impl Visitor for Checker<'_, '_, '_> {
                 before,
             );
         }
+        ControlFlow::Continue(())
     }
 
-    fn on_failure(&mut self, at: MoveAt<'_>, before: &Position, failure: MoveFailure) {
+    fn end_game(&mut self, walk: Walk) -> Walk {
+        walk
+    }
+
+    fn failure(
+        &mut self,
+        at: MoveAt<'_>,
+        before: &Position,
+        failure: MoveFailure,
+    ) -> ControlFlow<Walk> {
         let game = self.rep.game;
         let token = match &at.token.kind {
             TokenKind::Move(mt) => game.san(mt),
@@ -435,11 +448,16 @@ impl Visitor for Checker<'_, '_, '_> {
         let message = failure_message(token, &failure);
         let p = self.locate_move(at, kind_of(&failure), message, before);
         p.suggestion = suggestion;
+        ControlFlow::Continue(())
     }
 }
 
 /// Validates one game. `file` names the input in the report.
-pub(crate) fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -> GameReport {
+pub(crate) fn validate_game(
+    game: &Game<'_>,
+    file: &Arc<str>,
+    opts: &ValidateOptions,
+) -> GameReport {
     // One pass over the tags: values decoded once, for the report and the tag checks.
     // Values are decoded only for the tags validate reads; the others only need their names.
     const READ: [&[u8]; 8] = [
@@ -473,13 +491,13 @@ pub(crate) fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOpt
         event: tag("Event"),
         site: tag("Site"),
         result: tag("Result"),
-        marker: game.result.map(|r| r.as_str()),
-        lang: "en",
-        lang_confidence: "irrelevant",
+        marker: game.result,
+        lang: Language::En,
+        lang_confidence: Confidence::Irrelevant,
         lang_equivalents: Vec::new(),
         plies: 0,
         valid: true,
-        termination: "none",
+        termination: None,
         claimable: Vec::new(),
         ended_at_ply: None,
         claimable_from_ply: None,
@@ -572,13 +590,9 @@ pub(crate) fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOpt
         report.variant = Some("chess960".into());
     }
     let choice = &prepared.lang;
-    report.lang = choice.lang.code();
-    report.lang_confidence = choice.confidence.as_str();
-    report.lang_equivalents = choice
-        .equivalents
-        .iter()
-        .map(|l| l.code().to_string())
-        .collect();
+    report.lang = choice.lang;
+    report.lang_confidence = choice.confidence;
+    report.lang_equivalents = choice.equivalents.iter().collect();
     if choice.guessed_among.len() > 1 {
         let names: Vec<&str> = choice.guessed_among.iter().map(|l| l.name()).collect();
         let first_move = game
@@ -604,7 +618,10 @@ pub(crate) fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOpt
         lang: choice.lang,
         fingerprint,
     };
-    let walk = walk::walk(game, &prepared, opts.track_claims, &mut checker);
+    let options = WalkOptions {
+        track_claims: opts.track_claims,
+    };
+    let walk = walk::walk(game, &prepared, options, &mut checker);
     report.fingerprint = checker.fingerprint.0;
     // Unknown text the walk did not reach (after the main line stopped, or in a skipped variation) is still
     // an error of the file.
@@ -710,10 +727,11 @@ fn finish(
         .unwrap_or(Span::new(game.source.len(), game.source.len()));
 
     // `1/2` and `½-½` in the tag are the draw they spell (noted with the tags).
-    let tag_result = standard_result(&report.result);
+    let tag_text = report.result.as_str();
+    let tag_result = GameResult::from_tag(tag_text);
     if let (Some(marker), Some(span)) = (game.result, marker_span)
-        && !tag_result.is_empty()
-        && tag_result != marker.as_str()
+        && !tag_text.is_empty()
+        && tag_result != Some(marker)
     {
         rep.push(
             ProblemKind::ResultMismatch,
@@ -726,16 +744,16 @@ fn finish(
         );
     }
     // The result the game claims: the tag, else the marker.
-    let claimed = if tag_result.is_empty() {
-        TagText::new(game.result.map_or("", |r| r.as_str()))
+    let claimed = if tag_text.is_empty() {
+        game.result
     } else {
-        TagText::new(tag_result)
+        tag_result
     };
     if let Some(state) = &state {
         let pos = state.position();
         let termination = state.termination();
-        report.termination = termination_name(termination);
-        report.claimable = claim_names(&state.claimable());
+        report.termination = termination;
+        report.claimable = state.claimable();
         if opts.final_fen {
             report.final_fen = fen::to_fen(pos);
         }
@@ -763,16 +781,15 @@ fn finish(
         if let Some(claim) = state.first_claim() {
             report.claimable_from_ply = Some(claim.ply);
         }
-        let decisive_for = match claimed.as_str() {
-            "1-0" => Some(Color::White),
-            "0-1" => Some(Color::Black),
-            _ => None,
-        };
+        let decisive_for = claimed.and_then(GameResult::winner);
         match termination {
             Some(Termination::Checkmate) => {
                 let winner = state.last_mover();
-                let expected = if winner == Color::White { "1-0" } else { "0-1" };
-                if (claimed == "1/2-1/2" || decisive_for.is_some()) && claimed != expected {
+                let expected = GameResult::win_for(winner);
+                if let Some(claimed) = claimed
+                    && (claimed == GameResult::Draw || decisive_for.is_some())
+                    && claimed != expected
+                {
                     rep.push(
                         ProblemKind::ResultContradictsBoard,
                         at_end,
@@ -783,7 +800,7 @@ fn finish(
                     );
                 }
             }
-            Some(t) if decisive_for.is_some() => {
+            Some(t) if let Some(claimed) = claimed.filter(|_| decisive_for.is_some()) => {
                 rep.push(
                     ProblemKind::ResultContradictsBoard,
                     at_end,
@@ -791,7 +808,7 @@ fn finish(
                 );
             }
             _ => {
-                if let Some(winner) = decisive_for
+                if let (Some(winner), Some(claimed)) = (decisive_for, claimed)
                     && pos.has_insufficient_material(winner)
                 {
                     // FIDE 6.9 is about the flag: a loss on time against a side that cannot mate is a draw.
@@ -813,7 +830,7 @@ fn finish(
             }
         }
     }
-    if claimed == "*" && opts.finished {
+    if claimed == Some(GameResult::Unknown) && opts.finished {
         rep.push(
             ProblemKind::UnfinishedGame,
             at_end,

@@ -8,6 +8,9 @@ use std::sync::Arc;
 use serde::{Serialize, Serializer};
 
 use pgnkit::core::{Claim, Termination};
+use pgnkit::notation::Language;
+use pgnkit::pgn::GameResult;
+use pgnkit::walk::Confidence;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -209,7 +212,13 @@ pub(crate) struct Problem {
 impl Problem {
     /// A problem of `kind`, with the kind's severity, at a line and column of the file (`offset` its byte),
     /// with no move, no suggestion and no source line yet.
-    pub(crate) fn new(kind: ProblemKind, line: u64, column: u64, offset: u64, message: String) -> Problem {
+    pub(crate) fn new(
+        kind: ProblemKind,
+        line: u64,
+        column: u64,
+        offset: u64,
+        message: String,
+    ) -> Problem {
         Problem {
             severity: kind.severity(),
             kind,
@@ -358,22 +367,25 @@ pub(crate) struct GameReport {
     /// The Result tag.
     pub(crate) result: TagText,
     /// The termination marker after the moves, if any.
-    pub(crate) marker: Option<&'static str>,
-    /// Language code of the piece letters (`en`, `fr`, ...).
-    pub(crate) lang: &'static str,
+    pub(crate) marker: Option<GameResult>,
+    /// Language of the piece letters (its code in JSON: `en`, `fr`, ...).
+    pub(crate) lang: Language,
     /// How the language was found: `given` (--lang), `letters` (only one language fits the letters),
     /// `replay` (only one fitting language replays the game), `guessed` (several replay it; preference chose),
     /// `irrelevant` (no piece letters).
-    pub(crate) lang_confidence: &'static str,
+    pub(crate) lang_confidence: Confidence,
     /// Other languages that read this game's letters the same way.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub(crate) lang_equivalents: Vec<String>,
+    pub(crate) lang_equivalents: Vec<Language>,
     /// Main-line half-moves replayed (up to the first illegal move).
     pub(crate) plies: u32,
     /// No errors, variations included.
     pub(crate) valid: bool,
-    pub(crate) termination: &'static str,
-    pub(crate) claimable: Vec<&'static str>,
+    /// How the final position ended the game by rule, if it did (`none` in JSON when it did not).
+    #[serde(serialize_with = "termination_or_none")]
+    pub(crate) termination: Option<Termination>,
+    /// The draws the player to move could claim in the final position.
+    pub(crate) claimable: Vec<Claim>,
     /// The first ply at which the game ended by rule, when it differs from the last ply.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) ended_at_ply: Option<u32>,
@@ -424,12 +436,17 @@ impl GameReport {
     }
 }
 
+/// The word for a termination in reports and summaries: its identifier, or `none`.
 pub(crate) fn termination_name(t: Option<Termination>) -> &'static str {
     t.map_or("none", Termination::as_str)
 }
 
-pub(crate) fn claim_names(claims: &[Claim]) -> Vec<&'static str> {
-    claims.iter().map(|c| c.as_str()).collect()
+/// Serializes an optional termination as [`termination_name`] does.
+pub(crate) fn termination_or_none<S: Serializer>(
+    t: &Option<Termination>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(termination_name(*t))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! (Edwards 1994, 8.1), and `SetUp` with its `FEN`.
 
 use super::report::ProblemKind;
+use pgnkit::pgn::GameResult;
 
 /// The Seven Tag Roster, in export order.
 pub(crate) const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -43,21 +44,12 @@ pub(crate) fn is_valid_round(value: &str) -> bool {
 }
 
 /// A draw as some programs write it: `1/2`, `½-½` (read as `1/2-1/2`, with a note).
-pub(crate) fn spelled_draw(value: &str) -> bool {
-    matches!(value, "1/2" | "½-½")
+fn spelled_draw(value: &str) -> bool {
+    GameResult::DRAW_SPELLINGS.contains(&value)
 }
 
-/// A Result tag's value as the standard writes it: a spelled draw is `1/2-1/2`, anything else as it is.
-pub(crate) fn standard_result(value: &str) -> &str {
-    if spelled_draw(value) {
-        "1/2-1/2"
-    } else {
-        value
-    }
-}
-
-pub(crate) fn is_valid_result(value: &str) -> bool {
-    matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*")
+fn is_valid_result(value: &str) -> bool {
+    GameResult::from_bytes(value.as_bytes()).is_some()
 }
 
 /// Checks the tags of one game, given as (name, value) in file order (names as the file has them: bytes).

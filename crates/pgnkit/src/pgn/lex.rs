@@ -256,7 +256,38 @@ impl GameResult {
         }
     }
 
-    /// Reads a marker (as in a `Result` tag value); `None` for anything else.
+    /// A draw as some programs write it, in a `Result` tag or as the termination marker: read as `1/2-1/2`
+    /// (with a note).
+    pub const DRAW_SPELLINGS: [&'static str; 2] = ["1/2", "½-½"];
+
+    /// Reads a `Result` tag's value: one of the four markers, or a draw in one of [`Self::DRAW_SPELLINGS`];
+    /// `None` for anything else.
+    pub fn from_tag(value: &str) -> Option<GameResult> {
+        if Self::DRAW_SPELLINGS.contains(&value) {
+            Some(GameResult::Draw)
+        } else {
+            GameResult::from_bytes(value.as_bytes())
+        }
+    }
+
+    /// The winner a result names, if it names one.
+    pub fn winner(self) -> Option<crate::core::Color> {
+        match self {
+            GameResult::WhiteWins => Some(crate::core::Color::White),
+            GameResult::BlackWins => Some(crate::core::Color::Black),
+            GameResult::Draw | GameResult::Unknown => None,
+        }
+    }
+
+    /// The result of a game `color` won.
+    pub fn win_for(color: crate::core::Color) -> GameResult {
+        match color {
+            crate::core::Color::White => GameResult::WhiteWins,
+            crate::core::Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// Reads a marker exactly as the standard writes it (as in a `Result` tag value); `None` for anything else.
     pub fn from_bytes(b: &[u8]) -> Option<GameResult> {
         match b {
             b"1-0" => Some(GameResult::WhiteWins),
