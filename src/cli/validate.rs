@@ -187,6 +187,7 @@ pub(crate) fn run(args: Args) -> i32 {
         track_claims: true,
         final_fen: args.format == Format::Json,
         strict: args.strict,
+        report_tags: true,
     };
     let jobs = threads(args.jobs, args.quiet);
     let json = args.format == Format::Json;

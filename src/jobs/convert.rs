@@ -618,6 +618,7 @@ impl Converter {
     fn explain(&self, game: &Game<'_>, file: &str, failure: &Failure) -> Vec<Problem> {
         let opts = ValidateOptions {
             lang: self.opts.from,
+            report_tags: true,
             ..ValidateOptions::default()
         };
         let report = validate_game(game, &Arc::from(file), &opts);

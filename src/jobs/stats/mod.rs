@@ -27,11 +27,11 @@ pub(crate) mod summary;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::jobs::validate::{Severity, ValidateOptions, validate_game};
+use crate::jobs::validate::{Severity, ValidateOptions, validate_game_with};
 use pgnkit::core::{Claim, Move, Position, Termination};
 use pgnkit::notation::Language;
-use pgnkit::pgn::{Game, GameResult, Games, TokenKind};
-use pgnkit::walk::{self, MoveAt, MoveFailure, Variant, Visitor, Walk, WalkOptions};
+use pgnkit::pgn::{Game, GameResult, Games};
+use pgnkit::walk::{MoveAt, Variant, Visitor, Walk};
 use std::ops::ControlFlow;
 
 /// What a stats run writes.
@@ -207,11 +207,10 @@ impl MainLineSink for () {
     fn main_move(&mut self, _: &Game<'_>, _: MoveAt<'_>, _: Option<&Move>, _: &Position) {}
 }
 
-/// The walk's visitor: counts the main line, notes failures, feeds the sink.
+/// Validate's companion in the walk: counts the main line, feeds the sink.
 struct Tally<'g, 'a, 's, S> {
     game: &'g Game<'a>,
     counts: Counts,
-    failures: u32,
     sink: &'s mut S,
 }
 
@@ -245,103 +244,68 @@ impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
         ControlFlow::Continue(())
     }
 
-    fn failure(&mut self, _: MoveAt<'_>, _: &Position, _: MoveFailure) -> ControlFlow<Walk> {
-        self.failures += 1;
-        ControlFlow::Continue(())
-    }
-
     fn end_game(&mut self, walk: Walk) -> Walk {
         walk
     }
 }
 
-/// Analyses one game. `file` names the input (only used when validate has to explain an error); `sink`
-/// sees every replayed main-line move.
+/// Analyses one game: one replay, validate's, which gives the verdict (the error count and the first error
+/// exactly as `validate` reports them) while a [`Tally`] counts the main line and feeds `sink`. `file`
+/// names the input in validate's messages.
 pub(crate) fn game_stats<'a>(
     game: &Game<'a>,
-    file: &str,
+    file: &Arc<str>,
     lang: Option<Language>,
     sink: &mut impl MainLineSink,
 ) -> GameStats<'a> {
-    let tags = Tags::of(game);
-    let mut stats = GameStats {
+    // Claim tracking along the way, tag checks and the final FEN are validate's business, not stats'.
+    let opts = ValidateOptions {
+        lang,
+        finished: false,
+        tag_checks: false,
+        track_claims: false,
+        final_fen: false,
+        strict: false,
+        report_tags: false,
+    };
+    let mut tally = Tally {
+        game,
+        counts: Counts::default(),
+        sink,
+    };
+    let (report, replay) = validate_game_with(game, file, &opts, &mut tally);
+    let first_error = report
+        .problems
+        .iter()
+        .filter(|p| p.severity == Severity::Error)
+        .min_by_key(|p| (p.line, p.column))
+        .map(|p| {
+            let place = if p.in_variation {
+                " (in a variation)"
+            } else {
+                ""
+            };
+            format!("{}:{}: {}{place}", p.line, p.column, p.message)
+        });
+    GameStats {
         number: game.index + 1,
         line: game.line,
-        tags,
+        tags: Tags::of(game),
         marker: game.result,
-        replayed: None,
-        plies: 0,
-        valid: true,
-        errors: 0,
-        first_error: None,
-    };
-    let mut suspect = game.has_errors() || marker_contradicts_tag(game, &stats.tags.result);
-    match walk::prepare(game, lang) {
-        Err(_) => suspect = true,
-        Ok(prepared) => {
-            let mut tally = Tally {
-                game,
-                counts: Counts::default(),
-                failures: 0,
-                sink,
-            };
-            // Claim tracking along the way is validate's business; the final position's claims are found
-            // without it.
-            let walk = walk::walk(game, &prepared, WalkOptions::default(), &mut tally);
-            suspect |= tally.failures > 0;
-            let state = &walk.state;
-            stats.plies = state.ply();
-            stats.replayed = Some(Replayed {
-                lang: prepared.lang.lang,
-                variant: prepared.variant,
-                termination: state.termination(),
-                claimable: state.claimable(),
-                final_position: *state.position(),
-                counts: tally.counts,
-                variation_moves: walk.variation_moves,
-            });
-        }
+        plies: report.plies,
+        valid: report.valid,
+        errors: report.errors() as u32,
+        first_error,
+        replayed: replay.map(|replay| Replayed {
+            lang: replay.prepared.lang.lang,
+            variant: replay.prepared.variant,
+            termination: replay.state.termination(),
+            claimable: replay.state.claimable(),
+            final_position: *replay.state.position(),
+            counts: tally.counts,
+            variation_moves: replay.variation_moves,
+        }),
     }
-    if suspect {
-        let opts = ValidateOptions {
-            lang,
-            finished: false,
-            tag_checks: false,
-            track_claims: false,
-            final_fen: false,
-            strict: false,
-        };
-        let report = validate_game(game, &Arc::from(file), &opts);
-        stats.valid = report.valid;
-        stats.errors = report.errors() as u32;
-        stats.first_error = report
-            .problems
-            .iter()
-            .filter(|p| p.severity == Severity::Error)
-            .min_by_key(|p| (p.line, p.column))
-            .map(|p| {
-                let place = if p.in_variation {
-                    " (in a variation)"
-                } else {
-                    ""
-                };
-                format!("{}:{}: {}{place}", p.line, p.column, p.message)
-            });
-    }
-    stats
-}
-
-/// The termination marker differs from a non-empty Result tag (validate's `result_mismatch`).
-fn marker_contradicts_tag(game: &Game<'_>, result_tag: &str) -> bool {
-    let Some(marker) = game.result else {
-        return false;
-    };
-    !result_tag.is_empty()
-        && GameResult::from_bytes(result_tag.as_bytes()) != Some(marker)
-        && game
-            .tokens
-            .iter()
-            .any(|t| matches!(t.kind, TokenKind::Result(_)))
 }
 
 /// What one batch of games gives.
@@ -369,13 +333,14 @@ pub(crate) fn run_batch(
 ) -> Result<BatchStats, csv::Error> {
     buf.clear();
     let mut out = BatchStats::default();
+    let name: Arc<str> = Arc::from(file);
     match opts.output {
         Output::Games => {
             let mut w = rows::writer(&mut buf);
             let mut row = rows::Row::default();
             while let Some(game) = games.next_game() {
                 out.bytes += game.source.len() as u64;
-                let stats = game_stats(game, file, opts.lang, &mut ());
+                let stats = game_stats(game, &name, opts.lang, &mut ());
                 out.add(&stats);
                 rows::write_game(&mut w, file, &stats, &mut row)?;
             }
@@ -387,7 +352,7 @@ pub(crate) fn run_batch(
             while let Some(game) = games.next_game() {
                 out.bytes += game.source.len() as u64;
                 sink.start_game(game.index + 1);
-                let stats = game_stats(game, file, opts.lang, &mut sink);
+                let stats = game_stats(game, &name, opts.lang, &mut sink);
                 sink.error()?;
                 out.add(&stats);
             }
@@ -396,7 +361,7 @@ pub(crate) fn run_batch(
         Output::Summary => {
             while let Some(game) = games.next_game() {
                 out.bytes += game.source.len() as u64;
-                let stats = game_stats(game, file, opts.lang, &mut ());
+                let stats = game_stats(game, &name, opts.lang, &mut ());
                 out.add(&stats);
                 out.records.push(summary::GameRecord::of(&stats));
             }
@@ -422,7 +387,7 @@ mod tests {
     fn stats_of(pgn: &str) -> GameStats<'_> {
         let games = parse_all(pgn.as_bytes());
         assert_eq!(games.len(), 1);
-        game_stats(&games[0], "t.pgn", None, &mut ())
+        game_stats(&games[0], &Arc::from("t.pgn"), None, &mut ())
     }
 
     fn counts_of(pgn: &str) -> Counts {
@@ -568,13 +533,14 @@ mod tests {
             track_claims: true,
             final_fen: false,
             strict: false,
+            report_tags: false,
         };
         let file: Arc<str> = Arc::from("f");
         let (mut games, mut invalid) = (0, 0);
         for path in files {
             let bytes = std::fs::read(&path).unwrap();
             for game in parse_all(&bytes) {
-                let mine = game_stats(&game, "f", None, &mut ());
+                let mine = game_stats(&game, &file, None, &mut ());
                 let theirs = validate_game(&game, &file, &opts);
                 let first = theirs
                     .problems

@@ -13,7 +13,9 @@ use pgnkit::notation::{
     IllegalReason, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
 };
 use pgnkit::pgn::{DiagnosticKind, Game, GameResult, Locator, Span, TokenKind};
-use pgnkit::walk::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor, Walk, WalkOptions};
+use pgnkit::walk::{
+    self, Confidence, MoveAt, MoveFailure, Prepared, SetupError, Visitor, Walk, WalkOptions,
+};
 use std::ops::ControlFlow;
 
 /// What the user asked of validate.
@@ -31,6 +33,9 @@ pub(crate) struct ValidateOptions {
     pub(crate) final_fen: bool,
     /// Non-standard spellings are errors, not notes.
     pub(crate) strict: bool,
+    /// Fill the report's players, event, site and round, and the fingerprint of the game for duplicate
+    /// detection (a job with its own reading of the tags, as stats, needs only the verdict).
+    pub(crate) report_tags: bool,
 }
 
 /// Where problems are turned into located records.
@@ -275,10 +280,32 @@ fn failure_message(token: &[u8], failure: &MoveFailure) -> String {
 }
 
 /// Turns what the walk finds into problems, and fingerprints the main line for duplicate detection.
-struct Checker<'r, 'g, 'a> {
+struct Checker<'r, 'g, 'a, C> {
     rep: &'r mut Reporter<'g, 'a>,
     lang: Language,
-    fingerprint: Fingerprint,
+    /// Kept when the report names the players (duplicate detection needs both).
+    fingerprint: Option<Fingerprint>,
+    /// Sees every event of the walk too (stats' counters), so that a job needing validate's verdict and
+    /// facts of its own replays each game once.
+    companion: &'r mut C,
+}
+
+/// A companion that sees nothing: plain validate.
+struct Alone;
+
+impl Visitor for Alone {
+    type Output = ();
+    fn end_game(&mut self, _: Walk) {}
+}
+
+/// What validate found of a game that could be replayed, besides its report.
+pub(crate) struct Replay {
+    /// The language and variant the game was replayed with, and how its start was read.
+    pub(crate) prepared: Prepared,
+    /// The main line as far as it was replayed.
+    pub(crate) state: GameState,
+    /// Legal moves played in variations.
+    pub(crate) variation_moves: u32,
 }
 
 /// A cheap running hash of the players and moves (multiply-xor): duplicate detection needs speed per move,
@@ -304,7 +331,7 @@ impl Fingerprint {
     }
 }
 
-impl Checker<'_, '_, '_> {
+impl<C: Visitor> Checker<'_, '_, '_, C> {
     fn locate_move(
         &mut self,
         at: MoveAt<'_>,
@@ -347,7 +374,7 @@ const NOTED: Leniencies = Leniencies::NONE
     .with(Leniency::CoordinateMove)
     .with(Leniency::ParenthesizedPromotion);
 
-impl Checker<'_, '_, '_> {
+impl<C: Visitor> Checker<'_, '_, '_, C> {
     /// Notes the spellings a legal move was read through (the test is inline: it runs on every move).
     #[inline(always)]
     fn note_spellings(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
@@ -379,19 +406,24 @@ impl Checker<'_, '_, '_> {
     }
 }
 
-impl Visitor for Checker<'_, '_, '_> {
+// A companion's `Break` is ignored: validate's walk runs to the end.
+impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
     type Output = Walk;
 
     #[inline]
     fn before_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) -> ControlFlow<Walk> {
         self.note_spellings(at, before, m);
+        let _ = self.companion.before_move(at, before, m);
         ControlFlow::Continue(())
     }
 
     #[inline]
-    fn after_move(&mut self, at: MoveAt<'_>, m: &Move, _: &Position) -> ControlFlow<Walk> {
-        if at.depth == 0 {
-            self.fingerprint.add(
+    fn after_move(&mut self, at: MoveAt<'_>, m: &Move, after: &Position) -> ControlFlow<Walk> {
+        let _ = self.companion.after_move(at, m, after);
+        if at.depth == 0
+            && let Some(fingerprint) = &mut self.fingerprint
+        {
+            fingerprint.add(
                 (m.from.index() as u64)
                     | (m.to.index() as u64) << 6
                     | (m.promotion.map_or(7, |r| r.index() as u64)) << 12,
@@ -401,8 +433,11 @@ impl Visitor for Checker<'_, '_, '_> {
     }
 
     fn null_move(&mut self, at: MoveAt<'_>, before: &Position) -> ControlFlow<Walk> {
+        let _ = self.companion.null_move(at, before);
         if at.depth == 0 {
-            self.fingerprint.add(1 << 20);
+            if let Some(fingerprint) = &mut self.fingerprint {
+                fingerprint.add(1 << 20);
+            }
             self.locate_move(
                 at,
                 ProblemKind::NullMove,
@@ -423,13 +458,16 @@ impl Visitor for Checker<'_, '_, '_> {
         before: &Position,
         failure: MoveFailure,
     ) -> ControlFlow<Walk> {
+        let _ = self.companion.failure(at, before, failure);
         let game = self.rep.game;
         let token = match &at.token.kind {
             TokenKind::Move(mt) => game.san(mt),
             _ => game.bytes(at.token.span),
         };
-        if at.depth == 0 {
-            self.fingerprint.add_bytes(token);
+        if at.depth == 0
+            && let Some(fingerprint) = &mut self.fingerprint
+        {
+            fingerprint.add_bytes(token);
         }
         let suggestion = match failure {
             // Several pieces can go: any reading of the token is a guess between them.
@@ -458,24 +496,44 @@ pub(crate) fn validate_game(
     file: &Arc<str>,
     opts: &ValidateOptions,
 ) -> GameReport {
+    validate_game_with(game, file, opts, &mut Alone).0
+}
+
+/// Validates one game with a companion visitor that sees every move of the same walk; with the report comes
+/// what the replay found, when the game could be replayed.
+pub(crate) fn validate_game_with<C: Visitor>(
+    game: &Game<'_>,
+    file: &Arc<str>,
+    opts: &ValidateOptions,
+    companion: &mut C,
+) -> (GameReport, Option<Replay>) {
     // One pass over the tags: values decoded once, for the report and the tag checks.
     // Values are decoded only for the tags validate reads; the others only need their names.
     const READ: [&[u8]; 8] = [
         b"White", b"Black", b"Round", b"Event", b"Site", b"Result", b"Date", b"SetUp",
     ];
-    let values: Vec<(&[u8], Cow<'_, str>)> = game
-        .tags
-        .iter()
-        .map(|t| {
-            let name = game.bytes(t.name);
-            let value = if READ.contains(&name) {
-                game.tag_value(t)
-            } else {
-                Cow::Borrowed("")
-            };
-            (name, value)
-        })
-        .collect();
+    let values: Vec<(&[u8], Cow<'_, str>)> = if opts.report_tags || opts.tag_checks {
+        game.tags
+            .iter()
+            .map(|t| {
+                let name = game.bytes(t.name);
+                let value = if READ.contains(&name) {
+                    game.tag_value(t)
+                } else {
+                    Cow::Borrowed("")
+                };
+                (name, value)
+            })
+            .collect()
+    } else {
+        // The verdict needs only the Result tag.
+        game.tags
+            .iter()
+            .find(|t| game.bytes(t.name) == b"Result")
+            .map(|t| (&b"Result"[..], game.tag_value(t)))
+            .into_iter()
+            .collect()
+    };
     let tag = |name: &str| {
         values
             .iter()
@@ -567,7 +625,7 @@ pub(crate) fn validate_game(
                 format!("variant \"{name}\" is not supported: only standard chess and Chess960 are replayed"),
             );
             report.variant = Some(name);
-            return finish(report, rep, None, opts);
+            return (finish(report, rep, None, opts), None);
         }
         Err(SetupError::InvalidFen { problems, span }) => {
             rep.push(
@@ -578,7 +636,7 @@ pub(crate) fn validate_game(
                     problems.join("; ")
                 ),
             );
-            return finish(report, rep, None, opts);
+            return (finish(report, rep, None, opts), None);
         }
     };
     if let Some(repair) = prepared.repair {
@@ -610,19 +668,23 @@ pub(crate) fn validate_game(
         );
     }
 
-    let mut fingerprint = Fingerprint(0);
-    fingerprint.add_bytes(report.white.as_bytes());
-    fingerprint.add_bytes(report.black.as_bytes());
+    let fingerprint = opts.report_tags.then(|| {
+        let mut fingerprint = Fingerprint(0);
+        fingerprint.add_bytes(report.white.as_bytes());
+        fingerprint.add_bytes(report.black.as_bytes());
+        fingerprint
+    });
     let mut checker = Checker {
         rep: &mut rep,
         lang: choice.lang,
         fingerprint,
+        companion,
     };
     let options = WalkOptions {
         track_claims: opts.track_claims,
     };
     let walk = walk::walk(game, &prepared, options, &mut checker);
-    report.fingerprint = checker.fingerprint.0;
+    report.fingerprint = checker.fingerprint.map_or(0, |f| f.0);
     // Unknown text the walk did not reach (after the main line stopped, or in a skipped variation) is still
     // an error of the file.
     for d in game
@@ -657,7 +719,13 @@ pub(crate) fn validate_game(
         }
     }
     report.plies = walk.state.ply();
-    finish(report, rep, Some(walk.state), opts)
+    let report = finish(report, rep, Some(&walk.state), opts);
+    let replay = Replay {
+        prepared,
+        state: walk.state,
+        variation_moves: walk.variation_moves,
+    };
+    (report, Some(replay))
 }
 
 /// Notes the tag values and comments that are not UTF-8 (read as Windows-1252), naming the first.
@@ -707,7 +775,7 @@ fn lost_on_time(game: &Game<'_>) -> bool {
 fn finish(
     mut report: GameReport,
     mut rep: Reporter<'_, '_>,
-    state: Option<GameState>,
+    state: Option<&GameState>,
     opts: &ValidateOptions,
 ) -> GameReport {
     let game = rep.game;
@@ -749,7 +817,7 @@ fn finish(
     } else {
         tag_result
     };
-    if let Some(state) = &state {
+    if let Some(state) = state {
         let pos = state.position();
         let termination = state.termination();
         report.termination = termination;
