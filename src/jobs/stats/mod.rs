@@ -382,6 +382,7 @@ impl BatchStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::jobs::validate::validate_game;
     use pgnkit::pgn::parse_all;
 
     fn stats_of(pgn: &str) -> GameStats<'_> {

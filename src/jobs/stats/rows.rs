@@ -374,10 +374,10 @@ mod tests {
                 if per_move {
                     let mut sink = MoveRows::new(&mut w, "t.pgn");
                     sink.start_game(game.index + 1);
-                    game_stats(game, "t.pgn", None, &mut sink);
+                    game_stats(game, &std::sync::Arc::from("t.pgn"), None, &mut sink);
                     sink.error().unwrap();
                 } else {
-                    let s = game_stats(game, "t.pgn", None, &mut ());
+                    let s = game_stats(game, &std::sync::Arc::from("t.pgn"), None, &mut ());
                     write_game(&mut w, "t.pgn", &s, &mut row).unwrap();
                 }
             }
