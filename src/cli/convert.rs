@@ -98,7 +98,7 @@ fn parse_target(s: &str) -> Result<Language, String> {
 }
 
 #[derive(Default)]
-struct Summary {
+struct ConvertTotals {
     games: u64,
     converted: u64,
     kept: u64,
@@ -139,7 +139,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let bar = progress_bar(&sources, args.quiet);
     let names: Vec<String> = sources.iter().map(Source::display_name).collect();
     let started = Instant::now();
-    let mut summary = Summary::default();
+    let mut summary = ConvertTotals::default();
     let paint = Paint::new(args.color.enabled(true));
 
     let stopped = bulk::run(
@@ -198,7 +198,7 @@ fn emit_batch(
     result: &BatchOutput,
     name: &str,
     out: &mut impl Write,
-    summary: &mut Summary,
+    summary: &mut ConvertTotals,
     bar: &indicatif::ProgressBar,
     paint: &Paint,
 ) -> io::Result<()> {
@@ -235,7 +235,7 @@ fn emit_batch(
     bar.suspend(|| out.write_all(&result.text))
 }
 
-fn summary_text(s: &Summary, elapsed: f64) -> String {
+fn summary_text(s: &ConvertTotals, elapsed: f64) -> String {
     let out = s.converted + s.kept;
     let mut text = format!(
         "{} game{} in, {} out ({} converted, {} not converted and kept as {}), {} skipped, in {:.2} s ({:.1} MB/s)\n",

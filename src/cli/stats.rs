@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::input::Source;
-use crate::jobs::stats::summary::{Limits, Summary};
+use crate::jobs::stats::summary::{Limits, StatsSummary};
 use crate::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
 
 use super::output::{
@@ -74,7 +74,7 @@ pub(crate) fn run(args: Args) -> i32 {
         return 2;
     };
     let output = match (args.summary, args.per_move) {
-        (true, _) => Output::Summary,
+        (true, _) => Output::StatsSummary,
         (false, true) => Output::Moves,
         (false, false) => Output::Games,
     };
@@ -88,7 +88,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let header: &[&str] = match output {
         Output::Games => &rows::GAME_HEADER,
         Output::Moves => &rows::MOVE_HEADER,
-        Output::Summary => &[],
+        Output::StatsSummary => &[],
     };
     if !header.is_empty() {
         let mut w = rows::writer(Vec::new());
@@ -111,7 +111,7 @@ pub(crate) fn run(args: Args) -> i32 {
     // Output buffers go back to the workers once written: a few, reused, whatever the input size.
     let pool: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
     let mut totals = Totals::default();
-    let mut summary = Summary::new(Limits::default());
+    let mut summary = StatsSummary::new(Limits::default());
     let started = Instant::now();
 
     let stopped = bulk::run(
@@ -158,7 +158,7 @@ pub(crate) fn run(args: Args) -> i32 {
         }
         None => {}
     }
-    if output == Output::Summary {
+    if output == Output::StatsSummary {
         summary.bytes = totals.bytes;
         if let Err(e) = out.write_all(summary.render().as_bytes()) {
             return write_failure(&e);
@@ -199,7 +199,7 @@ fn emit(
     batch: BatchStats,
     out: &mut impl Write,
     totals: &mut Totals,
-    summary: &mut Summary,
+    summary: &mut StatsSummary,
     bar: &indicatif::ProgressBar,
     pool: &Mutex<Vec<Vec<u8>>>,
 ) -> Result<(), Stop> {

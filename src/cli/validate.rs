@@ -162,7 +162,7 @@ impl FileNotes {
 }
 
 #[derive(Default)]
-struct Summary {
+struct RunTotals {
     games: u64,
     plies: u64,
     variation_moves: u64,
@@ -195,7 +195,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let bar = progress_bar(&sources, args.quiet);
     let names: Vec<std::sync::Arc<str>> = sources.iter().map(|s| s.display_name().into()).collect();
     let started = Instant::now();
-    let mut summary = Summary::default();
+    let mut summary = RunTotals::default();
     let mut tournament = Tournament::new();
     let mut file_notes = FileNotes::default();
     let stdout = io::stdout();
@@ -320,7 +320,7 @@ pub(crate) fn run(args: Args) -> i32 {
 fn emit_batch(
     result: BatchResult,
     out: &mut impl Write,
-    summary: &mut Summary,
+    summary: &mut RunTotals,
     tournament: &mut Tournament,
     file_notes: &mut FileNotes,
     opts: &ValidateOptions,
@@ -378,7 +378,7 @@ fn say_or_write(json: bool, out: &mut impl Write, text: &str) -> io::Result<()> 
     }
 }
 
-fn summary_text(s: &Summary, elapsed: f64, paint: &Paint) -> String {
+fn summary_text(s: &RunTotals, elapsed: f64, paint: &Paint) -> String {
     let secs = elapsed.max(1e-9);
     let mut text = format!(
         "{} {} game{}, {} half-moves in the main lines and {} in variations, in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",

@@ -436,7 +436,7 @@ pub(crate) fn push_uci(out: &mut String, before: &Position, m: &Move) {
 }
 
 /// What [`Converter::replay`] found for a game.
-struct Replayed {
+struct Rendered {
     state: GameState,
     lang: Language,
     confidence: Confidence,
@@ -456,7 +456,7 @@ impl Converter {
     }
 
     /// Replays a game, filling the move table (PGN) or the main-line strings (JSON lines, EPD).
-    fn replay(&mut self, game: &Game<'_>) -> Result<Replayed, Failure> {
+    fn replay(&mut self, game: &Game<'_>) -> Result<Rendered, Failure> {
         if let Some(d) = game.errors().next() {
             return Err(Failure::Reader {
                 kind: d.kind,
@@ -493,7 +493,7 @@ impl Converter {
                 game.index + 1
             );
         }
-        Ok(Replayed {
+        Ok(Rendered {
             state: walk.state,
             lang: prepared.lang.lang,
             confidence: prepared.lang.confidence,
@@ -596,7 +596,7 @@ impl Converter {
                     file,
                     game: game.index + 1,
                     converted: true,
-                    tags: Tags(game),
+                    tags: TagsJson(game),
                     lang: replayed.lang,
                     lang_confidence: replayed.confidence,
                     result,
@@ -664,7 +664,7 @@ impl Converter {
                     file,
                     game: game.index + 1,
                     converted: false,
-                    tags: Tags(game),
+                    tags: TagsJson(game),
                     error: ErrorRecord {
                         line: problem.line,
                         column: problem.column,
@@ -681,9 +681,9 @@ impl Converter {
 }
 
 /// The tags of a game as a JSON object, in their order, values unescaped.
-struct Tags<'g, 'a>(&'g Game<'a>);
+struct TagsJson<'g, 'a>(&'g Game<'a>);
 
-impl Serialize for Tags<'_, '_> {
+impl Serialize for TagsJson<'_, '_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let game = self.0;
         let mut map = s.serialize_map(Some(game.tags.len()))?;
@@ -699,7 +699,7 @@ struct Record<'r, 'g, 'a> {
     file: &'r str,
     game: u64,
     converted: bool,
-    tags: Tags<'g, 'a>,
+    tags: TagsJson<'g, 'a>,
     lang: Language,
     lang_confidence: Confidence,
     result: GameResult,
@@ -772,7 +772,7 @@ struct InvalidRecord<'r, 'g, 'a> {
     file: &'r str,
     game: u64,
     converted: bool,
-    tags: Tags<'g, 'a>,
+    tags: TagsJson<'g, 'a>,
     error: ErrorRecord,
     pgn: &'r str,
 }

@@ -42,8 +42,8 @@ pub(crate) enum Output {
     Games,
     /// One CSV row per main-line half-move.
     Moves,
-    /// No rows: the records [`summary::Summary`] aggregates.
-    Summary,
+    /// No rows: the records [`summary::StatsSummary`] aggregates.
+    StatsSummary,
 }
 
 /// What the user asked of stats.
@@ -83,7 +83,7 @@ impl Counts {
 
 /// The tag values a row shows, decoded and unescaped (borrowed from the game when nothing needs doing).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Tags<'a> {
+pub(crate) struct RowTags<'a> {
     pub(crate) event: Cow<'a, str>,
     pub(crate) site: Cow<'a, str>,
     pub(crate) date: Cow<'a, str>,
@@ -101,7 +101,7 @@ pub(crate) struct Tags<'a> {
     pub(crate) variant: Cow<'a, str>,
 }
 
-/// The slot of a tag in [`Tags`]' field order (a `match` compiles to a length switch and one comparison).
+/// The slot of a tag in [`RowTags`]' field order (a `match` compiles to a length switch and one comparison).
 #[inline]
 fn tag_slot(name: &[u8]) -> Option<usize> {
     Some(match name {
@@ -123,9 +123,9 @@ fn tag_slot(name: &[u8]) -> Option<usize> {
     })
 }
 
-impl<'a> Tags<'a> {
+impl<'a> RowTags<'a> {
     /// The first value of each tag, in one pass over the tag pairs.
-    pub(crate) fn of(game: &Game<'a>) -> Tags<'a> {
+    pub(crate) fn of(game: &Game<'a>) -> RowTags<'a> {
         let mut found = [None; 14];
         for tag in &game.tags {
             if let Some(k) = tag_slot(game.bytes(tag.name))
@@ -136,7 +136,7 @@ impl<'a> Tags<'a> {
         }
         let mut values = found.map(|t| t.map_or(Cow::Borrowed(""), |t| game.tag_value(t)));
         let mut take = |k: usize| std::mem::take(&mut values[k]);
-        Tags {
+        RowTags {
             event: take(0),
             site: take(1),
             date: take(2),
@@ -157,7 +157,7 @@ impl<'a> Tags<'a> {
 
 /// What the replay of a playable game found.
 #[derive(Clone, Debug)]
-pub(crate) struct Replayed {
+pub(crate) struct ReplayFacts {
     pub(crate) lang: Language,
     pub(crate) variant: Variant,
     /// How the final main-line position stands (as validate's `termination`).
@@ -178,11 +178,11 @@ pub(crate) struct GameStats<'a> {
     pub(crate) number: u64,
     /// Line of the file where the game starts.
     pub(crate) line: u64,
-    pub(crate) tags: Tags<'a>,
+    pub(crate) tags: RowTags<'a>,
     /// The termination marker after the moves.
     pub(crate) marker: Option<GameResult>,
     /// `None` when the game cannot be replayed (unsupported variant, illegal FEN tag).
-    pub(crate) replayed: Option<Replayed>,
+    pub(crate) replayed: Option<ReplayFacts>,
     /// Main-line half-moves replayed, up to the first move that does not replay.
     pub(crate) plies: u32,
     /// Validate's `valid`: no error, variations included.
@@ -290,13 +290,13 @@ pub(crate) fn game_stats<'a>(
     GameStats {
         number: game.index + 1,
         line: game.line,
-        tags: Tags::of(game),
+        tags: RowTags::of(game),
         marker: game.result,
         plies: report.plies,
         valid: report.valid,
         errors: report.errors() as u32,
         first_error,
-        replayed: replay.map(|replay| Replayed {
+        replayed: replay.map(|replay| ReplayFacts {
             lang: replay.prepared.lang.lang,
             variant: replay.prepared.variant,
             termination: replay.state.termination(),
@@ -319,7 +319,7 @@ pub(crate) struct BatchStats {
     pub(crate) plies: u64,
     /// Input bytes of the batch (decompressed).
     pub(crate) bytes: u64,
-    /// One record per game, for [`Output::Summary`].
+    /// One record per game, for [`Output::StatsSummary`].
     pub(crate) records: Vec<summary::GameRecord>,
 }
 
@@ -358,7 +358,7 @@ pub(crate) fn run_batch(
             }
             w.flush()?;
         }
-        Output::Summary => {
+        Output::StatsSummary => {
             while let Some(game) = games.next_game() {
                 out.bytes += game.source.len() as u64;
                 let stats = game_stats(game, &name, opts.lang, &mut ());

@@ -196,7 +196,7 @@ pub(crate) struct EventTable {
 
 /// Everything `--summary` reports, aggregated game by game in bounded memory.
 #[derive(Debug, Default)]
-pub(crate) struct Summary {
+pub(crate) struct StatsSummary {
     pub(crate) limits: Limits,
     pub(crate) files: u64,
     pub(crate) bytes: u64,
@@ -229,11 +229,11 @@ fn termination_slot(t: Option<Termination>) -> usize {
     })
 }
 
-impl Summary {
-    pub(crate) fn new(limits: Limits) -> Summary {
-        Summary {
+impl StatsSummary {
+    pub(crate) fn new(limits: Limits) -> StatsSummary {
+        StatsSummary {
             limits,
-            ..Summary::default()
+            ..StatsSummary::default()
         }
     }
 
@@ -641,7 +641,7 @@ mod tests {
 
     #[test]
     fn standings_points_and_performance() {
-        let mut s = Summary::new(Limits::default());
+        let mut s = StatsSummary::new(Limits::default());
         use Outcome::*;
         s.add(record("T", "A", "B", (2400, 2200), WhiteWins));
         s.add(record("T", "C", "A", (2300, 2400), Draw));
@@ -688,7 +688,7 @@ mod tests {
             crosstable_players: 3,
             ..Limits::default()
         };
-        let mut s = Summary::new(limits);
+        let mut s = StatsSummary::new(limits);
         for (k, event) in ["E1", "E2", "E3"].into_iter().enumerate() {
             for i in 0..4 {
                 let w = format!("P{k}{i}");
