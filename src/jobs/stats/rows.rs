@@ -4,7 +4,6 @@
 //! quote or a line break (quotes doubled), records ended by `\n`, UTF-8 throughout (Windows-1252 games are
 //! decoded). Booleans are `true`/`false`; a missing value is an empty field.
 
-use std::fmt::Write as _;
 use std::io;
 use std::time::Duration;
 
@@ -215,12 +214,11 @@ pub(crate) fn clock_after(game: &Game<'_>, move_index: usize) -> Option<Duration
 
 /// Seconds, as `180` or `179.5` (fractions as written, trailing zeros dropped).
 pub(crate) fn write_seconds(out: &mut String, d: Duration) {
-    let _ = write!(out, "{}", d.as_secs());
+    decimal::push(out, d.as_secs());
     let nanos = d.subsec_nanos();
     if nanos != 0 {
-        let frac = format!("{nanos:09}");
         out.push('.');
-        out.push_str(frac.trim_end_matches('0'));
+        decimal::push_nanos(out, nanos);
     }
 }
 

@@ -25,6 +25,26 @@ pub fn push(out: &mut String, n: u64) {
     }
 }
 
+/// Appends a fraction of a second given in nanoseconds (below 10⁹) as its decimal digits after the point,
+/// trailing zeros dropped: 500,000,000 is `5`, 50,000,000 is `05`; nothing for 0.
+pub fn push_nanos(out: &mut String, nanos: u32) {
+    if nanos == 0 {
+        return;
+    }
+    let mut buf = [0u8; 20];
+    let written = digits(u64::from(nanos % 1_000_000_000), &mut buf);
+    for _ in written.len()..9 {
+        out.push('0');
+    }
+    let end = written
+        .iter()
+        .rposition(|&d| d != b'0')
+        .map_or(0, |i| i + 1);
+    for &d in &written[..end] {
+        out.push(char::from(d));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,6 +56,22 @@ mod tests {
         s.push(' ');
         push(&mut s, 20_000);
         assert_eq!(s, "game 0 20000");
+    }
+
+    #[test]
+    fn fractions_keep_their_leading_zeros_and_drop_trailing_ones() {
+        for (nanos, text) in [
+            (0, ""),
+            (500_000_000, "5"),
+            (50_000_000, "05"),
+            (1, "000000001"),
+            (123_400_000, "1234"),
+            (999_999_999, "999999999"),
+        ] {
+            let mut s = String::new();
+            push_nanos(&mut s, nanos);
+            assert_eq!(s, text, "{nanos}");
+        }
     }
 
     #[test]

@@ -765,17 +765,8 @@ pub fn write_fen(pos: &Position, style: CastlingStyle, out: &mut String) {
     }
     for n in [pos.halfmoves(), pos.fullmoves()] {
         out.push(' ');
-        push_decimal(out, n);
+        super::decimal::push(out, n.into());
     }
-}
-
-fn push_decimal(out: &mut String, n: u32) {
-    let mut buf = [0u8; 20];
-    out.extend(
-        super::decimal::digits(n.into(), &mut buf)
-            .iter()
-            .map(|&d| char::from(d)),
-    );
 }
 
 /// EPD: the first four FEN fields.
