@@ -13,6 +13,7 @@ pub use crate::core::{
 };
 pub mod notation;
 pub mod pgn;
+#[warn(missing_docs)]
 pub mod walk;
 
 #[cfg(feature = "serde")]

@@ -1,7 +1,75 @@
-//! Replaying a parsed game, shared by validate, convert and stats: the variant and start position from the
-//! tags, the piece-letter language (detected per game), and a walk over the movetext that plays the main line
-//! with the rules bookkeeping ([`GameState`]) and every variation from its own branching position, telling a
-//! [`Visitor`] what each move token turned out to be.
+//! Replaying a parsed game move by move: the variant and start position from the tags, the piece-letter
+//! language (detected per game), and a walk over the movetext that plays the main line with the rules
+//! bookkeeping ([`GameState`]) and every variation from its own branching position, telling a [`Visitor`]
+//! what each move token turned out to be. validate, convert and stats are visitors; so is anything a user
+//! writes, from a move counter to a tree builder.
+//!
+//! A visitor that counts the checks of the main line, in a game written with French piece letters:
+//!
+//! ```
+//! use std::ops::ControlFlow;
+//! use pgnkit::notation::Language;
+//! use pgnkit::pgn::parse_all;
+//! use pgnkit::walk::{self, MoveAt, Visitor, Walk};
+//! use pgnkit::{Move, Position};
+//!
+//! #[derive(Default)]
+//! struct Checks(u32);
+//!
+//! impl Visitor for Checks {
+//!     type Output = (u32, u32);
+//!
+//!     fn after_move(&mut self, at: MoveAt<'_>, _: &Move, after: &Position) -> ControlFlow<(u32, u32)> {
+//!         if at.depth == 0 && after.is_check() {
+//!             self.0 += 1;
+//!         }
+//!         ControlFlow::Continue(())
+//!     }
+//!
+//!     fn end_game(&mut self, walk: Walk) -> (u32, u32) {
+//!         (self.0, walk.state.ply())
+//!     }
+//! }
+//!
+//! let games = parse_all(b"1. e4 e5 2. Fc4 Cc6 3. Dh5 Cf6 4. Dxf7# 1-0");
+//! let prepared = walk::prepare(&games[0], None).unwrap();
+//! assert_eq!(prepared.lang.lang, Language::Fr);
+//! let (checks, plies) = walk::walk(&games[0], &prepared, Default::default(), &mut Checks::default());
+//! assert_eq!((checks, plies), (1, 7));
+//! ```
+//!
+//! Stopping early, and skipping variations: the first capture of the main line.
+//!
+//! ```
+//! use std::ops::ControlFlow;
+//! use pgnkit::pgn::parse_all;
+//! use pgnkit::walk::{self, MoveAt, Skip, VariationAt, Visitor, Walk};
+//! use pgnkit::{Move, Position};
+//!
+//! struct FirstCapture;
+//!
+//! impl Visitor for FirstCapture {
+//!     type Output = Option<u32>;
+//!
+//!     fn begin_variation(&mut self, _: VariationAt) -> ControlFlow<Option<u32>, Skip> {
+//!         ControlFlow::Continue(Skip(true))
+//!     }
+//!
+//!     fn before_move(&mut self, at: MoveAt<'_>, _: &Position, m: &Move) -> ControlFlow<Option<u32>> {
+//!         if m.is_capture() {
+//!             return ControlFlow::Break(Some(at.ply));
+//!         }
+//!         ControlFlow::Continue(())
+//!     }
+//!
+//!     fn end_game(&mut self, _: Walk) -> Option<u32> {
+//!         None
+//!     }
+//! }
+//!
+//! let games = parse_all(b"1. e4 d5 (1... e5 2. Nf3) 2. exd5 Qxd5 *");
+//! assert_eq!(walk::replay(&games[0], None, &mut FirstCapture), Ok(Some(3)));
+//! ```
 
 use crate::core::fen::{self, FenError, FenErrorKind};
 use crate::core::{CastlingMode, GameState, Move, Position, PositionError, Square};
@@ -69,6 +137,7 @@ pub enum Confidence {
 }
 
 impl Confidence {
+    /// The identifier used in JSON output (`given`, `letters`, `replay`, `guessed`, `irrelevant`).
     pub fn as_str(self) -> &'static str {
         match self {
             Confidence::Given => "given",
@@ -83,7 +152,9 @@ impl Confidence {
 /// The language chosen for a game.
 #[derive(Debug, Clone)]
 pub struct LanguageChoice {
+    /// The language the moves are read in.
     pub lang: Language,
+    /// How it was found.
     pub confidence: Confidence,
     /// Other languages that read every letter the game uses the same way.
     pub equivalents: LanguageSet,
@@ -95,9 +166,19 @@ pub struct LanguageChoice {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SetupError {
     /// A variant other than standard chess or Chess960; `span` is its tag.
-    UnsupportedVariant { name: String, span: Span },
+    UnsupportedVariant {
+        /// The Variant tag's value.
+        name: String,
+        /// Where the tag is.
+        span: Span,
+    },
     /// The FEN tag is not a legal position; `span` is its tag.
-    InvalidFen { problems: Vec<String>, span: Span },
+    InvalidFen {
+        /// What is wrong with it, one message per problem.
+        problems: Vec<String>,
+        /// Where the tag is.
+        span: Span,
+    },
 }
 
 /// A FEN tag that contradicts itself in a way with one obvious reading, and how it was read.
@@ -105,7 +186,12 @@ pub enum SetupError {
 pub enum SetupRepair {
     /// An en-passant square says a pawn has just moved, so the half-move clock must be 0, yet it is not (a
     /// chess.com export writes `... w KQkq f6 1 2`): the clock was read as 0.
-    HalfmoveClockReset { square: Square, halfmoves: u32 },
+    HalfmoveClockReset {
+        /// The en-passant square of the FEN.
+        square: Square,
+        /// The half-move clock it gave.
+        halfmoves: u32,
+    },
 }
 
 impl std::fmt::Display for SetupRepair {
@@ -122,8 +208,11 @@ impl std::fmt::Display for SetupRepair {
 /// What a game starts from.
 #[derive(Debug, Clone)]
 pub struct Prepared {
+    /// The start position: the standard one, or the FEN tag's.
     pub start: Position,
+    /// The variant the tags announce.
     pub variant: Variant,
+    /// The language of the piece letters, and how it was found.
     pub lang: LanguageChoice,
     /// How a self-contradicting FEN tag was read (see [`SetupRepair`]).
     pub repair: Option<SetupRepair>,
@@ -349,8 +438,11 @@ pub enum MoveFailure {
     Syntax(SyntaxError),
     /// Illegal or ambiguous.
     San(SanError),
-    /// The position before it is checkmate (`true`) or stalemate: nothing can follow.
-    GameOver { checkmate: bool },
+    /// The position before it is checkmate or stalemate: nothing can follow.
+    GameOver {
+        /// Checkmate (`true`) or stalemate.
+        checkmate: bool,
+    },
     /// Text the reader could not take for any PGN token (reported by the reader). It may have been a move,
     /// so its line stops here: what follows would be read with the wrong side to move.
     Unknown,
@@ -362,10 +454,15 @@ pub enum MoveFailure {
 /// [`Resolved::canonical`]); false for null moves and failures.
 #[derive(Debug, Clone, Copy)]
 pub struct MoveAt<'t> {
+    /// Index of the token in [`Game::tokens`].
     pub index: usize,
+    /// The token itself (its span locates it in the file).
     pub token: &'t Token,
+    /// 0 for the main line, 1 for a variation of it, and so on.
     pub depth: u32,
+    /// Half-moves from the start of the token's own line, from 1.
     pub ply: u32,
+    /// The token is its move's canonical SAN (check mark aside).
     pub canonical: bool,
     /// What the token needed to be read (see [`crate::notation::Leniency`]); none for null moves and failures.
     pub leniencies: Leniencies,
