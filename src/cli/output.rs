@@ -36,9 +36,7 @@ pub(crate) fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
 }
 
 /// How many worker threads a run may have per core. More only adds contention and memory (4 batches in
-/// flight per thread): validate -q on 58 MB (5 x the GNU Chess book games) on 2 cores took 1.65 s with -j2,
-/// 1.6-2.0 s with -j4, 1.7 s with -j8, 2.0-2.3 s with -j32 and 19-29 s with -j1000 (memory 9, 12, 19, 35 and
-/// 100+ MB); convert and stats -j4 and -j8 were within the noise of -j2 on a loaded machine.
+/// flight per thread; the thread counts tried: docs/performance.md, "Tuning constants").
 pub(crate) const THREADS_PER_CORE: usize = 1;
 
 /// Worker threads for `--jobs`: as many as asked up to the cap ([`THREADS_PER_CORE`] per core, as counted by

@@ -12,10 +12,9 @@ use super::pipeline::run_ordered;
 use pgnkit::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, Games};
 
 /// Bytes of whole games per batch for the worker threads: small enough that the last batches of a file keep
-/// every thread busy (1 MiB batches left one of two cores idle for a tenth of a 12 MB file) and that a batch
-/// is still in a shared cache when a worker takes it from the reading thread (128 KiB ran convert and stats
-/// 5% faster on two cores than 256 KiB; 32 KiB was slower again), large enough that handing them out costs
-/// little.
+/// every thread busy and that a batch is still in a shared cache when a worker takes it from the reading
+/// thread, large enough that handing them out costs little (the sizes tried: docs/performance.md, "Tuning
+/// constants").
 pub(crate) const BATCH_SIZE: usize = 128 << 10;
 
 /// What the ordered output side sees, in input order.

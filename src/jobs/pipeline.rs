@@ -13,8 +13,8 @@ const IN_FLIGHT_PER_THREAD: usize = 4;
 
 /// How many items each pool thread has waiting before the calling thread takes one itself. The calling
 /// thread also reads, splits and emits, so while it works on an item the pool must not run dry: with two
-/// waiting per pool thread it did on a file with many warnings to render (validate -j2 on the 208 MB
-/// concatenation 1.60 s, with three 1.46 s; the GNU Chess slice 2-4% faster too; four was no better).
+/// waiting per pool thread it did on a file with many warnings to render (measured in docs/performance.md,
+/// "Tuning constants").
 const QUEUED_PER_POOL_THREAD: usize = 3;
 
 /// Runs `work` over every item of `items`, on `jobs` threads, handing results to `emit` in input order.
@@ -128,8 +128,8 @@ where
 /// A result built on a worker and dropped on another thread frees its memory into another thread's allocator
 /// arena: glibc then takes that arena's lock, which the owner is taking for its own allocations (the lock
 /// waits showed in profiles as futex calls), and the owner's cache of free blocks stays empty. Dropping each
-/// result on the thread that built it keeps allocation and release together (validate -j2 about 2% faster on
-/// the GNU Chess slice when a game's report held a dozen small allocations; futex calls halved). Each thread
+/// result on the thread that built it keeps allocation and release together (docs/performance.md, "Tuning
+/// constants"). Each thread
 /// empties its share as it starts an item, so at most what the output side finished since then waits here.
 pub(crate) struct SpentBin<T> {
     /// With one thread everything runs on the calling thread: drop at once.

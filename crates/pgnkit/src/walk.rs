@@ -603,7 +603,7 @@ pub fn read_move(
 /// syntax, illegal moves), which [`read_move`] then reads in full: an illegal strict token is read twice, a
 /// cost paid only on the error path. Merged with the general path into one `Result`, the move went through
 /// the stack, written field by field and read back as whole words, and the CPU stalled on every move waiting
-/// for those stores (about 8% of validate's time, measured by removing them).
+/// for those stores (what that cost: docs/performance.md, "Tuning constants").
 #[inline(always)]
 fn read_strict_move(token: &[u8], pos: &Position, lang: Language) -> Option<Resolved> {
     SanPlus::parse_strict(token, lang)?.resolve(pos).ok()

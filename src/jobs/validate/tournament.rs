@@ -6,8 +6,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use super::report::{GameReport, Problem, ProblemKind};
 
-/// Beyond this many games in one file, duplicate tracking stops (and says so) to keep memory bounded:
-/// a million fingerprints take about 40 MB.
+/// Beyond this many games in one file, duplicate tracking stops (and says so) to keep memory bounded
+/// (tens of megabytes at this limit).
 pub(crate) const MAX_TRACKED_GAMES: usize = 1_000_000;
 
 /// Keys here are already 64-bit hashes (or hashed once into one): mixing them again with SipHash is wasted
