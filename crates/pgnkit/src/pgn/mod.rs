@@ -69,6 +69,7 @@
 //! A termination marker inside an open variation ends the game (with an error), as in kokopu.
 //! Everything is linear in the input: no backtracking beyond a few bytes, no recursion.
 
+mod commands;
 mod lex;
 mod model;
 mod parser;
@@ -77,6 +78,7 @@ mod split;
 mod text;
 pub mod writer;
 
+pub use commands::{Command, clock, commands, parse_clock, strip_clocks};
 pub use lex::{BOM, GameResult};
 pub use model::{
     Diagnostic, DiagnosticKind, Encoding, Game, MoveLetters, MoveToken, Severity, Span, Tag, Token,
@@ -89,6 +91,6 @@ pub use reader::{
 };
 pub use split::{game_starts, split_games};
 pub use text::{
-    LineMap, Location, Locator, advance, clock, commands, count_line_breaks, decode,
-    detect_encoding, parse_clock, tag_value, unescape_comment,
+    LineMap, Location, Locator, advance, count_line_breaks, decode, detect_encoding, tag_value,
+    unescape_comment,
 };

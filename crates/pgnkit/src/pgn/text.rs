@@ -1,11 +1,10 @@
 //! Text helpers: decoding (UTF-8 or Windows-1252), tag-value unescaping, line/column positions as
-//! editors count them, and `[%cmd ...]` commands inside comments (`%clk`).
+//! editors count them.
 
 use std::borrow::Cow;
 use std::fmt;
-use std::time::Duration;
 
-use memchr::{memchr, memchr2, memchr2_iter, memmem};
+use memchr::{memchr, memchr2_iter, memmem};
 
 use super::model::{Encoding, Game};
 
@@ -348,70 +347,6 @@ impl<'g, 'a> LineMap<'g, 'a> {
     }
 }
 
-/// `[%name value]` commands inside a comment's text, in order (`[%clk 0:03:00]`, `[%eval 0.17]`,
-/// `[%cal Ge2e4]`). Name and value are raw bytes; the value is trimmed.
-pub fn commands(comment: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
-    let mut rest = comment;
-    std::iter::from_fn(move || {
-        loop {
-            let k = memmem::find(rest, b"[%")?;
-            let after = &rest[k + 2..];
-            let name_len = after
-                .iter()
-                .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
-                .unwrap_or(after.len());
-            let Some(close) = memchr2(b']', b'[', after) else {
-                rest = &rest[rest.len()..];
-                return None;
-            };
-            if name_len == 0 || after[close] == b'[' || close < name_len {
-                rest = &after[close.min(after.len())..];
-                continue;
-            }
-            let name = &after[..name_len];
-            let value = after[name_len..close].trim_ascii();
-            rest = &after[close + 1..];
-            return Some((name, value));
-        }
-    })
-}
-
-/// The first `[%clk h:mm:ss]` (or `[%clk h:mm:ss.f]`) in a comment's text, as a duration.
-pub fn clock(comment: &[u8]) -> Option<Duration> {
-    commands(comment)
-        .find(|(name, _)| *name == b"clk")
-        .and_then(|(_, v)| parse_clock(v))
-}
-
-/// Parses `h:mm:ss`, `mm:ss` or `h:mm:ss.fff` (fractions of a second up to nanoseconds).
-pub fn parse_clock(v: &[u8]) -> Option<Duration> {
-    let s = std::str::from_utf8(v).ok()?;
-    let (whole, frac) = match s.split_once('.') {
-        Some((w, f)) => (w, Some(f)),
-        None => (s, None),
-    };
-    let mut secs: u64 = 0;
-    let mut parts = 0;
-    for p in whole.split(':') {
-        if p.is_empty() || p.len() > 10 || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        secs = secs.checked_mul(60)?.checked_add(p.parse::<u64>().ok()?)?;
-        parts += 1;
-    }
-    if !(1..=3).contains(&parts) {
-        return None;
-    }
-    let nanos = match frac {
-        None => 0,
-        Some(f) if !f.is_empty() && f.len() <= 9 && f.bytes().all(|b| b.is_ascii_digit()) => {
-            f.parse::<u32>().ok()? * 10u32.pow(9 - f.len() as u32)
-        }
-        Some(_) => return None,
-    };
-    Some(Duration::new(secs, nanos))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,29 +418,6 @@ mod tests {
                 line: 4,
                 column: 10
             }
-        );
-    }
-
-    #[test]
-    fn clk() {
-        assert_eq!(
-            clock(b" [%eval 0.17] [%clk 0:03:00] "),
-            Some(Duration::from_secs(180))
-        );
-        assert_eq!(
-            clock(b"[%clk 1:02:03.5]"),
-            Some(Duration::from_millis(3_723_500))
-        );
-        assert_eq!(clock(b"[%clk x]"), None);
-        assert_eq!(clock(b"no clock"), None);
-        let c: Vec<_> = commands(b"[%cal Ge2e4,Gd2d4][%csl Rh5] text [%] [%a]").collect();
-        assert_eq!(
-            c,
-            vec![
-                (&b"cal"[..], &b"Ge2e4,Gd2d4"[..]),
-                (&b"csl"[..], &b"Rh5"[..]),
-                (&b"a"[..], &b""[..])
-            ]
         );
     }
 }

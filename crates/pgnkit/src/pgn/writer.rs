@@ -35,6 +35,7 @@
 //! by itself: a single word of a comment, a `;` comment, an escape line (all kept verbatim). Tag lines are
 //! one per tag whatever their length.
 
+use super::commands::strip_clocks;
 use super::lex::{GameResult, looks_like_tag};
 use super::model::{Encoding, Game, Span, Tag, TokenKind};
 use crate::core::decimal;
@@ -383,38 +384,6 @@ fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
     }
     out.extend_from_slice(rest.as_bytes());
     out.extend_from_slice(b"\"]\n");
-}
-
-/// Removes every `[%clk ...]` command from a comment's text into `out`, with the blanks before it (or,
-/// at the start of the comment, after it), so `{ [%eval 0.2] [%clk 0:03:00] }` becomes `{ [%eval 0.2] }`.
-pub fn strip_clocks(text: &str, out: &mut String) {
-    out.clear();
-    let mut rest = text;
-    while let Some(k) = rest.find("[%clk") {
-        let after = &rest[k + 5..];
-        let name_ends = after
-            .as_bytes()
-            .first()
-            .is_none_or(|b| b.is_ascii_whitespace() || *b == b']');
-        let close = after.find(']');
-        let (true, Some(close)) = (name_ends, close) else {
-            out.push_str(&rest[..k + 5]);
-            rest = after;
-            continue;
-        };
-        let before = &rest[..k];
-        let trimmed = before.trim_end_matches([' ', '\t']);
-        let mut tail = &after[close + 1..];
-        if trimmed.len() == before.len() && out.is_empty() && before.trim().is_empty() {
-            // At the start: drop the blanks after the command instead.
-            tail = tail.trim_start_matches([' ', '\t']);
-            out.push_str(before);
-        } else {
-            out.push_str(trimmed);
-        }
-        rest = tail;
-    }
-    out.push_str(rest);
 }
 
 /// What separates a unit from the one before it on the same line.
@@ -954,17 +923,6 @@ mod tests {
         assert_eq!(out, b"12... Nf3 e5 4294967295. O-O");
         assert_eq!(b.nag(255), "$255");
         assert_eq!(b.nag(0), "$0");
-    }
-
-    #[test]
-    fn clocks_are_removed_with_their_blanks() {
-        let mut s = String::new();
-        strip_clocks("a [%clk 1:00] b", &mut s);
-        assert_eq!(s, "a b");
-        strip_clocks("[%clk 1:00]", &mut s);
-        assert_eq!(s, "");
-        strip_clocks("[%clkx 1] [%clk 1", &mut s);
-        assert_eq!(s, "[%clkx 1] [%clk 1");
     }
 
     #[test]
