@@ -44,7 +44,7 @@ struct Reporter<'g, 'a> {
     problems: Vec<Problem>,
     /// One record per kind of note, with its count (see [`Severity::Note`]).
     notes: Vec<Problem>,
-    locator: Locator<'g, 'a>,
+    locator: Locator<'a>,
     /// Notes become errors (`--strict`).
     strict: bool,
 }
@@ -117,7 +117,7 @@ impl<'g, 'a> Reporter<'g, 'a> {
 /// A problem of `kind` at `span`, located by `locator`, with the kind's severity.
 fn located(
     game: &Game<'_>,
-    locator: &mut Locator<'_, '_>,
+    locator: &mut Locator<'_>,
     kind: ProblemKind,
     span: Span,
     message: String,

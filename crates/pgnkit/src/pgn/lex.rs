@@ -13,9 +13,6 @@ use nom::IResult;
 /// every failure is turned into a [`super::DiagnosticKind`] with a span by the caller.
 pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
 
-/// UTF-8 byte-order mark (stripped at the start of a file only).
-pub const BOM: &[u8] = b"\xEF\xBB\xBF";
-
 const WS: u8 = 1; // whitespace
 const DELIM: u8 = 2; // self-delimiting byte: ends a word, is a token of its own (or starts one)
 const NAME: u8 = 4; // tag-name character

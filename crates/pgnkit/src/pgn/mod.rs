@@ -71,6 +71,7 @@
 
 mod commands;
 mod lex;
+mod location;
 mod model;
 mod parser;
 mod reader;
@@ -79,10 +80,10 @@ mod text;
 pub mod writer;
 
 pub use commands::{Command, clock, commands, parse_clock, strip_clocks};
-pub use lex::{BOM, GameResult};
+pub use lex::GameResult;
+pub use location::{LineMap, Location, Locator, advance, count_line_breaks};
 pub use model::{
-    Diagnostic, DiagnosticKind, Encoding, Game, MoveLetters, MoveToken, Severity, Span, Tag, Token,
-    TokenKind,
+    Diagnostic, DiagnosticKind, Game, MoveLetters, MoveToken, Severity, Span, Tag, Token, TokenKind,
 };
 pub use parser::{GameStart, Games, parse_all};
 pub use reader::{
@@ -90,7 +91,4 @@ pub use reader::{
     MAX_GAME_BYTES, read_games,
 };
 pub use split::{game_starts, split_games};
-pub use text::{
-    LineMap, Location, Locator, advance, count_line_breaks, decode, detect_encoding, tag_value,
-    unescape_comment,
-};
+pub use text::{BOM, Encoding, decode, detect_encoding, tag_value, unescape_comment};

@@ -12,10 +12,11 @@ use nom::character::complete::digit1;
 use nom::combinator::{opt, value};
 
 use super::lex::{self, GameResult, NameSet, PResult, TagProblem, word_ends};
+use super::location::{self, Location};
 use super::model::{
     Diagnostic, DiagnosticKind, Game, MoveLetters, MoveToken, Span, Tag, Token, TokenKind,
 };
-use super::text::{self, Location};
+use super::text::BOM;
 
 /// Where the first game of a buffer starts in its file: enough to number lines, columns and games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,7 +83,7 @@ pub struct Games<'a> {
 impl<'a> Games<'a> {
     /// A whole file (or stream) in memory: a leading UTF-8 BOM is skipped.
     pub fn new(buf: &'a [u8]) -> Games<'a> {
-        if buf.starts_with(lex::BOM) {
+        if buf.starts_with(BOM) {
             Games::with_start(
                 &buf[3..],
                 GameStart {
@@ -200,7 +201,7 @@ impl<'a> Games<'a> {
                 if space > 0 {
                     // A byte-order mark inside the file (`cat a.pgn b.pgn`) is an artefact of encodings, not
                     // of the text: skipped without a word. Other spaces are a spelling of the file's.
-                    if &buf[i..i + space] != lex::BOM {
+                    if &buf[i..i + space] != BOM {
                         self.diag(DiagnosticKind::UnicodeSpace, i - start, i + space - start);
                     }
                     i += space;
@@ -296,7 +297,7 @@ impl<'a> Games<'a> {
         g.line = self.next.line;
         g.column = self.next.column;
         g.index = self.next.index;
-        let (encoding, after) = text::encoding_and_end(
+        let (encoding, after) = location::encoding_and_end(
             source,
             Location {
                 line: self.next.line,

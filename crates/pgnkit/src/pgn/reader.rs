@@ -10,10 +10,11 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use super::lex;
+use super::location::{self, Location};
 use super::model::{DiagnosticKind, Game, TokenKind};
 use super::parser::{GameStart, Games};
 use super::split::game_starts;
-use super::text::{self, Location};
+use super::text::BOM;
 
 /// Default block size of [`read_games`]: 64 KiB (a block that stays in the CPU cache between the copy
 /// and the parse is measurably faster than a larger one).
@@ -337,7 +338,7 @@ impl<R: Read> Feed<R> {
         };
         let mut message = fault.to_string();
         if let Some(game) = Games::with_start(&self.buf, self.start).next_game() {
-            let end = text::advance(
+            let end = location::advance(
                 Location {
                     line: self.start.line,
                     column: self.start.column,
@@ -367,7 +368,7 @@ impl<R: Read> Feed<R> {
     /// counting their lines and columns.
     fn drop_front(&mut self, n: usize) {
         let dropped = &self.buf[..n];
-        let breaks = text::count_line_breaks(dropped);
+        let breaks = location::count_line_breaks(dropped);
         let column = if breaks == 0 {
             let added = u32::try_from(dropped.len()).unwrap_or(u32::MAX);
             self.start.column.saturating_add(added).min(MAX_COLUMN)
@@ -393,7 +394,7 @@ impl<R: Read> Feed<R> {
     /// The game at `buf[0]` is over the limit: skip it.
     fn start_skip(&mut self) {
         let lead = lex::skip_ws(&self.buf, 0);
-        let at = text::advance(
+        let at = location::advance(
             Location {
                 line: self.start.line,
                 column: self.start.column,
@@ -447,7 +448,7 @@ impl<R: Read> Feed<R> {
             }
         };
         let dropped = &buf[..cut];
-        let mut breaks = text::count_line_breaks(dropped);
+        let mut breaks = location::count_line_breaks(dropped);
         if skip.after_cr && dropped.first() == Some(&b'\n') {
             breaks -= 1;
         }
@@ -769,7 +770,7 @@ impl<R: Read> BatchReader<R> {
         // The usual batch ends with a line break: count them all at once. Otherwise game by game, exactly
         // as the parser carries lines and columns (each game's tail counted in its own encoding).
         let mut after = begin;
-        let quick = text::end_after_line_break(&bytes, begin);
+        let quick = location::end_after_line_break(&bytes, begin);
         let per_game = if quick.is_some() { 0 } else { games };
         for (k, &a) in self.starts.iter().take(per_game).enumerate() {
             let b = self
@@ -780,7 +781,7 @@ impl<R: Read> BatchReader<R> {
                 .min(bytes.len());
             // the first game of the file may start after a BOM-less prefix of trivia: it starts at 0
             let a = if k == 0 { 0 } else { a };
-            after = text::encoding_and_end(&bytes[a..b], after).1;
+            after = location::encoding_and_end(&bytes[a..b], after).1;
         }
         if let Some(end) = quick {
             after = end;
@@ -805,7 +806,7 @@ fn skip_bom(buf: &mut Vec<u8>, start: &mut GameStart, eof: bool) -> bool {
     if buf.len() < 3 && !eof {
         return false;
     }
-    if buf.starts_with(lex::BOM) {
+    if buf.starts_with(BOM) {
         buf.drain(..3);
         start.offset = 3;
     }

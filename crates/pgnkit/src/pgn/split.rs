@@ -7,6 +7,7 @@
 //! [`super::BatchReader`] uses it to hand out owned batches of complete games.
 
 use super::lex::{self, NameSet};
+use super::text::BOM;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -165,7 +166,7 @@ fn skip_movetext(buf: &[u8], mut j: usize, at_line_start: bool) -> (usize, bool)
 
 /// Game start offsets of a whole file in memory (a leading BOM is skipped; offsets are in `buf`).
 pub fn split_games(buf: &[u8]) -> Vec<usize> {
-    let skip = if buf.starts_with(lex::BOM) { 3 } else { 0 };
+    let skip = if buf.starts_with(BOM) { 3 } else { 0 };
     let mut out = Vec::new();
     game_starts(&buf[skip..], true, true, &mut out);
     for s in &mut out {

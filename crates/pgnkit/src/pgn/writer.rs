@@ -37,7 +37,8 @@
 
 use super::commands::strip_clocks;
 use super::lex::{GameResult, looks_like_tag};
-use super::model::{Encoding, Game, Span, Tag, TokenKind};
+use super::model::{Game, Span, Tag, TokenKind};
+use super::text::Encoding;
 use crate::core::decimal;
 
 /// Longest movetext line, in characters.
