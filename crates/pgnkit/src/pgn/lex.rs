@@ -683,43 +683,6 @@ pub(crate) fn rest_of_line(input: &[u8]) -> PResult<'_, &[u8]> {
     nom::bytes::complete::take_till(is_eol)(input)
 }
 
-/// Tag names seen in the current tag section (a repeated name starts a new game). Small sections are
-/// searched linearly; a section with very many tags switches to a hash set, so the check stays linear
-/// in the input whatever it holds.
-#[derive(Debug, Default)]
-pub(crate) struct NameSet<'a> {
-    small: Vec<&'a [u8]>,
-    big: std::collections::HashSet<&'a [u8]>,
-}
-
-impl<'a> NameSet<'a> {
-    const SMALL: usize = 32;
-
-    pub(crate) fn clear(&mut self) {
-        self.small.clear();
-        self.big.clear();
-    }
-
-    pub(crate) fn contains(&self, name: &[u8]) -> bool {
-        if self.big.is_empty() {
-            self.small.contains(&name)
-        } else {
-            self.big.contains(name)
-        }
-    }
-
-    pub(crate) fn insert(&mut self, name: &'a [u8]) {
-        if self.big.is_empty() {
-            if self.small.len() < Self::SMALL {
-                self.small.push(name);
-                return;
-            }
-            self.big.extend(self.small.drain(..));
-        }
-        self.big.insert(name);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -69,23 +69,25 @@
 //! A termination marker inside an open variation ends the game (with an error), as in kokopu.
 //! Everything is linear in the input: no backtracking beyond a few bytes, no recursion.
 
+mod boundary;
 mod commands;
+mod game_reader;
 mod lex;
 mod location;
 mod model;
-mod parser;
+mod movetext;
 mod reader;
 mod split;
 mod text;
 pub mod writer;
 
 pub use commands::{Command, clock, commands, parse_clock, strip_clocks};
+pub use game_reader::{GameStart, Games, parse_all};
 pub use lex::GameResult;
 pub use location::{LineMap, Location, Locator, advance, count_line_breaks};
 pub use model::{
     Diagnostic, DiagnosticKind, Game, MoveLetters, MoveToken, Severity, Span, Tag, Token, TokenKind,
 };
-pub use parser::{GameStart, Games, parse_all};
 pub use reader::{
     Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, GameTooLarge, MAX_BLANK_RUN,
     MAX_GAME_BYTES, read_games,

@@ -9,10 +9,10 @@ use std::fmt;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
+use super::game_reader::{GameStart, Games};
 use super::lex;
 use super::location::{self, Location};
 use super::model::{DiagnosticKind, Game, TokenKind};
-use super::parser::{GameStart, Games};
 use super::split::game_starts;
 use super::text::BOM;
 
