@@ -72,6 +72,32 @@ const LETTERS: [[u8; 6]; 15] = [
     *b"BSLTDK", // sv
 ];
 
+/// Every capital that some language's table uses as a piece letter, bit `c - b'A'` for capital `c` (the
+/// languages in use name pieces with all capitals but E, I, M, U, X, Y and Z).
+const PIECE_CAPITALS: u32 = {
+    let mut mask = 0u32;
+    let mut lang = 0;
+    while lang < LETTERS.len() {
+        let mut role = 0;
+        while role < 6 {
+            mask |= 1 << (LETTERS[lang][role] - b'A');
+            role += 1;
+        }
+        lang += 1;
+    }
+    mask
+};
+
+/// Whether `b` is a piece letter in some language: what a reader that does not know a game's language yet
+/// accepts as the first byte of a piece move.
+#[inline(always)]
+pub(crate) const fn is_piece_capital(b: u8) -> bool {
+    b.is_ascii_uppercase() && PIECE_CAPITALS & (1 << (b - b'A')) != 0
+}
+
+/// Bytes of a figurine in UTF-8 (U+2654..=U+265F, see [`figurine_at`]).
+pub(crate) const FIGURINE_LEN: usize = 3;
+
 /// Written figurines (the outline set), indexed by [`Role::index`].
 const FIGURINES: [char; 6] = ['♙', '♘', '♗', '♖', '♕', '♔'];
 
@@ -586,6 +612,21 @@ mod tests {
         assert_eq!(Language::from_code("FR"), Some(Language::Fr));
         assert!("xx".parse::<Language>().is_err());
         assert_eq!(Language::Hu.name(), "Hungarian");
+    }
+
+    #[test]
+    fn piece_capitals_are_the_union_of_the_tables() {
+        for b in b'\0'..=u8::MAX {
+            let any = Language::ALL
+                .into_iter()
+                .any(|lang| lang.role_of(b as char).is_some());
+            assert_eq!(is_piece_capital(b), any, "{}", b as char);
+        }
+        let others: String = (b'A'..=b'Z')
+            .filter(|&b| !is_piece_capital(b))
+            .map(char::from)
+            .collect();
+        assert_eq!(others, "EIMUXYZ");
     }
 
     #[test]

@@ -146,7 +146,8 @@ impl Annotation {
         })
     }
 
-    fn from_suffix(s: &[u8]) -> Option<Annotation> {
+    /// Reads a suffix as written after a move (`!`, `?!`...).
+    pub fn from_suffix(s: &[u8]) -> Option<Annotation> {
         Some(match s {
             b"!" => Annotation::Good,
             b"?" => Annotation::Mistake,

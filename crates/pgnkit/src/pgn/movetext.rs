@@ -8,9 +8,11 @@ use nom::Parser;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while};
 use nom::character::complete::digit1;
-use nom::combinator::{opt, value};
+use nom::combinator::opt;
 
 use super::lex::{PResult, word_ends};
+use crate::notation::lang::{FIGURINE_LEN, figurine_at, is_piece_capital};
+use crate::notation::san::Annotation;
 
 /// `…`, the ellipsis character.
 pub(super) const ELLIPSIS: &[u8] = "…".as_bytes();
@@ -64,18 +66,10 @@ fn is_square_char(b: u8) -> bool {
     is_file(b) || is_rank(b) || b == b'x' || b == b':' || b == b'-'
 }
 
-/// Piece letters of the languages in the PGN standard and in use (English KQRBNP, French RDTFC,
-/// German KDTLSB, Dutch KDTLPO, Spanish/Italian RDTAC, Czech KDVSJ, Polish KHWGS, Hungarian KVBFHG,
-/// Finnish KDTLR, Romanian RDTNC...): every capital except E, I, M, U, X, Y, Z.
-#[inline(always)]
-fn is_piece_letter(b: u8) -> bool {
-    b.is_ascii_uppercase() && !matches!(b, b'E' | b'I' | b'M' | b'U' | b'X' | b'Y' | b'Z')
-}
-
 /// A lower-case piece letter where it cannot be a file (`nf3`, `qd1`; `b` stays a pawn's file).
 #[inline(always)]
 fn is_lowercase_piece_letter(b: u8) -> bool {
-    b.is_ascii_lowercase() && !is_file(b) && is_piece_letter(b.to_ascii_uppercase())
+    b.is_ascii_lowercase() && !is_file(b) && is_piece_capital(b.to_ascii_uppercase())
 }
 
 /// Squares part of a move, `[file][rank][x|:|-]file rank`, longest match: (length, destination rank,
@@ -115,7 +109,7 @@ fn squares_general(b: &[u8]) -> Option<(usize, u8, bool)> {
 /// Length of a figurine (U+2654..=U+265F, ♔♕♖♗♘♙♚♛♜♝♞♟) at the start of `b`, if any.
 #[inline]
 fn figurine_len(b: &[u8]) -> Option<usize> {
-    matches!(b, [0xE2, 0x99, 0x94..=0x9F, ..]).then_some(3)
+    figurine_at(b).map(|_| FIGURINE_LEN)
 }
 
 fn castle(input: &[u8]) -> PResult<'_, &[u8]> {
@@ -181,7 +175,7 @@ fn move_core(b: &[u8]) -> Option<(usize, Shape)> {
             return None;
         }
     }
-    let piece = if is_piece_letter(first) {
+    let piece = if is_piece_capital(first) {
         1
     } else if is_lowercase_piece_letter(first) {
         // `nf3`: read (with a note) by the notation layer; its shape is not strict.
@@ -210,17 +204,15 @@ fn check(input: &[u8]) -> PResult<'_, Option<&[u8]>> {
     opt(alt((tag("++"), tag("+"), tag("#")))).parse(input)
 }
 
-/// A suffix annotation as its NAG number.
+/// A suffix annotation ([`Annotation`]: `!`, `?`, `!!`, `??`, `!?`, `?!`) as its NAG number, the longest
+/// that matches.
 fn suffix(input: &[u8]) -> PResult<'_, u8> {
-    alt((
-        value(3, tag("!!")),
-        value(5, tag("!?")),
-        value(6, tag("?!")),
-        value(4, tag("??")),
-        value(1, tag("!")),
-        value(2, tag("?")),
-    ))
-    .parse(input)
+    for len in [2, 1] {
+        if let Some(annotation) = input.get(..len).and_then(Annotation::from_suffix) {
+            return Ok((&input[len..], annotation.nag()));
+        }
+    }
+    Err(nom::Err::Error(()))
 }
 
 /// A whole move token: the move, check marks, a glued `e.p.`, a glued suffix annotation; it must end
@@ -263,13 +255,10 @@ pub(super) fn annotation_symbol(word: &[u8]) -> Option<u8> {
         // `±` in a Latin-1 / Windows-1252 game
         return Some(16);
     }
+    if let Some(annotation) = Annotation::from_suffix(word) {
+        return Some(annotation.nag());
+    }
     let nag = match std::str::from_utf8(word).ok()? {
-        "!" => 1,
-        "?" => 2,
-        "!!" => 3,
-        "??" => 4,
-        "!?" => 5,
-        "?!" => 6,
         "□" => 7,
         "=" => 10,
         "~" | "inf" | "∞" => 13,
