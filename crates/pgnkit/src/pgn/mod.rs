@@ -77,6 +77,7 @@ mod location;
 mod model;
 mod movetext;
 mod reader;
+mod roster;
 mod split;
 mod text;
 pub mod writer;
@@ -92,5 +93,6 @@ pub use reader::{
     Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, GameTooLarge, MAX_BLANK_RUN,
     MAX_GAME_BYTES, read_games,
 };
+pub use roster::{SEVEN_TAG_ROSTER, roster_index};
 pub use split::{game_starts, split_games};
 pub use text::{BOM, Encoding, decode, detect_encoding, tag_value, unescape_comment};
