@@ -7,7 +7,7 @@
 use nom::character::complete::digit1;
 
 use super::boundary::{Bracket, GameBoundary, Section};
-use super::lex::{self, GameResult, TagProblem, word_ends};
+use super::lex::{self, GameResult, TagScanProblem, word_ends};
 use super::location::{self, Location};
 use super::model::{
     Diagnostic, DiagnosticKind, Game, MoveLetters, MoveToken, Span, Tag, Token, TokenKind,
@@ -382,11 +382,13 @@ impl<'a> Games<'a> {
         };
         for p in scan.problems.into_iter().flatten() {
             let (kind, (a, b)) = match p {
-                TagProblem::MissingName(p) => (DiagnosticKind::MissingTagName, at(p)),
-                TagProblem::MissingValue(p) => (DiagnosticKind::MissingTagValue, at(p)),
-                TagProblem::MissingEnd(p) => (DiagnosticKind::MissingTagEnd, at(p)),
-                TagProblem::UnescapedQuote(p) => (DiagnosticKind::UnescapedQuoteInTagValue, at(p)),
-                TagProblem::UnterminatedValue(p) => (
+                TagScanProblem::MissingName(p) => (DiagnosticKind::MissingTagName, at(p)),
+                TagScanProblem::MissingValue(p) => (DiagnosticKind::MissingTagValue, at(p)),
+                TagScanProblem::MissingEnd(p) => (DiagnosticKind::MissingTagEnd, at(p)),
+                TagScanProblem::UnescapedQuote(p) => {
+                    (DiagnosticKind::UnescapedQuoteInTagValue, at(p))
+                }
+                TagScanProblem::UnterminatedValue(p) => (
                     DiagnosticKind::UnterminatedTagValue,
                     (p - base, value.end as usize),
                 ),

@@ -418,9 +418,10 @@ pub fn scan_comment(buf: &[u8], pos: usize) -> CommentScan {
     }
 }
 
-/// A problem found while scanning a tag pair, at a position in the buffer.
+/// A problem the tag scanner found in a tag pair, at a position in the buffer (the reader turns it into a
+/// located [`super::DiagnosticKind`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TagProblem {
+pub enum TagScanProblem {
     /// No tag name after `[` (position of what was found instead).
     MissingName(usize),
     /// No `"` value after the name (position of what was found instead).
@@ -444,14 +445,14 @@ pub struct TagScan {
     /// The raw value between the quotes (escapes not undone), if there is one.
     pub value: Option<(usize, usize)>,
     /// Up to two problems (a missing name and something else).
-    pub problems: [Option<TagProblem>; 2],
+    pub problems: [Option<TagScanProblem>; 2],
     /// The scan reached the end of the buffer where more bytes could change it (a value or a line
     /// cut by the end of the buffer): with more input to come, a streaming reader must wait.
     pub truncated: bool,
 }
 
 impl TagScan {
-    fn problem(&mut self, p: TagProblem) {
+    fn problem(&mut self, p: TagScanProblem) {
         if self.problems[0].is_none() {
             self.problems[0] = Some(p);
         } else if self.problems[1].is_none() {
@@ -495,7 +496,7 @@ fn scan_tag_general(buf: &[u8], pos: usize) -> TagScan {
         truncated: false,
     };
     if i == name_start {
-        scan.problem(TagProblem::MissingName(name_start));
+        scan.problem(TagScanProblem::MissingName(name_start));
     }
     let q = skip_blanks(buf, i);
     if q >= n {
@@ -503,7 +504,7 @@ fn scan_tag_general(buf: &[u8], pos: usize) -> TagScan {
     }
     if buf.get(q) != Some(&b'"') {
         if i != name_start {
-            scan.problem(TagProblem::MissingValue(q));
+            scan.problem(TagScanProblem::MissingValue(q));
         }
         scan.end = recover_in_line(buf, q);
         return scan;
@@ -519,7 +520,7 @@ fn scan_tag_general(buf: &[u8], pos: usize) -> TagScan {
     if buf.get(k) == Some(&b']') {
         scan.end = k + 1;
     } else {
-        scan.problem(TagProblem::MissingEnd(skip_ws(buf, k)));
+        scan.problem(TagScanProblem::MissingEnd(skip_ws(buf, k)));
         scan.end = recover_in_line(buf, k).max(value_end + 1);
     }
     scan
@@ -579,7 +580,7 @@ fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool)
         }
         if i >= n {
             if !reported_unterminated {
-                scan.problem(TagProblem::UnterminatedValue(start));
+                scan.problem(TagScanProblem::UnterminatedValue(start));
             }
             scan.truncated = true;
             return (n, false);
@@ -611,7 +612,7 @@ fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool)
                 }
                 if last_quote.is_some_and(|lq| lq > at) {
                     if !reported_quote {
-                        scan.problem(TagProblem::UnescapedQuote(m));
+                        scan.problem(TagScanProblem::UnescapedQuote(m));
                         reported_quote = true;
                     }
                     i = at + 1;
@@ -622,7 +623,7 @@ fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool)
             _ => {
                 // a line break inside the value
                 if !reported_unterminated {
-                    scan.problem(TagProblem::UnterminatedValue(start));
+                    scan.problem(TagScanProblem::UnterminatedValue(start));
                     reported_unterminated = true;
                 }
                 if continue_value(buf, at, &mut scan.truncated) {
@@ -819,33 +820,33 @@ mod tests {
 
         let (t, v) = tag(br#"[Event "SK"Vladimir Gortan"-2007"]"#);
         assert_eq!(v, r#"SK"Vladimir Gortan"-2007"#);
-        assert_eq!(t.problems[0], Some(TagProblem::UnescapedQuote(11)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::UnescapedQuote(11)));
 
         let (t, _) = tag(br#"[Site "Somewhere" %~<|>]"#);
-        assert_eq!(t.problems[0], Some(TagProblem::MissingEnd(18)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::MissingEnd(18)));
         assert_eq!(t.end, 24);
 
         let (t, v) = tag(b"[Site \"Somewhere\non the Earth\"]\n[Result \"1-0\"]");
         assert_eq!(v, "Somewhere\non the Earth");
-        assert_eq!(t.problems[0], Some(TagProblem::UnterminatedValue(7)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::UnterminatedValue(7)));
         assert_eq!(t.end, 31);
 
         let (t, v) = tag(b"[Site \"\n\n*\n");
         assert_eq!(v, "");
         assert_eq!(t.end, 7);
-        assert_eq!(t.problems[0], Some(TagProblem::UnterminatedValue(7)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::UnterminatedValue(7)));
 
         let (t, _) = tag(b"[Site]\n");
-        assert_eq!(t.problems[0], Some(TagProblem::MissingValue(5)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::MissingValue(5)));
         assert_eq!(t.end, 6);
 
         let (t, v) = tag(b"[\"Somewhere\"]");
         assert_eq!(v, "Somewhere");
-        assert_eq!(t.problems[0], Some(TagProblem::MissingName(1)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::MissingName(1)));
         assert_eq!(t.end, 13);
 
         let (t, _) = tag(b"[Event \"x\"\n\n*");
-        assert_eq!(t.problems[0], Some(TagProblem::MissingEnd(12)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::MissingEnd(12)));
         assert_eq!(t.end, 10);
     }
 }
