@@ -63,8 +63,8 @@ pub fn is_name_char(b: u8) -> bool {
 /// Position of the first byte at or after `from` that is one of `set`, or `buf.len()`.
 ///
 /// The splitter skips movetext, and the scanners tag values and comments, with this: most of their bytes are none
-/// of the few that matter. On x86_64, where SSE2 is always there, sixteen bytes are tested at once (the splitter ran
-/// twice as fast as with its eight-byte table loop); a byte loop remains for the tail and other targets.
+/// of the few that matter. On x86_64, where SSE2 is always there, sixteen bytes are tested at once; a byte loop
+/// remains for the tail and other targets.
 #[inline(always)]
 pub(crate) fn find_any<const N: usize>(buf: &[u8], mut from: usize, set: [u8; N]) -> usize {
     #[cfg(target_arch = "x86_64")]

@@ -744,8 +744,7 @@ impl<R: Read> BatchReader<R> {
 
     /// Hands back the bytes of a batch that has been processed, to be filled again. A batch is read into a
     /// fresh buffer otherwise, often new memory from the system: page faults and zeroing on the reading
-    /// thread, unmapping on the thread that drops it (measured on the 208 MB file with two threads: 4,059 page
-    /// faults without recycling, 2,407 with; stats -j2 about 3% faster on the GNU Chess slice).
+    /// thread, unmapping on the thread that drops it (docs/performance.md has what it saves).
     /// A buffer grown by a large game is not kept: spare buffers stay near the block size.
     pub fn recycle(&mut self, mut buf: Vec<u8>) {
         if self.spare.len() < MAX_SPARE && buf.capacity() <= 4 * self.feed.block {
