@@ -44,12 +44,31 @@ impl Default for GameStart {
 /// Reads the games of a buffer one after the other.
 ///
 /// ```
-/// use pgnkit::pgn::Games;
-/// let pgn = b"[Event \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n[Event \"B\"]\n1. d4 *\n";
+/// use pgnkit::pgn::{GameResult, Games};
+/// let pgn = b"[Event \"A\"]\n[White \"Anna\"]\n\n1. e4 e5 2. Nf3 {develops} Nc6 (2... d6) 1-0\n\
+///             [Event \"B\"]\n1. d4 *\n";
 /// let mut games = Games::new(pgn);
-/// while let Some(game) = games.next_game() {
-///     println!("game {} at line {}: {} tokens", game.index, game.line, game.tokens.len());
-/// }
+///
+/// let game = games.next_game().unwrap();
+/// let tags: Vec<(&str, String)> = game
+///     .tags
+///     .iter()
+///     .map(|tag| (game.tag_name(tag), game.tag_value(tag).into_owned()))
+///     .collect();
+/// assert_eq!(tags, [("Event", "A".to_string()), ("White", "Anna".to_string())]);
+/// // The main line's moves as written (the variation's `d6` is not among them).
+/// let moves: Vec<&str> = game
+///     .main_line()
+///     .map(|(_, mv)| std::str::from_utf8(game.san(mv)).unwrap())
+///     .collect();
+/// assert_eq!(moves, ["e4", "e5", "Nf3", "Nc6"]);
+/// assert_eq!(game.result, Some(GameResult::WhiteWins));
+///
+/// // The next game starts at the tag pair after the marker, on line 5.
+/// let game = games.next_game().unwrap();
+/// assert_eq!((game.index, game.line), (1, 5));
+/// assert_eq!(game.tag("Event").as_deref(), Some("B"));
+/// assert!(games.next_game().is_none());
 /// ```
 #[derive(Debug)]
 pub struct Games<'a> {

@@ -1,8 +1,9 @@
-//! Lexical rules shared by the parser ([`super::parser`]) and the splitter ([`super::split`]).
+//! Lexical rules shared by the parser ([`super::game_reader`]) and the splitter ([`super::split`]).
 //!
-//! Both must agree on where every game starts, so everything that decides a game boundary lives here
+//! Both must agree on where every game starts, so the lexical rules a game boundary depends on live here
 //! once: byte classes, the scanners for brace comments and tag pairs (the two constructs that can hide
-//! a `[` or a termination marker), the "looks like a tag pair" test and the termination-marker test.
+//! a `[` or a termination marker), the "looks like a tag pair" test and the termination-marker test. The
+//! boundary rules themselves are [`super::boundary`]'s.
 //! The scanners are nom parsers with hand-written memchr fast paths; each also has a `(buf, pos)` form
 //! because a few rules look one byte behind the current position.
 

@@ -1,5 +1,9 @@
-//! Reading PGN: a nom-based reader over bytes that keeps every token's span, a game model for the
-//! validate/convert/stats jobs, and a fast game splitter with a bounded-memory streaming reader.
+//! Reading and writing PGN: a reader over bytes that keeps every token's span and reports located
+//! diagnostics, the game model it fills, a fast game splitter, bounded-memory streaming readers, and a
+//! [`writer`] for export format.
+//!
+//! `examples/read_games.rs` reads a file and prints each game's tags, its main line's length and the
+//! problems found, located; the example of [`Games`] does the same over bytes in memory.
 //!
 //! # Reading
 //! * [`Games`]: the games of a buffer in memory, one after the other ([`Games::next_game`] reuses its
@@ -19,12 +23,12 @@
 //! * [`Game::tokens`]: the movetext as [`Token`]s, in order: move numbers, moves ([`MoveToken`]: the raw
 //!   SAN bytes in any language, a glued suffix annotation as its NAG, `e.p.`), NAGs (`$n`, separate
 //!   `!`/`?`, and symbols such as `+=`, `±`, `∞`, mapped to their standard numbers), brace and `;`
-//!   comments (text kept verbatim; see [`commands`] and [`clock`] for `[%clk ...]`), variation start
+//!   comments (text kept verbatim; see [`commands()`] and [`clock`] for `[%clk ...]`), variation start
 //!   and end (a flat list; nesting depth is unbounded and costs no recursion), `(=)` draw offers, `%`
 //!   escape lines, the termination marker, and unknown text. Trivia before or among the tags are in
 //!   this list too: merge with the tags by `span.start` to rebuild the exact order.
-//! * [`Game::diagnostics`]: [`Diagnostic`]s ([`DiagnosticKind`] + span), warnings (read leniently,
-//!   content faithful) or errors. [`Game::location`] turns any offset into a file line and a column as
+//! * [`Game::diagnostics`]: [`Diagnostic`]s ([`DiagnosticKind`] + span), notes (a spelling outside the
+//!   standard), warnings (read leniently, content faithful) or errors. [`Game::location`] turns any offset into a file line and a column as
 //!   editors count ([`Location`]: characters of the decoded line, tabs count one, a BOM none).
 //!
 //! Streaming readers never decide a boundary from bytes cut by the end of a block: a game whose reading
@@ -38,7 +42,8 @@
 //! Also: [`Game::result`] (the termination marker), [`Game::encoding`] (each game is checked on its own:
 //! valid UTF-8 stays UTF-8, anything else is read as Windows-1252/Latin-1; in such a game each tag value and
 //! comment is decoded on its own, see [`Game::field_encoding`]), [`Game::offset`],
-//! [`Game::line`], [`Game::column`] and [`Game::index`]. Nothing is decoded or unescaped while parsing;
+//! [`Game::line`], [`Game::column`] and [`Game::index`]. [`Locator`] and [`LineMap`] locate many offsets of
+//! a game at once. Nothing is decoded or unescaped while parsing;
 //! tokens are 24-byte values in vectors that [`Games::next_game`] reuses, so parsing allocates nothing
 //! per token.
 //!

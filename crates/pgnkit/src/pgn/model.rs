@@ -210,6 +210,19 @@ impl fmt::Display for DiagnosticKind {
 }
 
 /// A problem and where it is.
+///
+/// ```
+/// use pgnkit::pgn::{DiagnosticKind, Severity, parse_all};
+/// let games = parse_all(b"[Event \"x\"]\n\n1. e4 e5 2. Nf3 pawn 1-0\n");
+/// let game = &games[0];
+/// let problem = game.diagnostics[0];
+/// assert_eq!(problem.kind, DiagnosticKind::UnknownToken);
+/// assert_eq!(problem.kind.severity(), Severity::Error);
+/// assert_eq!(game.text(problem.span), "pawn");
+/// // line 3, column 17, as an editor counts
+/// assert_eq!(game.location(problem.span.start).to_string(), "3:17");
+/// assert_eq!(problem.kind.to_string(), "unrecognised text in the movetext");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     /// What.

@@ -1,6 +1,7 @@
 //! Writing a game in PGN export format (Edwards 1994, §8): pure formatting over the game model and the
 //! text of its moves, which the caller has already resolved (the writer replays nothing, so it knows no
-//! positions and cannot be wrong about a move; see `jobs::convert` for where moves get their text).
+//! positions and cannot be wrong about a move: the caller, which resolved the moves, gives their text in a
+//! [`Movetext`]).
 //!
 //! # What is written
 //! * **Tags**: the Seven Tag Roster first, in its order (Event, Site, Date, Round, White, Black, Result),
@@ -75,9 +76,17 @@ impl Default for Keep {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WriteError {
     /// A move token has no text in the [`Movetext`] (it was not replayed).
-    MoveNotGiven { token: usize, span: Span },
+    MoveNotGiven {
+        /// The token's index in [`Game::tokens`].
+        token: usize,
+        /// Where it is in the game's source.
+        span: Span,
+    },
     /// Text that is no PGN token: it cannot be placed in export format.
-    UnknownToken { span: Span },
+    UnknownToken {
+        /// Where it is in the game's source.
+        span: Span,
+    },
 }
 
 impl WriteError {
@@ -99,6 +108,31 @@ impl std::fmt::Display for WriteError {
 }
 
 /// Writes games in export format; holds scratch buffers reused from game to game.
+///
+/// ```
+/// use pgnkit::pgn::writer::{Keep, Movetext, Writer};
+/// use pgnkit::pgn::{TokenKind, parse_all};
+/// let games = parse_all(b"[White \"Anna\"]\n1.e4 e5 2.Nf3!? {a gambit?} 1-0");
+/// let game = &games[0];
+/// // The writer prints each move as the caller spells it (here as written; convert resolves and respells).
+/// let mut moves = Movetext::default();
+/// moves.reset(game.tokens.len());
+/// let mut ply = 0;
+/// for (i, token) in game.tokens.iter().enumerate() {
+///     if let TokenKind::Move(mv) = token.kind {
+///         let text = std::str::from_utf8(game.san(&mv)).unwrap();
+///         moves.set(i, ply / 2 + 1, ply % 2 == 1, |out| out.push_str(text));
+///         ply += 1;
+///     }
+/// }
+/// let mut out = Vec::new();
+/// Writer::new(Keep::default()).write_game(game, &moves, &mut out).unwrap();
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Anna\"]\n\
+///      [Black \"?\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 $5 {a gambit?} 1-0\n\n"
+/// );
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Writer {
     keep: Keep,
@@ -107,6 +141,7 @@ pub struct Writer {
 }
 
 impl Writer {
+    /// A writer that keeps what `keep` says (everything, by default).
     pub fn new(keep: Keep) -> Writer {
         Writer {
             keep,
