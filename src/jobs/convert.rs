@@ -26,7 +26,7 @@ use pgnkit::core::{Color, GameState, Move, Position, Role, Termination};
 use pgnkit::notation::uci::Uci;
 use pgnkit::notation::{CheckMark, Language, San, lan};
 use pgnkit::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
-use pgnkit::pgn::{DiagnosticKind, Game, GameResult, Games, Span, TokenKind};
+use pgnkit::pgn::{DiagnosticKind, Game, GameReader, GameResult, Span, TokenKind};
 use pgnkit::walk::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor, Walk, WalkOptions};
 use std::ops::ControlFlow;
 
@@ -779,7 +779,7 @@ struct InvalidRecord<'r, 'g, 'a> {
 
 /// Converts every game of a batch.
 pub(crate) fn convert_batch(
-    games: &mut Games<'_>,
+    games: &mut GameReader<'_>,
     file: &str,
     opts: &ConvertOptions,
 ) -> BatchOutput {
@@ -789,10 +789,10 @@ pub(crate) fn convert_batch(
 /// Converts a whole buffer on the calling thread (tests, small inputs); a leading BOM is skipped.
 #[cfg(test)]
 pub(crate) fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOutput {
-    convert_games(&mut Games::new(bytes), file, opts)
+    convert_games(&mut GameReader::new(bytes), file, opts)
 }
 
-fn convert_games(games: &mut Games<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
+fn convert_games(games: &mut GameReader<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
     let mut converter = Converter::new(*opts);
     let mut output = BatchOutput::default();
     while let Some(game) = games.next_game() {

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use pgnkit::Position;
 use pgnkit::notation::{Language, SanPlus};
-use pgnkit::pgn::{Game, GameResult, Games};
+use pgnkit::pgn::{Game, GameReader, GameResult};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,7 +33,7 @@ fn main() -> ExitCode {
         tokens => tokens.join(" ").into_bytes(),
     };
     let mut failed = false;
-    let mut games = Games::new(&text);
+    let mut games = GameReader::new(&text);
     while let Some(game) = games.next_game() {
         for tag in &game.tags {
             println!("[{} \"{}\"]", game.tag_name(tag), game.tag_value(tag));

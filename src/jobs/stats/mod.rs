@@ -30,7 +30,7 @@ use std::sync::Arc;
 use crate::jobs::validate::{Severity, ValidateOptions, validate_game_with};
 use pgnkit::core::{Claim, Move, Position, Termination};
 use pgnkit::notation::Language;
-use pgnkit::pgn::{Game, GameResult, Games, roster_index};
+use pgnkit::pgn::{Game, GameReader, GameResult, roster_index};
 use pgnkit::walk::{MoveAt, Variant, Visitor, Walk};
 use std::ops::ControlFlow;
 
@@ -324,7 +324,7 @@ pub(crate) struct BatchStats {
 /// Runs stats over one batch of games, writing CSV rows into `buf` (cleared first; pass a recycled buffer
 /// to save allocations). Writing to memory cannot fail, but the CSV writer's own checks can.
 pub(crate) fn run_batch(
-    games: &mut Games<'_>,
+    games: &mut GameReader<'_>,
     file: &str,
     opts: &StatsOptions,
     mut buf: Vec<u8>,

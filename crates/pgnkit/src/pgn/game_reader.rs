@@ -44,10 +44,10 @@ impl Default for GameStart {
 /// Reads the games of a buffer one after the other.
 ///
 /// ```
-/// use pgnkit::pgn::{GameResult, Games};
+/// use pgnkit::pgn::{GameReader, GameResult};
 /// let pgn = b"[Event \"A\"]\n[White \"Anna\"]\n\n1. e4 e5 2. Nf3 {develops} Nc6 (2... d6) 1-0\n\
 ///             [Event \"B\"]\n1. d4 *\n";
-/// let mut games = Games::new(pgn);
+/// let mut games = GameReader::new(pgn);
 ///
 /// let game = games.next_game().unwrap();
 /// let tags: Vec<(&str, String)> = game
@@ -71,7 +71,7 @@ impl Default for GameStart {
 /// assert!(games.next_game().is_none());
 /// ```
 #[derive(Debug)]
-pub struct Games<'a> {
+pub struct GameReader<'a> {
     buf: &'a [u8],
     buf_at_line_start: bool,
     pos: usize,
@@ -87,11 +87,11 @@ pub struct Games<'a> {
     game: Game<'a>,
 }
 
-impl<'a> Games<'a> {
+impl<'a> GameReader<'a> {
     /// A whole file (or stream) in memory: a leading UTF-8 BOM is skipped.
-    pub fn new(buf: &'a [u8]) -> Games<'a> {
+    pub fn new(buf: &'a [u8]) -> GameReader<'a> {
         if buf.starts_with(BOM) {
-            Games::with_start(
+            GameReader::with_start(
                 &buf[3..],
                 GameStart {
                     offset: 3,
@@ -99,13 +99,13 @@ impl<'a> Games<'a> {
                 },
             )
         } else {
-            Games::with_start(buf, GameStart::default())
+            GameReader::with_start(buf, GameStart::default())
         }
     }
 
     /// A buffer that starts at a game boundary (as a [`super::Batch`] does), with where it is in its file.
-    pub fn with_start(buf: &'a [u8], start: GameStart) -> Games<'a> {
-        Games {
+    pub fn with_start(buf: &'a [u8], start: GameStart) -> GameReader<'a> {
+        GameReader {
             buf,
             buf_at_line_start: start.column == 1,
             pos: 0,
@@ -126,8 +126,8 @@ impl<'a> Games<'a> {
         start: GameStart,
         more_input: bool,
         recycled: Game<'_>,
-    ) -> Games<'a> {
-        let mut games = Games::with_start(buf, start);
+    ) -> GameReader<'a> {
+        let mut games = GameReader::with_start(buf, start);
         games.more_input = more_input;
         games.game = Game {
             tags: recycled.tags,
@@ -597,10 +597,10 @@ impl<'a> Games<'a> {
     }
 }
 
-impl<'a> Iterator for Games<'a> {
+impl<'a> Iterator for GameReader<'a> {
     type Item = Game<'a>;
 
-    /// The next game as an owned value (allocates its lists; [`Games::next_game`] reuses them).
+    /// The next game as an owned value (allocates its lists; [`GameReader::next_game`] reuses them).
     fn next(&mut self) -> Option<Game<'a>> {
         if self.parse_one() {
             Some(std::mem::take(&mut self.game))
@@ -612,7 +612,7 @@ impl<'a> Iterator for Games<'a> {
 
 /// All games of a buffer (a leading BOM skipped).
 pub fn parse_all(buf: &[u8]) -> Vec<Game<'_>> {
-    Games::new(buf).collect()
+    GameReader::new(buf).collect()
 }
 
 /// The word starting at `i` (see [`lex::word_at`]).
@@ -629,7 +629,7 @@ mod tests {
     /// Tokens of the first game as short strings: `N12`, `N12...`, `M<san>[!n][ep]`, `$n`, `{}`,
     /// `;`, `%`, `(`, `)`, `(=)`, `R<marker>`, `?<text>`.
     fn toks(pgn: &str) -> Vec<String> {
-        let mut games = Games::new(pgn.as_bytes());
+        let mut games = GameReader::new(pgn.as_bytes());
         let g = games.next_game().expect("a game");
         g.tokens
             .iter()
@@ -657,7 +657,7 @@ mod tests {
     }
 
     fn diags(pgn: &str) -> Vec<(D, String)> {
-        Games::new(pgn.as_bytes())
+        GameReader::new(pgn.as_bytes())
             .flat_map(|g| {
                 g.diagnostics
                     .iter()
@@ -701,7 +701,7 @@ mod tests {
             "(1. d4 ".repeat(100_000),
             ")".repeat(100_000)
         );
-        let g = Games::new(deep.as_bytes()).next().unwrap();
+        let g = GameReader::new(deep.as_bytes()).next().unwrap();
         assert!(!g.has_errors(), "{:?}", &g.diagnostics[..1]);
         assert_eq!(
             diags("1. e4 ((1. d4)) *"),
@@ -731,7 +731,7 @@ mod tests {
     #[test]
     fn tags_model() {
         let pgn = "[Event \"A \\\"b\\\" \\\\\"]\n\n[Site \"x\"]\n\n1. e4 *";
-        let g = Games::new(pgn.as_bytes()).next().unwrap();
+        let g = GameReader::new(pgn.as_bytes()).next().unwrap();
         assert_eq!(g.tags.len(), 2);
         assert_eq!(g.tag("Event").unwrap(), "A \"b\" \\");
         assert_eq!(g.tag_raw("Event").unwrap(), b"A \\\"b\\\" \\\\");
@@ -743,7 +743,7 @@ mod tests {
 
     #[test]
     fn game_boundaries() {
-        let count = |s: &str| Games::new(s.as_bytes()).count();
+        let count = |s: &str| GameReader::new(s.as_bytes()).count();
         // python-chess would merge these; a tag pair after movetext starts a game
         assert_eq!(count("[A \"1\"]\n1. e4 e5\n[A \"2\"]\n1. d4 *"), 2);
         // pgn-reader would split at the blank line after the opening comment
@@ -755,7 +755,7 @@ mod tests {
         );
         assert_eq!(count("[A \"1\"]\n\n[B \"1\"]\n"), 1);
         // tagless games separated by markers; trailing comment stays with its game
-        let games: Vec<_> = Games::new(b"1. e4 1-0 {bye}\n1. d4 0-1\n".as_slice()).collect();
+        let games: Vec<_> = GameReader::new(b"1. e4 1-0 {bye}\n1. d4 0-1\n".as_slice()).collect();
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].source, b"1. e4 1-0 {bye}\n");
         assert_eq!(games[1].index, 1);
@@ -767,7 +767,7 @@ mod tests {
     #[test]
     fn missing_brace_does_not_eat_the_next_game() {
         let pgn = "[Event \"1\"]\n1. e4 {unclosed\n\n[Event \"2\"]\n1. d4 {fine} *\n";
-        let games: Vec<_> = Games::new(pgn.as_bytes()).collect();
+        let games: Vec<_> = GameReader::new(pgn.as_bytes()).collect();
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].diagnostics[0].kind, D::UnterminatedComment);
         assert_eq!(
@@ -785,7 +785,7 @@ mod tests {
         // BOM not counted, tabs count one, UTF-8 characters count one, CRLF is one line break
         let pgn =
             "\u{FEFF}[Event \"é\"]\r\n\r\n1.\te4 ♘f3 pawn *\r\n\r\n[Event \"2\"]\r\n1. e4 zz *";
-        let games: Vec<_> = Games::new(pgn.as_bytes()).collect();
+        let games: Vec<_> = GameReader::new(pgn.as_bytes()).collect();
         assert_eq!(games[0].offset, 3);
         assert_eq!(games[0].location(0), Location { line: 1, column: 1 });
         let d = games[0].diagnostics[0];
@@ -796,7 +796,7 @@ mod tests {
         let map = games[1].line_map();
         assert_eq!(map.location(d.span.start), games[1].location(d.span.start));
         // a game starting mid-line
-        let games: Vec<_> = Games::new("1. e4 1-0 1. d4 zz *".as_bytes()).collect();
+        let games: Vec<_> = GameReader::new("1. e4 1-0 1. d4 zz *".as_bytes()).collect();
         assert_eq!((games[1].line, games[1].column), (1, 11));
         let d = games[1].diagnostics[0];
         assert_eq!(games[1].location(d.span.start).to_string(), "1:17");
@@ -805,7 +805,7 @@ mod tests {
     #[test]
     fn encoding_per_game() {
         let pgn = b"[Event \"caf\xe9\"]\n1. e4 *\n[Event \"caf\xc3\xa9\"]\n1. e4 xx *\n";
-        let games: Vec<_> = Games::new(pgn.as_slice()).collect();
+        let games: Vec<_> = GameReader::new(pgn.as_slice()).collect();
         assert_eq!(games[0].encoding, Encoding::Cp1252);
         assert_eq!(games[0].tag("Event").unwrap(), "café");
         assert_eq!(games[1].encoding, Encoding::Utf8);
@@ -818,13 +818,13 @@ mod tests {
     fn linear_on_pathological_input() {
         // kokopu's ReDoS case, scaled up: an unterminated comment full of backslashes
         let evil = format!("1. e4 {{{}", "\\\\".repeat(1 << 20));
-        let g = Games::new(evil.as_bytes()).next().unwrap();
+        let g = GameReader::new(evil.as_bytes()).next().unwrap();
         assert_eq!(g.diagnostics[0].kind, D::UnterminatedComment);
         // many tags with distinct names, many unescaped quotes on one line
         let tags: String = (0..50_000).map(|i| format!("[T{i} \"x\"]")).collect();
-        assert_eq!(Games::new(tags.as_bytes()).count(), 1);
+        assert_eq!(GameReader::new(tags.as_bytes()).count(), 1);
         let quotes = format!("[Event \"{}\"]", "a\" ".repeat(100_000));
-        assert_eq!(Games::new(quotes.as_bytes()).count(), 1);
+        assert_eq!(GameReader::new(quotes.as_bytes()).count(), 1);
     }
 
     #[test]

@@ -3,10 +3,10 @@
 //! [`writer`] for export format.
 //!
 //! `examples/read_games.rs` reads a file and prints each game's tags, its main line's length and the
-//! problems found, located; the example of [`Games`] does the same over bytes in memory.
+//! problems found, located; the example of [`GameReader`] does the same over bytes in memory.
 //!
 //! # Reading
-//! * [`Games`]: the games of a buffer in memory, one after the other ([`Games::next_game`] reuses its
+//! * [`GameReader`]: the games of a buffer in memory, one after the other ([`GameReader::next_game`] reuses its
 //!   allocations; the [`Iterator`] impl hands out owned [`Game`]s). [`parse_all`] collects them.
 //! * [`read_games`]: any [`std::io::Read`], read in fixed-size blocks (bounded memory), each game
 //!   handed to a closure as soon as it is complete (one thread; no separate splitting pass).
@@ -33,7 +33,7 @@
 //!
 //! Streaming readers never decide a boundary from bytes cut by the end of a block: a game whose reading
 //! could change with more input is held back until more is read, so [`read_games`], [`BatchReader`] and
-//! a whole-buffer [`Games`] give the same games, span for span (tested on the corpus, on random input
+//! a whole-buffer [`GameReader`] give the same games, span for span (tested on the corpus, on random input
 //! with random block sizes, and by the fuzz target in `fuzz/`). Two limits keep a stream's memory bounded
 //! where a whole buffer has none: a game longer than [`MAX_GAME_BYTES`] (64 MiB) is reported and skipped to the
 //! next game, and a run of blank space longer than 1 MiB after a finished game is dropped (a comment after
@@ -44,7 +44,7 @@
 //! comment is decoded on its own, see [`Game::field_encoding`]), [`Game::offset`],
 //! [`Game::line`], [`Game::column`] and [`Game::index`]. [`Locator`] and [`LineMap`] locate many offsets of
 //! a game at once. Nothing is decoded or unescaped while parsing;
-//! tokens are 24-byte values in vectors that [`Games::next_game`] reuses, so parsing allocates nothing
+//! tokens are 24-byte values in vectors that [`GameReader::next_game`] reuses, so parsing allocates nothing
 //! per token.
 //!
 //! # Tokens
@@ -88,7 +88,7 @@ mod text;
 pub mod writer;
 
 pub use commands::{Command, clock, commands, parse_clock, strip_clocks};
-pub use game_reader::{GameStart, Games, parse_all};
+pub use game_reader::{GameReader, GameStart, parse_all};
 pub use lex::GameResult;
 pub use location::{LineMap, Location, Locator, advance, count_line_breaks};
 pub use model::{

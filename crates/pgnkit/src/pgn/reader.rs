@@ -9,7 +9,7 @@ use std::fmt;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
-use super::game_reader::{GameStart, Games};
+use super::game_reader::{GameReader, GameStart};
 use super::lex;
 use super::location::{self, Location};
 use super::model::{DiagnosticKind, Game, TokenKind};
@@ -337,7 +337,7 @@ impl<R: Read> Feed<R> {
             return;
         };
         let mut message = fault.to_string();
-        if let Some(game) = Games::with_start(&self.buf, self.start).next_game() {
+        if let Some(game) = GameReader::with_start(&self.buf, self.start).next_game() {
             let end = location::advance(
                 Location {
                     line: self.start.line,
@@ -585,7 +585,7 @@ fn is_finished(game: &Game<'_>) -> bool {
 /// The length of the longest head of `buf` (which starts at `start`, a game boundary) made of finished games
 /// when read as if the input ended there: 0 when the first game is not finished.
 fn finished_prefix(buf: &[u8], start: GameStart) -> usize {
-    let mut games = Games::with_start(buf, start);
+    let mut games = GameReader::with_start(buf, start);
     let mut end = 0;
     while let Some(game) = games.next_game() {
         if !is_finished(game) {
@@ -596,7 +596,7 @@ fn finished_prefix(buf: &[u8], start: GameStart) -> usize {
     end
 }
 
-/// Reads `input` in blocks and lends each block's complete games as a [`Games`] reader: one pass, no
+/// Reads `input` in blocks and lends each block's complete games as a [`GameReader`] reader: one pass, no
 /// separate split, no copy of the games (the single-threaded path of the bulk jobs, and [`read_games`]).
 /// Memory: one block plus the unfinished game carried over (a game longer than a block grows the buffer;
 /// it is re-read only after the pending data doubled, so time stays linear), at most the game limit
@@ -643,7 +643,10 @@ impl<R: Read> BlockReader<R> {
     /// An error is either a game over the limit ([`GameTooLarge`] inside the [`io::Error`]; it was
     /// skipped) or a read error (after the complete games read before it, with where the input ended);
     /// call again to go on: after a read error the answer is `Ok(None)`.
-    pub fn next_block<T>(&mut self, f: impl FnOnce(&mut Games<'_>) -> T) -> io::Result<Option<T>> {
+    pub fn next_block<T>(
+        &mut self,
+        f: impl FnOnce(&mut GameReader<'_>) -> T,
+    ) -> io::Result<Option<T>> {
         let (len, more) = match self.feed.plan() {
             Plan::Error(e) => return Err(e),
             Plan::End => return Ok(None),
@@ -652,7 +655,8 @@ impl<R: Read> BlockReader<R> {
         };
         let complete = !more && len == self.feed.buf.len();
         let recycled = std::mem::take(&mut self.recycled);
-        let mut games = Games::for_block(&self.feed.buf[..len], self.feed.start, more, recycled);
+        let mut games =
+            GameReader::for_block(&self.feed.buf[..len], self.feed.start, more, recycled);
         let out = f(&mut games);
         while games.next_game().is_some() {}
         let used = games.position();
@@ -694,8 +698,8 @@ pub struct Batch {
 
 impl Batch {
     /// A reader over this batch's games.
-    pub fn games(&self) -> Games<'_> {
-        Games::with_start(&self.bytes, self.start)
+    pub fn games(&self) -> GameReader<'_> {
+        GameReader::with_start(&self.bytes, self.start)
     }
 }
 
@@ -866,7 +870,7 @@ mod tests {
         let pgn = "[Event \"a\"]\n1. e4 {x} e5 1-0\n\n[Event \"b\"]\n[Site \"s\"]\n\n1. d4 *\n\
                    [Event \"c\"]\n1. c4 (1. d4) 1/2-1/2\n"
             .repeat(7);
-        let whole: Vec<_> = Games::new(pgn.as_bytes())
+        let whole: Vec<_> = GameReader::new(pgn.as_bytes())
             .map(|g| (g.offset, g.line, g.index, g.tokens.len()))
             .collect();
         for block in [1, 2, 3, 7, 64, 1000] {
@@ -899,7 +903,7 @@ mod tests {
             "\u{FEFF}; lead\n[Event \"a\"]\n1. e4 {x} e5 1-0 {after}\n\n[Event \"b\"]\n1. d4 *\n\
                    1. c4 (1. d4) 1/2-1/2\n[A \"x\"]\n[A \"y\"]\n"
                 .repeat(5);
-        let whole: Vec<_> = Games::new(pgn.as_bytes())
+        let whole: Vec<_> = GameReader::new(pgn.as_bytes())
             .map(|g| {
                 (
                     g.offset,
@@ -1020,7 +1024,7 @@ mod tests {
     }
 
     fn whole(data: &[u8]) -> Vec<Out> {
-        Games::new(data).map(|g| game_out(&g)).collect()
+        GameReader::new(data).map(|g| game_out(&g)).collect()
     }
 
     #[test]
