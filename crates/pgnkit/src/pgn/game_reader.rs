@@ -17,9 +17,10 @@ use super::movetext::{
 };
 use super::text::BOM;
 
-/// Where the first game of a buffer starts in its file: enough to number lines, columns and games.
+/// Where a buffer of games starts in its input (its first byte, the first game's index): enough to number the
+/// lines, columns and games of what it holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GameStart {
+pub struct BufferStart {
     /// Absolute byte offset of the buffer's first byte.
     pub offset: u64,
     /// Line (1-based) of the buffer's first byte.
@@ -30,9 +31,9 @@ pub struct GameStart {
     pub index: u64,
 }
 
-impl Default for GameStart {
+impl Default for BufferStart {
     fn default() -> Self {
-        GameStart {
+        BufferStart {
             offset: 0,
             line: 1,
             column: 1,
@@ -75,7 +76,7 @@ pub struct GameReader<'a> {
     buf: &'a [u8],
     buf_at_line_start: bool,
     pos: usize,
-    next: GameStart,
+    next: BufferStart,
     /// Where the game being read ends (kept here between games for its allocations).
     boundary: GameBoundary<'a>,
     /// Whether a move was seen on the current line of play (a variation may follow it).
@@ -93,18 +94,18 @@ impl<'a> GameReader<'a> {
         if buf.starts_with(BOM) {
             GameReader::with_start(
                 &buf[3..],
-                GameStart {
+                BufferStart {
                     offset: 3,
-                    ..GameStart::default()
+                    ..BufferStart::default()
                 },
             )
         } else {
-            GameReader::with_start(buf, GameStart::default())
+            GameReader::with_start(buf, BufferStart::default())
         }
     }
 
     /// A buffer that starts at a game boundary (as a [`super::Batch`] does), with where it is in its file.
-    pub fn with_start(buf: &'a [u8], start: GameStart) -> GameReader<'a> {
+    pub fn with_start(buf: &'a [u8], start: BufferStart) -> GameReader<'a> {
         GameReader {
             buf,
             buf_at_line_start: start.column == 1,
@@ -123,7 +124,7 @@ impl<'a> GameReader<'a> {
     /// allocations.
     pub(crate) fn for_block(
         buf: &'a [u8],
-        start: GameStart,
+        start: BufferStart,
         more_input: bool,
         recycled: Game<'_>,
     ) -> GameReader<'a> {
@@ -139,7 +140,7 @@ impl<'a> GameReader<'a> {
     }
 
     /// Where the next game starts (in the file).
-    pub fn next_start(&self) -> GameStart {
+    pub fn next_start(&self) -> BufferStart {
         self.next
     }
 
@@ -303,7 +304,7 @@ impl<'a> GameReader<'a> {
             },
         );
         g.encoding = encoding;
-        self.next = GameStart {
+        self.next = BufferStart {
             offset: self.next.offset + source.len() as u64,
             line: after.line,
             column: after.column,

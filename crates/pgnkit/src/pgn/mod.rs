@@ -88,7 +88,7 @@ mod text;
 pub mod writer;
 
 pub use commands::{Command, clock, commands, parse_clock, strip_clocks};
-pub use game_reader::{GameReader, GameStart, parse_all};
+pub use game_reader::{BufferStart, GameReader, parse_all};
 pub use lex::GameResult;
 pub use location::{LineMap, Location, Locator, advance, count_line_breaks};
 pub use model::{

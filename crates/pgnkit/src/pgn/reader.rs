@@ -9,7 +9,7 @@ use std::fmt;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
-use super::game_reader::{GameReader, GameStart};
+use super::game_reader::{BufferStart, GameReader};
 use super::lex;
 use super::location::{self, Location};
 use super::model::{DiagnosticKind, Game, TokenKind};
@@ -172,7 +172,7 @@ struct Feed<R> {
     max_game: usize,
     buf: Vec<u8>,
     /// Where `buf[0]` is in the input.
-    start: GameStart,
+    start: BufferStart,
     /// No more input: its end, or a read error (kept in `fault`).
     eof: bool,
     fault: Option<io::Error>,
@@ -199,7 +199,7 @@ impl<R: Read> Feed<R> {
             block: block.max(1),
             max_game: MAX_GAME_BYTES,
             buf: Vec::new(),
-            start: GameStart::default(),
+            start: BufferStart::default(),
             eof: false,
             fault: None,
             fault_scanned: false,
@@ -379,7 +379,7 @@ impl<R: Read> Feed<R> {
                 .map_or(0, |i| i + 1);
             1 + (dropped.len() - last) as u32
         };
-        self.start = GameStart {
+        self.start = BufferStart {
             offset: self.start.offset + n as u64,
             line: self.start.line + breaks,
             column,
@@ -467,7 +467,7 @@ impl<R: Read> Feed<R> {
                 limit: self.max_game,
                 resumed_at: Some(skip.buf_line),
             };
-            self.start = GameStart {
+            self.start = BufferStart {
                 offset: skip.offset,
                 line: skip.buf_line,
                 column: 1,
@@ -584,7 +584,7 @@ fn is_finished(game: &Game<'_>) -> bool {
 
 /// The length of the longest head of `buf` (which starts at `start`, a game boundary) made of finished games
 /// when read as if the input ended there: 0 when the first game is not finished.
-fn finished_prefix(buf: &[u8], start: GameStart) -> usize {
+fn finished_prefix(buf: &[u8], start: BufferStart) -> usize {
     let mut games = GameReader::with_start(buf, start);
     let mut end = 0;
     while let Some(game) = games.next_game() {
@@ -691,7 +691,7 @@ pub struct Batch {
     /// The games' bytes.
     pub bytes: Vec<u8>,
     /// Absolute offset, line, column and game index of `bytes[0]`.
-    pub start: GameStart,
+    pub start: BufferStart,
     /// Number of games in `bytes`.
     pub games: usize,
 }
@@ -789,7 +789,7 @@ impl<R: Read> BatchReader<R> {
         if let Some(end) = quick {
             after = end;
         }
-        feed.start = GameStart {
+        feed.start = BufferStart {
             offset: start.offset + bytes.len() as u64,
             line: after.line,
             column: after.column,
@@ -805,7 +805,7 @@ impl<R: Read> BatchReader<R> {
 
 /// Drops a byte-order mark at the start of the input (offsets then count from 3). Returns false while fewer
 /// than three bytes are known and more may come: the mark cannot be told yet.
-fn skip_bom(buf: &mut Vec<u8>, start: &mut GameStart, eof: bool) -> bool {
+fn skip_bom(buf: &mut Vec<u8>, start: &mut BufferStart, eof: bool) -> bool {
     if buf.len() < 3 && !eof {
         return false;
     }
