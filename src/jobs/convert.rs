@@ -25,7 +25,7 @@ use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Role, Termination};
 use pgnkit::notation::uci::Uci;
 use pgnkit::notation::{CheckMark, Language, San, lan};
-use pgnkit::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
+use pgnkit::pgn::writer::{Keep, PrintedMoves, WriteError, Writer, export_result};
 use pgnkit::pgn::{DiagnosticKind, Game, GameReader, GameResult, Span, TokenKind};
 use pgnkit::walk::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor, Walk, WalkOptions};
 use std::ops::ControlFlow;
@@ -213,7 +213,7 @@ pub(crate) struct BatchOutput {
 pub(crate) struct Converter {
     opts: ConvertOptions,
     writer: Writer,
-    moves: Movetext,
+    moves: PrintedMoves,
     /// Main-line SAN and UCI (JSON lines), or EPD lines.
     main_san: String,
     main_uci: String,
@@ -222,7 +222,7 @@ pub(crate) struct Converter {
 
 /// Sees every replayed move and writes its text.
 struct Render<'c> {
-    moves: &'c mut Movetext,
+    moves: &'c mut PrintedMoves,
     notation: Notation,
     lang: Language,
     format: OutputFormat,
@@ -448,7 +448,7 @@ impl Converter {
         Converter {
             opts,
             writer: Writer::new(opts.keep),
-            moves: Movetext::default(),
+            moves: PrintedMoves::default(),
             main_san: String::new(),
             main_uci: String::new(),
             epd: String::new(),

@@ -1,7 +1,7 @@
 //! Writing a game in PGN export format (Edwards 1994, §8): pure formatting over the game model and the
 //! text of its moves, which the caller has already resolved (the writer replays nothing, so it knows no
 //! positions and cannot be wrong about a move: the caller, which resolved the moves, gives their text in a
-//! [`Movetext`]).
+//! [`PrintedMoves`]).
 //!
 //! # What is written
 //! * **Tags**: the Seven Tag Roster first, in its order (Event, Site, Date, Round, White, Black, Result),
@@ -13,7 +13,7 @@
 //!   - `N.` before every white move; `N...` before a black move only when something other than its white
 //!     move stands before it: the start of the movetext, a comment, a NAG, a variation (its start or its
 //!     end), a draw offer or an escape line;
-//!   - each move as the caller wrote it ([`Movetext`]): canonical SAN in the target language, LAN or UCI;
+//!   - each move as the caller wrote it ([`PrintedMoves`]): canonical SAN in the target language, LAN or UCI;
 //!   - NAGs as `$n`, suffix annotations included (`e4!` becomes `e4 $1`, `+=` becomes `$14`): export format
 //!     has no suffix annotations;
 //!   - brace comments verbatim, except that line ends become LF and, where a line must be broken, the
@@ -41,7 +41,7 @@ mod printed_moves;
 mod tags;
 
 pub use layout::MAX_LINE;
-pub use printed_moves::Movetext;
+pub use printed_moves::PrintedMoves;
 pub use tags::export_result;
 
 use super::commands::strip_clocks;
@@ -75,7 +75,7 @@ impl Default for Keep {
 /// Why a game cannot be written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WriteError {
-    /// A move token has no text in the [`Movetext`] (it was not replayed).
+    /// A move token has no text in the [`PrintedMoves`] (it was not replayed).
     MoveNotGiven {
         /// The token's index in [`Game::tokens`].
         token: usize,
@@ -110,12 +110,12 @@ impl std::fmt::Display for WriteError {
 /// Writes games in export format; holds scratch buffers reused from game to game.
 ///
 /// ```
-/// use pgnkit::pgn::writer::{Keep, Movetext, Writer};
+/// use pgnkit::pgn::writer::{Keep, PrintedMoves, Writer};
 /// use pgnkit::pgn::{TokenKind, parse_all};
 /// let games = parse_all(b"[White \"Anna\"]\n1.e4 e5 2.Nf3!? {a gambit?} 1-0");
 /// let game = &games[0];
 /// // The writer prints each move as the caller spells it (here as written; convert resolves and respells).
-/// let mut moves = Movetext::default();
+/// let mut moves = PrintedMoves::default();
 /// moves.reset(game.tokens.len());
 /// let mut ply = 0;
 /// for (i, token) in game.tokens.iter().enumerate() {
@@ -154,7 +154,7 @@ impl Writer {
     pub fn write_game(
         &mut self,
         game: &Game<'_>,
-        moves: &Movetext,
+        moves: &PrintedMoves,
         out: &mut Vec<u8>,
     ) -> Result<(), WriteError> {
         let mark = out.len();
@@ -170,7 +170,7 @@ impl Writer {
     fn write_movetext(
         &mut self,
         game: &Game<'_>,
-        moves: &Movetext,
+        moves: &PrintedMoves,
         out: &mut Vec<u8>,
     ) -> Result<(), WriteError> {
         let keep = self.keep;
@@ -286,8 +286,8 @@ mod tests {
 
     /// Gives every move token its own bytes as text and numbers from a running count: enough to test
     /// layout without replaying (the writer never looks at what a move means).
-    fn verbatim_moves(game: &Game<'_>) -> Movetext {
-        let mut moves = Movetext::default();
+    fn verbatim_moves(game: &Game<'_>) -> PrintedMoves {
+        let mut moves = PrintedMoves::default();
         moves.reset(game.tokens.len());
         // Per line of play: the ply count, so numbers follow variations like a replay would.
         let mut stack: Vec<(u32, u32)> = vec![(0, 0)];

@@ -1,7 +1,7 @@
 //! The text of each move of a game as the writer prints it, given by the caller: the writer replays
 //! nothing, so whoever resolved the moves (convert, in any language or notation) says how each is spelled.
 
-/// One move token as the writer must print it: where its text is in [`Movetext`]'s buffer, and its number
+/// One move token as the writer must print it: where its text is in [`PrintedMoves`]'s buffer, and its number
 /// and side (from the position before it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct Slot {
@@ -15,12 +15,12 @@ struct Slot {
 /// The text of every move token of one game, indexed by token index, in one reusable buffer (no
 /// allocation per move once the buffers have grown).
 #[derive(Clone, Debug, Default)]
-pub struct Movetext {
+pub struct PrintedMoves {
     text: String,
     slots: Vec<Slot>,
 }
 
-impl Movetext {
+impl PrintedMoves {
     /// Empties the table for a game of `tokens` tokens (keeps the allocations).
     pub fn reset(&mut self, tokens: usize) {
         self.text.clear();
