@@ -14,7 +14,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use pgnkit::pgn::{
-    self, DiagnosticKind as D, Game, GameReader, Severity, TokenKind, split_games, unescape_comment,
+    self, DiagnosticKind as D, DiagnosticSeverity, Game, GameReader, TokenKind, split_games,
+    unescape_comment,
 };
 
 fn corpus() -> PathBuf {
@@ -553,7 +554,7 @@ fn kokopu_expected_errors() {
                 let d = game.diagnostics.first().expect("a diagnostic");
                 assert_eq!(d.kind, kind, "{case}/{n}");
                 assert!(here(d), "{case}/{n}: at {}", game.location(d.span.start));
-                assert_eq!(d.kind.severity(), Severity::Error);
+                assert_eq!(d.kind.severity(), DiagnosticSeverity::Error);
             }
             Expect::Lenient(kind) => {
                 assert!(!game.has_errors(), "{case}/{n}");

@@ -10,7 +10,7 @@ use std::fs::File;
 use std::ops::ControlFlow;
 use std::process::ExitCode;
 
-use pgnkit::pgn::{DEFAULT_BLOCK, Game, Severity, read_games};
+use pgnkit::pgn::{DEFAULT_BLOCK, DiagnosticSeverity, Game, read_games};
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
@@ -57,12 +57,12 @@ fn print_game(path: &str, game: &Game<'_>) -> usize {
     let mut errors = 0;
     for problem in &game.diagnostics {
         let severity = match problem.kind.severity() {
-            Severity::Error => {
+            DiagnosticSeverity::Error => {
                 errors += 1;
                 "error"
             }
-            Severity::Warning => "warning",
-            Severity::Note => "note",
+            DiagnosticSeverity::Warning => "warning",
+            DiagnosticSeverity::Note => "note",
         };
         let at = locator.locate(problem.span.start as usize);
         let text: String = game.text(problem.span).chars().take(40).collect();

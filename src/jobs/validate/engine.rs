@@ -580,7 +580,9 @@ pub(crate) fn validate_game_with<C: Visitor>(
             DiagnosticKind::SeparateEllipsis => ProblemKind::SeparateEllipsis,
             DiagnosticKind::ResultSpelling => ProblemKind::ResultSpelling,
             DiagnosticKind::UnicodeSpace => ProblemKind::UnicodeSpace,
-            k if k.severity() == pgnkit::pgn::Severity::Warning => ProblemKind::LenientSyntax,
+            k if k.severity() == pgnkit::pgn::DiagnosticSeverity::Warning => {
+                ProblemKind::LenientSyntax
+            }
             _ => ProblemKind::Syntax,
         };
         if kind.severity() == Severity::Note {

@@ -116,9 +116,9 @@ pub struct Tag {
     pub span: Span,
 }
 
-/// How serious a diagnostic is.
+/// How serious one of the reader's diagnostics is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
+pub enum DiagnosticSeverity {
     /// A spelling outside the standard, read as what it plainly means; nothing is lost.
     Note,
     /// Read leniently; the game's content is faithful to what the file says.
@@ -170,15 +170,15 @@ pub enum DiagnosticKind {
 
 impl DiagnosticKind {
     /// Note, warning or error.
-    pub fn severity(self) -> Severity {
+    pub fn severity(self) -> DiagnosticSeverity {
         match self {
             DiagnosticKind::MissingResult
             | DiagnosticKind::UnescapedQuoteInTagValue
-            | DiagnosticKind::EscapedBraceInComment => Severity::Warning,
+            | DiagnosticKind::EscapedBraceInComment => DiagnosticSeverity::Warning,
             DiagnosticKind::SeparateEllipsis
             | DiagnosticKind::ResultSpelling
-            | DiagnosticKind::UnicodeSpace => Severity::Note,
-            _ => Severity::Error,
+            | DiagnosticKind::UnicodeSpace => DiagnosticSeverity::Note,
+            _ => DiagnosticSeverity::Error,
         }
     }
 }
@@ -212,12 +212,12 @@ impl fmt::Display for DiagnosticKind {
 /// A problem and where it is.
 ///
 /// ```
-/// use pgnkit::pgn::{DiagnosticKind, Severity, parse_all};
+/// use pgnkit::pgn::{DiagnosticKind, DiagnosticSeverity, parse_all};
 /// let games = parse_all(b"[Event \"x\"]\n\n1. e4 e5 2. Nf3 pawn 1-0\n");
 /// let game = &games[0];
 /// let problem = game.diagnostics[0];
 /// assert_eq!(problem.kind, DiagnosticKind::UnknownToken);
-/// assert_eq!(problem.kind.severity(), Severity::Error);
+/// assert_eq!(problem.kind.severity(), DiagnosticSeverity::Error);
 /// assert_eq!(game.text(problem.span), "pawn");
 /// // line 3, column 17, as an editor counts
 /// assert_eq!(game.location(problem.span.start).to_string(), "3:17");
@@ -366,7 +366,7 @@ impl<'a> Game<'a> {
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
         self.diagnostics
             .iter()
-            .filter(|d| d.kind.severity() == Severity::Error)
+            .filter(|d| d.kind.severity() == DiagnosticSeverity::Error)
     }
 
     /// The main line's moves, in order (tokens inside variations skipped).
