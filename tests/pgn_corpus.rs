@@ -14,7 +14,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use pgnkit::pgn::{
-    self, DiagnosticKind as D, Game, Games, Severity, TokenKind, split_games, unescape_comment,
+    self, DiagnosticKind as D, DiagnosticSeverity, Game, GameReader, TokenKind, split_games,
+    unescape_comment,
 };
 
 fn corpus() -> PathBuf {
@@ -247,7 +248,7 @@ const SYNTAX_FAILURES: &[&str] = &[
 
 fn parse(path: &Path) -> (Vec<u8>, usize) {
     let data = fs::read(path).unwrap();
-    let n = Games::new(&data).count();
+    let n = GameReader::new(&data).count();
     (data, n)
 }
 
@@ -325,7 +326,7 @@ fn syntax_errors_only_where_meant() {
             let name = rel(&path);
             let data = fs::read(&path).unwrap();
             let mut first_error = None;
-            for g in Games::new(&data) {
+            for g in GameReader::new(&data) {
                 if let Some(d) = g.errors().next() {
                     first_error.get_or_insert((g.index, d.kind, g.location(d.span.start)));
                 }
@@ -364,7 +365,7 @@ fn replay_time_failures_parse_cleanly() {
     ];
     for (name, index, line, column) in cases {
         let data = fs::read(subset().join(name)).unwrap();
-        let game = Games::new(&data).nth(index).unwrap();
+        let game = GameReader::new(&data).nth(index).unwrap();
         assert!(!game.has_errors(), "{name}: {:?}", game.diagnostics);
         assert!(
             move_at(&game, line, column),
@@ -378,7 +379,7 @@ fn replay_time_failures_parse_cleanly() {
         "pgn-edge-cases/pgn-read/break_pgn_0_8_1_c.pgn",
     ] {
         let data = fs::read(subset().join(name)).unwrap();
-        let games: Vec<_> = Games::new(&data).collect();
+        let games: Vec<_> = GameReader::new(&data).collect();
         assert_eq!(games.len(), 1, "{name}");
         assert!(games[0].diagnostics.is_empty(), "{name}");
         assert!(games[0].result.is_some(), "{name}");
@@ -403,12 +404,12 @@ fn splitter_agrees_with_parser_on_every_corpus_file() {
     let mut checked = 0;
     for path in files("", None) {
         let data = fs::read(&path).unwrap();
-        let parsed: Vec<u64> = Games::new(&data).map(|g| g.offset).collect();
+        let parsed: Vec<u64> = GameReader::new(&data).map(|g| g.offset).collect();
         let split: Vec<u64> = split_games(&data).into_iter().map(|s| s as u64).collect();
         assert_eq!(split, parsed, "{}", rel(&path));
         // games are contiguous and cover everything after the first game's start
         let mut next = None;
-        for g in Games::new(&data) {
+        for g in GameReader::new(&data) {
             if let Some(n) = next {
                 assert_eq!(g.offset, n, "{}", rel(&path));
             }
@@ -446,7 +447,7 @@ fn streaming_readers_agree_with_the_whole_file() {
                 g.diagnostics.len(),
             )
         };
-        let whole: Vec<_> = Games::new(&data).map(|g| key(&g)).collect();
+        let whole: Vec<_> = GameReader::new(&data).map(|g| key(&g)).collect();
         for block in [4096, 65_536] {
             let mut got = Vec::new();
             pgn::read_games(&data[..], block, |g| {
@@ -542,7 +543,7 @@ fn kokopu_expected_errors() {
             .rposition(|&b| b == b'\n')
             .map_or(0, |p| p + 1);
         let column = (offset - line_start + 1) as u32;
-        let games: Vec<_> = Games::new(&data).collect();
+        let games: Vec<_> = GameReader::new(&data).collect();
         let game = &games[our_index(&case, n)];
         let here = |d: &pgn::Diagnostic| {
             let at = game.location(d.span.start);
@@ -553,7 +554,7 @@ fn kokopu_expected_errors() {
                 let d = game.diagnostics.first().expect("a diagnostic");
                 assert_eq!(d.kind, kind, "{case}/{n}");
                 assert!(here(d), "{case}/{n}: at {}", game.location(d.span.start));
-                assert_eq!(d.kind.severity(), Severity::Error);
+                assert_eq!(d.kind.severity(), DiagnosticSeverity::Error);
             }
             Expect::Lenient(kind) => {
                 assert!(!game.has_errors(), "{case}/{n}");
@@ -745,7 +746,7 @@ fn kokopu_expected_dumps() {
             .to_owned();
         let n: usize = txt.file_stem().unwrap().to_str().unwrap().parse().unwrap();
         let data = fs::read(txt.with_file_name("database.pgn")).unwrap();
-        let game = Games::new(&data).nth(our_index(&case, n)).unwrap();
+        let game = GameReader::new(&data).nth(our_index(&case, n)).unwrap();
         let what = format!("{case}/{n}");
         assert!(!game.has_errors(), "{what}: {:?}", game.diagnostics);
         let (tags, want, result, plies) = parse_dump(&fs::read_to_string(&txt).unwrap());
@@ -802,7 +803,7 @@ fn injected_moves_are_located() {
     };
     for (file, lang) in [("injected.en.pgn", "en"), ("injected.fr.pgn", "fr")] {
         let data = fs::read(dir.join(file)).unwrap();
-        let games: Vec<_> = Games::new(&data).collect();
+        let games: Vec<_> = GameReader::new(&data).collect();
         assert_eq!(games.len(), 3393, "{file}");
         let mut checked = 0;
         for line in expected.lines().filter(|l| !l.trim().is_empty()) {

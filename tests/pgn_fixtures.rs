@@ -1,6 +1,6 @@
 //! The PGN reader on the pinned fixtures (`fixtures/pgn/`): no shared corpus needed.
 
-use pgnkit::pgn::{DiagnosticKind as D, Encoding, GameResult, Games, TokenKind, parse_all};
+use pgnkit::pgn::{DiagnosticKind as D, Encoding, GameReader, GameResult, TokenKind, parse_all};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(format!(
@@ -99,7 +99,7 @@ fn boundaries_fixture() {
 #[test]
 fn lenient_tags_and_encodings() {
     let data = fixture("tree-sitter-unescaped_tagpair_quotes.pgn");
-    let g = Games::new(&data).next().unwrap();
+    let g = GameReader::new(&data).next().unwrap();
     assert_eq!(g.tag("Event").unwrap(), r#"SK"Vladimir Gortan"-2007"#);
     assert!(!g.has_errors());
     assert_eq!(g.diagnostics[0].kind, D::UnescapedQuoteInTagValue);

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use pgnkit::pgn::{BatchReader, Games, read_games, split_games};
+use pgnkit::pgn::{BatchReader, GameReader, read_games, split_games};
 
 struct Rng(u64);
 
@@ -28,7 +28,7 @@ impl Rng {
 
 /// Every invariant the reader promises, on one input.
 fn check(data: &[u8], rng: &mut Rng) {
-    let games: Vec<_> = Games::new(data).collect();
+    let games: Vec<_> = GameReader::new(data).collect();
     let skip = if data.starts_with(b"\xEF\xBB\xBF") {
         3
     } else {
@@ -123,7 +123,7 @@ fn regression_fuzz_column_across_batches() {
     )
     .unwrap();
     let data = &input[1..];
-    let whole: Vec<_> = Games::new(data).map(|g| key(&g)).collect();
+    let whole: Vec<_> = GameReader::new(data).map(|g| key(&g)).collect();
     for block in 1..=256 {
         check_blocks(data, &whole, block);
     }

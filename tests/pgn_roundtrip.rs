@@ -4,7 +4,7 @@
 
 use std::ops::ControlFlow;
 
-use pgnkit::pgn::{BatchReader, Games, TokenKind, read_games, split_games};
+use pgnkit::pgn::{BatchReader, GameReader, TokenKind, read_games, split_games};
 use proptest::prelude::*;
 
 /// A token as written, and what the reader must make of it.
@@ -174,7 +174,7 @@ proptest! {
         seps in prop::collection::vec(any::<u8>(), 64),
     ) {
         let text = write(&tokens, result, &seps);
-        let games: Vec<_> = Games::new(text.as_bytes()).collect();
+        let games: Vec<_> = GameReader::new(text.as_bytes()).collect();
         prop_assert_eq!(games.len(), 1, "{}", text);
         let g = &games[0];
         prop_assert!(!g.has_errors(), "{:?}\n{}", g.diagnostics, text);
@@ -204,7 +204,7 @@ proptest! {
     ) {
         let text: String = parts.concat();
         let data = text.as_bytes();
-        let games: Vec<_> = Games::new(data).collect();
+        let games: Vec<_> = GameReader::new(data).collect();
         let offsets: Vec<u64> = games.iter().map(|g| g.offset).collect();
         let starts: Vec<u64> = split_games(data).into_iter().map(|s| s as u64).collect();
         prop_assert_eq!(&starts, &offsets, "{:?}", text);

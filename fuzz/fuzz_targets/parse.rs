@@ -6,7 +6,7 @@
 use std::ops::ControlFlow;
 
 use libfuzzer_sys::fuzz_target;
-use pgnkit::pgn::{BatchReader, Game, Games, read_games, split_games};
+use pgnkit::pgn::{BatchReader, Game, GameReader, read_games, split_games};
 
 type Key = (u64, u64, u32, Vec<pgnkit::pgn::Tag>, Vec<pgnkit::pgn::Token>, Vec<pgnkit::pgn::Diagnostic>);
 
@@ -20,7 +20,7 @@ fuzz_target!(|input: &[u8]| {
         Some((b, rest)) => (1 + *b as usize, rest),
         None => (1, input),
     };
-    let games: Vec<Game<'_>> = Games::new(data).collect();
+    let games: Vec<Game<'_>> = GameReader::new(data).collect();
     let mut next: Option<u64> = None;
     for g in &games {
         if let Some(n) = next {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use super::input::{self, Source};
 use super::pipeline::run_ordered;
-use pgnkit::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, Games};
+use pgnkit::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, GameReader};
 
 /// Bytes of whole games per batch for the worker threads: small enough that the last batches of a file keep
 /// every thread busy and that a batch is still in a shared cache when a worker takes it from the reading
@@ -137,7 +137,7 @@ pub(crate) fn run<R, B, W, E>(
 ) -> Option<B>
 where
     R: Send,
-    W: Fn(usize, &mut Games<'_>) -> R + Sync,
+    W: Fn(usize, &mut GameReader<'_>) -> R + Sync,
     E: FnMut(Event<R>) -> ControlFlow<B>,
 {
     if jobs <= 1 {
@@ -154,7 +154,7 @@ fn run_single<R, B, W, E>(
     mut progress: impl FnMut(u64),
 ) -> Option<B>
 where
-    W: Fn(usize, &mut Games<'_>) -> R,
+    W: Fn(usize, &mut GameReader<'_>) -> R,
     E: FnMut(Event<R>) -> ControlFlow<B>,
 {
     let mut done = 0u64;
@@ -212,7 +212,7 @@ fn run_parallel<R, B, W, E>(
 ) -> Option<B>
 where
     R: Send,
-    W: Fn(usize, &mut Games<'_>) -> R + Sync,
+    W: Fn(usize, &mut GameReader<'_>) -> R + Sync,
     E: FnMut(Event<R>) -> ControlFlow<B>,
 {
     let mut items = Items {
@@ -256,7 +256,7 @@ mod tests {
     use std::path::PathBuf;
 
     /// The work of these tests: counting a batch's games.
-    fn count(_: usize, games: &mut Games<'_>) -> usize {
+    fn count(_: usize, games: &mut GameReader<'_>) -> usize {
         let mut n = 0;
         while games.next_game().is_some() {
             n += 1;

@@ -25,8 +25,8 @@ use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Role, Termination};
 use pgnkit::notation::uci::Uci;
 use pgnkit::notation::{CheckMark, Language, San, lan};
-use pgnkit::pgn::writer::{Keep, Movetext, WriteError, Writer, export_result};
-use pgnkit::pgn::{DiagnosticKind, Game, GameResult, Games, Span, TokenKind};
+use pgnkit::pgn::writer::{Keep, PrintedMoves, WriteError, Writer, export_result};
+use pgnkit::pgn::{DiagnosticKind, Game, GameReader, GameResult, Span, TokenKind};
 use pgnkit::walk::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor, Walk, WalkOptions};
 use std::ops::ControlFlow;
 
@@ -213,7 +213,7 @@ pub(crate) struct BatchOutput {
 pub(crate) struct Converter {
     opts: ConvertOptions,
     writer: Writer,
-    moves: Movetext,
+    moves: PrintedMoves,
     /// Main-line SAN and UCI (JSON lines), or EPD lines.
     main_san: String,
     main_uci: String,
@@ -222,7 +222,7 @@ pub(crate) struct Converter {
 
 /// Sees every replayed move and writes its text.
 struct Render<'c> {
-    moves: &'c mut Movetext,
+    moves: &'c mut PrintedMoves,
     notation: Notation,
     lang: Language,
     format: OutputFormat,
@@ -448,7 +448,7 @@ impl Converter {
         Converter {
             opts,
             writer: Writer::new(opts.keep),
-            moves: Movetext::default(),
+            moves: PrintedMoves::default(),
             main_san: String::new(),
             main_uci: String::new(),
             epd: String::new(),
@@ -779,7 +779,7 @@ struct InvalidRecord<'r, 'g, 'a> {
 
 /// Converts every game of a batch.
 pub(crate) fn convert_batch(
-    games: &mut Games<'_>,
+    games: &mut GameReader<'_>,
     file: &str,
     opts: &ConvertOptions,
 ) -> BatchOutput {
@@ -789,10 +789,10 @@ pub(crate) fn convert_batch(
 /// Converts a whole buffer on the calling thread (tests, small inputs); a leading BOM is skipped.
 #[cfg(test)]
 pub(crate) fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOutput {
-    convert_games(&mut Games::new(bytes), file, opts)
+    convert_games(&mut GameReader::new(bytes), file, opts)
 }
 
-fn convert_games(games: &mut Games<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
+fn convert_games(games: &mut GameReader<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
     let mut converter = Converter::new(*opts);
     let mut output = BatchOutput::default();
     while let Some(game) = games.next_game() {

@@ -5,7 +5,7 @@ use std::hint::black_box;
 use std::ops::ControlFlow;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use pgnkit::pgn::{BatchReader, DEFAULT_BLOCK, Games, TokenKind, read_games, split_games};
+use pgnkit::pgn::{BatchReader, DEFAULT_BLOCK, GameReader, TokenKind, read_games, split_games};
 
 const FILE: &str = "../../../shared/corpus/games-english/gnuchess-book_games-000001-020000.pgn";
 
@@ -34,7 +34,7 @@ fn bench(c: &mut Criterion) {
 
     g.bench_function("parse_in_memory", |b| {
         b.iter(|| {
-            let mut games = Games::new(black_box(&data));
+            let mut games = GameReader::new(black_box(&data));
             let (mut n, mut moves) = (0, 0);
             while let Some(game) = games.next_game() {
                 n += 1;

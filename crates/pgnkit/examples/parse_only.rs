@@ -13,7 +13,7 @@ use std::ops::ControlFlow;
 use std::process;
 
 use pgnkit::pgn::{
-    BatchReader, DEFAULT_BATCH, DEFAULT_BLOCK, Game, Severity, TokenKind, read_games,
+    BatchReader, DEFAULT_BATCH, DEFAULT_BLOCK, DiagnosticSeverity, Game, TokenKind, read_games,
 };
 
 #[derive(Default)]
@@ -36,15 +36,15 @@ impl Tally {
             self.bad += 1;
         }
         for d in &game.diagnostics {
-            if d.kind.severity() == Severity::Warning {
+            if d.kind.severity() == DiagnosticSeverity::Warning {
                 self.warnings += 1;
             }
             if show {
                 let at = game.location(d.span.start);
                 let level = match d.kind.severity() {
-                    Severity::Note => "note",
-                    Severity::Warning => "warning",
-                    Severity::Error => "error",
+                    DiagnosticSeverity::Note => "note",
+                    DiagnosticSeverity::Warning => "warning",
+                    DiagnosticSeverity::Error => "error",
                 };
                 println!(
                     "{path}:{at}: game {}: {level}: {} `{}`",

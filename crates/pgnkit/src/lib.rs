@@ -11,7 +11,9 @@ pub use crate::core::{
     Bitboard, Board, CastlingMode, Color, File, Move, MoveKind, MoveList, Piece, Position, Rank,
     Role, Setup, Square,
 };
+#[warn(missing_docs)]
 pub mod notation;
+#[warn(missing_docs)]
 pub mod pgn;
 #[warn(missing_docs)]
 pub mod walk;

@@ -30,7 +30,7 @@ use std::sync::Arc;
 use crate::jobs::validate::{Severity, ValidateOptions, validate_game_with};
 use pgnkit::core::{Claim, Move, Position, Termination};
 use pgnkit::notation::Language;
-use pgnkit::pgn::{Game, GameResult, Games};
+use pgnkit::pgn::{Game, GameReader, GameResult, roster_index};
 use pgnkit::walk::{MoveAt, Variant, Visitor, Walk};
 use std::ops::ControlFlow;
 
@@ -104,18 +104,16 @@ pub(crate) struct RowTags<'a> {
 /// The slot of a tag in [`RowTags`]' field order (a `match` compiles to a length switch and one comparison).
 #[inline]
 fn tag_slot(name: &[u8]) -> Option<usize> {
+    // The Seven Tag Roster's slots, in the roster's order.
+    const ROSTER: [usize; 7] = [0, 1, 2, 3, 4, 5, 10];
+    if let Some(k) = roster_index(name) {
+        return Some(ROSTER[k]);
+    }
     Some(match name {
-        b"Event" => 0,
-        b"Site" => 1,
-        b"Date" => 2,
-        b"Round" => 3,
-        b"White" => 4,
-        b"Black" => 5,
         b"WhiteElo" => 6,
         b"BlackElo" => 7,
         b"ECO" => 8,
         b"Opening" => 9,
-        b"Result" => 10,
         b"Termination" => 11,
         b"TimeControl" => 12,
         b"Variant" => 13,
@@ -326,7 +324,7 @@ pub(crate) struct BatchStats {
 /// Runs stats over one batch of games, writing CSV rows into `buf` (cleared first; pass a recycled buffer
 /// to save allocations). Writing to memory cannot fail, but the CSV writer's own checks can.
 pub(crate) fn run_batch(
-    games: &mut Games<'_>,
+    games: &mut GameReader<'_>,
     file: &str,
     opts: &StatsOptions,
     mut buf: Vec<u8>,

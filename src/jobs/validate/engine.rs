@@ -12,7 +12,9 @@ use pgnkit::core::{Color, GameState, Move, Position, Termination};
 use pgnkit::notation::{
     IllegalReason, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
 };
-use pgnkit::pgn::{DiagnosticKind, Game, GameResult, Locator, Span, TokenKind};
+use pgnkit::pgn::{
+    DiagnosticKind, Encoding, Game, GameResult, Locator, Span, TokenKind, roster_index,
+};
 use pgnkit::walk::{
     self, Confidence, MoveAt, MoveFailure, Prepared, SetupError, Visitor, Walk, WalkOptions,
 };
@@ -44,7 +46,7 @@ struct Reporter<'g, 'a> {
     problems: Vec<Problem>,
     /// One record per kind of note, with its count (see [`Severity::Note`]).
     notes: Vec<Problem>,
-    locator: Locator<'g, 'a>,
+    locator: Locator<'a>,
     /// Notes become errors (`--strict`).
     strict: bool,
 }
@@ -117,7 +119,7 @@ impl<'g, 'a> Reporter<'g, 'a> {
 /// A problem of `kind` at `span`, located by `locator`, with the kind's severity.
 fn located(
     game: &Game<'_>,
-    locator: &mut Locator<'_, '_>,
+    locator: &mut Locator<'_>,
     kind: ProblemKind,
     span: Span,
     message: String,
@@ -508,16 +510,14 @@ pub(crate) fn validate_game_with<C: Visitor>(
     companion: &mut C,
 ) -> (GameReport, Option<Replay>) {
     // One pass over the tags: values decoded once, for the report and the tag checks.
-    // Values are decoded only for the tags validate reads; the others only need their names.
-    const READ: [&[u8]; 8] = [
-        b"White", b"Black", b"Round", b"Event", b"Site", b"Result", b"Date", b"SetUp",
-    ];
+    // Values are decoded only for the tags validate reads (the Seven Tag Roster and SetUp); the others only
+    // need their names.
     let values: Vec<(&[u8], Cow<'_, str>)> = if opts.report_tags || opts.tag_checks {
         game.tags
             .iter()
             .map(|t| {
                 let name = game.bytes(t.name);
-                let value = if READ.contains(&name) {
+                let value = if roster_index(name).is_some() || name == b"SetUp" {
                     game.tag_value(t)
                 } else {
                     Cow::Borrowed("")
@@ -580,7 +580,9 @@ pub(crate) fn validate_game_with<C: Visitor>(
             DiagnosticKind::SeparateEllipsis => ProblemKind::SeparateEllipsis,
             DiagnosticKind::ResultSpelling => ProblemKind::ResultSpelling,
             DiagnosticKind::UnicodeSpace => ProblemKind::UnicodeSpace,
-            k if k.severity() == pgnkit::pgn::Severity::Warning => ProblemKind::LenientSyntax,
+            k if k.severity() == pgnkit::pgn::DiagnosticSeverity::Warning => {
+                ProblemKind::LenientSyntax
+            }
             _ => ProblemKind::Syntax,
         };
         if kind.severity() == Severity::Note {
@@ -733,7 +735,7 @@ fn note_legacy_text(rep: &mut Reporter<'_, '_>) {
     let game = rep.game;
     for tag in &game.tags {
         let raw = game.bytes(tag.value);
-        if std::str::from_utf8(raw).is_err() {
+        if game.field_encoding(raw) == Encoding::Cp1252 {
             rep.note(ProblemKind::Windows1252Text, tag.span, || {
                 format!(
                     "the {} tag is not UTF-8: read as Windows-1252 (\"{}\")",
@@ -745,7 +747,7 @@ fn note_legacy_text(rep: &mut Reporter<'_, '_>) {
     }
     for token in &game.tokens {
         if matches!(token.kind, TokenKind::Comment | TokenKind::LineComment)
-            && std::str::from_utf8(game.comment_bytes(token.span)).is_err()
+            && game.field_encoding(game.comment_bytes(token.span)) == Encoding::Cp1252
         {
             rep.note(ProblemKind::Windows1252Text, token.span, || {
                 "a comment is not UTF-8: read as Windows-1252".into()

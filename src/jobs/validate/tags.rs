@@ -1,12 +1,9 @@
 //! Checks of a game's tag pairs for tournament files: the Seven Tag Roster present and well formed
 //! (Edwards 1994, 8.1), and `SetUp` with its `FEN`.
 
-use super::report::ProblemKind;
-use pgnkit::pgn::GameResult;
+use pgnkit::pgn::{GameResult, SEVEN_TAG_ROSTER};
 
-/// The Seven Tag Roster, in export order.
-pub(crate) const SEVEN_TAG_ROSTER: [&str; 7] =
-    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+use super::report::ProblemKind;
 
 /// A tag problem and the index of the tag it concerns (`None` for a missing tag: located at the game start).
 #[derive(Debug, Clone, PartialEq, Eq)]

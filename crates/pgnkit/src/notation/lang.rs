@@ -35,21 +35,37 @@ use crate::core::Role;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum Language {
+    /// English: `P N B R Q K`.
     En = 0,
+    /// French: `P C F T D R`.
     Fr,
+    /// German: `B S L T D K`.
     De,
+    /// Dutch: `O P L T D K`.
     Nl,
+    /// Spanish: `P C A T D R`.
     Es,
+    /// Italian: `P C A T D R`.
     It,
+    /// Portuguese: `P C B T D R`.
     Pt,
+    /// Czech: `P J S V D K`.
     Cs,
+    /// Polish: `P S G W H K`.
     Pl,
+    /// Hungarian: `G H F B V K`.
     Hu,
+    /// Finnish: `P R L T D K`.
     Fi,
+    /// Romanian: `P C N T D R`.
     Ro,
+    /// Danish: `B S L T D K`.
     Da,
+    /// Norwegian: `B S L T D K`.
     No,
+    /// Swedish: `B S L T D K`.
     Sv,
+    /// Figurines: `♙ ♘ ♗ ♖ ♕ ♔` (the solid set `♟ ♞ ♝ ♜ ♛ ♚` is read too).
     Figurine,
 }
 
@@ -71,6 +87,32 @@ const LETTERS: [[u8; 6]; 15] = [
     *b"BSLTDK", // no
     *b"BSLTDK", // sv
 ];
+
+/// Every capital that some language's table uses as a piece letter, bit `c - b'A'` for capital `c` (the
+/// languages in use name pieces with all capitals but E, I, M, U, X, Y and Z).
+const PIECE_CAPITALS: u32 = {
+    let mut mask = 0u32;
+    let mut lang = 0;
+    while lang < LETTERS.len() {
+        let mut role = 0;
+        while role < 6 {
+            mask |= 1 << (LETTERS[lang][role] - b'A');
+            role += 1;
+        }
+        lang += 1;
+    }
+    mask
+};
+
+/// Whether `b` is a piece letter in some language: what a reader that does not know a game's language yet
+/// accepts as the first byte of a piece move.
+#[inline(always)]
+pub(crate) const fn is_piece_capital(b: u8) -> bool {
+    b.is_ascii_uppercase() && PIECE_CAPITALS & (1 << (b - b'A')) != 0
+}
+
+/// Bytes of a figurine in UTF-8 (U+2654..=U+265F, see [`figurine_at`]).
+pub(crate) const FIGURINE_LEN: usize = 3;
 
 /// Written figurines (the outline set), indexed by [`Role::index`].
 const FIGURINES: [char; 6] = ['♙', '♘', '♗', '♖', '♕', '♔'];
@@ -111,6 +153,7 @@ impl Language {
         Language::Figurine,
     ];
 
+    /// The language's position in [`Language::ALL`], from 0.
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
@@ -295,6 +338,7 @@ const LETTER_MASKS: [[u32; 6]; 16] = {
 };
 
 impl LetterSet {
+    /// No letter.
     pub const EMPTY: LetterSet = LetterSet(0);
 
     /// The capitals of a bit set with bit `c - b'A'` for each capital `c` (the reader's
@@ -322,18 +366,22 @@ impl LetterSet {
         }
     }
 
+    /// Whether the set holds `c` (a figurine of either colour counts as its role's).
     pub fn contains(self, c: char) -> bool {
         Self::bit(c).is_some_and(|bit| self.0 & (1 << bit) != 0)
     }
 
+    /// Whether the set is empty.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// The number of letters in the set.
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// The letters of both sets.
     pub const fn union(self, other: LetterSet) -> LetterSet {
         LetterSet(self.0 | other.0)
     }
@@ -431,20 +479,25 @@ pub fn san_letters(token: &[u8]) -> LetterSet {
 pub struct LanguageSet(u16);
 
 impl LanguageSet {
+    /// No language.
     pub const EMPTY: LanguageSet = LanguageSet(0);
 
+    /// Adds `lang`.
     pub fn insert(&mut self, lang: Language) {
         self.0 |= 1 << lang.index();
     }
 
+    /// Whether `lang` is in the set.
     pub const fn contains(self, lang: Language) -> bool {
         self.0 & (1 << lang as u8) != 0
     }
 
+    /// Whether the set is empty.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// The number of languages in the set.
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
@@ -454,6 +507,7 @@ impl LanguageSet {
         self.iter().next()
     }
 
+    /// The languages, in preference order.
     pub fn iter(self) -> impl Iterator<Item = Language> {
         Language::ALL.into_iter().filter(move |l| self.contains(*l))
     }
@@ -487,14 +541,17 @@ pub struct LanguageClasses {
 }
 
 impl LanguageClasses {
+    /// The classes, in preference order.
     pub fn as_slice(&self) -> &[LanguageSet] {
         &self.classes[..self.len]
     }
 
+    /// The number of classes: 1 when the letters tell one reading, 0 when no language reads them all.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether no language reads the letters.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -504,12 +561,29 @@ impl LanguageClasses {
         LanguageSet(self.as_slice().iter().fold(0, |acc, s| acc | s.0))
     }
 
+    /// The classes, in preference order.
     pub fn iter(&self) -> impl Iterator<Item = LanguageSet> + '_ {
         self.as_slice().iter().copied()
     }
 }
 
 /// Groups the languages that read every letter of `used` into classes (see [`LanguageClasses`]).
+///
+/// ```
+/// use pgnkit::notation::{Language, LetterSet, candidate_classes, san_letters};
+/// // The piece letters of a game's moves: C, F and D leave French alone.
+/// let used = ["e4", "Cf3", "Fb5", "O-O", "Dxd8+"]
+///     .iter()
+///     .fold(LetterSet::EMPTY, |set, token| set | san_letters(token.as_bytes()));
+/// assert_eq!(format!("{used:?}"), "{CDF}");
+/// let classes = candidate_classes(used);
+/// assert_eq!(classes.len(), 1);
+/// assert_eq!(classes.as_slice()[0].first(), Some(Language::Fr));
+/// // R alone is the king in French (and Spanish...), the rook in English, the knight in Finnish.
+/// let classes = candidate_classes(san_letters(b"Rf1"));
+/// let preferred: Vec<_> = classes.iter().filter_map(|class| class.first()).collect();
+/// assert_eq!(preferred, [Language::En, Language::Fr, Language::Fi]);
+/// ```
 ///
 /// A game using only `R` gives `{fr, es, it, pt, ro}` (R = King), `{en}` (Rook), `{fi}` (Knight), in that
 /// order; a game using no piece letter at all gives one class holding every language.
@@ -586,6 +660,21 @@ mod tests {
         assert_eq!(Language::from_code("FR"), Some(Language::Fr));
         assert!("xx".parse::<Language>().is_err());
         assert_eq!(Language::Hu.name(), "Hungarian");
+    }
+
+    #[test]
+    fn piece_capitals_are_the_union_of_the_tables() {
+        for b in b'\0'..=u8::MAX {
+            let any = Language::ALL
+                .into_iter()
+                .any(|lang| lang.role_of(b as char).is_some());
+            assert_eq!(is_piece_capital(b), any, "{}", b as char);
+        }
+        let others: String = (b'A'..=b'Z')
+            .filter(|&b| !is_piece_capital(b))
+            .map(char::from)
+            .collect();
+        assert_eq!(others, "EIMUXYZ");
     }
 
     #[test]

@@ -18,7 +18,9 @@ use crate::core::{
 /// A piece on a square, as messages name it ("the bishop on c4").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PieceAt {
+    /// What the piece is.
     pub role: Role,
+    /// Where it stands.
     pub square: Square,
 }
 
@@ -40,7 +42,9 @@ impl fmt::Display for PieceAt {
 /// A piece whose way to the target is blocked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Blocked {
+    /// The piece that would reach the target.
     pub piece: PieceAt,
+    /// The first piece in its way.
     pub blocker: PieceAt,
 }
 
@@ -51,25 +55,38 @@ pub enum CastlingError {
     KingMoved,
     /// The right for this side is lost while the king kept another (so this rook moved), or the rook is gone.
     RookMoved {
+        /// The square of the rook this castling uses: the corner in standard chess; in Chess960 the outermost
+        /// rook on that side of the king, if there is one.
         rook: Option<Square>,
     },
     /// Both rights are lost with king and rook at home: one of them moved and came back.
     RightsLost {
+        /// The square of the rook this castling uses: the corner in standard chess; in Chess960 the outermost
+        /// rook on that side of the king, if there is one.
         rook: Option<Square>,
     },
     /// A square between king and rook, or where either lands, is occupied.
     Occupied {
+        /// The first such square.
         square: Square,
     },
+    /// The king is in check: castling is no way out of it.
     InCheck {
+        /// A piece giving check.
         checker: PieceAt,
     },
+    /// The king would cross a square an enemy piece attacks.
     PassesThroughAttack {
+        /// The attacked square.
         square: Square,
+        /// A piece attacking it.
         attacker: PieceAt,
     },
+    /// The king would land on a square an enemy piece attacks.
     LandsInCheck {
+        /// Where the king lands.
         square: Square,
+        /// A piece attacking it.
         attacker: PieceAt,
     },
 }
@@ -79,62 +96,89 @@ pub enum CastlingError {
 pub enum IllegalReason {
     /// No piece of that role (matching the written file/rank) attacks or reaches the target.
     NoPieceCanReach {
+        /// The role written.
         role: Role,
+        /// The target square.
         to: Square,
+        /// The file written to tell pieces apart, if any.
         file: Option<File>,
+        /// The rank written to tell pieces apart, if any.
         rank: Option<Rank>,
         /// A piece that would reach it but for a blocker.
         blocked: Option<Blocked>,
     },
     /// The target holds a piece of the side to move.
     OwnPieceOnTarget {
+        /// The target square.
         to: Square,
+        /// The piece standing there.
         piece: Piece,
     },
     /// The piece may not leave the line between its king and an enemy slider.
     Pinned {
+        /// The pinned piece.
         piece: PieceAt,
+        /// Where its king stands.
         king: Square,
+        /// The enemy slider pinning it.
         pinner: PieceAt,
     },
     /// The king would move onto an attacked square.
     KingIntoCheck {
+        /// The square the king would move to.
         to: Square,
+        /// A piece attacking it.
         attacker: PieceAt,
     },
     /// The side to move is in check and the move neither captures the checker nor blocks it.
     IgnoresCheck {
+        /// A piece giving check.
         checker: PieceAt,
+        /// The other one, in a double check.
         second: Option<PieceAt>,
     },
     /// The move uncovers an attack on its own king otherwise (the en-passant pin along a rank).
     ExposesKing {
+        /// The enemy piece that would attack the king.
         attacker: PieceAt,
     },
+    /// Castling is not allowed now.
     Castling {
+        /// Which castling was written.
         side: CastlingSide,
+        /// Why not.
         reason: CastlingError,
     },
     /// No pawn (from the written file/rank) attacks the target.
     PawnCannotCapture {
+        /// The target square.
         to: Square,
+        /// The pawn's file as written, if any.
         file: Option<File>,
+        /// The pawn's rank as written, if any.
         rank: Option<Rank>,
     },
     /// A pawn capture onto an empty square that is not a legal en-passant target. `en_passant_exposes` names
     /// the piece an en-passant capture there would expose the king to, when it would.
     NothingToCapture {
+        /// The target square.
         to: Square,
+        /// The piece an en-passant capture on `to` would expose the king to, when it would.
         en_passant_exposes: Option<PieceAt>,
     },
+    /// A pawn reaches the last rank without a promotion piece.
     MustPromote {
+        /// The square it reaches.
         to: Square,
     },
+    /// A promotion piece written for a pawn move that does not reach the last rank.
     PromotionNotOnLastRank {
+        /// The square the pawn reaches.
         to: Square,
     },
     /// A promotion attached to a piece other than a pawn.
     NotAPawn {
+        /// The role written.
         role: Role,
     },
     /// `--` / `Z0` is a pass, not a move.
@@ -144,11 +188,15 @@ pub enum IllegalReason {
 /// Why a SAN move does not denote exactly one legal move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SanError {
+    /// No legal move matches.
     Illegal(IllegalReason),
     /// Several pieces of `role` could legally go to `to`: their squares.
     Ambiguous {
+        /// The role written.
         role: Role,
+        /// The target square.
         to: Square,
+        /// The squares of the pieces that could all go.
         from: Bitboard,
     },
 }
@@ -313,7 +361,9 @@ impl std::error::Error for SanError {}
 /// A resolved move and the leniencies the resolution needed (capture marks, disambiguation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Resolved {
+    /// The move.
     pub mv: Move,
+    /// Where the SAN departed from the strict syntax and still denoted this move.
     pub leniencies: Leniencies,
     /// The SAN as written (check mark aside) is the canonical SAN of the move, the one
     /// [`San::from_move`] gives: no leniency, and exactly the disambiguation SAN needs (a rank written where
@@ -424,6 +474,7 @@ impl SanPlus {
         })
     }
 
+    /// The legal move this SAN denotes in `pos` (the check mark is not checked).
     #[inline]
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
         self.san.to_move(pos)
@@ -563,7 +614,7 @@ fn resolve_piece(
     let ours = b.by_color(pos.turn());
     // A piece of `role` reaches `to` exactly when it attacks it. Asking for all our attackers and keeping the
     // role costs two table lookups more than looking up that role's moves alone, but has no branch on the
-    // role, which the CPU cannot predict from move to move (measured: 2-3% of validate's time).
+    // role, which the CPU cannot predict from move to move.
     let candidates = pos.attackers_to(to, pos.turn(), b.occupied()) & b.by_role(role);
     let hints = hint_mask(file, rank);
     if (candidates & hints).is_empty() {

@@ -48,6 +48,7 @@ pub enum CastlingSide {
 }
 
 impl CastlingSide {
+    /// The castling as SAN writes it: `O-O` or `O-O-O`.
     pub const fn san(self) -> &'static str {
         match self {
             CastlingSide::King => "O-O",
@@ -59,16 +60,22 @@ impl CastlingSide {
 /// A move as SAN writes it, independent of the language of its piece letters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum San {
+    /// A piece or pawn move.
     Normal {
+        /// The moving piece (a pawn when no letter was written).
         role: Role,
-        /// Disambiguation (or the long-algebraic origin): the moving piece's file, rank or both.
+        /// Disambiguation (or the long-algebraic origin): the moving piece's file...
         file: Option<File>,
+        /// ...its rank, or both.
         rank: Option<Rank>,
         /// An `x` (or `:`) was written.
         capture: bool,
+        /// The destination square.
         to: Square,
+        /// The piece a pawn promotes to.
         promotion: Option<Role>,
     },
+    /// Castling.
     Castle(CastlingSide),
     /// `--` or `Z0`: a pass, allowed in PGN annotations but no chess move.
     Null,
@@ -77,11 +84,14 @@ pub enum San {
 /// `+` (check) or `#` (mate).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CheckMark {
+    /// `+`
     Check,
+    /// `#`
     Mate,
 }
 
 impl CheckMark {
+    /// The mark as written.
     pub const fn as_str(self) -> &'static str {
         match self {
             CheckMark::Check => "+",
@@ -119,10 +129,12 @@ pub enum Annotation {
 }
 
 impl Annotation {
+    /// The NAG with the same meaning, `$1` to `$6`.
     pub const fn nag(self) -> u8 {
         self as u8 + 1
     }
 
+    /// The suffix as written.
     pub const fn as_str(self) -> &'static str {
         match self {
             Annotation::Good => "!",
@@ -134,6 +146,7 @@ impl Annotation {
         }
     }
 
+    /// The suffix a NAG from `$1` to `$6` stands for.
     pub fn from_nag(nag: u8) -> Option<Annotation> {
         Some(match nag {
             1 => Annotation::Good,
@@ -146,7 +159,8 @@ impl Annotation {
         })
     }
 
-    fn from_suffix(s: &[u8]) -> Option<Annotation> {
+    /// Reads a suffix as written after a move (`!`, `?!`...).
+    pub fn from_suffix(s: &[u8]) -> Option<Annotation> {
         Some(match s {
             b"!" => Annotation::Good,
             b"?" => Annotation::Mistake,
@@ -203,6 +217,7 @@ pub enum Leniency {
 }
 
 impl Leniency {
+    /// Every leniency, in declaration order.
     pub const ALL: [Leniency; 18] = [
         Leniency::CastlingZeros,
         Leniency::EnPassantSuffix,
@@ -279,23 +294,28 @@ impl fmt::Display for Leniency {
 pub struct Leniencies(u32);
 
 impl Leniencies {
+    /// The empty set: strict SAN.
     pub const NONE: Leniencies = Leniencies(0);
 
+    /// This set and `l`.
     #[inline]
     pub const fn with(self, l: Leniency) -> Leniencies {
         Leniencies(self.0 | 1 << l as u8)
     }
 
+    /// Adds `l`.
     #[inline]
     pub fn insert(&mut self, l: Leniency) {
         *self = self.with(l);
     }
 
+    /// Whether `l` is in the set.
     #[inline]
     pub const fn contains(self, l: Leniency) -> bool {
         self.0 & (1 << l as u8) != 0
     }
 
+    /// Whether the set is empty.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
@@ -307,11 +327,13 @@ impl Leniencies {
         self.0 & other.0 != 0
     }
 
+    /// The leniencies of both sets.
     #[inline]
     pub const fn union(self, other: Leniencies) -> Leniencies {
         Leniencies(self.0 | other.0)
     }
 
+    /// The leniencies of the set, in the order of [`Leniency::ALL`].
     pub fn iter(self) -> impl Iterator<Item = Leniency> {
         Leniency::ALL.into_iter().filter(move |l| self.contains(*l))
     }
@@ -346,9 +368,14 @@ impl fmt::Debug for Leniencies {
 /// needed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SanPlus {
+    /// The move.
     pub san: San,
+    /// The check or mate mark written, if any (not checked against the position: see
+    /// [`SanPlus::mark_leniencies`]).
     pub mark: Option<CheckMark>,
+    /// A suffix annotation glued to the move.
     pub annotation: Option<Annotation>,
+    /// Where the token's syntax departed from strict SAN.
     pub leniencies: Leniencies,
 }
 
@@ -358,7 +385,12 @@ pub enum SyntaxErrorKind {
     /// Nothing (or only suffixes) to read.
     Empty,
     /// A capital letter or figurine that is no piece in the language.
-    UnknownPiece { letter: char, lang: Language },
+    UnknownPiece {
+        /// The letter.
+        letter: char,
+        /// The language the token was read in.
+        lang: Language,
+    },
     /// A byte that does not belong here.
     Unexpected(u8),
     /// The token ends before the destination square is complete.
@@ -378,7 +410,9 @@ pub enum SyntaxErrorKind {
 /// A syntax error at a byte offset of the token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SyntaxError {
+    /// What is wrong.
     pub kind: SyntaxErrorKind,
+    /// Where, in bytes from the token's start.
     pub offset: usize,
 }
 
@@ -483,6 +517,27 @@ fn strip_suffixes<'a>(
 
 impl SanPlus {
     /// Reads a move token in `lang`'s piece letters. Never allocates.
+    ///
+    /// ```
+    /// use pgnkit::notation::{Language, San, SanPlus};
+    /// use pgnkit::{Position, Role};
+    /// // French C (cavalier) is the English N: the same move.
+    /// let french = SanPlus::parse(b"Cf3", Language::Fr).unwrap();
+    /// assert_eq!(french, SanPlus::parse(b"Nf3", Language::En).unwrap());
+    /// // R is the French king (roi), the English rook.
+    /// let role = |token: &[u8], lang| match SanPlus::parse(token, lang).unwrap().san {
+    ///     San::Normal { role, .. } => role,
+    ///     other => panic!("{other:?}"),
+    /// };
+    /// assert_eq!(role(b"Rf1", Language::Fr), Role::King);
+    /// assert_eq!(role(b"Rf1", Language::En), Role::Rook);
+    /// // In a position, the move it denotes, written again in English.
+    /// let pos = Position::new();
+    /// let mv = french.san.to_move(&pos).unwrap();
+    /// assert_eq!(SanPlus::from_move(&pos, &mv).display(Language::En).to_string(), "Nf3");
+    /// // C is no piece letter in English.
+    /// assert!(SanPlus::parse(b"Cf3", Language::En).is_err());
+    /// ```
     #[inline]
     pub fn parse(token: &[u8], lang: Language) -> Result<SanPlus, SyntaxError> {
         match parse_plain(token, lang) {
@@ -816,6 +871,7 @@ impl San {
         San::parse(token, Language::En)
     }
 
+    /// Whether this is the null move `--`.
     pub fn is_null(&self) -> bool {
         *self == San::Null
     }
@@ -913,6 +969,17 @@ impl fmt::Display for San {
 }
 
 /// Long algebraic notation (`Ng1-f3`, `e2-e4`, `Bb5xc6`, `e7-e8=Q`, `O-O`) of a move, in any language.
+///
+/// ```
+/// use pgnkit::Position;
+/// use pgnkit::notation::uci::to_uci;
+/// use pgnkit::notation::{Language, SanPlus, lan};
+/// let pos = Position::new();
+/// let mv = SanPlus::parse(b"Nf3", Language::En).unwrap().san.to_move(&pos).unwrap();
+/// assert_eq!(lan(&mv, Language::En).to_string(), "Ng1-f3");
+/// assert_eq!(lan(&mv, Language::De).to_string(), "Sg1-f3");
+/// assert_eq!(to_uci(&pos, &mv), "g1f3");
+/// ```
 pub fn lan(m: &Move, lang: Language) -> LanDisplay {
     LanDisplay { m: *m, lang }
 }

@@ -51,7 +51,9 @@ impl std::fmt::Display for Slip {
 /// The one legal move a failed token most plausibly meant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Suggestion {
+    /// The move.
     pub mv: Move,
+    /// The slip that turned it into the token as written.
     pub slip: Slip,
 }
 

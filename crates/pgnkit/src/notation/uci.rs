@@ -7,14 +7,20 @@ use crate::core::{CastlingMode, Move, Position, Role, Square};
 /// A UCI move as written, before it is checked against a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Uci {
+    /// The origin square.
     pub from: Square,
+    /// The destination square (for castling, the king's destination or its own rook's square).
     pub to: Square,
+    /// The piece a pawn promotes to.
     pub promotion: Option<Role>,
 }
 
+/// Why text is no UCI move of a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UciError {
+    /// Not two squares and an optional promotion letter (`n`, `b`, `r`, `q`).
     Syntax,
+    /// No legal move of the position matches.
     Illegal,
 }
 
@@ -27,7 +33,10 @@ impl fmt::Display for UciError {
     }
 }
 
+impl std::error::Error for UciError {}
+
 impl Uci {
+    /// Reads `e2e4` or `e7e8q` (the promotion letter in either case).
     pub fn from_ascii(s: &[u8]) -> Result<Uci, UciError> {
         let (squares, promotion) = match s.len() {
             4 => (s, None),

@@ -1,8 +1,9 @@
-//! Lexical rules shared by the parser ([`super::parser`]) and the splitter ([`super::split`]).
+//! Lexical rules shared by the parser ([`super::game_reader`]) and the splitter ([`super::split`]).
 //!
-//! Both must agree on where every game starts, so everything that decides a game boundary lives here
+//! Both must agree on where every game starts, so the lexical rules a game boundary depends on live here
 //! once: byte classes, the scanners for brace comments and tag pairs (the two constructs that can hide
-//! a `[` or a termination marker), the "looks like a tag pair" test and the termination-marker test.
+//! a `[` or a termination marker), the "looks like a tag pair" test and the termination-marker test. The
+//! boundary rules themselves are [`super::boundary`]'s.
 //! The scanners are nom parsers with hand-written memchr fast paths; each also has a `(buf, pos)` form
 //! because a few rules look one byte behind the current position.
 
@@ -12,9 +13,6 @@ use nom::IResult;
 /// nom result over bytes with the unit error: the grammar never needs nom's error details, because
 /// every failure is turned into a [`super::DiagnosticKind`] with a span by the caller.
 pub(crate) type PResult<'a, O> = IResult<&'a [u8], O, ()>;
-
-/// UTF-8 byte-order mark (stripped at the start of a file only).
-pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 const WS: u8 = 1; // whitespace
 const DELIM: u8 = 2; // self-delimiting byte: ends a word, is a token of its own (or starts one)
@@ -66,8 +64,8 @@ pub fn is_name_char(b: u8) -> bool {
 /// Position of the first byte at or after `from` that is one of `set`, or `buf.len()`.
 ///
 /// The splitter skips movetext, and the scanners tag values and comments, with this: most of their bytes are none
-/// of the few that matter. On x86_64, where SSE2 is always there, sixteen bytes are tested at once (the splitter ran
-/// twice as fast as with its eight-byte table loop); a byte loop remains for the tail and other targets.
+/// of the few that matter. On x86_64, where SSE2 is always there, sixteen bytes are tested at once; a byte loop
+/// remains for the tail and other targets.
 #[inline(always)]
 pub(crate) fn find_any<const N: usize>(buf: &[u8], mut from: usize, set: [u8; N]) -> usize {
     #[cfg(target_arch = "x86_64")]
@@ -421,9 +419,10 @@ pub fn scan_comment(buf: &[u8], pos: usize) -> CommentScan {
     }
 }
 
-/// A problem found while scanning a tag pair, at a position in the buffer.
+/// A problem the tag scanner found in a tag pair, at a position in the buffer (the reader turns it into a
+/// located [`super::DiagnosticKind`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TagProblem {
+pub enum TagScanProblem {
     /// No tag name after `[` (position of what was found instead).
     MissingName(usize),
     /// No `"` value after the name (position of what was found instead).
@@ -447,14 +446,14 @@ pub struct TagScan {
     /// The raw value between the quotes (escapes not undone), if there is one.
     pub value: Option<(usize, usize)>,
     /// Up to two problems (a missing name and something else).
-    pub problems: [Option<TagProblem>; 2],
+    pub problems: [Option<TagScanProblem>; 2],
     /// The scan reached the end of the buffer where more bytes could change it (a value or a line
     /// cut by the end of the buffer): with more input to come, a streaming reader must wait.
     pub truncated: bool,
 }
 
 impl TagScan {
-    fn problem(&mut self, p: TagProblem) {
+    fn problem(&mut self, p: TagScanProblem) {
         if self.problems[0].is_none() {
             self.problems[0] = Some(p);
         } else if self.problems[1].is_none() {
@@ -498,7 +497,7 @@ fn scan_tag_general(buf: &[u8], pos: usize) -> TagScan {
         truncated: false,
     };
     if i == name_start {
-        scan.problem(TagProblem::MissingName(name_start));
+        scan.problem(TagScanProblem::MissingName(name_start));
     }
     let q = skip_blanks(buf, i);
     if q >= n {
@@ -506,7 +505,7 @@ fn scan_tag_general(buf: &[u8], pos: usize) -> TagScan {
     }
     if buf.get(q) != Some(&b'"') {
         if i != name_start {
-            scan.problem(TagProblem::MissingValue(q));
+            scan.problem(TagScanProblem::MissingValue(q));
         }
         scan.end = recover_in_line(buf, q);
         return scan;
@@ -522,7 +521,7 @@ fn scan_tag_general(buf: &[u8], pos: usize) -> TagScan {
     if buf.get(k) == Some(&b']') {
         scan.end = k + 1;
     } else {
-        scan.problem(TagProblem::MissingEnd(skip_ws(buf, k)));
+        scan.problem(TagScanProblem::MissingEnd(skip_ws(buf, k)));
         scan.end = recover_in_line(buf, k).max(value_end + 1);
     }
     scan
@@ -582,7 +581,7 @@ fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool)
         }
         if i >= n {
             if !reported_unterminated {
-                scan.problem(TagProblem::UnterminatedValue(start));
+                scan.problem(TagScanProblem::UnterminatedValue(start));
             }
             scan.truncated = true;
             return (n, false);
@@ -614,7 +613,7 @@ fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool)
                 }
                 if last_quote.is_some_and(|lq| lq > at) {
                     if !reported_quote {
-                        scan.problem(TagProblem::UnescapedQuote(m));
+                        scan.problem(TagScanProblem::UnescapedQuote(m));
                         reported_quote = true;
                     }
                     i = at + 1;
@@ -625,7 +624,7 @@ fn scan_tag_value(buf: &[u8], start: usize, scan: &mut TagScan) -> (usize, bool)
             _ => {
                 // a line break inside the value
                 if !reported_unterminated {
-                    scan.problem(TagProblem::UnterminatedValue(start));
+                    scan.problem(TagScanProblem::UnterminatedValue(start));
                     reported_unterminated = true;
                 }
                 if continue_value(buf, at, &mut scan.truncated) {
@@ -684,43 +683,6 @@ pub(crate) fn tag_pair<'a>(buf: &'a [u8], pos: usize) -> PResult<'a, TagScan> {
 /// nom parser: the rest of the line (for `;` comments and `%` escape lines), line break excluded.
 pub(crate) fn rest_of_line(input: &[u8]) -> PResult<'_, &[u8]> {
     nom::bytes::complete::take_till(is_eol)(input)
-}
-
-/// Tag names seen in the current tag section (a repeated name starts a new game). Small sections are
-/// searched linearly; a section with very many tags switches to a hash set, so the check stays linear
-/// in the input whatever it holds.
-#[derive(Debug, Default)]
-pub(crate) struct NameSet<'a> {
-    small: Vec<&'a [u8]>,
-    big: std::collections::HashSet<&'a [u8]>,
-}
-
-impl<'a> NameSet<'a> {
-    const SMALL: usize = 32;
-
-    pub(crate) fn clear(&mut self) {
-        self.small.clear();
-        self.big.clear();
-    }
-
-    pub(crate) fn contains(&self, name: &[u8]) -> bool {
-        if self.big.is_empty() {
-            self.small.contains(&name)
-        } else {
-            self.big.contains(name)
-        }
-    }
-
-    pub(crate) fn insert(&mut self, name: &'a [u8]) {
-        if self.big.is_empty() {
-            if self.small.len() < Self::SMALL {
-                self.small.push(name);
-                return;
-            }
-            self.big.extend(self.small.drain(..));
-        }
-        self.big.insert(name);
-    }
 }
 
 #[cfg(test)]
@@ -859,33 +821,33 @@ mod tests {
 
         let (t, v) = tag(br#"[Event "SK"Vladimir Gortan"-2007"]"#);
         assert_eq!(v, r#"SK"Vladimir Gortan"-2007"#);
-        assert_eq!(t.problems[0], Some(TagProblem::UnescapedQuote(11)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::UnescapedQuote(11)));
 
         let (t, _) = tag(br#"[Site "Somewhere" %~<|>]"#);
-        assert_eq!(t.problems[0], Some(TagProblem::MissingEnd(18)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::MissingEnd(18)));
         assert_eq!(t.end, 24);
 
         let (t, v) = tag(b"[Site \"Somewhere\non the Earth\"]\n[Result \"1-0\"]");
         assert_eq!(v, "Somewhere\non the Earth");
-        assert_eq!(t.problems[0], Some(TagProblem::UnterminatedValue(7)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::UnterminatedValue(7)));
         assert_eq!(t.end, 31);
 
         let (t, v) = tag(b"[Site \"\n\n*\n");
         assert_eq!(v, "");
         assert_eq!(t.end, 7);
-        assert_eq!(t.problems[0], Some(TagProblem::UnterminatedValue(7)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::UnterminatedValue(7)));
 
         let (t, _) = tag(b"[Site]\n");
-        assert_eq!(t.problems[0], Some(TagProblem::MissingValue(5)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::MissingValue(5)));
         assert_eq!(t.end, 6);
 
         let (t, v) = tag(b"[\"Somewhere\"]");
         assert_eq!(v, "Somewhere");
-        assert_eq!(t.problems[0], Some(TagProblem::MissingName(1)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::MissingName(1)));
         assert_eq!(t.end, 13);
 
         let (t, _) = tag(b"[Event \"x\"\n\n*");
-        assert_eq!(t.problems[0], Some(TagProblem::MissingEnd(12)));
+        assert_eq!(t.problems[0], Some(TagScanProblem::MissingEnd(12)));
         assert_eq!(t.end, 10);
     }
 }

@@ -1,8 +1,12 @@
-//! Reading PGN: a nom-based reader over bytes that keeps every token's span, a game model for the
-//! validate/convert/stats jobs, and a fast game splitter with a bounded-memory streaming reader.
+//! Reading and writing PGN: a reader over bytes that keeps every token's span and reports located
+//! diagnostics, the game model it fills, a fast game splitter, bounded-memory streaming readers, and a
+//! [`writer`] for export format.
+//!
+//! `examples/read_games.rs` reads a file and prints each game's tags, its main line's length and the
+//! problems found, located; the example of [`GameReader`] does the same over bytes in memory.
 //!
 //! # Reading
-//! * [`Games`]: the games of a buffer in memory, one after the other ([`Games::next_game`] reuses its
+//! * [`GameReader`]: the games of a buffer in memory, one after the other ([`GameReader::next_game`] reuses its
 //!   allocations; the [`Iterator`] impl hands out owned [`Game`]s). [`parse_all`] collects them.
 //! * [`read_games`]: any [`std::io::Read`], read in fixed-size blocks (bounded memory), each game
 //!   handed to a closure as soon as it is complete (one thread; no separate splitting pass).
@@ -19,17 +23,17 @@
 //! * [`Game::tokens`]: the movetext as [`Token`]s, in order: move numbers, moves ([`MoveToken`]: the raw
 //!   SAN bytes in any language, a glued suffix annotation as its NAG, `e.p.`), NAGs (`$n`, separate
 //!   `!`/`?`, and symbols such as `+=`, `±`, `∞`, mapped to their standard numbers), brace and `;`
-//!   comments (text kept verbatim; see [`commands`] and [`clock`] for `[%clk ...]`), variation start
+//!   comments (text kept verbatim; see [`commands()`] and [`clock`] for `[%clk ...]`), variation start
 //!   and end (a flat list; nesting depth is unbounded and costs no recursion), `(=)` draw offers, `%`
 //!   escape lines, the termination marker, and unknown text. Trivia before or among the tags are in
 //!   this list too: merge with the tags by `span.start` to rebuild the exact order.
-//! * [`Game::diagnostics`]: [`Diagnostic`]s ([`DiagnosticKind`] + span), warnings (read leniently,
-//!   content faithful) or errors. [`Game::location`] turns any offset into a file line and a column as
+//! * [`Game::diagnostics`]: [`Diagnostic`]s ([`DiagnosticKind`] + span), notes (a spelling outside the
+//!   standard), warnings (read leniently, content faithful) or errors. [`Game::location`] turns any offset into a file line and a column as
 //!   editors count ([`Location`]: characters of the decoded line, tabs count one, a BOM none).
 //!
 //! Streaming readers never decide a boundary from bytes cut by the end of a block: a game whose reading
 //! could change with more input is held back until more is read, so [`read_games`], [`BatchReader`] and
-//! a whole-buffer [`Games`] give the same games, span for span (tested on the corpus, on random input
+//! a whole-buffer [`GameReader`] give the same games, span for span (tested on the corpus, on random input
 //! with random block sizes, and by the fuzz target in `fuzz/`). Two limits keep a stream's memory bounded
 //! where a whole buffer has none: a game longer than [`MAX_GAME_BYTES`] (64 MiB) is reported and skipped to the
 //! next game, and a run of blank space longer than 1 MiB after a finished game is dropped (a comment after
@@ -38,8 +42,9 @@
 //! Also: [`Game::result`] (the termination marker), [`Game::encoding`] (each game is checked on its own:
 //! valid UTF-8 stays UTF-8, anything else is read as Windows-1252/Latin-1; in such a game each tag value and
 //! comment is decoded on its own, see [`Game::field_encoding`]), [`Game::offset`],
-//! [`Game::line`], [`Game::column`] and [`Game::index`]. Nothing is decoded or unescaped while parsing;
-//! tokens are 24-byte values in vectors that [`Games::next_game`] reuses, so parsing allocates nothing
+//! [`Game::line`], [`Game::column`] and [`Game::index`]. [`Locator`] and [`LineMap`] locate many offsets of
+//! a game at once. Nothing is decoded or unescaped while parsing;
+//! tokens are 24-byte values in vectors that [`GameReader::next_game`] reuses, so parsing allocates nothing
 //! per token.
 //!
 //! # Tokens
@@ -69,26 +74,31 @@
 //! A termination marker inside an open variation ends the game (with an error), as in kokopu.
 //! Everything is linear in the input: no backtracking beyond a few bytes, no recursion.
 
+mod boundary;
+mod commands;
+mod game_reader;
 mod lex;
+mod location;
 mod model;
-mod parser;
+mod movetext;
 mod reader;
+mod roster;
 mod split;
 mod text;
 pub mod writer;
 
-pub use lex::{BOM, GameResult};
+pub use commands::{Command, clock, commands, parse_clock, strip_clocks};
+pub use game_reader::{BufferStart, GameReader, parse_all};
+pub use lex::GameResult;
+pub use location::{LineMap, Location, Locator, advance, count_line_breaks};
 pub use model::{
-    Diagnostic, DiagnosticKind, Encoding, Game, MoveLetters, MoveToken, Severity, Span, Tag, Token,
+    Diagnostic, DiagnosticKind, DiagnosticSeverity, Game, MoveLetters, MoveToken, Span, Tag, Token,
     TokenKind,
 };
-pub use parser::{GameStart, Games, parse_all};
 pub use reader::{
     Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, GameTooLarge, MAX_BLANK_RUN,
     MAX_GAME_BYTES, read_games,
 };
+pub use roster::{SEVEN_TAG_ROSTER, roster_index};
 pub use split::{game_starts, split_games};
-pub use text::{
-    LineMap, Location, Locator, advance, clock, commands, count_line_breaks, decode,
-    detect_encoding, parse_clock, tag_value, unescape_comment,
-};
+pub use text::{BOM, Encoding, decode, detect_encoding, tag_value, unescape_comment};

@@ -6,7 +6,8 @@ use std::fmt;
 use std::ops::Range;
 
 pub use super::lex::GameResult;
-use super::text::{self, Location};
+use super::location::{self, LineMap, Location, Locator};
+use super::text::{self, Encoding};
 
 /// A byte range inside one game's [`Game::source`] (offsets relative to the game's first byte).
 /// `u32` keeps tokens small; a game is at most 4 GiB (larger ones are cut, with an error).
@@ -45,17 +46,6 @@ impl Span {
     pub fn is_empty(self) -> bool {
         self.end == self.start
     }
-}
-
-/// How a game's bytes were decoded: each game is checked on its own, so one Latin-1 game does not
-/// change how its neighbours are read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Encoding {
-    /// Valid UTF-8 (pure ASCII included).
-    #[default]
-    Utf8,
-    /// Not valid UTF-8: read as Windows-1252 (a superset of the printable Latin-1 the PGN standard names).
-    Cp1252,
 }
 
 /// A move as written, any language: the raw bytes are [`Game::bytes`]`(san)`; nothing is resolved here.
@@ -126,9 +116,9 @@ pub struct Tag {
     pub span: Span,
 }
 
-/// How serious a diagnostic is.
+/// How serious one of the reader's diagnostics is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Severity {
+pub enum DiagnosticSeverity {
     /// A spelling outside the standard, read as what it plainly means; nothing is lost.
     Note,
     /// Read leniently; the game's content is faithful to what the file says.
@@ -180,15 +170,15 @@ pub enum DiagnosticKind {
 
 impl DiagnosticKind {
     /// Note, warning or error.
-    pub fn severity(self) -> Severity {
+    pub fn severity(self) -> DiagnosticSeverity {
         match self {
             DiagnosticKind::MissingResult
             | DiagnosticKind::UnescapedQuoteInTagValue
-            | DiagnosticKind::EscapedBraceInComment => Severity::Warning,
+            | DiagnosticKind::EscapedBraceInComment => DiagnosticSeverity::Warning,
             DiagnosticKind::SeparateEllipsis
             | DiagnosticKind::ResultSpelling
-            | DiagnosticKind::UnicodeSpace => Severity::Note,
-            _ => Severity::Error,
+            | DiagnosticKind::UnicodeSpace => DiagnosticSeverity::Note,
+            _ => DiagnosticSeverity::Error,
         }
     }
 }
@@ -220,6 +210,19 @@ impl fmt::Display for DiagnosticKind {
 }
 
 /// A problem and where it is.
+///
+/// ```
+/// use pgnkit::pgn::{DiagnosticKind, DiagnosticSeverity, parse_all};
+/// let games = parse_all(b"[Event \"x\"]\n\n1. e4 e5 2. Nf3 pawn 1-0\n");
+/// let game = &games[0];
+/// let problem = game.diagnostics[0];
+/// assert_eq!(problem.kind, DiagnosticKind::UnknownToken);
+/// assert_eq!(problem.kind.severity(), DiagnosticSeverity::Error);
+/// assert_eq!(game.text(problem.span), "pawn");
+/// // line 3, column 17, as an editor counts
+/// assert_eq!(game.location(problem.span.start).to_string(), "3:17");
+/// assert_eq!(problem.kind.to_string(), "unrecognised text in the movetext");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     /// What.
@@ -363,7 +366,7 @@ impl<'a> Game<'a> {
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
         self.diagnostics
             .iter()
-            .filter(|d| d.kind.severity() == Severity::Error)
+            .filter(|d| d.kind.severity() == DiagnosticSeverity::Error)
     }
 
     /// The main line's moves, in order (tokens inside variations skipped).
@@ -392,16 +395,24 @@ impl<'a> Game<'a> {
     /// BOM is none) of an offset in [`Game::source`] (up to and including `source.len()`).
     /// Scans the game from its start; for many look-ups in a large game use [`Game::line_map`].
     pub fn location(&self, offset: u32) -> Location {
-        text::locate(self, offset as usize)
+        location::locate(self.source, self.start(), self.encoding, offset as usize)
     }
 
     /// A cursor for many [`Game::location`] look-ups in increasing order (linear in the game's size).
-    pub fn locator(&self) -> text::Locator<'_, 'a> {
-        text::Locator::new(self)
+    pub fn locator(&self) -> Locator<'a> {
+        Locator::new(self.source, self.start(), self.encoding)
     }
 
     /// A line index of this game, for many [`Game::location`] look-ups.
-    pub fn line_map(&self) -> text::LineMap<'_, 'a> {
-        text::LineMap::new(self)
+    pub fn line_map(&self) -> LineMap<'a> {
+        LineMap::new(self.source, self.start(), self.encoding)
+    }
+
+    /// Line and column of the game's first byte.
+    fn start(&self) -> Location {
+        Location {
+            line: self.line,
+            column: self.column,
+        }
     }
 }

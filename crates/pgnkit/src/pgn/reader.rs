@@ -9,11 +9,12 @@ use std::fmt;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
+use super::game_reader::{BufferStart, GameReader};
 use super::lex;
+use super::location::{self, Location};
 use super::model::{DiagnosticKind, Game, TokenKind};
-use super::parser::{GameStart, Games};
 use super::split::game_starts;
-use super::text::{self, Location};
+use super::text::BOM;
 
 /// Default block size of [`read_games`]: 64 KiB (a block that stays in the CPU cache between the copy
 /// and the parse is measurably faster than a larger one).
@@ -171,7 +172,7 @@ struct Feed<R> {
     max_game: usize,
     buf: Vec<u8>,
     /// Where `buf[0]` is in the input.
-    start: GameStart,
+    start: BufferStart,
     /// No more input: its end, or a read error (kept in `fault`).
     eof: bool,
     fault: Option<io::Error>,
@@ -198,7 +199,7 @@ impl<R: Read> Feed<R> {
             block: block.max(1),
             max_game: MAX_GAME_BYTES,
             buf: Vec::new(),
-            start: GameStart::default(),
+            start: BufferStart::default(),
             eof: false,
             fault: None,
             fault_scanned: false,
@@ -336,8 +337,8 @@ impl<R: Read> Feed<R> {
             return;
         };
         let mut message = fault.to_string();
-        if let Some(game) = Games::with_start(&self.buf, self.start).next_game() {
-            let end = text::advance(
+        if let Some(game) = GameReader::with_start(&self.buf, self.start).next_game() {
+            let end = location::advance(
                 Location {
                     line: self.start.line,
                     column: self.start.column,
@@ -367,7 +368,7 @@ impl<R: Read> Feed<R> {
     /// counting their lines and columns.
     fn drop_front(&mut self, n: usize) {
         let dropped = &self.buf[..n];
-        let breaks = text::count_line_breaks(dropped);
+        let breaks = location::count_line_breaks(dropped);
         let column = if breaks == 0 {
             let added = u32::try_from(dropped.len()).unwrap_or(u32::MAX);
             self.start.column.saturating_add(added).min(MAX_COLUMN)
@@ -378,7 +379,7 @@ impl<R: Read> Feed<R> {
                 .map_or(0, |i| i + 1);
             1 + (dropped.len() - last) as u32
         };
-        self.start = GameStart {
+        self.start = BufferStart {
             offset: self.start.offset + n as u64,
             line: self.start.line + breaks,
             column,
@@ -393,7 +394,7 @@ impl<R: Read> Feed<R> {
     /// The game at `buf[0]` is over the limit: skip it.
     fn start_skip(&mut self) {
         let lead = lex::skip_ws(&self.buf, 0);
-        let at = text::advance(
+        let at = location::advance(
             Location {
                 line: self.start.line,
                 column: self.start.column,
@@ -447,7 +448,7 @@ impl<R: Read> Feed<R> {
             }
         };
         let dropped = &buf[..cut];
-        let mut breaks = text::count_line_breaks(dropped);
+        let mut breaks = location::count_line_breaks(dropped);
         if skip.after_cr && dropped.first() == Some(&b'\n') {
             breaks -= 1;
         }
@@ -466,7 +467,7 @@ impl<R: Read> Feed<R> {
                 limit: self.max_game,
                 resumed_at: Some(skip.buf_line),
             };
-            self.start = GameStart {
+            self.start = BufferStart {
                 offset: skip.offset,
                 line: skip.buf_line,
                 column: 1,
@@ -583,8 +584,8 @@ fn is_finished(game: &Game<'_>) -> bool {
 
 /// The length of the longest head of `buf` (which starts at `start`, a game boundary) made of finished games
 /// when read as if the input ended there: 0 when the first game is not finished.
-fn finished_prefix(buf: &[u8], start: GameStart) -> usize {
-    let mut games = Games::with_start(buf, start);
+fn finished_prefix(buf: &[u8], start: BufferStart) -> usize {
+    let mut games = GameReader::with_start(buf, start);
     let mut end = 0;
     while let Some(game) = games.next_game() {
         if !is_finished(game) {
@@ -595,7 +596,7 @@ fn finished_prefix(buf: &[u8], start: GameStart) -> usize {
     end
 }
 
-/// Reads `input` in blocks and lends each block's complete games as a [`Games`] reader: one pass, no
+/// Reads `input` in blocks and lends each block's complete games as a [`GameReader`] reader: one pass, no
 /// separate split, no copy of the games (the single-threaded path of the bulk jobs, and [`read_games`]).
 /// Memory: one block plus the unfinished game carried over (a game longer than a block grows the buffer;
 /// it is re-read only after the pending data doubled, so time stays linear), at most the game limit
@@ -642,7 +643,10 @@ impl<R: Read> BlockReader<R> {
     /// An error is either a game over the limit ([`GameTooLarge`] inside the [`io::Error`]; it was
     /// skipped) or a read error (after the complete games read before it, with where the input ended);
     /// call again to go on: after a read error the answer is `Ok(None)`.
-    pub fn next_block<T>(&mut self, f: impl FnOnce(&mut Games<'_>) -> T) -> io::Result<Option<T>> {
+    pub fn next_block<T>(
+        &mut self,
+        f: impl FnOnce(&mut GameReader<'_>) -> T,
+    ) -> io::Result<Option<T>> {
         let (len, more) = match self.feed.plan() {
             Plan::Error(e) => return Err(e),
             Plan::End => return Ok(None),
@@ -651,7 +655,8 @@ impl<R: Read> BlockReader<R> {
         };
         let complete = !more && len == self.feed.buf.len();
         let recycled = std::mem::take(&mut self.recycled);
-        let mut games = Games::for_block(&self.feed.buf[..len], self.feed.start, more, recycled);
+        let mut games =
+            GameReader::for_block(&self.feed.buf[..len], self.feed.start, more, recycled);
         let out = f(&mut games);
         while games.next_game().is_some() {}
         let used = games.position();
@@ -686,15 +691,15 @@ pub struct Batch {
     /// The games' bytes.
     pub bytes: Vec<u8>,
     /// Absolute offset, line, column and game index of `bytes[0]`.
-    pub start: GameStart,
+    pub start: BufferStart,
     /// Number of games in `bytes`.
     pub games: usize,
 }
 
 impl Batch {
     /// A reader over this batch's games.
-    pub fn games(&self) -> Games<'_> {
-        Games::with_start(&self.bytes, self.start)
+    pub fn games(&self) -> GameReader<'_> {
+        GameReader::with_start(&self.bytes, self.start)
     }
 }
 
@@ -743,8 +748,7 @@ impl<R: Read> BatchReader<R> {
 
     /// Hands back the bytes of a batch that has been processed, to be filled again. A batch is read into a
     /// fresh buffer otherwise, often new memory from the system: page faults and zeroing on the reading
-    /// thread, unmapping on the thread that drops it (measured on the 208 MB file with two threads: 4,059 page
-    /// faults without recycling, 2,407 with; stats -j2 about 3% faster on the GNU Chess slice).
+    /// thread, unmapping on the thread that drops it (docs/performance.md has what it saves).
     /// A buffer grown by a large game is not kept: spare buffers stay near the block size.
     pub fn recycle(&mut self, mut buf: Vec<u8>) {
         if self.spare.len() < MAX_SPARE && buf.capacity() <= 4 * self.feed.block {
@@ -769,7 +773,7 @@ impl<R: Read> BatchReader<R> {
         // The usual batch ends with a line break: count them all at once. Otherwise game by game, exactly
         // as the parser carries lines and columns (each game's tail counted in its own encoding).
         let mut after = begin;
-        let quick = text::end_after_line_break(&bytes, begin);
+        let quick = location::end_after_line_break(&bytes, begin);
         let per_game = if quick.is_some() { 0 } else { games };
         for (k, &a) in self.starts.iter().take(per_game).enumerate() {
             let b = self
@@ -780,12 +784,12 @@ impl<R: Read> BatchReader<R> {
                 .min(bytes.len());
             // the first game of the file may start after a BOM-less prefix of trivia: it starts at 0
             let a = if k == 0 { 0 } else { a };
-            after = text::encoding_and_end(&bytes[a..b], after).1;
+            after = location::encoding_and_end(&bytes[a..b], after).1;
         }
         if let Some(end) = quick {
             after = end;
         }
-        feed.start = GameStart {
+        feed.start = BufferStart {
             offset: start.offset + bytes.len() as u64,
             line: after.line,
             column: after.column,
@@ -801,11 +805,11 @@ impl<R: Read> BatchReader<R> {
 
 /// Drops a byte-order mark at the start of the input (offsets then count from 3). Returns false while fewer
 /// than three bytes are known and more may come: the mark cannot be told yet.
-fn skip_bom(buf: &mut Vec<u8>, start: &mut GameStart, eof: bool) -> bool {
+fn skip_bom(buf: &mut Vec<u8>, start: &mut BufferStart, eof: bool) -> bool {
     if buf.len() < 3 && !eof {
         return false;
     }
-    if buf.starts_with(lex::BOM) {
+    if buf.starts_with(BOM) {
         buf.drain(..3);
         start.offset = 3;
     }
@@ -866,7 +870,7 @@ mod tests {
         let pgn = "[Event \"a\"]\n1. e4 {x} e5 1-0\n\n[Event \"b\"]\n[Site \"s\"]\n\n1. d4 *\n\
                    [Event \"c\"]\n1. c4 (1. d4) 1/2-1/2\n"
             .repeat(7);
-        let whole: Vec<_> = Games::new(pgn.as_bytes())
+        let whole: Vec<_> = GameReader::new(pgn.as_bytes())
             .map(|g| (g.offset, g.line, g.index, g.tokens.len()))
             .collect();
         for block in [1, 2, 3, 7, 64, 1000] {
@@ -899,7 +903,7 @@ mod tests {
             "\u{FEFF}; lead\n[Event \"a\"]\n1. e4 {x} e5 1-0 {after}\n\n[Event \"b\"]\n1. d4 *\n\
                    1. c4 (1. d4) 1/2-1/2\n[A \"x\"]\n[A \"y\"]\n"
                 .repeat(5);
-        let whole: Vec<_> = Games::new(pgn.as_bytes())
+        let whole: Vec<_> = GameReader::new(pgn.as_bytes())
             .map(|g| {
                 (
                     g.offset,
@@ -1020,7 +1024,7 @@ mod tests {
     }
 
     fn whole(data: &[u8]) -> Vec<Out> {
-        Games::new(data).map(|g| game_out(&g)).collect()
+        GameReader::new(data).map(|g| game_out(&g)).collect()
     }
 
     #[test]

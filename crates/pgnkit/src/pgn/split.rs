@@ -1,20 +1,14 @@
 //! Finding game boundaries fast, without parsing.
 //!
-//! [`game_starts`] applies the same boundary rules as the parser (see the module documentation of
+//! [`game_starts`] feeds the parser's boundary rules ([`super::boundary`]; see the module documentation of
 //! [`crate::pgn`]) without building tokens: it skips movetext sixteen bytes at a time ([`lex::find_any`])
 //! up to the next of `{ ; [ * - %`, and uses the scanners of [`super::lex`] for comments and tag pairs, so
 //! the two agree by construction (and the tests check it on every corpus file, on random and on mutated input).
 //! [`super::BatchReader`] uses it to hand out owned batches of complete games.
 
-use super::lex::{self, NameSet};
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum State {
-    Before,
-    Tags,
-    Movetext,
-    Ended,
-}
+use super::boundary::{Bracket, GameBoundary, Section};
+use super::lex;
+use super::text::BOM;
 
 /// Start offsets of the games in `buf`, appended to `out`.
 ///
@@ -26,8 +20,7 @@ enum State {
 /// search stops early where a tag value's reading depends on bytes not yet read.
 pub fn game_starts(buf: &[u8], at_line_start: bool, complete: bool, out: &mut Vec<usize>) {
     let n = buf.len();
-    let mut names = NameSet::default();
-    let mut state = State::Before;
+    let mut boundary = GameBoundary::default();
     let mut i = 0;
     loop {
         i = lex::skip_spaces(buf, i);
@@ -43,22 +36,15 @@ pub fn game_starts(buf: &[u8], at_line_start: bool, complete: bool, out: &mut Ve
             b'{' => i = lex::scan_comment(buf, i).end,
             b';' => i = lex::line_end(buf, i),
             b'[' => {
-                let was_tags = state == State::Tags;
-                match state {
-                    State::Before => out.push(0),
-                    State::Ended => {
-                        out.push(i);
-                        names.clear();
+                match boundary.bracket(buf, i) {
+                    Bracket::Stray => {
+                        i += 1;
+                        continue;
                     }
-                    State::Movetext => {
-                        if !lex::looks_like_tag(buf, i) {
-                            i += 1;
-                            continue;
-                        }
-                        out.push(i);
-                        names.clear();
-                    }
-                    State::Tags => {}
+                    Bracket::NextGame => next_game(&mut boundary, out, i),
+                    // the first game owns the trivia before it
+                    Bracket::TagPair if boundary.section() == Section::Before => out.push(0),
+                    Bracket::TagPair => {}
                 }
                 let scan = lex::scan_tag(buf, i);
                 if !complete && (scan.truncated || scan.name.1 == n) {
@@ -66,28 +52,31 @@ pub fn game_starts(buf: &[u8], at_line_start: bool, complete: bool, out: &mut Ve
                     return;
                 }
                 let name = &buf[scan.name.0..scan.name.1];
-                if !name.is_empty() {
-                    if was_tags && names.contains(name) {
-                        out.push(i);
-                        names.clear();
-                    }
-                    names.insert(name);
+                if boundary.tag_pair(name) {
+                    next_game(&mut boundary, out, i);
+                    boundary.tag_pair(name);
                 }
-                state = State::Tags;
                 i = scan.end;
             }
             _ => {
-                match state {
-                    State::Before => out.push(0),
-                    State::Ended => out.push(i),
-                    State::Tags | State::Movetext => {}
+                if boundary.movetext_starts_next() {
+                    next_game(&mut boundary, out, i);
+                } else if boundary.section() == Section::Before {
+                    out.push(0);
                 }
                 let (next, ended) = skip_movetext(buf, i, at_line_start);
                 i = next;
-                state = if ended { State::Ended } else { State::Movetext };
+                boundary.movetext(ended);
             }
         }
     }
+}
+
+/// A game starts at `i`.
+#[inline]
+fn next_game(boundary: &mut GameBoundary<'_>, out: &mut Vec<usize>, i: usize) {
+    out.push(i);
+    boundary.reset();
 }
 
 /// The only bytes that can change the splitter's state in movetext.
@@ -149,8 +138,8 @@ fn skip_movetext(buf: &[u8], mut j: usize, at_line_start: bool) -> (usize, bool)
             b'{' => {
                 // A comment closed on its own line by a `}` with no backslash before it (a clock, an
                 // evaluation: most comments) is skipped here; anything else goes to `lex::scan_comment`, which
-                // would end the same comment at the same brace. Online games have a comment after every move,
-                // and leaving this loop for each of them made the split a seventh of one thread's work.
+                // would end the same comment at the same brace. Online games have a comment after every move:
+                // leaving this loop for each of them costs the reading thread much of its time with `-j2`.
                 let close = lex::find_any(buf, j + 1, [b'}', b'\n', b'\r']);
                 if close < n && buf[close] == b'}' && buf[close - 1] != b'\\' {
                     j = close + 1;
@@ -165,7 +154,7 @@ fn skip_movetext(buf: &[u8], mut j: usize, at_line_start: bool) -> (usize, bool)
 
 /// Game start offsets of a whole file in memory (a leading BOM is skipped; offsets are in `buf`).
 pub fn split_games(buf: &[u8]) -> Vec<usize> {
-    let skip = if buf.starts_with(lex::BOM) { 3 } else { 0 };
+    let skip = if buf.starts_with(BOM) { 3 } else { 0 };
     let mut out = Vec::new();
     game_starts(&buf[skip..], true, true, &mut out);
     for s in &mut out {

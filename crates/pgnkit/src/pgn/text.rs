@@ -1,13 +1,26 @@
-//! Text helpers: decoding (UTF-8 or Windows-1252), tag-value unescaping, line/column positions as
-//! editors count them, and `[%cmd ...]` commands inside comments (`%clk`).
+//! Text of a PGN file: which encoding a run of bytes is in (UTF-8, else Windows-1252), decoding it, and
+//! undoing the escapes of tag values and comments.
+//!
+//! The encoding decision is made here once ([`detect_encoding`]): for a whole game when it is read, for one
+//! field of a game that is not all UTF-8 ([`super::Game::field_encoding`]), and for columns.
 
 use std::borrow::Cow;
-use std::fmt;
-use std::time::Duration;
 
-use memchr::{memchr, memchr2, memchr2_iter, memmem};
+use memchr::memchr;
 
-use super::model::{Encoding, Game};
+/// The UTF-8 byte-order mark. A reader skips it at the start of the input; elsewhere (files joined with
+/// `cat`) it separates tokens like a space and counts as no column.
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// How bytes are decoded: UTF-8 when they are valid UTF-8, else Windows-1252 (see [`detect_encoding`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Encoding {
+    /// Valid UTF-8 (pure ASCII included).
+    #[default]
+    Utf8,
+    /// Not valid UTF-8: read as Windows-1252 (a superset of the printable Latin-1 the PGN standard names).
+    Cp1252,
+}
 
 /// Windows-1252 code points of bytes 0x80..=0x9F (the five unassigned bytes map to the C1 control of the
 /// same value, as WHATWG's decoder does); bytes 0xA0..=0xFF are Latin-1.
@@ -20,14 +33,22 @@ const CP1252_HIGH: [char; 32] = [
 
 /// One Windows-1252 byte as a character.
 #[inline]
-pub fn cp1252_char(b: u8) -> char {
+fn cp1252_char(b: u8) -> char {
     match b {
         0x80..=0x9F => CP1252_HIGH[(b - 0x80) as usize],
         _ => b as char,
     }
 }
 
-/// Which encoding a game's bytes are in: UTF-8 when valid, Windows-1252 otherwise.
+/// Which encoding bytes are in: UTF-8 when valid, Windows-1252 otherwise. Files are pasted together from
+/// sources in different encodings, so the question is asked of each game, and in a game that is not all
+/// UTF-8, of each field.
+///
+/// ```
+/// use pgnkit::pgn::{Encoding, detect_encoding};
+/// assert_eq!(detect_encoding("Réti".as_bytes()), Encoding::Utf8);
+/// assert_eq!(detect_encoding(b"R\xe9ti"), Encoding::Cp1252);
+/// ```
 #[inline]
 pub fn detect_encoding(bytes: &[u8]) -> Encoding {
     if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
@@ -57,6 +78,12 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
 }
 
 /// Undoes a tag value's escapes (`\"` → `"`, `\\` → `\`; any other backslash is kept) and decodes.
+///
+/// ```
+/// use pgnkit::pgn::{Encoding, tag_value};
+/// assert_eq!(tag_value(br#"Smith, \"Jack\" \\ co"#, Encoding::Utf8), r#"Smith, "Jack" \ co"#);
+/// assert_eq!(tag_value(b"M\xfcller", Encoding::Cp1252), "Müller");
+/// ```
 pub fn tag_value(raw: &[u8], encoding: Encoding) -> Cow<'_, str> {
     if memchr(b'\\', raw).is_none() {
         return decode(raw, encoding);
@@ -89,329 +116,6 @@ fn unescape(raw: &[u8], quote: u8) -> Vec<u8> {
     out
 }
 
-/// A 1-based line and column, as editors count: lines across the whole file (LF, CRLF and a lone CR
-/// each end a line), columns in characters of the decoded line (a tab is one; a BOM is none).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Location {
-    /// Line, from 1.
-    pub line: u64,
-    /// Column, from 1.
-    pub column: u32,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.column)
-    }
-}
-
-/// Number of line breaks in `bytes` (LF, CRLF and lone CR each count once). A CR at the very end counts
-/// as a break even if an LF follows in the next buffer; game and batch boundaries never fall there.
-pub fn count_line_breaks(bytes: &[u8]) -> u64 {
-    let lf = count_byte(bytes, b'\n') as u64;
-    if memchr(b'\r', bytes).is_none() {
-        return lf;
-    }
-    let lone_cr = memchr::memchr_iter(b'\r', bytes)
-        .filter(|&i| bytes.get(i + 1) != Some(&b'\n'))
-        .count() as u64;
-    lf + lone_cr
-}
-
-/// Occurrences of `needle` (chunks summed in `u8`, which the compiler vectorises well).
-fn count_byte(bytes: &[u8], needle: u8) -> usize {
-    bytes
-        .chunks(255)
-        .map(|c| c.iter().map(|&b| (b == needle) as u8).sum::<u8>() as usize)
-        .sum()
-}
-
-fn count_continuation(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(255)
-        .map(|c| c.iter().map(|&b| ((b & 0xC0) == 0x80) as u8).sum::<u8>() as usize)
-        .sum()
-}
-
-/// Characters in `bytes` when decoded: UTF-8 characters if valid UTF-8 (BOMs not counted), else one per byte.
-pub fn count_chars(bytes: &[u8]) -> u32 {
-    if bytes.is_ascii() {
-        return bytes.len() as u32;
-    }
-    if std::str::from_utf8(bytes).is_ok() {
-        count_chars_in(bytes, Encoding::Utf8)
-    } else {
-        bytes.len() as u32
-    }
-}
-
-fn count_chars_in(bytes: &[u8], encoding: Encoding) -> u32 {
-    match encoding {
-        Encoding::Cp1252 => bytes.len() as u32,
-        Encoding::Utf8 => {
-            let chars = bytes.len() - count_continuation(bytes);
-            let boms = memmem::find_iter(bytes, super::lex::BOM).count();
-            (chars - boms) as u32
-        }
-    }
-}
-
-/// A game's encoding and the line and column just after it (the last line's characters counted in the
-/// game's encoding, as [`Game::location`] counts them), in one pass over the bytes for the usual case.
-pub(crate) fn encoding_and_end(bytes: &[u8], start: Location) -> (Encoding, Location) {
-    let encoding = if bytes.is_ascii() || std::str::from_utf8(bytes).is_ok() {
-        Encoding::Utf8
-    } else {
-        Encoding::Cp1252
-    };
-    let breaks = if memchr(b'\r', bytes).is_none() {
-        count_byte(bytes, b'\n') as u64
-    } else {
-        count_line_breaks(bytes)
-    };
-    let end = if breaks == 0 {
-        Location {
-            line: start.line,
-            column: start.column + count_chars_in(bytes, encoding),
-        }
-    } else {
-        Location {
-            line: start.line + breaks,
-            column: 1 + count_chars_in(&bytes[last_line_start(bytes)..], encoding),
-        }
-    };
-    (encoding, end)
-}
-
-/// Line and column just after `bytes` when they end with a line break (column 1 of the next line, whatever
-/// the encodings of the games in them); `None` otherwise. One pass over the bytes for all the games of a
-/// batch: a line break never straddles two games, as each game starts at a byte that is no blank.
-pub(crate) fn end_after_line_break(bytes: &[u8], start: Location) -> Option<Location> {
-    if !matches!(bytes.last(), Some(b'\n' | b'\r')) {
-        return None;
-    }
-    let breaks = if memchr(b'\r', bytes).is_none() {
-        count_byte(bytes, b'\n') as u64
-    } else {
-        count_line_breaks(bytes)
-    };
-    Some(Location {
-        line: start.line + breaks,
-        column: 1,
-    })
-}
-
-/// Line and column just after `bytes`, which start at `start` (used to carry positions from game to
-/// game and from batch to batch). The last partial line's characters count as UTF-8 characters when
-/// they are valid UTF-8, else one per byte.
-pub fn advance(start: Location, bytes: &[u8]) -> Location {
-    let breaks = count_line_breaks(bytes);
-    if breaks == 0 {
-        return Location {
-            line: start.line,
-            column: start.column + count_chars(bytes),
-        };
-    }
-    let last = last_line_start(bytes);
-    Location {
-        line: start.line + breaks,
-        column: 1 + count_chars(&bytes[last..]),
-    }
-}
-
-fn last_line_start(bytes: &[u8]) -> usize {
-    match memchr::memrchr2(b'\n', b'\r', bytes) {
-        Some(i) => i + 1,
-        None => 0,
-    }
-}
-
-pub(crate) fn locate(game: &Game<'_>, offset: usize) -> Location {
-    let offset = offset.min(game.source.len());
-    let before = &game.source[..offset];
-    let breaks = count_line_breaks(before);
-    if breaks == 0 {
-        return Location {
-            line: game.line,
-            column: game.column + count_chars_in(before, game.encoding),
-        };
-    }
-    let last = last_line_start(before);
-    Location {
-        line: game.line + breaks,
-        column: 1 + count_chars_in(&before[last..], game.encoding),
-    }
-}
-
-/// Line and column of many offsets of one game, looked up in (mostly) increasing order: each look-up counts
-/// only the bytes since the previous one, so locating every problem of a game costs one pass over it (a line
-/// holding 100,000 problems was scanned from its start once per problem). A look-up behind the previous one
-/// starts again from the game's start.
-#[derive(Debug)]
-pub struct Locator<'g, 'a> {
-    game: &'g Game<'a>,
-    offset: usize,
-    line_start: usize,
-    location: Location,
-}
-
-impl<'g, 'a> Locator<'g, 'a> {
-    /// A locator at the start of `game`.
-    pub fn new(game: &'g Game<'a>) -> Self {
-        Locator {
-            game,
-            offset: 0,
-            line_start: 0,
-            location: Location {
-                line: game.line,
-                column: game.column,
-            },
-        }
-    }
-
-    /// Line and column of an offset in the game's source, as [`Game::location`] gives them.
-    pub fn locate(&mut self, offset: usize) -> Location {
-        let src = self.game.source;
-        let offset = offset.min(src.len());
-        if offset < self.offset {
-            *self = Locator::new(self.game);
-        }
-        let mut from = self.offset;
-        // The previous offset fell between CR and LF: that line break is counted already.
-        if from > 0 && from < offset && src[from - 1] == b'\r' && src[from] == b'\n' {
-            from += 1;
-            self.line_start = from;
-        }
-        let between = &src[from..offset];
-        let breaks = count_line_breaks(between);
-        if breaks == 0 {
-            self.location.column += count_chars_in(between, self.game.encoding);
-        } else {
-            let start = from + last_line_start(between);
-            self.location = Location {
-                line: self.location.line + breaks,
-                column: 1 + count_chars_in(&src[start..offset], self.game.encoding),
-            };
-            self.line_start = start;
-        }
-        self.offset = offset;
-        self.location
-    }
-
-    /// Where the line of the last located offset starts in the game's source (0 on the game's first line,
-    /// which may start mid-line in the file).
-    pub fn line_start(&self) -> usize {
-        self.line_start
-    }
-}
-
-/// Line starts of one game, for many look-ups (binary search instead of a scan per look-up).
-#[derive(Debug)]
-pub struct LineMap<'g, 'a> {
-    game: &'g Game<'a>,
-    starts: Vec<u32>,
-}
-
-impl<'g, 'a> LineMap<'g, 'a> {
-    pub(crate) fn new(game: &'g Game<'a>) -> Self {
-        let src = game.source;
-        let mut starts = vec![0u32];
-        for i in memchr2_iter(b'\n', b'\r', src) {
-            if src[i] == b'\r' && src.get(i + 1) == Some(&b'\n') {
-                continue;
-            }
-            starts.push((i + 1) as u32);
-        }
-        LineMap { game, starts }
-    }
-
-    /// Line and column of an offset in the game's source.
-    pub fn location(&self, offset: u32) -> Location {
-        let offset = offset.min(self.game.source.len() as u32);
-        let k = self.starts.partition_point(|&s| s <= offset) - 1;
-        let line_start = self.starts[k] as usize;
-        let chars = count_chars_in(
-            &self.game.source[line_start..offset as usize],
-            self.game.encoding,
-        );
-        if k == 0 {
-            Location {
-                line: self.game.line,
-                column: self.game.column + chars,
-            }
-        } else {
-            Location {
-                line: self.game.line + k as u64,
-                column: 1 + chars,
-            }
-        }
-    }
-}
-
-/// `[%name value]` commands inside a comment's text, in order (`[%clk 0:03:00]`, `[%eval 0.17]`,
-/// `[%cal Ge2e4]`). Name and value are raw bytes; the value is trimmed.
-pub fn commands(comment: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> + '_ {
-    let mut rest = comment;
-    std::iter::from_fn(move || {
-        loop {
-            let k = memmem::find(rest, b"[%")?;
-            let after = &rest[k + 2..];
-            let name_len = after
-                .iter()
-                .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
-                .unwrap_or(after.len());
-            let Some(close) = memchr2(b']', b'[', after) else {
-                rest = &rest[rest.len()..];
-                return None;
-            };
-            if name_len == 0 || after[close] == b'[' || close < name_len {
-                rest = &after[close.min(after.len())..];
-                continue;
-            }
-            let name = &after[..name_len];
-            let value = after[name_len..close].trim_ascii();
-            rest = &after[close + 1..];
-            return Some((name, value));
-        }
-    })
-}
-
-/// The first `[%clk h:mm:ss]` (or `[%clk h:mm:ss.f]`) in a comment's text, as a duration.
-pub fn clock(comment: &[u8]) -> Option<Duration> {
-    commands(comment)
-        .find(|(name, _)| *name == b"clk")
-        .and_then(|(_, v)| parse_clock(v))
-}
-
-/// Parses `h:mm:ss`, `mm:ss` or `h:mm:ss.fff` (fractions of a second up to nanoseconds).
-pub fn parse_clock(v: &[u8]) -> Option<Duration> {
-    let s = std::str::from_utf8(v).ok()?;
-    let (whole, frac) = match s.split_once('.') {
-        Some((w, f)) => (w, Some(f)),
-        None => (s, None),
-    };
-    let mut secs: u64 = 0;
-    let mut parts = 0;
-    for p in whole.split(':') {
-        if p.is_empty() || p.len() > 10 || !p.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        secs = secs.checked_mul(60)?.checked_add(p.parse::<u64>().ok()?)?;
-        parts += 1;
-    }
-    if !(1..=3).contains(&parts) {
-        return None;
-    }
-    let nanos = match frac {
-        None => 0,
-        Some(f) if !f.is_empty() && f.len() <= 9 && f.bytes().all(|b| b.is_ascii_digit()) => {
-            f.parse::<u32>().ok()? * 10u32.pow(9 - f.len() as u32)
-        }
-        Some(_) => return None,
-    };
-    Some(Duration::new(secs, nanos))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -432,80 +136,6 @@ mod tests {
         assert_eq!(
             unescape_comment(br"ab{cd\}ef\\ghij \\\\\\").as_ref(),
             br"ab{cd}ef\ghij \\\"
-        );
-    }
-
-    #[test]
-    fn the_locator_agrees_with_location_forwards_and_backwards() {
-        let text = "x 1-0 [Event \"é\"]\r\n\r\n1. e4 {caf\u{e9}\rx}\n e5 (1... c5\r\n) *\n\n[Event \"b\"] 1. d4 *";
-        for game in crate::pgn::parse_all(text.as_bytes()) {
-            let n = game.source.len();
-            let mut locator = game.locator();
-            // every offset forwards, then a walk with steps back
-            let order: Vec<usize> = (0..=n).chain((0..=n).rev().step_by(3)).collect();
-            for offset in order {
-                assert_eq!(
-                    locator.locate(offset),
-                    game.location(offset as u32),
-                    "offset {offset} of game {}",
-                    game.index
-                );
-                let start = locator.line_start();
-                assert!(start <= offset);
-                assert!(!game.source[start..offset].contains(&b'\n'));
-            }
-        }
-    }
-
-    #[test]
-    fn line_breaks_and_columns() {
-        for s in [
-            &b""[..],
-            b"a",
-            b"ab\ncd",
-            b"x\r\ny\rz\n",
-            "é\nàb".as_bytes(),
-            b"\xe9\n",
-        ] {
-            let start = Location { line: 3, column: 5 };
-            let enc = detect_encoding(s);
-            assert_eq!(encoding_and_end(s, start), (enc, advance(start, s)));
-        }
-        assert_eq!(count_line_breaks(b"a\nb\r\nc\rd"), 3);
-        assert_eq!(count_chars("é♘\u{FEFF}x".as_bytes()), 3);
-        assert_eq!(count_chars(b"\xe9x"), 2);
-        let l = advance(Location { line: 1, column: 1 }, "ab\ncé".as_bytes());
-        assert_eq!(l, Location { line: 2, column: 3 });
-        let l = advance(Location { line: 4, column: 7 }, b"xyz");
-        assert_eq!(
-            l,
-            Location {
-                line: 4,
-                column: 10
-            }
-        );
-    }
-
-    #[test]
-    fn clk() {
-        assert_eq!(
-            clock(b" [%eval 0.17] [%clk 0:03:00] "),
-            Some(Duration::from_secs(180))
-        );
-        assert_eq!(
-            clock(b"[%clk 1:02:03.5]"),
-            Some(Duration::from_millis(3_723_500))
-        );
-        assert_eq!(clock(b"[%clk x]"), None);
-        assert_eq!(clock(b"no clock"), None);
-        let c: Vec<_> = commands(b"[%cal Ge2e4,Gd2d4][%csl Rh5] text [%] [%a]").collect();
-        assert_eq!(
-            c,
-            vec![
-                (&b"cal"[..], &b"Ge2e4,Gd2d4"[..]),
-                (&b"csl"[..], &b"Rh5"[..]),
-                (&b"a"[..], &b""[..])
-            ]
         );
     }
 }

@@ -1,6 +1,7 @@
 //! Writing a game in PGN export format (Edwards 1994, §8): pure formatting over the game model and the
 //! text of its moves, which the caller has already resolved (the writer replays nothing, so it knows no
-//! positions and cannot be wrong about a move; see `jobs::convert` for where moves get their text).
+//! positions and cannot be wrong about a move: the caller, which resolved the moves, gives their text in a
+//! [`PrintedMoves`]).
 //!
 //! # What is written
 //! * **Tags**: the Seven Tag Roster first, in its order (Event, Site, Date, Round, White, Black, Result),
@@ -12,7 +13,7 @@
 //!   - `N.` before every white move; `N...` before a black move only when something other than its white
 //!     move stands before it: the start of the movetext, a comment, a NAG, a variation (its start or its
 //!     end), a draw offer or an escape line;
-//!   - each move as the caller wrote it ([`Movetext`]): canonical SAN in the target language, LAN or UCI;
+//!   - each move as the caller wrote it ([`PrintedMoves`]): canonical SAN in the target language, LAN or UCI;
 //!   - NAGs as `$n`, suffix annotations included (`e4!` becomes `e4 $1`, `+=` becomes `$14`): export format
 //!     has no suffix annotations;
 //!   - brace comments verbatim, except that line ends become LF and, where a line must be broken, the
@@ -35,16 +36,17 @@
 //! by itself: a single word of a comment, a `;` comment, an escape line (all kept verbatim). Tag lines are
 //! one per tag whatever their length.
 
-use super::lex::{GameResult, looks_like_tag};
-use super::model::{Encoding, Game, Span, Tag, TokenKind};
-use crate::core::decimal;
+mod layout;
+mod printed_moves;
+mod tags;
 
-/// Longest movetext line, in characters.
-pub const MAX_LINE: usize = 79;
+pub use layout::MAX_LINE;
+pub use printed_moves::PrintedMoves;
+pub use tags::export_result;
 
-/// The Seven Tag Roster, in export order.
-pub const SEVEN_TAG_ROSTER: [&str; 7] =
-    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+use super::commands::strip_clocks;
+use super::model::{Game, Span, TokenKind};
+use layout::{Filler, NumberBuf, Sep, write_comment};
 
 /// What to keep of the input besides tags and moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,78 +72,21 @@ impl Default for Keep {
     }
 }
 
-/// One move token as the writer must print it: where its text is in [`Movetext`]'s buffer, and its number
-/// and side (from the position before it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Slot {
-    start: u32,
-    end: u32,
-    number: u32,
-    black: bool,
-    set: bool,
-}
-
-/// The text of every move token of one game, indexed by token index, in one reusable buffer (no
-/// allocation per move once the buffers have grown).
-#[derive(Clone, Debug, Default)]
-pub struct Movetext {
-    text: String,
-    slots: Vec<Slot>,
-}
-
-impl Movetext {
-    /// Empties the table for a game of `tokens` tokens (keeps the allocations).
-    pub fn reset(&mut self, tokens: usize) {
-        self.text.clear();
-        self.slots.clear();
-        self.slots.resize(tokens, Slot::default());
-    }
-
-    /// Sets the text of the move token at `token` (index in [`Game::tokens`]): `write` appends it to the
-    /// buffer it is given. `number` is the full-move number and `black` the side of the position before
-    /// the move. An index beyond the table is ignored (the writer then reports the move as unwritten).
-    pub fn set(&mut self, token: usize, number: u32, black: bool, write: impl FnOnce(&mut String)) {
-        let start = self.text.len();
-        write(&mut self.text);
-        let end = self.text.len();
-        if let Some(slot) = self.slots.get_mut(token) {
-            *slot = Slot {
-                start: start as u32,
-                end: end as u32,
-                number,
-                black,
-                set: true,
-            };
-        }
-    }
-
-    /// Appends `more` to the text of the move token at `token`, which must be the last one set (its check
-    /// mark, known once the move is played); otherwise nothing happens.
-    pub fn append(&mut self, token: usize, more: &str) {
-        if let Some(slot) = self.slots.get_mut(token)
-            && slot.set
-            && slot.end as usize == self.text.len()
-        {
-            self.text.push_str(more);
-            slot.end = self.text.len() as u32;
-        }
-    }
-
-    /// The text, number and side of a move token, if set.
-    pub fn get(&self, token: usize) -> Option<(&str, u32, bool)> {
-        let slot = self.slots.get(token).filter(|s| s.set)?;
-        let text = self.text.get(slot.start as usize..slot.end as usize)?;
-        Some((text, slot.number, slot.black))
-    }
-}
-
 /// Why a game cannot be written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WriteError {
-    /// A move token has no text in the [`Movetext`] (it was not replayed).
-    MoveNotGiven { token: usize, span: Span },
+    /// A move token has no text in the [`PrintedMoves`] (it was not replayed).
+    MoveNotGiven {
+        /// The token's index in [`Game::tokens`].
+        token: usize,
+        /// Where it is in the game's source.
+        span: Span,
+    },
     /// Text that is no PGN token: it cannot be placed in export format.
-    UnknownToken { span: Span },
+    UnknownToken {
+        /// Where it is in the game's source.
+        span: Span,
+    },
 }
 
 impl WriteError {
@@ -162,16 +107,32 @@ impl std::fmt::Display for WriteError {
     }
 }
 
-/// The termination marker a game is written with: the Result tag when it is one of the four markers,
-/// else the game's own marker, else `*`.
-pub fn export_result(game: &Game<'_>) -> GameResult {
-    game.tag_raw("Result")
-        .and_then(|v| GameResult::from_bytes(v.trim_ascii()))
-        .or(game.result)
-        .unwrap_or(GameResult::Unknown)
-}
-
 /// Writes games in export format; holds scratch buffers reused from game to game.
+///
+/// ```
+/// use pgnkit::pgn::writer::{Keep, PrintedMoves, Writer};
+/// use pgnkit::pgn::{TokenKind, parse_all};
+/// let games = parse_all(b"[White \"Anna\"]\n1.e4 e5 2.Nf3!? {a gambit?} 1-0");
+/// let game = &games[0];
+/// // The writer prints each move as the caller spells it (here as written; convert resolves and respells).
+/// let mut moves = PrintedMoves::default();
+/// moves.reset(game.tokens.len());
+/// let mut ply = 0;
+/// for (i, token) in game.tokens.iter().enumerate() {
+///     if let TokenKind::Move(mv) = token.kind {
+///         let text = std::str::from_utf8(game.san(&mv)).unwrap();
+///         moves.set(i, ply / 2 + 1, ply % 2 == 1, |out| out.push_str(text));
+///         ply += 1;
+///     }
+/// }
+/// let mut out = Vec::new();
+/// Writer::new(Keep::default()).write_game(game, &moves, &mut out).unwrap();
+/// assert_eq!(
+///     String::from_utf8(out).unwrap(),
+///     "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Anna\"]\n\
+///      [Black \"?\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 $5 {a gambit?} 1-0\n\n"
+/// );
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Writer {
     keep: Keep,
@@ -180,6 +141,7 @@ pub struct Writer {
 }
 
 impl Writer {
+    /// A writer that keeps what `keep` says (everything, by default).
     pub fn new(keep: Keep) -> Writer {
         Writer {
             keep,
@@ -192,11 +154,11 @@ impl Writer {
     pub fn write_game(
         &mut self,
         game: &Game<'_>,
-        moves: &Movetext,
+        moves: &PrintedMoves,
         out: &mut Vec<u8>,
     ) -> Result<(), WriteError> {
         let mark = out.len();
-        self.write_tags(game, out);
+        tags::write_tags(game, &mut self.order, out);
         out.push(b'\n');
         let result = self.write_movetext(game, moves, out);
         if result.is_err() {
@@ -205,45 +167,10 @@ impl Writer {
         result
     }
 
-    fn write_tags(&mut self, game: &Game<'_>, out: &mut Vec<u8>) {
-        // One pass: the roster's tags into their slots (the first of a name; the reader starts a new game at a
-        // repeated one), the others kept in order to be sorted.
-        let mut roster: [Option<&Tag>; 7] = [None; 7];
-        self.order.clear();
-        for (i, tag) in game.tags.iter().enumerate() {
-            match roster_slot(game.bytes(tag.name)) {
-                Some(k) => {
-                    roster[k] = roster[k].or(Some(tag));
-                }
-                None => self.order.push(i as u32),
-            }
-        }
-        for (name, tag) in SEVEN_TAG_ROSTER.iter().zip(roster) {
-            match tag {
-                Some(tag) => write_tag(game, tag, out),
-                None => {
-                    let value = match *name {
-                        "Date" => "????.??.??",
-                        "Result" => export_result(game).as_str(),
-                        _ => "?",
-                    };
-                    for part in ["[", name, " \"", value, "\"]\n"] {
-                        out.extend_from_slice(part.as_bytes());
-                    }
-                }
-            }
-        }
-        self.order
-            .sort_by_key(|&i| game.bytes(game.tags[i as usize].name));
-        for &i in &self.order {
-            write_tag(game, &game.tags[i as usize], out);
-        }
-    }
-
     fn write_movetext(
         &mut self,
         game: &Game<'_>,
-        moves: &Movetext,
+        moves: &PrintedMoves,
         out: &mut Vec<u8>,
     ) -> Result<(), WriteError> {
         let keep = self.keep;
@@ -352,290 +279,6 @@ impl Writer {
     }
 }
 
-/// `[Name "value"]` and a line break, the value unescaped, decoded and escaped again.
-fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
-    out.push(b'[');
-    out.extend_from_slice(game.bytes(tag.name));
-    out.extend_from_slice(b" \"");
-    let raw = game.bytes(tag.value);
-    // The usual value (UTF-8, nothing escaped or to escape, on one line) is written as it stands.
-    if game.field_encoding(raw) == Encoding::Utf8
-        && !raw
-            .iter()
-            .any(|&b| matches!(b, b'\\' | b'"' | b'\n' | b'\r'))
-    {
-        out.extend_from_slice(raw);
-        out.extend_from_slice(b"\"]\n");
-        return;
-    }
-    let value = game.tag_value(tag);
-    let mut rest = value.as_ref();
-    // Only `\`, `"` and line breaks need care; copy the runs between them whole.
-    while let Some(k) = rest.find(['\\', '"', '\n', '\r']) {
-        out.extend_from_slice(&rest.as_bytes()[..k]);
-        match rest.as_bytes()[k] {
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\r' if rest.as_bytes().get(k + 1) == Some(&b'\n') => {}
-            _ => out.push(b' '),
-        }
-        rest = &rest[k + 1..];
-    }
-    out.extend_from_slice(rest.as_bytes());
-    out.extend_from_slice(b"\"]\n");
-}
-
-/// Removes every `[%clk ...]` command from a comment's text into `out`, with the blanks before it (or,
-/// at the start of the comment, after it), so `{ [%eval 0.2] [%clk 0:03:00] }` becomes `{ [%eval 0.2] }`.
-pub fn strip_clocks(text: &str, out: &mut String) {
-    out.clear();
-    let mut rest = text;
-    while let Some(k) = rest.find("[%clk") {
-        let after = &rest[k + 5..];
-        let name_ends = after
-            .as_bytes()
-            .first()
-            .is_none_or(|b| b.is_ascii_whitespace() || *b == b']');
-        let close = after.find(']');
-        let (true, Some(close)) = (name_ends, close) else {
-            out.push_str(&rest[..k + 5]);
-            rest = after;
-            continue;
-        };
-        let before = &rest[..k];
-        let trimmed = before.trim_end_matches([' ', '\t']);
-        let mut tail = &after[close + 1..];
-        if trimmed.len() == before.len() && out.is_empty() && before.trim().is_empty() {
-            // At the start: drop the blanks after the command instead.
-            tail = tail.trim_start_matches([' ', '\t']);
-            out.push_str(before);
-        } else {
-            out.push_str(trimmed);
-        }
-        rest = tail;
-    }
-    out.push_str(rest);
-}
-
-/// What separates a unit from the one before it on the same line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Sep<'s> {
-    /// One space (or a line break).
-    Space,
-    /// Nothing (or a line break): after `(`, before `)`.
-    None,
-    /// Blanks of a comment, kept when the next unit fits on the line (else they become the break).
-    Run(&'s str),
-    /// Blanks of a comment that may not become a line break (the next word must not start a line).
-    Keep(&'s str),
-}
-
-/// Width of text in characters (figurines and accented letters are one each).
-#[inline]
-fn width(s: &str) -> usize {
-    if s.is_ascii() {
-        s.len()
-    } else {
-        s.chars().count()
-    }
-}
-
-/// Fills lines of at most [`MAX_LINE`] characters.
-struct Filler<'o> {
-    out: &'o mut Vec<u8>,
-    /// Characters on the current line.
-    col: usize,
-}
-
-impl Filler<'_> {
-    /// Writes a unit made of `parts` (never broken), after `sep` or, when it does not fit, after a line break.
-    #[inline]
-    fn put(&mut self, sep: Sep<'_>, parts: &[&str]) {
-        let w: usize = parts.iter().map(|p| width(p)).sum();
-        self.separate(sep, w);
-        for p in parts {
-            self.out.extend_from_slice(p.as_bytes());
-        }
-        self.col += w;
-    }
-
-    /// Writes `sep` before a unit `w` characters wide, or a line break when the unit would not fit (nothing
-    /// at the start of a line).
-    #[inline]
-    fn separate(&mut self, sep: Sep<'_>, w: usize) {
-        if self.col == 0 {
-            return;
-        }
-        let (sep_text, breakable) = match sep {
-            Sep::Space => {
-                // The usual separator, without a call to copy one byte.
-                if self.col + 1 + w <= MAX_LINE {
-                    self.out.push(b' ');
-                    self.col += 1;
-                } else {
-                    self.out.push(b'\n');
-                    self.col = 0;
-                }
-                return;
-            }
-            Sep::None => ("", true),
-            Sep::Run(r) => (r, true),
-            Sep::Keep(r) => (r, false),
-        };
-        let sep_width = width(sep_text);
-        if !breakable || self.col + sep_width + w <= MAX_LINE {
-            self.out.extend_from_slice(sep_text.as_bytes());
-            self.col += sep_width;
-        } else {
-            self.out.push(b'\n');
-            self.col = 0;
-        }
-    }
-
-    /// Writes a move, after its number when given (`12.` or `12...`, then a space): [`Filler::put`] for the
-    /// unit that every move is, without its general parts (the number is formatted in place).
-    #[inline]
-    fn put_move(&mut self, sep: Sep<'_>, number: Option<(u32, bool)>, text: &str) {
-        let mut buf = [0u8; 20];
-        let (digits, dots): (&[u8], &[u8]) = match number {
-            Some((n, black)) => (
-                decimal::digits(n.into(), &mut buf),
-                if black { b"... " } else { b". " },
-            ),
-            None => (b"", b""),
-        };
-        let w = digits.len() + dots.len() + width(text);
-        self.separate(sep, w);
-        self.out.extend_from_slice(digits);
-        // A few bytes: pushed, not copied by a call.
-        for &b in dots {
-            self.out.push(b);
-        }
-        self.out.extend_from_slice(text.as_bytes());
-        self.col += w;
-    }
-
-    /// Ends the current line, if anything is on it.
-    fn newline(&mut self) {
-        if self.col > 0 {
-            self.out.push(b'\n');
-            self.col = 0;
-        }
-    }
-
-    /// Writes text verbatim on the current line (no line break inside it).
-    fn push(&mut self, text: &str) {
-        self.out.extend_from_slice(text.as_bytes());
-        self.col += width(text);
-    }
-
-    /// Writes blanks holding line breaks verbatim, with LF line ends.
-    fn breaks(&mut self, run: &str) {
-        let mut chars = run.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '\r' => {
-                    if chars.peek() == Some(&'\n') {
-                        chars.next();
-                    }
-                    self.out.push(b'\n');
-                    self.col = 0;
-                }
-                '\n' => {
-                    self.out.push(b'\n');
-                    self.col = 0;
-                }
-                c => {
-                    let mut buf = [0u8; 4];
-                    self.out
-                        .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                    self.col += 1;
-                }
-            }
-        }
-    }
-}
-
-/// Whether a comment word may not start a line: the line would read as a tag pair (`[Event "`, which
-/// ends a comment for readers that recover from a missing `}`) or as an escape line (`%`).
-fn must_not_start_line(rest: &str) -> bool {
-    rest.starts_with('%') || looks_like_tag(rest.as_bytes(), 0)
-}
-
-/// A brace comment: words and blanks verbatim, `{` glued to the first word and `}` to the last.
-fn write_comment(f: &mut Filler<'_>, sep: Sep<'_>, text: &str) {
-    let mut sep = sep;
-    let mut open = "{";
-    let mut rest = text;
-    loop {
-        let blank = rest.len() - rest.trim_start().len();
-        if blank > 0 {
-            let run = &rest[..blank];
-            rest = &rest[blank..];
-            if !open.is_empty() {
-                f.put(sep, &[open]);
-                open = "";
-            }
-            if run.contains(['\n', '\r']) {
-                f.breaks(run);
-                sep = Sep::None;
-            } else if must_not_start_line(rest) {
-                sep = Sep::Keep(run);
-            } else {
-                sep = Sep::Run(run);
-            }
-        }
-        if rest.is_empty() {
-            f.put(sep, &[open, "}"]);
-            return;
-        }
-        let word_len = rest.find(char::is_whitespace).unwrap_or(rest.len());
-        let word = &rest[..word_len];
-        rest = &rest[word_len..];
-        let close = if rest.is_empty() { "}" } else { "" };
-        f.put(sep, &[open, word, close]);
-        open = "";
-        if rest.is_empty() {
-            return;
-        }
-    }
-}
-
-/// The index of a Seven Tag Roster name in [`SEVEN_TAG_ROSTER`].
-#[inline]
-fn roster_slot(name: &[u8]) -> Option<usize> {
-    Some(match name {
-        b"Event" => 0,
-        b"Site" => 1,
-        b"Date" => 2,
-        b"Round" => 3,
-        b"White" => 4,
-        b"Black" => 5,
-        b"Result" => 6,
-        _ => return None,
-    })
-}
-
-/// Formats NAGs without allocating.
-#[derive(Default)]
-struct NumberBuf {
-    buf: String,
-}
-
-impl NumberBuf {
-    fn nag(&mut self, nag: u8) -> &str {
-        let mut buf = [0u8; 20];
-        self.buf.clear();
-        self.buf.push('$');
-        self.buf.extend(
-            decimal::digits(nag.into(), &mut buf)
-                .iter()
-                .map(|&d| char::from(d)),
-        );
-        &self.buf
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -643,8 +286,8 @@ mod tests {
 
     /// Gives every move token its own bytes as text and numbers from a running count: enough to test
     /// layout without replaying (the writer never looks at what a move means).
-    fn verbatim_moves(game: &Game<'_>) -> Movetext {
-        let mut moves = Movetext::default();
+    fn verbatim_moves(game: &Game<'_>) -> PrintedMoves {
+        let mut moves = PrintedMoves::default();
         moves.reset(game.tokens.len());
         // Per line of play: the ply count, so numbers follow variations like a replay would.
         let mut stack: Vec<(u32, u32)> = vec![(0, 0)];
@@ -928,43 +571,6 @@ mod tests {
             out.contains("1. e4 e5 { [%eval 0.2] } 2. Nf3 {ok} *"),
             "{out}"
         );
-    }
-
-    #[test]
-    fn roster_slots_follow_the_roster() {
-        for (i, name) in SEVEN_TAG_ROSTER.iter().enumerate() {
-            assert_eq!(roster_slot(name.as_bytes()), Some(i), "{name}");
-        }
-        for name in ["WhiteElo", "event", "Sites", "", "ECO"] {
-            assert_eq!(roster_slot(name.as_bytes()), None, "{name}");
-        }
-    }
-
-    #[test]
-    fn numbers() {
-        let mut b = NumberBuf::default();
-        let mut out = Vec::new();
-        let mut f = Filler {
-            out: &mut out,
-            col: 0,
-        };
-        f.put_move(Sep::Space, Some((12, true)), "Nf3");
-        f.put_move(Sep::Space, None, "e5");
-        f.put_move(Sep::Space, Some((4_294_967_295, false)), "O-O");
-        assert_eq!(out, b"12... Nf3 e5 4294967295. O-O");
-        assert_eq!(b.nag(255), "$255");
-        assert_eq!(b.nag(0), "$0");
-    }
-
-    #[test]
-    fn clocks_are_removed_with_their_blanks() {
-        let mut s = String::new();
-        strip_clocks("a [%clk 1:00] b", &mut s);
-        assert_eq!(s, "a b");
-        strip_clocks("[%clk 1:00]", &mut s);
-        assert_eq!(s, "");
-        strip_clocks("[%clkx 1] [%clk 1", &mut s);
-        assert_eq!(s, "[%clkx 1] [%clk 1");
     }
 
     #[test]

@@ -1,25 +1,26 @@
-//! The PGN grammar (nom parsers over bytes) and the game reader that drives it.
-//!
-//! The driver is a loop over tokens with a small state (before the game, tags, movetext, after the
-//! termination marker) that also decides where the game ends; each token is read by a nom parser chosen
-//! by its first byte. No recursion (variations are counted, not nested calls), no backtracking beyond a
-//! few bytes: the reader is linear in its input.
+//! The game reader over a buffer in memory: a loop over the tokens of one game that builds the game model
+//! (tokens, tags, located diagnostics) and stops where [`super::boundary`] says the game ends. Each token is
+//! read by a scanner of [`super::lex`] or a recogniser of [`super::movetext`], chosen by its first byte. No
+//! recursion (variations are counted, not nested calls), no backtracking beyond a few bytes: the reader is
+//! linear in its input.
 
-use nom::Parser;
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while};
 use nom::character::complete::digit1;
-use nom::combinator::{opt, value};
 
-use super::lex::{self, GameResult, NameSet, PResult, TagProblem, word_ends};
+use super::boundary::{Bracket, GameBoundary, Section};
+use super::lex::{self, GameResult, TagScanProblem, word_ends};
+use super::location::{self, Location};
 use super::model::{
     Diagnostic, DiagnosticKind, Game, MoveLetters, MoveToken, Span, Tag, Token, TokenKind,
 };
-use super::text::{self, Location};
+use super::movetext::{
+    ELLIPSIS, ParsedMove, Shape, annotation_symbol, is_file, move_number, move_token, parse_u32,
+};
+use super::text::BOM;
 
-/// Where the first game of a buffer starts in its file: enough to number lines, columns and games.
+/// Where a buffer of games starts in its input (its first byte, the first game's index): enough to number the
+/// lines, columns and games of what it holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GameStart {
+pub struct BufferStart {
     /// Absolute byte offset of the buffer's first byte.
     pub offset: u64,
     /// Line (1-based) of the buffer's first byte.
@@ -30,9 +31,9 @@ pub struct GameStart {
     pub index: u64,
 }
 
-impl Default for GameStart {
+impl Default for BufferStart {
     fn default() -> Self {
-        GameStart {
+        BufferStart {
             offset: 0,
             line: 1,
             column: 1,
@@ -41,35 +42,43 @@ impl Default for GameStart {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum State {
-    /// Nothing but whitespace and trivia yet.
-    Before,
-    /// In the tag section.
-    Tags,
-    /// In the movetext, no termination marker yet.
-    Movetext,
-    /// After the termination marker: only trivia still belongs to this game.
-    Ended,
-}
-
 /// Reads the games of a buffer one after the other.
 ///
 /// ```
-/// use pgnkit::pgn::Games;
-/// let pgn = b"[Event \"A\"]\n\n1. e4 e5 2. Nf3 1-0\n[Event \"B\"]\n1. d4 *\n";
-/// let mut games = Games::new(pgn);
-/// while let Some(game) = games.next_game() {
-///     println!("game {} at line {}: {} tokens", game.index, game.line, game.tokens.len());
-/// }
+/// use pgnkit::pgn::{GameReader, GameResult};
+/// let pgn = b"[Event \"A\"]\n[White \"Anna\"]\n\n1. e4 e5 2. Nf3 {develops} Nc6 (2... d6) 1-0\n\
+///             [Event \"B\"]\n1. d4 *\n";
+/// let mut games = GameReader::new(pgn);
+///
+/// let game = games.next_game().unwrap();
+/// let tags: Vec<(&str, String)> = game
+///     .tags
+///     .iter()
+///     .map(|tag| (game.tag_name(tag), game.tag_value(tag).into_owned()))
+///     .collect();
+/// assert_eq!(tags, [("Event", "A".to_string()), ("White", "Anna".to_string())]);
+/// // The main line's moves as written (the variation's `d6` is not among them).
+/// let moves: Vec<&str> = game
+///     .main_line()
+///     .map(|(_, mv)| std::str::from_utf8(game.san(mv)).unwrap())
+///     .collect();
+/// assert_eq!(moves, ["e4", "e5", "Nf3", "Nc6"]);
+/// assert_eq!(game.result, Some(GameResult::WhiteWins));
+///
+/// // The next game starts at the tag pair after the marker, on line 5.
+/// let game = games.next_game().unwrap();
+/// assert_eq!((game.index, game.line), (1, 5));
+/// assert_eq!(game.tag("Event").as_deref(), Some("B"));
+/// assert!(games.next_game().is_none());
 /// ```
 #[derive(Debug)]
-pub struct Games<'a> {
+pub struct GameReader<'a> {
     buf: &'a [u8],
     buf_at_line_start: bool,
     pos: usize,
-    next: GameStart,
-    names: NameSet<'a>,
+    next: BufferStart,
+    /// Where the game being read ends (kept here between games for its allocations).
+    boundary: GameBoundary<'a>,
     /// Whether a move was seen on the current line of play (a variation may follow it).
     has_move: bool,
     /// The same for each enclosing line of play (one entry per open variation).
@@ -79,30 +88,30 @@ pub struct Games<'a> {
     game: Game<'a>,
 }
 
-impl<'a> Games<'a> {
+impl<'a> GameReader<'a> {
     /// A whole file (or stream) in memory: a leading UTF-8 BOM is skipped.
-    pub fn new(buf: &'a [u8]) -> Games<'a> {
-        if buf.starts_with(lex::BOM) {
-            Games::with_start(
+    pub fn new(buf: &'a [u8]) -> GameReader<'a> {
+        if buf.starts_with(BOM) {
+            GameReader::with_start(
                 &buf[3..],
-                GameStart {
+                BufferStart {
                     offset: 3,
-                    ..GameStart::default()
+                    ..BufferStart::default()
                 },
             )
         } else {
-            Games::with_start(buf, GameStart::default())
+            GameReader::with_start(buf, BufferStart::default())
         }
     }
 
     /// A buffer that starts at a game boundary (as a [`super::Batch`] does), with where it is in its file.
-    pub fn with_start(buf: &'a [u8], start: GameStart) -> Games<'a> {
-        Games {
+    pub fn with_start(buf: &'a [u8], start: BufferStart) -> GameReader<'a> {
+        GameReader {
             buf,
             buf_at_line_start: start.column == 1,
             pos: 0,
             next: start,
-            names: NameSet::default(),
+            boundary: GameBoundary::default(),
             has_move: false,
             outer: Vec::new(),
             more_input: false,
@@ -115,11 +124,11 @@ impl<'a> Games<'a> {
     /// allocations.
     pub(crate) fn for_block(
         buf: &'a [u8],
-        start: GameStart,
+        start: BufferStart,
         more_input: bool,
         recycled: Game<'_>,
-    ) -> Games<'a> {
-        let mut games = Games::with_start(buf, start);
+    ) -> GameReader<'a> {
+        let mut games = GameReader::with_start(buf, start);
         games.more_input = more_input;
         games.game = Game {
             tags: recycled.tags,
@@ -131,7 +140,7 @@ impl<'a> Games<'a> {
     }
 
     /// Where the next game starts (in the file).
-    pub fn next_start(&self) -> GameStart {
+    pub fn next_start(&self) -> BufferStart {
         self.next
     }
 
@@ -176,11 +185,11 @@ impl<'a> Games<'a> {
         g.diagnostics.clear();
         g.result = None;
         g.move_letters = MoveLetters::default();
-        self.names.clear();
         self.outer.clear();
         self.has_move = false;
 
-        let mut state = State::Before;
+        let mut boundary = std::mem::take(&mut self.boundary);
+        boundary.reset();
         let mut i = start;
         // a tag scan looked at a line cut by the end of the buffer
         let mut truncated = false;
@@ -200,7 +209,7 @@ impl<'a> Games<'a> {
                 if space > 0 {
                     // A byte-order mark inside the file (`cat a.pgn b.pgn`) is an artefact of encodings, not
                     // of the text: skipped without a word. Other spaces are a spelling of the file's.
-                    if &buf[i..i + space] != lex::BOM {
+                    if &buf[i..i + space] != BOM {
                         self.diag(DiagnosticKind::UnicodeSpace, i - start, i + space - start);
                     }
                     i += space;
@@ -220,17 +229,14 @@ impl<'a> Games<'a> {
                     i += line.len();
                 }
                 b'[' => {
-                    match state {
-                        State::Ended => break i,
-                        State::Movetext => {
-                            if lex::looks_like_tag(buf, i) {
-                                break i;
-                            }
+                    match boundary.bracket(buf, i) {
+                        Bracket::NextGame => break i,
+                        Bracket::Stray => {
                             self.unknown(i, i + 1, start);
                             i += 1;
                             continue;
                         }
-                        State::Before | State::Tags => {}
+                        Bracket::TagPair => {}
                     }
                     let Ok((_, scan)) = lex::tag_pair(buf, i) else {
                         unreachable!("tag_pair accepts any '['")
@@ -240,35 +246,29 @@ impl<'a> Games<'a> {
                         truncated = true;
                         break n;
                     }
-                    let name = &buf[scan.name.0..scan.name.1];
-                    if !name.is_empty() {
-                        if state == State::Tags && self.names.contains(name) {
-                            break i;
-                        }
-                        self.names.insert(name);
+                    if boundary.tag_pair(&buf[scan.name.0..scan.name.1]) {
+                        break i;
                     }
-                    state = State::Tags;
                     self.tag(buf, i, &scan, start);
                     i = scan.end;
                 }
                 _ => {
-                    if state == State::Ended {
+                    if boundary.movetext_starts_next() {
                         break i;
                     }
-                    state = State::Movetext;
                     let (next, result) = self.movetext_token(buf, i, start);
                     i = next;
-                    if result {
-                        state = State::Ended;
-                    }
+                    boundary.movetext(result);
                 }
             }
         };
+        let section = boundary.section();
+        self.boundary = boundary;
         if self.more_input && n == full.len() && (end == n || truncated) {
             // the game (or the trivia before it) may go on in the next block
             return false;
         }
-        if state == State::Before {
+        if section == Section::Before {
             // only whitespace and trivia left: no game
             self.pos = full.len();
             return false;
@@ -296,7 +296,7 @@ impl<'a> Games<'a> {
         g.line = self.next.line;
         g.column = self.next.column;
         g.index = self.next.index;
-        let (encoding, after) = text::encoding_and_end(
+        let (encoding, after) = location::encoding_and_end(
             source,
             Location {
                 line: self.next.line,
@@ -304,7 +304,7 @@ impl<'a> Games<'a> {
             },
         );
         g.encoding = encoding;
-        self.next = GameStart {
+        self.next = BufferStart {
             offset: self.next.offset + source.len() as u64,
             line: after.line,
             column: after.column,
@@ -402,11 +402,13 @@ impl<'a> Games<'a> {
         };
         for p in scan.problems.into_iter().flatten() {
             let (kind, (a, b)) = match p {
-                TagProblem::MissingName(p) => (DiagnosticKind::MissingTagName, at(p)),
-                TagProblem::MissingValue(p) => (DiagnosticKind::MissingTagValue, at(p)),
-                TagProblem::MissingEnd(p) => (DiagnosticKind::MissingTagEnd, at(p)),
-                TagProblem::UnescapedQuote(p) => (DiagnosticKind::UnescapedQuoteInTagValue, at(p)),
-                TagProblem::UnterminatedValue(p) => (
+                TagScanProblem::MissingName(p) => (DiagnosticKind::MissingTagName, at(p)),
+                TagScanProblem::MissingValue(p) => (DiagnosticKind::MissingTagValue, at(p)),
+                TagScanProblem::MissingEnd(p) => (DiagnosticKind::MissingTagEnd, at(p)),
+                TagScanProblem::UnescapedQuote(p) => {
+                    (DiagnosticKind::UnescapedQuoteInTagValue, at(p))
+                }
+                TagScanProblem::UnterminatedValue(p) => (
                     DiagnosticKind::UnterminatedTagValue,
                     (p - base, value.end as usize),
                 ),
@@ -596,10 +598,10 @@ impl<'a> Games<'a> {
     }
 }
 
-impl<'a> Iterator for Games<'a> {
+impl<'a> Iterator for GameReader<'a> {
     type Item = Game<'a>;
 
-    /// The next game as an owned value (allocates its lists; [`Games::next_game`] reuses them).
+    /// The next game as an owned value (allocates its lists; [`GameReader::next_game`] reuses them).
     fn next(&mut self) -> Option<Game<'a>> {
         if self.parse_one() {
             Some(std::mem::take(&mut self.game))
@@ -611,11 +613,8 @@ impl<'a> Iterator for Games<'a> {
 
 /// All games of a buffer (a leading BOM skipped).
 pub fn parse_all(buf: &[u8]) -> Vec<Game<'_>> {
-    Games::new(buf).collect()
+    GameReader::new(buf).collect()
 }
-
-/// `…`, the ellipsis character.
-const ELLIPSIS: &[u8] = "…".as_bytes();
 
 /// The word starting at `i` (see [`lex::word_at`]).
 #[inline]
@@ -623,353 +622,15 @@ fn word_at(buf: &[u8], i: usize) -> &[u8] {
     lex::word_at(buf, i)
 }
 
-fn parse_u32(digits: &[u8]) -> u32 {
-    digits.iter().fold(0u32, |n, d| {
-        n.saturating_mul(10).saturating_add((d - b'0') as u32)
-    })
-}
-
-/// A move number: digits, then periods or an ellipsis (`…`); a bare number must end its word.
-fn move_number(input: &[u8]) -> PResult<'_, (u32, bool)> {
-    let (rest, digits) = digit1(input)?;
-    let (rest, dots) = take_while(|b| b == b'.')(rest)?;
-    let (rest, ellipsis) = opt(tag(&b"\xE2\x80\xA6"[..])).parse(rest)?;
-    if dots.is_empty() && ellipsis.is_none() && !word_ends(rest) {
-        return Err(nom::Err::Error(()));
-    }
-    Ok((
-        rest,
-        (parse_u32(digits), dots.len() >= 2 || ellipsis.is_some()),
-    ))
-}
-
-/// A move token as parsed: lengths relative to its start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct ParsedMove {
-    san_len: usize,
-    shape: Shape,
-    suffix: Option<u8>,
-    en_passant: bool,
-}
-
-#[inline(always)]
-fn is_file(b: u8) -> bool {
-    (b'a'..=b'h').contains(&b)
-}
-
-#[inline(always)]
-fn is_rank(b: u8) -> bool {
-    (b'1'..=b'8').contains(&b)
-}
-
-#[inline(always)]
-fn is_square_char(b: u8) -> bool {
-    is_file(b) || is_rank(b) || b == b'x' || b == b':' || b == b'-'
-}
-
-/// Piece letters of the languages in the PGN standard and in use (English KQRBNP, French RDTFC,
-/// German KDTLSB, Dutch KDTLPO, Spanish/Italian RDTAC, Czech KDVSJ, Polish KHWGS, Hungarian KVBFHG,
-/// Finnish KDTLR, Romanian RDTNC...): every capital except E, I, M, U, X, Y, Z.
-#[inline(always)]
-fn is_piece_letter(b: u8) -> bool {
-    b.is_ascii_uppercase() && !matches!(b, b'E' | b'I' | b'M' | b'U' | b'X' | b'Y' | b'Z')
-}
-
-/// A lower-case piece letter where it cannot be a file (`nf3`, `qd1`; `b` stays a pawn's file).
-#[inline(always)]
-fn is_lowercase_piece_letter(b: u8) -> bool {
-    b.is_ascii_lowercase() && !is_file(b) && is_piece_letter(b.to_ascii_uppercase())
-}
-
-/// Squares part of a move, `[file][rank][x|:|-]file rank`, longest match: (length, destination rank,
-/// strict: no `:` or `-` in it). The common `file rank` followed by something else is answered without the
-/// general search.
-#[inline(always)]
-fn squares(b: &[u8]) -> Option<(usize, u8, bool)> {
-    if let [f, r, rest @ ..] = b
-        && is_file(*f)
-        && is_rank(*r)
-        && !matches!(rest.first(), Some(&c) if is_square_char(c))
-    {
-        return Some((2, *r, true));
-    }
-    squares_general(b)
-}
-
-/// The other shapes, longest first: `f r sep f r`, `f r f r`, `d sep f r`, `d f r`, `sep f r`, `f r`
-/// (`d` a file or a rank, `sep` one of `x : -`).
-#[inline(never)]
-fn squares_general(b: &[u8]) -> Option<(usize, u8, bool)> {
-    let sq = |f: u8, r: u8| is_file(f) && is_rank(r);
-    let sep = |c: u8| matches!(c, b'x' | b':' | b'-');
-    let d = |c: u8| is_file(c) || is_rank(c);
-    match *b {
-        [f1, r1, s, f2, r2, ..] if is_file(f1) && is_rank(r1) && sep(s) && sq(f2, r2) => {
-            Some((5, r2, s == b'x'))
-        }
-        [f1, r1, f2, r2, ..] if is_file(f1) && is_rank(r1) && sq(f2, r2) => Some((4, r2, true)),
-        [c, s, f, r, ..] if d(c) && sep(s) && sq(f, r) => Some((4, r, s == b'x')),
-        [c, f, r, ..] if (d(c) || sep(c)) && sq(f, r) => Some((3, r, c != b':' && c != b'-')),
-        [f, r, ..] if sq(f, r) => Some((2, r, true)),
-        _ => None,
-    }
-}
-
-/// Length of a figurine (U+2654..=U+265F, ♔♕♖♗♘♙♚♛♜♝♞♟) at the start of `b`, if any.
-#[inline]
-fn figurine_len(b: &[u8]) -> Option<usize> {
-    matches!(b, [0xE2, 0x99, 0x94..=0x9F, ..]).then_some(3)
-}
-
-fn castle(input: &[u8]) -> PResult<'_, &[u8]> {
-    alt((tag("O-O-O"), tag("O-O"), tag("0-0-0"), tag("0-0"))).parse(input)
-}
-
-/// A promotion after a pawn's destination: `=` then a letter or figurine (any rank), or a glued letter
-/// or figurine on the last rank (`e8Q`, `e7e8q`). Length, 0 when none.
-#[inline]
-fn promotion(b: &[u8], rank: u8) -> Option<usize> {
-    let piece_at = |b: &[u8]| match b.first() {
-        Some(c) if c.is_ascii_alphabetic() => Some(1),
-        _ => figurine_len(b),
-    };
-    match b.first() {
-        Some(b'=') => piece_at(&b[1..]).map(|l| l + 1),
-        // `e8(Q)`: read with a note; anything else in parentheses is a variation.
-        Some(b'(') if rank == b'1' || rank == b'8' => match b {
-            [b'(', p, b')', ..] if p.is_ascii_alphabetic() => Some(3),
-            _ => Some(0),
-        },
-        Some(_) if rank == b'1' || rank == b'8' => Some(piece_at(b).unwrap_or(0)),
-        _ => Some(0),
-    }
-}
-
-/// What a move token's shape says about its piece letters (see [`MoveLetters`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Shape {
-    /// Castling or a null move: no piece letter.
-    NoLetter,
-    /// An ASCII first byte, then only files, ranks and `x` (check marks aside): the first byte is the only
-    /// possible letter.
-    Strict,
-    /// Anything else (promotions, figurines, drops, `-` or `:` separators).
-    Irregular,
-}
-
-/// Length of the move itself (before check marks), and its shape. Dispatches on the first byte:
-/// * pawn moves: `e4`, `exd5`, `ed5`, `e:d5`, `e2e4`, `e2-e4`, then a promotion;
-/// * piece moves: a piece letter (any language) or a figurine, then `[file][rank][x|:|-]square`;
-/// * castling `O-O`, `O-O-O`, `0-0`, `0-0-0`; null moves `--`, `Z0`; drops `N@f3`, `@g4`.
-#[inline(always)]
-fn move_core(b: &[u8]) -> Option<(usize, Shape)> {
-    let strictness = |strict: bool| {
-        if strict {
-            Shape::Strict
-        } else {
-            Shape::Irregular
-        }
-    };
-    let first = *b.first()?;
-    if is_file(first) {
-        let (len, rank, strict) = squares(b)?;
-        let promo = promotion(&b[len..], rank)?;
-        return Some((len + promo, strictness(strict && promo == 0)));
-    }
-    if first == b'O' || first == b'0' {
-        if let Ok((rest, _)) = castle(b) {
-            return Some((b.len() - rest.len(), Shape::NoLetter));
-        }
-        if first == b'0' {
-            return None;
-        }
-    }
-    let piece = if is_piece_letter(first) {
-        1
-    } else if is_lowercase_piece_letter(first) {
-        // `nf3`: read (with a note) by the notation layer; its shape is not strict.
-        return squares(&b[1..]).map(|(len, _, _)| (1 + len, Shape::Irregular));
-    } else if let Some(l) = figurine_len(b) {
-        l
-    } else {
-        return match b {
-            [b'-', b'-', ..] | [b'Z', b'0', ..] => Some((2, Shape::NoLetter)),
-            [b'@', f, r, ..] if is_file(*f) && is_rank(*r) => Some((3, Shape::Irregular)),
-            _ => None,
-        };
-    };
-    let rest = &b[piece..];
-    if let [b'@', f, r, ..] = rest
-        && is_file(*f)
-        && is_rank(*r)
-    {
-        return Some((piece + 3, Shape::Irregular));
-    }
-    squares(rest).map(|(len, _, strict)| (piece + len, strictness(strict && piece == 1)))
-}
-
-/// Check or mate marks: `+`, `++`, `#`.
-fn check(input: &[u8]) -> PResult<'_, Option<&[u8]>> {
-    opt(alt((tag("++"), tag("+"), tag("#")))).parse(input)
-}
-
-/// A suffix annotation as its NAG number.
-fn suffix(input: &[u8]) -> PResult<'_, u8> {
-    alt((
-        value(3, tag("!!")),
-        value(5, tag("!?")),
-        value(6, tag("?!")),
-        value(4, tag("??")),
-        value(1, tag("!")),
-        value(2, tag("?")),
-    ))
-    .parse(input)
-}
-
-/// A whole move token: the move, check marks, a glued `e.p.`, a glued suffix annotation; it must end
-/// its word. The move's letters are not interpreted (any language; the notation layer resolves them).
-/// The move itself is matched by a hand-written fast path ([`move_core`]); the rest by nom.
-#[inline(always)]
-fn move_token(input: &[u8]) -> PResult<'_, ParsedMove> {
-    let (core, shape) = move_core(input).ok_or(nom::Err::Error(()))?;
-    let mut rest = &input[core..];
-    let mut san_len = core;
-    let mut ep = false;
-    let mut sfx = None;
-    // most moves end right here: skip the optional parts when the word ends
-    if !word_ends(rest) {
-        let (r, chk) = check(rest)?;
-        san_len += chk.map_or(0, <[u8]>::len);
-        let (r, e) = opt(tag("e.p.")).parse(r)?;
-        let (r, s) = opt(suffix).parse(r)?;
-        if !word_ends(r) {
-            return Err(nom::Err::Error(()));
-        }
-        rest = r;
-        ep = e.is_some();
-        sfx = s;
-    }
-    Ok((
-        rest,
-        ParsedMove {
-            san_len,
-            shape,
-            suffix: sfx,
-            en_passant: ep,
-        },
-    ))
-}
-
-/// Annotation symbols written as whole words, with their standard NAG numbers.
-pub(crate) fn annotation_symbol(word: &[u8]) -> Option<u8> {
-    if word == b"\xB1" {
-        // `±` in a Latin-1 / Windows-1252 game
-        return Some(16);
-    }
-    let nag = match std::str::from_utf8(word).ok()? {
-        "!" => 1,
-        "?" => 2,
-        "!!" => 3,
-        "??" => 4,
-        "!?" => 5,
-        "?!" => 6,
-        "□" => 7,
-        "=" => 10,
-        "~" | "inf" | "∞" => 13,
-        "+=" | "+/=" | "⩲" => 14,
-        "=+" | "=/+" | "⩱" => 15,
-        "+/-" | "±" => 16,
-        "-/+" | "∓" => 17,
-        "+-" => 18,
-        "-+" => 19,
-        "⨀" => 22,
-        "⟳" => 32,
-        "→" => 36,
-        "↑" => 40,
-        "=/~" | "=/∞" => 44,
-        "⇆" => 132,
-        "⊕" => 138,
-        "∆" | "Δ" => 140,
-        "⌓" => 142,
-        "RR" => 145,
-        "N" => 146,
-        _ => return None,
-    };
-    Some(nag)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn mv(s: &str) -> Option<(usize, Option<u8>, bool)> {
-        move_token(s.as_bytes())
-            .ok()
-            .filter(|(r, _)| r.is_empty())
-            .map(|(_, m)| (m.san_len, m.suffix, m.en_passant))
-    }
-
-    #[test]
-    fn move_tokens_any_language() {
-        for s in [
-            "e4", "Nf3", "Cf3", "Sf3", "♘f3", "e8Q", "e8=q", "e8=Q+", "0-0", "O-O-O", "0-0-0#",
-            "Ng1f3", "Ng1-f3", "e2-e4", "e2e4", "e7e8q", "Nf3+", "Qh5#", "Qh5++", "exd5", "e:d5",
-            "cd5", "Rxe5", "Tf1", "Lb2", "Dd2", "Tad8", "Nbd7", "R1e2", "Qh4xe1", "--", "Z0",
-            "Pe4", "♕xf7#", "bxa8=♕", "Kxe8", "N@f3", "P@g4+", "@e4",
-        ] {
-            assert_eq!(mv(s).map(|m| m.0), Some(s.len()), "{s}");
-        }
-        assert_eq!(mv("e4!?"), Some((2, Some(5), false)));
-        assert_eq!(mv("Nf3+??"), Some((4, Some(4), false)));
-        assert_eq!(mv("exd6e.p."), Some((4, None, true)));
-        for s in [
-            "pawn",
-            "whatever",
-            "Event",
-            "goes",
-            "to",
-            "e9",
-            "i4",
-            "N",
-            "RR",
-            "e4e",
-            "Nf3x",
-            "b2xc3Cd7-b6",
-            "e8=",
-            "O-O-",
-            "1.",
-            "+-",
-        ] {
-            assert_eq!(mv(s), None, "{s}");
-        }
-    }
-
-    #[test]
-    fn move_numbers() {
-        assert_eq!(move_number(b"12."), Ok((&b""[..], (12, false))));
-        assert_eq!(move_number(b"12...Nf6"), Ok((&b"Nf6"[..], (12, true))));
-        assert_eq!(
-            move_number("12…e5".as_bytes()),
-            Ok((&b"e5"[..], (12, true)))
-        );
-        assert_eq!(move_number(b"7 "), Ok((&b" "[..], (7, false))));
-        assert!(move_number(b"7x").is_err());
-    }
-
-    #[test]
-    fn symbols() {
-        assert_eq!(annotation_symbol(b"+="), Some(14));
-        assert_eq!(annotation_symbol("∓".as_bytes()), Some(17));
-        assert_eq!(annotation_symbol(b"N"), Some(146));
-        assert_eq!(annotation_symbol(b"x"), None);
-    }
-
     use crate::pgn::{DiagnosticKind as D, Encoding, Location};
 
     /// Tokens of the first game as short strings: `N12`, `N12...`, `M<san>[!n][ep]`, `$n`, `{}`,
     /// `;`, `%`, `(`, `)`, `(=)`, `R<marker>`, `?<text>`.
     fn toks(pgn: &str) -> Vec<String> {
-        let mut games = Games::new(pgn.as_bytes());
+        let mut games = GameReader::new(pgn.as_bytes());
         let g = games.next_game().expect("a game");
         g.tokens
             .iter()
@@ -997,7 +658,7 @@ mod tests {
     }
 
     fn diags(pgn: &str) -> Vec<(D, String)> {
-        Games::new(pgn.as_bytes())
+        GameReader::new(pgn.as_bytes())
             .flat_map(|g| {
                 g.diagnostics
                     .iter()
@@ -1041,7 +702,7 @@ mod tests {
             "(1. d4 ".repeat(100_000),
             ")".repeat(100_000)
         );
-        let g = Games::new(deep.as_bytes()).next().unwrap();
+        let g = GameReader::new(deep.as_bytes()).next().unwrap();
         assert!(!g.has_errors(), "{:?}", &g.diagnostics[..1]);
         assert_eq!(
             diags("1. e4 ((1. d4)) *"),
@@ -1071,7 +732,7 @@ mod tests {
     #[test]
     fn tags_model() {
         let pgn = "[Event \"A \\\"b\\\" \\\\\"]\n\n[Site \"x\"]\n\n1. e4 *";
-        let g = Games::new(pgn.as_bytes()).next().unwrap();
+        let g = GameReader::new(pgn.as_bytes()).next().unwrap();
         assert_eq!(g.tags.len(), 2);
         assert_eq!(g.tag("Event").unwrap(), "A \"b\" \\");
         assert_eq!(g.tag_raw("Event").unwrap(), b"A \\\"b\\\" \\\\");
@@ -1083,7 +744,7 @@ mod tests {
 
     #[test]
     fn game_boundaries() {
-        let count = |s: &str| Games::new(s.as_bytes()).count();
+        let count = |s: &str| GameReader::new(s.as_bytes()).count();
         // python-chess would merge these; a tag pair after movetext starts a game
         assert_eq!(count("[A \"1\"]\n1. e4 e5\n[A \"2\"]\n1. d4 *"), 2);
         // pgn-reader would split at the blank line after the opening comment
@@ -1095,7 +756,7 @@ mod tests {
         );
         assert_eq!(count("[A \"1\"]\n\n[B \"1\"]\n"), 1);
         // tagless games separated by markers; trailing comment stays with its game
-        let games: Vec<_> = Games::new(b"1. e4 1-0 {bye}\n1. d4 0-1\n".as_slice()).collect();
+        let games: Vec<_> = GameReader::new(b"1. e4 1-0 {bye}\n1. d4 0-1\n".as_slice()).collect();
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].source, b"1. e4 1-0 {bye}\n");
         assert_eq!(games[1].index, 1);
@@ -1107,7 +768,7 @@ mod tests {
     #[test]
     fn missing_brace_does_not_eat_the_next_game() {
         let pgn = "[Event \"1\"]\n1. e4 {unclosed\n\n[Event \"2\"]\n1. d4 {fine} *\n";
-        let games: Vec<_> = Games::new(pgn.as_bytes()).collect();
+        let games: Vec<_> = GameReader::new(pgn.as_bytes()).collect();
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].diagnostics[0].kind, D::UnterminatedComment);
         assert_eq!(
@@ -1125,7 +786,7 @@ mod tests {
         // BOM not counted, tabs count one, UTF-8 characters count one, CRLF is one line break
         let pgn =
             "\u{FEFF}[Event \"é\"]\r\n\r\n1.\te4 ♘f3 pawn *\r\n\r\n[Event \"2\"]\r\n1. e4 zz *";
-        let games: Vec<_> = Games::new(pgn.as_bytes()).collect();
+        let games: Vec<_> = GameReader::new(pgn.as_bytes()).collect();
         assert_eq!(games[0].offset, 3);
         assert_eq!(games[0].location(0), Location { line: 1, column: 1 });
         let d = games[0].diagnostics[0];
@@ -1136,7 +797,7 @@ mod tests {
         let map = games[1].line_map();
         assert_eq!(map.location(d.span.start), games[1].location(d.span.start));
         // a game starting mid-line
-        let games: Vec<_> = Games::new("1. e4 1-0 1. d4 zz *".as_bytes()).collect();
+        let games: Vec<_> = GameReader::new("1. e4 1-0 1. d4 zz *".as_bytes()).collect();
         assert_eq!((games[1].line, games[1].column), (1, 11));
         let d = games[1].diagnostics[0];
         assert_eq!(games[1].location(d.span.start).to_string(), "1:17");
@@ -1145,7 +806,7 @@ mod tests {
     #[test]
     fn encoding_per_game() {
         let pgn = b"[Event \"caf\xe9\"]\n1. e4 *\n[Event \"caf\xc3\xa9\"]\n1. e4 xx *\n";
-        let games: Vec<_> = Games::new(pgn.as_slice()).collect();
+        let games: Vec<_> = GameReader::new(pgn.as_slice()).collect();
         assert_eq!(games[0].encoding, Encoding::Cp1252);
         assert_eq!(games[0].tag("Event").unwrap(), "café");
         assert_eq!(games[1].encoding, Encoding::Utf8);
@@ -1158,13 +819,13 @@ mod tests {
     fn linear_on_pathological_input() {
         // kokopu's ReDoS case, scaled up: an unterminated comment full of backslashes
         let evil = format!("1. e4 {{{}", "\\\\".repeat(1 << 20));
-        let g = Games::new(evil.as_bytes()).next().unwrap();
+        let g = GameReader::new(evil.as_bytes()).next().unwrap();
         assert_eq!(g.diagnostics[0].kind, D::UnterminatedComment);
         // many tags with distinct names, many unescaped quotes on one line
         let tags: String = (0..50_000).map(|i| format!("[T{i} \"x\"]")).collect();
-        assert_eq!(Games::new(tags.as_bytes()).count(), 1);
+        assert_eq!(GameReader::new(tags.as_bytes()).count(), 1);
         let quotes = format!("[Event \"{}\"]", "a\" ".repeat(100_000));
-        assert_eq!(Games::new(quotes.as_bytes()).count(), 1);
+        assert_eq!(GameReader::new(quotes.as_bytes()).count(), 1);
     }
 
     #[test]
