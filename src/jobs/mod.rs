@@ -4,6 +4,7 @@
 pub(crate) mod bulk;
 pub(crate) mod convert;
 pub(crate) mod input;
+pub(crate) mod moves;
 pub(crate) mod pipeline;
 pub(crate) mod stats;
 pub(crate) mod validate;

@@ -8,7 +8,7 @@ use std::io;
 use std::time::Duration;
 
 use super::{GameStats, MainLineSink};
-use crate::jobs::convert::{push_san, push_uci};
+use crate::jobs::moves::{push_san, push_uci};
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::core::{decimal, fen};
 use pgnkit::notation::Language;

@@ -12,23 +12,23 @@
 
 use std::fmt::{self, Write as _};
 
-use serde::Serialize;
-use serde::ser::SerializeMap;
-
 use std::sync::Arc;
 
 use super::validate::{
-    Problem, ProblemKind, Severity, TagText, ValidateOptions, problem_at,
-    report::termination_or_none, validate_game,
+    Problem, ProblemKind, Severity, TagText, ValidateOptions, problem_at, validate_game,
 };
+use pgnkit::core::GameState;
 use pgnkit::core::fen;
-use pgnkit::core::{Color, GameState, Move, Position, Role, Termination};
-use pgnkit::notation::uci::Uci;
-use pgnkit::notation::{CheckMark, Language, San, lan};
+use pgnkit::notation::Language;
 use pgnkit::pgn::writer::{Keep, PrintedMoves, WriteError, Writer, export_result};
-use pgnkit::pgn::{DiagnosticKind, Game, GameReader, GameResult, Span, TokenKind};
-use pgnkit::walk::{self, Confidence, MoveAt, MoveFailure, SetupError, Visitor, Walk, WalkOptions};
-use std::ops::ControlFlow;
+use pgnkit::pgn::{DiagnosticKind, Game, GameReader, Span, TokenKind};
+use pgnkit::walk::{self, Confidence, MoveFailure, SetupError, WalkOptions};
+
+mod records;
+mod render;
+
+use records::{ErrorRecord, InvalidRecord, Record, TagsJson, write_marked};
+use render::Render;
 
 /// How moves are written in PGN output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -218,221 +218,6 @@ pub(crate) struct Converter {
     main_san: String,
     main_uci: String,
     epd: String,
-}
-
-/// Sees every replayed move and writes its text.
-struct Render<'c> {
-    moves: &'c mut PrintedMoves,
-    notation: Notation,
-    lang: Language,
-    format: OutputFormat,
-    main_san: &'c mut String,
-    main_uci: &'c mut String,
-    epd: &'c mut String,
-    game_number: u64,
-    failure: Option<Failure>,
-    source: &'c Game<'c>,
-}
-
-impl Render<'_> {
-    fn fail(&mut self, at: MoveAt<'_>, failure: MoveFailure) {
-        if self.failure.is_some() {
-            return;
-        }
-        let text = match &at.token.kind {
-            TokenKind::Move(mt) => self.source.san(mt),
-            _ => self.source.bytes(at.token.span),
-        };
-        self.failure = Some(Failure::Move {
-            span: at.token.span,
-            text: String::from_utf8_lossy(text).into_owned(),
-            in_variation: at.depth > 0,
-            failure,
-        });
-    }
-
-    fn epd_line(&mut self, pos: &Position, ply: u32) {
-        fen::write_epd(pos, self.epd);
-        let _ = writeln!(self.epd, " id \"game {} ply {ply}\";", self.game_number);
-    }
-}
-
-impl Render<'_> {
-    /// The move's text without its check mark (what the position before the move decides).
-    fn body(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
-        let black = before.turn() == Color::Black;
-        let token = match &at.token.kind {
-            TokenKind::Move(mt) => self.source.san(mt),
-            _ => &[],
-        };
-        let canonical = at.canonical;
-        match self.format {
-            OutputFormat::Pgn => {
-                let (notation, lang) = (self.notation, self.lang);
-                self.moves
-                    .set(at.index, before.fullmoves(), black, |s| match notation {
-                        Notation::San => push_san_body(s, token, canonical, before, m, lang),
-                        Notation::Lan => {
-                            let _ = write!(s, "{}", lan(m, lang));
-                        }
-                        Notation::Uci => push_uci(s, before, m),
-                    });
-            }
-            OutputFormat::Jsonl if at.depth == 0 => {
-                if !self.main_san.is_empty() {
-                    self.main_san.push(' ');
-                    self.main_uci.push(' ');
-                }
-                push_san_body(self.main_san, token, canonical, before, m, self.lang);
-                push_uci(self.main_uci, before, m);
-            }
-            OutputFormat::Epd if at.depth == 0 && at.ply == 1 => self.epd_line(before, 0),
-            _ => {}
-        }
-    }
-
-    /// The rest, once the move is played: the check mark, the position after it.
-    fn mark(&mut self, at: MoveAt<'_>, after: &Position) {
-        match self.format {
-            OutputFormat::Pgn if self.notation != Notation::Uci => {
-                if let Some(mark) = CheckMark::after(after) {
-                    self.moves.append(at.index, mark.as_str());
-                }
-            }
-            OutputFormat::Jsonl if at.depth == 0 => {
-                if let Some(mark) = CheckMark::after(after) {
-                    self.main_san.push_str(mark.as_str());
-                }
-            }
-            OutputFormat::Epd if at.depth == 0 => self.epd_line(after, at.ply),
-            _ => {}
-        }
-    }
-}
-
-impl Visitor for Render<'_> {
-    type Output = Walk;
-
-    // Moves are written in two steps around the move (SAN body before, check mark after), so the walk copies
-    // no position for them.
-    #[inline(always)]
-    fn before_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) -> ControlFlow<Walk> {
-        self.body(at, before, m);
-        ControlFlow::Continue(())
-    }
-
-    #[inline(always)]
-    fn after_move(&mut self, at: MoveAt<'_>, _: &Move, after: &Position) -> ControlFlow<Walk> {
-        self.mark(at, after);
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, walk: Walk) -> Walk {
-        walk
-    }
-
-    fn null_move(&mut self, at: MoveAt<'_>, before: &Position) -> ControlFlow<Walk> {
-        let black = before.turn() == Color::Black;
-        match self.format {
-            OutputFormat::Pgn => {
-                self.moves
-                    .set(at.index, before.fullmoves(), black, |s| s.push_str("--"));
-            }
-            OutputFormat::Jsonl if at.depth == 0 => {
-                if !self.main_san.is_empty() {
-                    self.main_san.push(' ');
-                    self.main_uci.push(' ');
-                }
-                self.main_san.push_str("--");
-                self.main_uci.push_str("0000");
-            }
-            OutputFormat::Epd if at.depth == 0 => {
-                if at.ply == 1 {
-                    self.epd_line(before, 0);
-                }
-                let mut after = *before;
-                after.play_null();
-                self.epd_line(&after, at.ply);
-            }
-            _ => {}
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn failure(&mut self, at: MoveAt<'_>, _: &Position, failure: MoveFailure) -> ControlFlow<Walk> {
-        self.fail(at, failure);
-        ControlFlow::Continue(())
-    }
-}
-
-/// Appends the canonical SAN of a legal move (minimal disambiguation, `+`/`#` from the position after) in
-/// `lang`'s letters. The same text as `SanPlus::from_move(..).display(lang)`, written without the
-/// formatting machinery: this runs once per move of every game.
-pub(crate) fn push_san(
-    out: &mut String,
-    before: &Position,
-    m: &Move,
-    after: &Position,
-    lang: Language,
-) {
-    San::from_move(before, m).push_to(out, lang);
-    if let Some(mark) = CheckMark::after(after) {
-        out.push_str(mark.as_str());
-    }
-}
-
-/// Appends the canonical SAN of a legal move without its check mark. A token that is canonical already (see
-/// [`pgnkit::notation::Resolved::canonical`]) is copied, its piece letter put in `lang`: most tokens of real
-/// files are, and copying skips working out the disambiguation again.
-pub(crate) fn push_san_body(
-    out: &mut String,
-    token: &[u8],
-    canonical: bool,
-    before: &Position,
-    m: &Move,
-    lang: Language,
-) {
-    if canonical && m.promotion.is_none() {
-        let end = token
-            .iter()
-            .rposition(|&b| b != b'+' && b != b'#')
-            .map_or(0, |i| i + 1);
-        let body = &token[..end];
-        if let Some(&first) = body.first()
-            && body.is_ascii()
-        {
-            let copy = |out: &mut String, bytes: &[u8]| {
-                // SAFETY: `bytes` is part of `body`, checked to be ASCII just above, hence UTF-8. The checked
-                // conversion costs more than the rest of this function for a three-byte move.
-                out.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
-            };
-            // Pawn moves and castling read the same in every language; a piece move's letter is its first byte.
-            if m.is_castle() && first == b'O'
-                || m.role == Role::Pawn && (b'a'..=b'h').contains(&first)
-            {
-                copy(out, body);
-                return;
-            }
-            if !m.is_castle() && m.role != Role::Pawn && first.is_ascii_uppercase() {
-                out.push(lang.letter(m.role));
-                copy(out, &body[1..]);
-                return;
-            }
-        }
-    }
-    San::from_move(before, m).push_to(out, lang);
-}
-
-/// Appends the UCI form of a legal move (castling as the position's castling mode wants it).
-pub(crate) fn push_uci(out: &mut String, before: &Position, m: &Move) {
-    let uci = Uci::from_move(before, m);
-    for sq in [uci.from, uci.to] {
-        out.push(sq.file().char());
-        out.push(sq.rank().char());
-    }
-    if let Some(p) = uci.promotion {
-        out.push(p.lower_char());
-    }
 }
 
 /// What [`Converter::replay`] found for a game.
@@ -680,103 +465,6 @@ impl Converter {
     }
 }
 
-/// The tags of a game as a JSON object, in their order, values unescaped.
-struct TagsJson<'g, 'a>(&'g Game<'a>);
-
-impl Serialize for TagsJson<'_, '_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let game = self.0;
-        let mut map = s.serialize_map(Some(game.tags.len()))?;
-        for tag in &game.tags {
-            map.serialize_entry(game.tag_name(tag), game.tag_value(tag).as_ref())?;
-        }
-        map.end()
-    }
-}
-
-#[derive(Serialize)]
-struct Record<'r, 'g, 'a> {
-    file: &'r str,
-    game: u64,
-    converted: bool,
-    tags: TagsJson<'g, 'a>,
-    lang: Language,
-    lang_confidence: Confidence,
-    result: GameResult,
-    #[serde(serialize_with = "termination_or_none")]
-    termination: Option<Termination>,
-    plies: u32,
-    san: &'r str,
-    uci: &'r str,
-}
-
-#[derive(Serialize)]
-struct ErrorRecord {
-    line: u64,
-    column: u64,
-    message: String,
-}
-
-/// A game not converted, copied byte for byte but for one comment that says so and why, so a file half
-/// converted can be searched for the games it still holds as they were: `{pgnkit: not converted: ...}`.
-/// The comment goes before the movetext (after the tags); in a game without tags, after its first token (a
-/// comment before it would belong to the game before, whose termination marker it would follow).
-fn write_marked(game: &Game<'_>, problem: &Problem, out: &mut Vec<u8>) {
-    let source = game.source;
-    let at = match game.tags.last() {
-        Some(last) => game
-            .tokens
-            .iter()
-            .find(|t| t.span.start >= last.span.end)
-            .map_or(last.span.end as usize, |t| t.span.start as usize),
-        None => game.tokens.first().map_or(0, |t| t.span.end as usize),
-    };
-    let reason: String = problem
-        .message
-        .chars()
-        .map(|c| match c {
-            '{' => '(',
-            '}' => ')',
-            '\n' | '\r' => ' ',
-            c => c,
-        })
-        .collect();
-    out.extend_from_slice(&source[..at]);
-    if game.tags.is_empty() {
-        out.push(b' ');
-    }
-    let _ = write!(
-        MarkWriter(out),
-        "{{pgnkit: not converted: {reason} (line {}, column {})}}",
-        problem.line,
-        problem.column
-    );
-    if !game.tags.is_empty() {
-        out.push(b'\n');
-    }
-    out.extend_from_slice(&source[at..]);
-}
-
-/// `fmt::Write` into a byte buffer.
-struct MarkWriter<'o>(&'o mut Vec<u8>);
-
-impl fmt::Write for MarkWriter<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
-    }
-}
-
-#[derive(Serialize)]
-struct InvalidRecord<'r, 'g, 'a> {
-    file: &'r str,
-    game: u64,
-    converted: bool,
-    tags: TagsJson<'g, 'a>,
-    error: ErrorRecord,
-    pgn: &'r str,
-}
-
 /// Converts every game of a batch.
 pub(crate) fn convert_batch(
     games: &mut GameReader<'_>,
@@ -810,112 +498,11 @@ fn convert_games(games: &mut GameReader<'_>, file: &str, opts: &ConvertOptions) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pgnkit::notation::SanPlus;
     use pgnkit::pgn::parse_all;
 
     fn convert(text: &str, opts: ConvertOptions) -> (String, BatchOutput) {
         let out = convert_bytes(text.as_bytes(), "test.pgn", &opts);
         (String::from_utf8_lossy(&out.text).into_owned(), out)
-    }
-
-    #[test]
-    fn direct_san_and_uci_writing_match_the_notation_layer() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "2N1N3/8/2N1N3/8/4k3/8/8/4K3 w - - 0 1",
-        ];
-        for fen in fens {
-            let pos = fen::parse_fen(fen).unwrap();
-            for m in pos.legal_moves().iter() {
-                let after = pos.play(*m);
-                for lang in Language::ALL {
-                    let mut s = String::new();
-                    push_san(&mut s, &pos, m, &after, lang);
-                    assert_eq!(s, SanPlus::from_move(&pos, m).display(lang).to_string());
-                }
-                let mut s = String::new();
-                push_uci(&mut s, &pos, m);
-                assert_eq!(s, pgnkit::notation::uci::to_uci(&pos, m));
-            }
-        }
-    }
-
-    #[test]
-    fn a_token_copied_as_canonical_is_the_spelled_san() {
-        let fens = [
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "2N1N3/8/2N1N3/8/4k3/8/8/4K3 w - - 0 1",
-            "R6R/8/8/8/8/8/1k6/R3K2R w K - 0 1",
-            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
-        ];
-        let (mut copied, mut spelled) = (0, 0);
-        for fen in fens {
-            let pos = fen::parse_fen(fen).unwrap();
-            for m in pos.legal_moves().iter() {
-                for lang in [Language::En, Language::Fr, Language::De] {
-                    let mut expected = String::new();
-                    San::from_move(&pos, m).push_to(&mut expected, lang);
-                    // Every way to write the move: hints, capture mark, check marks, castling zeros.
-                    let (file, rank) = (m.from.file().char(), m.from.rank().char());
-                    let piece = if m.role == Role::Pawn {
-                        String::new()
-                    } else {
-                        lang.letter(m.role).to_string()
-                    };
-                    let to = format!("{}{}", m.to.file().char(), m.to.rank().char());
-                    let mut tokens = vec![
-                        expected.clone(),
-                        format!("{expected}+"),
-                        expected.replace('O', "0"),
-                    ];
-                    for hint in [
-                        String::new(),
-                        file.to_string(),
-                        rank.to_string(),
-                        format!("{file}{rank}"),
-                    ] {
-                        for x in ["", "x", "-"] {
-                            tokens.push(format!("{piece}{hint}{x}{to}"));
-                        }
-                    }
-                    for token in tokens {
-                        let Ok(plus) = SanPlus::parse(token.as_bytes(), lang) else {
-                            continue;
-                        };
-                        let Ok(r) = plus.resolve(&pos) else { continue };
-                        if r.mv != *m {
-                            continue;
-                        }
-                        let mut s = String::new();
-                        push_san_body(&mut s, token.as_bytes(), r.canonical, &pos, m, lang);
-                        assert_eq!(s, expected, "{fen}: {token} in {lang:?}");
-                        // Into another language.
-                        let (mut copy, mut spelling) = (String::new(), String::new());
-                        push_san_body(
-                            &mut copy,
-                            token.as_bytes(),
-                            r.canonical,
-                            &pos,
-                            m,
-                            Language::Es,
-                        );
-                        San::from_move(&pos, m).push_to(&mut spelling, Language::Es);
-                        assert_eq!(copy, spelling, "{fen}: {token} in {lang:?} to Spanish");
-                        if r.canonical {
-                            copied += 1;
-                        } else {
-                            spelled += 1;
-                        }
-                    }
-                }
-            }
-        }
-        assert!(
-            copied > 100 && spelled > 100,
-            "{copied} copied, {spelled} spelled"
-        );
     }
 
     #[test]

@@ -1,0 +1,182 @@
+//! Writing a legal move's SAN and UCI into a string, fast: convert and stats write one per move of every game.
+
+use pgnkit::core::{Move, Position, Role};
+use pgnkit::notation::uci::Uci;
+use pgnkit::notation::{CheckMark, Language, San};
+
+/// Appends the canonical SAN of a legal move (minimal disambiguation, `+`/`#` from the position after) in
+/// `lang`'s letters. The same text as `SanPlus::from_move(..).display(lang)`, written without the
+/// formatting machinery: this runs once per move of every game.
+pub(crate) fn push_san(
+    out: &mut String,
+    before: &Position,
+    m: &Move,
+    after: &Position,
+    lang: Language,
+) {
+    San::from_move(before, m).push_to(out, lang);
+    if let Some(mark) = CheckMark::after(after) {
+        out.push_str(mark.as_str());
+    }
+}
+
+/// Appends the canonical SAN of a legal move without its check mark. A token that is canonical already (see
+/// [`pgnkit::notation::Resolved::canonical`]) is copied, its piece letter put in `lang`: most tokens of real
+/// files are, and copying skips working out the disambiguation again.
+pub(crate) fn push_san_body(
+    out: &mut String,
+    token: &[u8],
+    canonical: bool,
+    before: &Position,
+    m: &Move,
+    lang: Language,
+) {
+    if canonical && m.promotion.is_none() {
+        let end = token
+            .iter()
+            .rposition(|&b| b != b'+' && b != b'#')
+            .map_or(0, |i| i + 1);
+        let body = &token[..end];
+        if let Some(&first) = body.first()
+            && body.is_ascii()
+        {
+            let copy = |out: &mut String, bytes: &[u8]| {
+                // SAFETY: `bytes` is part of `body`, checked to be ASCII just above, hence UTF-8. The checked
+                // conversion costs more than the rest of this function for a three-byte move.
+                out.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
+            };
+            // Pawn moves and castling read the same in every language; a piece move's letter is its first byte.
+            if m.is_castle() && first == b'O'
+                || m.role == Role::Pawn && (b'a'..=b'h').contains(&first)
+            {
+                copy(out, body);
+                return;
+            }
+            if !m.is_castle() && m.role != Role::Pawn && first.is_ascii_uppercase() {
+                out.push(lang.letter(m.role));
+                copy(out, &body[1..]);
+                return;
+            }
+        }
+    }
+    San::from_move(before, m).push_to(out, lang);
+}
+
+/// Appends the UCI form of a legal move (castling as the position's castling mode wants it).
+pub(crate) fn push_uci(out: &mut String, before: &Position, m: &Move) {
+    let uci = Uci::from_move(before, m);
+    for sq in [uci.from, uci.to] {
+        out.push(sq.file().char());
+        out.push(sq.rank().char());
+    }
+    if let Some(p) = uci.promotion {
+        out.push(p.lower_char());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pgnkit::core::fen;
+    use pgnkit::notation::SanPlus;
+
+    #[test]
+    fn direct_san_and_uci_writing_match_the_notation_layer() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "2N1N3/8/2N1N3/8/4k3/8/8/4K3 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = fen::parse_fen(fen).unwrap();
+            for m in pos.legal_moves().iter() {
+                let after = pos.play(*m);
+                for lang in Language::ALL {
+                    let mut s = String::new();
+                    push_san(&mut s, &pos, m, &after, lang);
+                    assert_eq!(s, SanPlus::from_move(&pos, m).display(lang).to_string());
+                }
+                let mut s = String::new();
+                push_uci(&mut s, &pos, m);
+                assert_eq!(s, pgnkit::notation::uci::to_uci(&pos, m));
+            }
+        }
+    }
+
+    #[test]
+    fn a_token_copied_as_canonical_is_the_spelled_san() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "2N1N3/8/2N1N3/8/4k3/8/8/4K3 w - - 0 1",
+            "R6R/8/8/8/8/8/1k6/R3K2R w K - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1",
+        ];
+        let (mut copied, mut spelled) = (0, 0);
+        for fen in fens {
+            let pos = fen::parse_fen(fen).unwrap();
+            for m in pos.legal_moves().iter() {
+                for lang in [Language::En, Language::Fr, Language::De] {
+                    let mut expected = String::new();
+                    San::from_move(&pos, m).push_to(&mut expected, lang);
+                    // Every way to write the move: hints, capture mark, check marks, castling zeros.
+                    let (file, rank) = (m.from.file().char(), m.from.rank().char());
+                    let piece = if m.role == Role::Pawn {
+                        String::new()
+                    } else {
+                        lang.letter(m.role).to_string()
+                    };
+                    let to = format!("{}{}", m.to.file().char(), m.to.rank().char());
+                    let mut tokens = vec![
+                        expected.clone(),
+                        format!("{expected}+"),
+                        expected.replace('O', "0"),
+                    ];
+                    for hint in [
+                        String::new(),
+                        file.to_string(),
+                        rank.to_string(),
+                        format!("{file}{rank}"),
+                    ] {
+                        for x in ["", "x", "-"] {
+                            tokens.push(format!("{piece}{hint}{x}{to}"));
+                        }
+                    }
+                    for token in tokens {
+                        let Ok(plus) = SanPlus::parse(token.as_bytes(), lang) else {
+                            continue;
+                        };
+                        let Ok(r) = plus.resolve(&pos) else { continue };
+                        if r.mv != *m {
+                            continue;
+                        }
+                        let mut s = String::new();
+                        push_san_body(&mut s, token.as_bytes(), r.canonical, &pos, m, lang);
+                        assert_eq!(s, expected, "{fen}: {token} in {lang:?}");
+                        // Into another language.
+                        let (mut copy, mut spelling) = (String::new(), String::new());
+                        push_san_body(
+                            &mut copy,
+                            token.as_bytes(),
+                            r.canonical,
+                            &pos,
+                            m,
+                            Language::Es,
+                        );
+                        San::from_move(&pos, m).push_to(&mut spelling, Language::Es);
+                        assert_eq!(copy, spelling, "{fen}: {token} in {lang:?} to Spanish");
+                        if r.canonical {
+                            copied += 1;
+                        } else {
+                            spelled += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            copied > 100 && spelled > 100,
+            "{copied} copied, {spelled} spelled"
+        );
+    }
+}
