@@ -20,3 +20,8 @@ pub mod walk;
 
 #[cfg(feature = "serde")]
 mod serde_impls;
+
+/// The README's library example, run as a doc test so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;
