@@ -62,7 +62,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::new(self.0.trailing_zeros() as u8))
+            Some(Square::new_masked(self.0.trailing_zeros() as u8))
         }
     }
 
@@ -72,7 +72,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::new(63 - self.0.leading_zeros() as u8))
+            Some(Square::new_masked(63 - self.0.leading_zeros() as u8))
         }
     }
 
@@ -139,7 +139,7 @@ impl Iterator for Bitboard {
         if self.0 == 0 {
             None
         } else {
-            let sq = Square::new(self.0.trailing_zeros() as u8);
+            let sq = Square::new_masked(self.0.trailing_zeros() as u8);
             self.0 &= self.0 - 1;
             Some(sq)
         }

@@ -19,7 +19,7 @@ pub(crate) trait MoveSink {
     fn pawn_moves(&mut self, pos: &Position, targets: Bitboard, delta: i8, kind: MoveKind) {
         for to in targets {
             self.one(Move {
-                from: Square::new((to.index() as i8 - delta) as u8),
+                from: Square::new_masked((to.index() as i8 - delta) as u8),
                 to,
                 role: Role::Pawn,
                 capture: pos.board().role_at(to),
@@ -31,7 +31,7 @@ pub(crate) trait MoveSink {
     /// Promotions (four moves each) to every square of `targets`, each from `to - delta`.
     fn pawn_promotions(&mut self, pos: &Position, targets: Bitboard, delta: i8) {
         for to in targets {
-            let from = Square::new((to.index() as i8 - delta) as u8);
+            let from = Square::new_masked((to.index() as i8 - delta) as u8);
             self.promotions(from, to, pos.board().role_at(to));
         }
     }
@@ -276,7 +276,7 @@ impl Position {
             for to in captures {
                 push_pawn_move(list, from, to, b.role_at(to), last_rank, MoveKind::Normal);
             }
-            let one = Square::new((from.index() as i8 + forward) as u8);
+            let one = Square::new_masked((from.index() as i8 + forward) as u8);
             if occupied.contains(one) {
                 continue;
             }
@@ -284,7 +284,7 @@ impl Position {
                 push_pawn_move(list, from, one, None, last_rank, MoveKind::Normal);
             }
             if from.rank() == start_rank {
-                let two = Square::new((one.index() as i8 + forward) as u8);
+                let two = Square::new_masked((one.index() as i8 + forward) as u8);
                 if !occupied.contains(two) && allowed.contains(two) {
                     push_pawn_move(list, from, two, None, last_rank, MoveKind::DoublePush);
                 }

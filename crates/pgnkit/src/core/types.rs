@@ -40,7 +40,7 @@ impl Color {
     pub const fn relative_rank(self, rank: Rank) -> Rank {
         match self {
             Color::White => rank,
-            Color::Black => Rank::new(7 - rank as u8),
+            Color::Black => Rank::new_masked(7 - rank as u8),
         }
     }
 
@@ -217,15 +217,27 @@ impl File {
         File::H,
     ];
 
-    /// `i` must be below 8.
+    /// The file of index `i` (0 is the a-file).
+    ///
+    /// # Panics
+    ///
+    /// If `i` is 8 or more.
     #[inline]
     pub const fn new(i: u8) -> File {
+        assert!(i < 8, "a file index is below 8");
+        File::ALL[i as usize]
+    }
+
+    /// The file of `i`'s three low bits: for indices below 8 by construction (a square's bits), where a
+    /// check would only cost a branch.
+    #[inline]
+    pub(crate) const fn new_masked(i: u8) -> File {
         File::ALL[(i & 7) as usize]
     }
 
     pub const fn from_char(c: char) -> Option<File> {
         match c {
-            'a'..='h' => Some(File::new(c as u8 - b'a')),
+            'a'..='h' => Some(File::new_masked(c as u8 - b'a')),
             _ => None,
         }
     }
@@ -242,7 +254,7 @@ impl File {
     pub const fn offset(self, delta: i8) -> Option<File> {
         let f = self as i8 + delta;
         if f >= 0 && f < 8 {
-            Some(File::new(f as u8))
+            Some(File::new_masked(f as u8))
         } else {
             None
         }
@@ -275,15 +287,27 @@ impl Rank {
         Rank::Eighth,
     ];
 
-    /// `i` must be below 8.
+    /// The rank of index `i` (0 is the first rank, White's back rank).
+    ///
+    /// # Panics
+    ///
+    /// If `i` is 8 or more.
     #[inline]
     pub const fn new(i: u8) -> Rank {
+        assert!(i < 8, "a rank index is below 8");
+        Rank::ALL[i as usize]
+    }
+
+    /// The rank of `i`'s three low bits: for indices below 8 by construction (a square's bits), where a
+    /// check would only cost a branch.
+    #[inline]
+    pub(crate) const fn new_masked(i: u8) -> Rank {
         Rank::ALL[(i & 7) as usize]
     }
 
     pub const fn from_char(c: char) -> Option<Rank> {
         match c {
-            '1'..='8' => Some(Rank::new(c as u8 - b'1')),
+            '1'..='8' => Some(Rank::new_masked(c as u8 - b'1')),
             _ => None,
         }
     }
@@ -369,9 +393,21 @@ impl Square {
     pub const G8: Square = Square(62);
     pub const H8: Square = Square(63);
 
-    /// `i` is taken modulo 64.
+    /// The square of index `i` (`A1 = 0`, `B1 = 1`, ..., `H8 = 63`).
+    ///
+    /// # Panics
+    ///
+    /// If `i` is 64 or more.
     #[inline]
     pub const fn new(i: u8) -> Square {
+        assert!(i < 64, "a square index is below 64");
+        Square(i)
+    }
+
+    /// The square of `i`'s six low bits: for indices below 64 by construction (bit scans, pawn steps inside
+    /// the board) on the hot paths of move generation, where a check would only cost a branch.
+    #[inline]
+    pub(crate) const fn new_masked(i: u8) -> Square {
         Square(i & 63)
     }
 
@@ -387,12 +423,12 @@ impl Square {
 
     #[inline]
     pub const fn file(self) -> File {
-        File::new(self.0 & 7)
+        File::new_masked(self.0)
     }
 
     #[inline]
     pub const fn rank(self) -> Rank {
-        Rank::new(self.0 >> 3)
+        Rank::new_masked(self.0 >> 3)
     }
 
     /// The square `df` files and `dr` ranks away, if on the board.
@@ -500,6 +536,17 @@ mod tests {
         assert_eq!("h8".parse::<Square>(), Ok(Square::H8));
         assert!("i1".parse::<Square>().is_err());
         assert!("a9".parse::<Square>().is_err());
+    }
+
+    #[test]
+    fn indices_out_of_range_are_refused_not_wrapped() {
+        assert_eq!(Square::new(63), Square::H8);
+        assert!(std::panic::catch_unwind(|| Square::new(64)).is_err());
+        assert!(std::panic::catch_unwind(|| File::new(8)).is_err());
+        assert!(std::panic::catch_unwind(|| Rank::new(8)).is_err());
+        // The crate's own masking constructors keep the low bits.
+        assert_eq!(Square::new_masked(64), Square::A1);
+        assert_eq!(File::new_masked(9), File::B);
     }
 
     #[test]

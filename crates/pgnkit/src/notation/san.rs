@@ -642,7 +642,7 @@ fn parse_plain(token: &[u8], lang: Language) -> Option<SanPlus> {
     if to_file > 7 || to_rank > 7 {
         return None;
     }
-    let to = Square::new(to_rank * 8 + to_file);
+    let to = Square::new_masked(to_rank * 8 + to_file);
     let piece = |p: u8| lang.role_of_byte(p).filter(|&r| r != Role::Pawn);
     let hint = |h: u8| {
         let (file, rank) = (h.wrapping_sub(b'a'), h.wrapping_sub(b'1'));
