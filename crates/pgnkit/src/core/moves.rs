@@ -104,13 +104,23 @@ impl fmt::Debug for Move {
 /// perft suite) have more, so leave ample room.
 pub const MAX_MOVES: usize = 512;
 
-/// A stack-allocated list of moves: move generation never touches the heap.
+/// A list of moves on the stack, for move generation, which must not touch the heap: a list is filled for each
+/// position searched or replayed.
+///
+/// It dereferences to a slice (`list.len()`, `list.iter()`, `list.contains(&m)`...). Moves pushed beyond
+/// [`MAX_MOVES`] are dropped (no legal position comes near it).
+///
+/// The storage is left uninitialised rather than filled with placeholder moves: a list is made at every inner
+/// node of a perft search, and writing [`MAX_MOVES`] placeholders each time would add a 3 KB fill to every
+/// generation. The invariant that makes the `unsafe` block below sound: `len <= MAX_MOVES`, and the
+/// first `len` entries have been written.
 pub struct MoveList {
     len: usize,
     moves: [MaybeUninit<Move>; MAX_MOVES],
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
         MoveList {
@@ -119,6 +129,7 @@ impl MoveList {
         }
     }
 
+    /// Appends a move; a move beyond [`MAX_MOVES`] is dropped.
     #[inline]
     pub fn push(&mut self, m: Move) {
         // A legal position cannot exceed MAX_MOVES; the check keeps a corrupt one from writing out of bounds.
@@ -128,32 +139,39 @@ impl MoveList {
         }
     }
 
+    /// How many moves the list holds.
     #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the list holds no move.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Empties the list.
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
+    /// The moves, in the order they were pushed.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: the first `len` entries were written by `push`, and `MaybeUninit<Move>` has `Move`'s layout.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+        // SAFETY: the first `len` entries have been written (`push` writes entry `len` before counting it, and
+        // `retain` only moves written entries down), `len <= MAX_MOVES` keeps the slice inside `moves`, and
+        // `MaybeUninit<Move>` has the size, alignment and layout of `Move`. The slice borrows `self`, so no
+        // push can overwrite an entry while it is read.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
+    /// Keeps only the moves for which `keep` is true, in their order.
     pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
         let mut kept = 0;
         for i in 0..self.len {
-            // SAFETY: i < len, so the entry was initialised.
-            let m = unsafe { self.moves[i].assume_init() };
+            let m = self.as_slice()[i];
             if keep(&m) {
                 self.moves[kept] = MaybeUninit::new(m);
                 kept += 1;
