@@ -7,9 +7,9 @@ use super::moves::{Move, MoveKind, MoveList};
 use super::position::Position;
 use super::types::{Color, File, Rank, Role, Square};
 
-/// Where move generation puts what it finds: a list of moves, or just a count (perft's bulk counting
-/// needs only how many, and counting a target set is one popcount).
-pub(crate) trait MoveSink {
+/// What move generation hands the moves it finds to: a [`MoveList`] keeps them, a [`MoveCounter`] only counts
+/// them (perft's bulk counting needs only how many, and counting a set of target squares is one popcount).
+pub(crate) trait MoveCollector {
     /// Ordinary moves of a non-pawn piece from `from` to every square of `targets`.
     fn piece_moves(&mut self, pos: &Position, from: Square, role: Role, targets: Bitboard);
     /// One move (pawn moves, castling, en passant).
@@ -50,7 +50,7 @@ pub(crate) trait MoveSink {
     }
 }
 
-impl MoveSink for MoveList {
+impl MoveCollector for MoveList {
     #[inline]
     fn piece_moves(&mut self, pos: &Position, from: Square, role: Role, targets: Bitboard) {
         for to in targets {
@@ -71,9 +71,10 @@ impl MoveSink for MoveList {
     }
 }
 
-struct Counter(u64);
+/// Counts the moves generated without building them.
+struct MoveCounter(u64);
 
-impl MoveSink for Counter {
+impl MoveCollector for MoveCounter {
     #[inline]
     fn piece_moves(&mut self, _: &Position, _: Square, _: Role, targets: Bitboard) {
         self.0 += u64::from(targets.count());
@@ -110,7 +111,7 @@ impl Position {
 
     /// How many legal moves there are, without listing them.
     pub fn count_legal_moves(&self) -> u64 {
-        let mut counter = Counter(0);
+        let mut counter = MoveCounter(0);
         self.generate(&mut counter);
         counter.0
     }
@@ -128,7 +129,7 @@ impl Position {
     }
 
     /// Hands every legal move to `list`.
-    pub(crate) fn generate<S: MoveSink>(&self, list: &mut S) {
+    pub(crate) fn generate<S: MoveCollector>(&self, list: &mut S) {
         let us = self.turn();
         let b = self.board();
         let ours = b.by_color(us);
@@ -202,7 +203,7 @@ impl Position {
         }
     }
 
-    fn gen_king_steps<S: MoveSink>(&self, king: Square, ours: Bitboard, list: &mut S) {
+    fn gen_king_steps<S: MoveCollector>(&self, king: Square, ours: Bitboard, list: &mut S) {
         let them = !self.turn();
         // Without the king on the board, a slider's ray continues through its square.
         let occupied = self.board().occupied().without(king);
@@ -212,7 +213,7 @@ impl Position {
         list.piece_moves(self, king, Role::King, safe);
     }
 
-    fn gen_pawn_moves<S: MoveSink>(
+    fn gen_pawn_moves<S: MoveCollector>(
         &self,
         king: Square,
         theirs: Bitboard,
@@ -292,7 +293,7 @@ impl Position {
         }
     }
 
-    fn gen_castling<S: MoveSink>(&self, king: Square, list: &mut S) {
+    fn gen_castling<S: MoveCollector>(&self, king: Square, list: &mut S) {
         let us = self.turn();
         let back = us.back_rank();
         if king.rank() != back {
@@ -345,7 +346,7 @@ impl Position {
 }
 
 #[inline]
-fn push_pawn_move<S: MoveSink>(
+fn push_pawn_move<S: MoveCollector>(
     list: &mut S,
     from: Square,
     to: Square,
