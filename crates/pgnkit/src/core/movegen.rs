@@ -3,6 +3,7 @@
 
 use super::attacks;
 use super::bitboard::Bitboard;
+use super::castling::Castling;
 use super::moves::{Move, MoveKind, MoveList};
 use super::position::Position;
 use super::types::{Color, File, Rank, Role, Square};
@@ -300,47 +301,21 @@ impl Position {
             return;
         }
         let b = self.board();
-        let them = !us;
-        let occupied = b.occupied();
         for rook in self.castling_rights() & Bitboard::rank(back) & b.rooks() & b.by_color(us) {
-            let kingside = rook.file() > king.file();
-            let (king_file, rook_file) = if kingside {
-                (File::G, File::F)
-            } else {
-                (File::C, File::D)
-            };
-            let king_to = Square::from_coords(king_file, back);
-            let rook_to = Square::from_coords(rook_file, back);
-            let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
-            // Condition: every square either piece crosses or lands on is empty, apart from the two movers.
-            let path = attacks::between(king, king_to).with(king_to)
-                | attacks::between(rook, rook_to).with(rook_to);
-            if (path & occupied & !movers).non_empty() {
-                continue;
-            }
-            // Conditions: the king is not in check (checked by the caller), does not pass through an attacked
-            // square, and does not land on one. The rook may cross attacked squares.
-            let crossed = attacks::between(king, king_to);
-            if crossed
-                .into_iter()
-                .any(|sq| self.attackers_to(sq, them, occupied).non_empty())
+            // The caller generates castling only when the king is not in check.
+            if self
+                .castling_obstacle(Castling::new(king, rook), Bitboard::EMPTY)
+                .is_none()
             {
-                continue;
+                list.one(Move {
+                    from: king,
+                    to: rook,
+                    role: Role::King,
+                    capture: None,
+                    promotion: None,
+                    kind: MoveKind::Castle,
+                });
             }
-            let after = (occupied ^ movers)
-                | Bitboard::from_square(king_to)
-                | Bitboard::from_square(rook_to);
-            if self.attackers_to(king_to, them, after).non_empty() {
-                continue;
-            }
-            list.one(Move {
-                from: king,
-                to: rook,
-                role: Role::King,
-                capture: None,
-                promotion: None,
-                kind: MoveKind::Castle,
-            });
         }
     }
 }

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::mem::MaybeUninit;
 
+use super::castling::{Castling, CastlingSide};
 use super::types::{Role, Square};
 
 /// How a move changes the board beyond lifting a piece and putting it down.
@@ -53,36 +54,36 @@ impl Move {
         self.role == Role::Pawn || self.capture.is_some()
     }
 
+    /// The squares of a castling move (king and rook, where each stands and lands); `None` for other moves.
+    #[inline]
+    pub fn castling(&self) -> Option<Castling> {
+        if self.is_castle() {
+            Some(Castling::new(self.from, self.to))
+        } else {
+            None
+        }
+    }
+
     /// Castling towards the h-file ("O-O").
     #[inline]
     pub fn is_kingside_castle(&self) -> bool {
-        self.is_castle() && self.to.file() > self.from.file()
+        self.castling()
+            .is_some_and(|c| c.side() == CastlingSide::King)
     }
 
     /// Where the moving piece ends up (for castling, the king's square: g- or c-file).
     #[inline]
     pub fn king_destination(&self) -> Square {
-        if self.is_castle() {
-            let file = if self.is_kingside_castle() {
-                super::types::File::G
-            } else {
-                super::types::File::C
-            };
-            Square::from_coords(file, self.from.rank())
-        } else {
-            self.to
+        match self.castling() {
+            Some(castling) => castling.king_to(),
+            None => self.to,
         }
     }
 
     /// Where the castling rook lands (f- or d-file); meaningless for other moves.
     #[inline]
     pub fn rook_destination(&self) -> Square {
-        let file = if self.is_kingside_castle() {
-            super::types::File::F
-        } else {
-            super::types::File::D
-        };
-        Square::from_coords(file, self.from.rank())
+        Castling::new(self.from, self.to).rook_to()
     }
 }
 

@@ -7,6 +7,7 @@ use std::fmt;
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::board::Board;
+use super::castling::Castling;
 use super::moves::{Move, MoveKind};
 use super::types::{Color, File, Piece, Rank, Role, Square};
 use super::zobrist;
@@ -751,11 +752,12 @@ impl Position {
         let mut rights = self.castling;
         match m.kind {
             MoveKind::Castle => {
-                let king = self.take(m.from);
-                let rook = self.take(m.to);
+                let castling = Castling::new(m.from, m.to);
+                let king = self.take(castling.king());
+                let rook = self.take(castling.rook());
                 if let (Some(king), Some(rook)) = (king, rook) {
-                    self.put(m.king_destination(), king);
-                    self.put(m.rook_destination(), rook);
+                    self.put(castling.king_to(), king);
+                    self.put(castling.rook_to(), rook);
                 }
                 rights &= !Bitboard::rank(us.back_rank());
             }

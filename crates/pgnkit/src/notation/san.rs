@@ -38,14 +38,8 @@ use std::fmt;
 use super::lang::{Language, figurine_at};
 use crate::core::{File, Move, Position, Rank, Role, Square};
 
-/// Which way to castle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CastlingSide {
-    /// Towards the h-file: `O-O`.
-    King,
-    /// Towards the a-file: `O-O-O`.
-    Queen,
-}
+/// Which way to castle (defined with castling's geometry in [`crate::core`]).
+pub use crate::core::CastlingSide;
 
 impl CastlingSide {
     /// The castling as SAN writes it: `O-O` or `O-O-O`.
@@ -993,13 +987,8 @@ pub struct LanDisplay {
 impl fmt::Display for LanDisplay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let m = &self.m;
-        if m.is_castle() {
-            let side = if m.is_kingside_castle() {
-                CastlingSide::King
-            } else {
-                CastlingSide::Queen
-            };
-            return f.write_str(side.san());
+        if let Some(castling) = m.castling() {
+            return f.write_str(castling.side().san());
         }
         if m.role != Role::Pawn {
             write!(f, "{}", self.lang.letter(m.role))?;
