@@ -817,7 +817,7 @@ fn play_main<V: Visitor>(
         *main_before = None;
     }
     visitor.before_move(at, state.position(), &m)?;
-    state.play(m);
+    state.play_unchecked(m);
     visitor.after_move(at, &m, state.position())
 }
 

@@ -21,6 +21,6 @@ pub use movegen::{perft, perft_divide};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{AtPly, Claim, GameState, Termination};
 pub use position::{
-    CastlingMode, CastlingProblem, EnPassantProblem, Position, PositionError, Setup,
+    CastlingMode, CastlingProblem, EnPassantProblem, IllegalMove, Position, PositionError, Setup,
 };
 pub use types::{ByColor, Color, File, Piece, Rank, Role, Square};

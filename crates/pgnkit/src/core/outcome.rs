@@ -15,7 +15,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveKind};
-use super::position::Position;
+use super::position::{IllegalMove, Position};
 use super::types::{Color, Role, Square};
 use super::zobrist;
 
@@ -193,9 +193,18 @@ impl GameState {
         self.first_claim
     }
 
-    /// Plays a legal move.
+    /// Plays `m` if it is one of the legal moves of the current position, with the same bookkeeping as
+    /// [`GameState::play_unchecked`]; else says why it is not, and nothing changes.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        self.pos.legality(&m)?;
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a move that must be legal in the current position (from move generation or SAN resolution):
+    /// the position moves on, and the history and the rules' verdicts are brought up to date.
     #[inline(always)]
-    pub fn play(&mut self, m: Move) {
+    pub fn play_unchecked(&mut self, m: Move) {
         let before = &self.pos;
         let irreversible = m.is_zeroing()
             || before.ep_square().is_some()
@@ -444,7 +453,7 @@ impl GameState {
             && pos
                 .legal_moves()
                 .iter()
-                .any(|m| !m.is_zeroing() && pos.play(*m).has_legal_move())
+                .any(|m| !m.is_zeroing() && pos.after_unchecked(*m).has_legal_move())
     }
 
     /// How the final position stands, by the first of checkmate, stalemate, insufficient material, 75 moves
@@ -505,7 +514,7 @@ mod tests {
     fn play(state: &mut GameState, moves: &str) {
         for uci in moves.split_whitespace() {
             let m = find(state.position(), &uci[..2], &uci[2..4]);
-            state.play(m);
+            state.play(m).unwrap();
         }
     }
 
@@ -554,7 +563,7 @@ mod tests {
             seed ^= seed << 17;
             // Mostly shuffle back and forth between few squares, so positions recur often.
             let m = moves[(seed % moves.len().min(3) as u64) as usize];
-            state.play(m);
+            state.play_unchecked(m);
             assert_eq!(state.repetitions(), state.scan_repetitions());
             let them = !state.position().turn();
             if state.twice[them.index()] && state.position().ep_square().is_none() {

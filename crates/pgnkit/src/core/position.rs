@@ -239,6 +239,62 @@ impl fmt::Display for PositionError {
     }
 }
 
+/// Why [`Position::play`] (or [`GameState::play`](super::GameState::play)) refused a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IllegalMove {
+    /// No piece of the side to move stands on the move's origin square.
+    NoPieceToMove { from: Square },
+    /// Another piece of the side to move stands on the origin square than the one the move names.
+    WrongPiece {
+        from: Square,
+        /// The role of the piece that stands there.
+        found: Role,
+        /// The role the move names.
+        moved: Role,
+    },
+    /// Castling (with the king on the move's origin square and the rook on its target) is not allowed: no
+    /// right to castle on that side, a piece in the way, the king in check, or a square it crosses or lands
+    /// on attacked.
+    CastlingNotAllowed,
+    /// The piece may go from the origin to the target square, but not as the move describes it (what it
+    /// captures, or what kind of move it is): `legal` is the legal move between those squares.
+    Mismatch { legal: Move },
+    /// The piece on `from` does not move to `to`: not its way of moving, its path blocked, one of its own
+    /// pieces there, or a pawn promoting off the last rank or not promoting on it.
+    CannotReach { from: Square, to: Square },
+    /// The piece moves that way, but its king would then be in check: the piece is pinned, a check is left
+    /// unanswered, or the king steps onto an attacked square.
+    LeavesKingInCheck,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::NoPieceToMove { from } => {
+                write!(f, "no piece of the side to move stands on {from}")
+            }
+            IllegalMove::WrongPiece { from, found, moved } => write!(
+                f,
+                "the move names a {}, but a {} stands on {from}",
+                moved.name(),
+                found.name()
+            ),
+            IllegalMove::CastlingNotAllowed => write!(f, "castling is not allowed here"),
+            IllegalMove::Mismatch { legal } => write!(
+                f,
+                "the move from {} to {} is legal, but not as described (the legal one: {legal:?})",
+                legal.from, legal.to
+            ),
+            IllegalMove::CannotReach { from, to } => {
+                write!(f, "the piece on {from} cannot move to {to}")
+            }
+            IllegalMove::LeavesKingInCheck => write!(f, "the move would leave the king in check"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     board: Board,
@@ -815,12 +871,102 @@ impl Position {
         }
     }
 
-    /// The position after a legal move.
+    /// The position after `m`, if `m` is one of the legal moves here (as [`Position::legal_moves`] lists it:
+    /// the same squares, role, capture, promotion and kind); else why it is not.
+    ///
+    /// The check generates the legal moves; a move known to be legal (from move generation or SAN
+    /// resolution) is played faster by [`Position::play_unchecked`] or [`Position::after_unchecked`].
+    pub fn play(&self, m: Move) -> Result<Position, IllegalMove> {
+        self.legality(&m)?;
+        Ok(self.after_unchecked(m))
+    }
+
+    /// The position after `m`, which must be legal here (as [`Position::play_unchecked`], on a copy).
     #[inline]
-    pub fn play(&self, m: Move) -> Position {
+    pub fn after_unchecked(&self, m: Move) -> Position {
         let mut next = *self;
         next.play_unchecked(m);
         next
+    }
+
+    /// `Ok` if `m` is one of the legal moves here, else the reason it is not.
+    pub(crate) fn legality(&self, m: &Move) -> Result<(), IllegalMove> {
+        if self.is_legal(m) {
+            return Ok(());
+        }
+        Err(self.why_illegal(m))
+    }
+
+    /// Why `m`, which is not among the legal moves, is illegal.
+    #[cold]
+    fn why_illegal(&self, m: &Move) -> IllegalMove {
+        let us = self.turn;
+        let b = &self.board;
+        let Some(piece) = b.piece_at(m.from).filter(|p| p.color == us) else {
+            return IllegalMove::NoPieceToMove { from: m.from };
+        };
+        if piece.role != m.role {
+            return IllegalMove::WrongPiece {
+                from: m.from,
+                found: piece.role,
+                moved: m.role,
+            };
+        }
+        let legal = self.legal_moves();
+        if let Some(legal) = legal
+            .iter()
+            .find(|l| l.from == m.from && l.to == m.to && l.promotion == m.promotion)
+        {
+            return IllegalMove::Mismatch { legal: *legal };
+        }
+        if m.kind == MoveKind::Castle {
+            return IllegalMove::CastlingNotAllowed;
+        }
+        if self.moves_so_on_this_board(m) {
+            IllegalMove::LeavesKingInCheck
+        } else {
+            IllegalMove::CannotReach {
+                from: m.from,
+                to: m.to,
+            }
+        }
+    }
+
+    /// Whether the piece on `m.from` could make `m` if its own king's safety did not count: the piece moves
+    /// that way, its path is clear, the target does not hold one of its own pieces, and a pawn promotes exactly
+    /// when it reaches the last rank.
+    fn moves_so_on_this_board(&self, m: &Move) -> bool {
+        let us = self.turn;
+        let b = &self.board;
+        let occupied = b.occupied();
+        if b.by_color(us).contains(m.to) {
+            return false;
+        }
+        let reaches = match m.role {
+            Role::Pawn => {
+                let last = m.to.rank() == us.relative_rank(Rank::Eighth);
+                let promotes_right = match m.promotion {
+                    None => !last,
+                    Some(role) => last && !matches!(role, Role::Pawn | Role::King),
+                };
+                let forward: i8 = if us == Color::White { 1 } else { -1 };
+                let one = m.from.offset(0, forward);
+                let push = one == Some(m.to) && !occupied.contains(m.to);
+                let double = m.from.rank() == us.relative_rank(Rank::Second)
+                    && one.is_some_and(|one| !occupied.contains(one))
+                    && one.and_then(|one| one.offset(0, forward)) == Some(m.to)
+                    && !occupied.contains(m.to);
+                let capture = attacks::pawn_attacks(us, m.from).contains(m.to)
+                    && (b.by_color(!us).contains(m.to) || self.ep_square == Some(m.to));
+                promotes_right && (push || double || capture)
+            }
+            Role::Knight => attacks::knight_attacks(m.from).contains(m.to),
+            Role::Bishop => attacks::bishop_attacks(m.from, occupied).contains(m.to),
+            Role::Rook => attacks::rook_attacks(m.from, occupied).contains(m.to),
+            Role::Queen => attacks::queen_attacks(m.from, occupied).contains(m.to),
+            Role::King => attacks::king_attacks(m.from).contains(m.to),
+        };
+        reaches && (m.role == Role::Pawn || m.promotion.is_none())
     }
 
     /// Passes the turn without moving (a PGN null move `--`). Only sensible when not in check.
@@ -901,6 +1047,62 @@ mod tests {
         assert_eq!(pos.castling_rights().count(), 4);
         assert!(!pos.is_check());
         assert_eq!(pos.zobrist(), pos.zobrist_from_scratch());
+    }
+
+    #[test]
+    fn checked_play_says_why_a_move_is_illegal() {
+        use crate::core::fen::parse_fen;
+        let mv = |from: Square, to: Square, role: Role| Move {
+            from,
+            to,
+            role,
+            capture: None,
+            promotion: None,
+            kind: MoveKind::Normal,
+        };
+        let start = Position::new();
+        let e4 = Move {
+            kind: MoveKind::DoublePush,
+            ..mv(Square::E2, Square::E4, Role::Pawn)
+        };
+        let after = start.play(e4).unwrap();
+        assert_eq!(after, start.after_unchecked(e4));
+        assert_eq!(
+            start.play(mv(Square::E4, Square::E5, Role::Pawn)),
+            Err(IllegalMove::NoPieceToMove { from: Square::E4 })
+        );
+        assert_eq!(
+            start.play(mv(Square::G1, Square::F3, Role::Bishop)),
+            Err(IllegalMove::WrongPiece {
+                from: Square::G1,
+                found: Role::Knight,
+                moved: Role::Bishop
+            })
+        );
+        // The double step described as an ordinary move.
+        assert_eq!(
+            start.play(mv(Square::E2, Square::E4, Role::Pawn)),
+            Err(IllegalMove::Mismatch { legal: e4 })
+        );
+        assert_eq!(
+            start.play(mv(Square::F1, Square::C4, Role::Bishop)),
+            Err(IllegalMove::CannotReach {
+                from: Square::F1,
+                to: Square::C4
+            })
+        );
+        // The knight on d2 is pinned by the bishop on b4.
+        let pinned = parse_fen("4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1").unwrap();
+        let err = pinned
+            .play(mv(Square::D2, Square::F3, Role::Knight))
+            .unwrap_err();
+        assert_eq!(err, IllegalMove::LeavesKingInCheck);
+        assert_eq!(err.to_string(), "the move would leave the king in check");
+        let castle = Move {
+            kind: MoveKind::Castle,
+            ..mv(Square::E1, Square::H1, Role::King)
+        };
+        assert_eq!(start.play(castle), Err(IllegalMove::CastlingNotAllowed));
     }
 
     #[test]

@@ -1405,7 +1405,7 @@ mod tests {
         let judge = |token: &str| {
             let plus = SanPlus::from_ascii(token.as_bytes()).unwrap();
             let r = plus.resolve(&p).unwrap();
-            (r.leniencies | plus.mark_leniencies(&p.play(r.mv)))
+            (r.leniencies | plus.mark_leniencies(&p.play(r.mv).unwrap()))
                 .iter()
                 .collect::<Vec<_>>()
         };

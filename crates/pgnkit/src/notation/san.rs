@@ -581,7 +581,7 @@ impl SanPlus {
     pub fn from_move(pos: &Position, m: &Move) -> SanPlus {
         SanPlus {
             san: San::from_move(pos, m),
-            mark: CheckMark::after(&pos.play(*m)),
+            mark: CheckMark::after(&pos.after_unchecked(*m)),
             annotation: None,
             leniencies: Leniencies::NONE,
         }

@@ -87,7 +87,7 @@ pub fn suggest(pos: &Position, token: &[u8], lang: Language) -> Option<Suggestio
     if let Some(plus) = parsed
         && let Ok(r) = plus.resolve(pos)
     {
-        let wrong_mark = !plus.mark_leniencies(&pos.play(r.mv)).is_empty();
+        let wrong_mark = !plus.mark_leniencies(&pos.after_unchecked(r.mv)).is_empty();
         return wrong_mark.then_some(Suggestion {
             mv: r.mv,
             slip: Slip::CheckMark,
@@ -188,7 +188,7 @@ fn disambiguation(pos: &Position, plus: &SanPlus, readings: &mut Readings) {
                 exact
                     .to_move(pos)
                     .ok()
-                    .filter(|mv| CheckMark::after(&pos.play(*mv)) == Some(mark))
+                    .filter(|mv| CheckMark::after(&pos.after_unchecked(*mv)) == Some(mark))
             });
             if let (Some(mv), None) = (matching.next(), matching.next()) {
                 readings.add(mv, Slip::Disambiguation);
