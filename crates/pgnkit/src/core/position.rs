@@ -644,6 +644,16 @@ impl Position {
         self.mode
     }
 
+    /// The same position in a Chess960 game: castling rights that read as standard chess (`KQkq`, king on
+    /// the e-file, rooks in the corners) are Chess960 rights there, which changes no legal move but how
+    /// castling is written (UCI king takes rook, X-FEN letters). A FEN cannot say which game it is from; the
+    /// caller knows (a PGN `Variant` tag).
+    #[inline]
+    pub fn into_chess960(mut self) -> Position {
+        self.mode = CastlingMode::Chess960;
+        self
+    }
+
     /// Zobrist hash over FIDE's "same position" (9.2.2): placement, side to move, castling rights and the e.p.
     /// square only when a capture onto it is legal. Maintained incrementally by [`Position::play_unchecked`].
     #[inline]
