@@ -781,7 +781,7 @@ impl Position {
 
     #[inline]
     fn put(&mut self, sq: Square, piece: Piece) {
-        self.board.put(sq, piece);
+        self.board.put_on_empty(sq, piece);
         self.hash ^= zobrist::piece_key(piece, sq);
     }
 
