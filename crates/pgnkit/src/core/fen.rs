@@ -904,14 +904,13 @@ impl InvalidFen {
     /// repair: sloppy syntax, unreachable positions, castling rights and e.p. squares that cannot stand. This
     /// is `pgnkit fen --lenient` and `pgnkit perft`: perft suites and real files have all of these.
     pub fn lenient(self) -> Result<Position, InvalidFen> {
-        self.ignore_sloppy_syntax()
-            .or_else(|e| {
-                e.accept(
-                    Tolerance::UNREACHABLE
-                        .with(Tolerance::CASTLING_RIGHTS)
-                        .with(Tolerance::EP_SQUARE),
-                )
-            })
+        self.ignore_sloppy_syntax().or_else(|e| {
+            e.accept(
+                Tolerance::UNREACHABLE
+                    .with(Tolerance::CASTLING_RIGHTS)
+                    .with(Tolerance::EP_SQUARE),
+            )
+        })
     }
 
     /// Adds `tolerance` to what is accepted; the position if every problem left is accepted.

@@ -10,9 +10,12 @@ use super::types::{Role, Square};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum MoveKind {
+    /// Any other move: the piece goes from one square to the other, taking what stands there (a promotion
+    /// included).
     Normal,
     /// A pawn's two-square first move: it may set up an en-passant capture.
     DoublePush,
+    /// A pawn capturing en passant: the captured pawn stands beside the capturer, not on `to`.
     EnPassant,
     /// Castling; the move's `to` is the square of the castling rook (so Chess960 works the same way).
     Castle,
@@ -24,25 +27,34 @@ pub enum MoveKind {
 /// UCI); [`Move::king_destination`] gives where the king lands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// Where the moving piece stands (the king, for castling).
     pub from: Square,
+    /// Where it goes (the castling rook's square, for castling).
     pub to: Square,
+    /// What moves.
     pub role: Role,
+    /// What it takes, if anything (a pawn, for en passant).
     pub capture: Option<Role>,
+    /// What a pawn promotes to.
     pub promotion: Option<Role>,
+    /// Castling, en passant, a pawn's double step, or any other move.
     pub kind: MoveKind,
 }
 
 impl Move {
+    /// Whether the move castles.
     #[inline]
     pub fn is_castle(&self) -> bool {
         self.kind == MoveKind::Castle
     }
 
+    /// Whether the move captures en passant.
     #[inline]
     pub fn is_en_passant(&self) -> bool {
         self.kind == MoveKind::EnPassant
     }
 
+    /// Whether the move takes a piece.
     #[inline]
     pub fn is_capture(&self) -> bool {
         self.capture.is_some()

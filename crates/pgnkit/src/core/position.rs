@@ -16,24 +16,32 @@ use super::zobrist;
 /// files and castling moves are "king takes own rook" (Chess960).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum CastlingMode {
+    /// Standard chess: the king on e1/e8 castles with a rook in a corner.
     #[default]
     Standard,
+    /// Chess960 (Fischer random): the king castles with a rook on either side of it, wherever they started.
     Chess960,
 }
 
-/// Anything a FEN can describe, checked or not.
+/// Anything a FEN can describe, checked or not: [`Position::from_setup`] makes a position of it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Setup {
+    /// Where the pieces stand.
     pub board: Board,
+    /// The side to move.
     pub turn: Color,
     /// Squares of the rooks that may still castle.
     pub castling: Bitboard,
+    /// The square a pawn has just crossed with a double step, if any.
     pub ep_square: Option<Square>,
+    /// Half-moves since the last capture or pawn move (the 50- and 75-move rules count them).
     pub halfmoves: u32,
+    /// The number of the move about to be played, from 1, counting one per Black move.
     pub fullmoves: u32,
 }
 
 impl Setup {
+    /// The initial position of standard chess.
     pub fn standard() -> Setup {
         Setup {
             board: Board::standard(),
@@ -81,22 +89,33 @@ pub enum EnPassantProblem {
 /// last rank...) from those [`Position::from_setup_lenient`] can accept or repair.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PositionError {
+    /// That side has no king.
     MissingKing(Color),
+    /// That side has this many kings.
     TooManyKings(Color, u32),
+    /// A pawn on the first or last rank, where no pawn can stand.
     PawnOnBackRank(Square),
+    /// That side has this many pawns, more than 8.
     TooManyPawns(Color, u32),
+    /// That side has this many pieces, pawns included, more than 16.
     TooManyPieces(Color, u32),
     /// More pieces than promotions could have made: beyond one queen, two rooks, one bishop per square colour
     /// and two knights, each piece needs a pawn that is no longer on the board.
     TooMuchMaterial {
+        /// Whose pieces.
         color: Color,
+        /// How many pieces beyond the starting set.
         promoted: u32,
+        /// How many pawns could have promoted (8 less the pawns on the board).
         missing_pawns: u32,
     },
     /// A castling right whose king or rook is not on its square.
     InvalidCastlingRight {
+        /// Whose right.
         color: Color,
+        /// The square of the rook the right names.
         rook_square: Square,
+        /// What is wrong with it.
         problem: CastlingProblem,
     },
     /// Both sides may still castle, but their kings or castling rooks stand on different files, which no
@@ -104,17 +123,23 @@ pub enum PositionError {
     AsymmetricCastling,
     /// The e.p. square does not match a pawn that has just made a two-square move.
     InvalidEnPassant {
+        /// The e.p. square.
         square: Square,
+        /// What is wrong with it.
         problem: EnPassantProblem,
     },
     /// An e.p. square means a pawn has just moved, which resets the half-move clock, yet the clock is not 0.
     EnPassantWithHalfmoves {
+        /// The e.p. square.
         square: Square,
+        /// The clock.
         halfmoves: u32,
     },
     /// The side that has just moved is in check.
     OppositeCheck {
+        /// That side's king.
         king: Square,
+        /// A piece attacking it.
         attacker: Square,
     },
     /// More checkers than one move can give.
@@ -122,7 +147,9 @@ pub enum PositionError {
     /// A check no last move could have given (two sliders along one line, two pawns or knights, or a check that
     /// the double step behind the e.p. square could not have given or uncovered).
     ImpossibleCheck {
+        /// The king in check.
         king: Square,
+        /// The pieces giving check.
         checkers: Bitboard,
     },
 }
@@ -243,9 +270,13 @@ impl fmt::Display for PositionError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum IllegalMove {
     /// No piece of the side to move stands on the move's origin square.
-    NoPieceToMove { from: Square },
+    NoPieceToMove {
+        /// The move's origin square.
+        from: Square,
+    },
     /// Another piece of the side to move stands on the origin square than the one the move names.
     WrongPiece {
+        /// The move's origin square.
         from: Square,
         /// The role of the piece that stands there.
         found: Role,
@@ -258,10 +289,18 @@ pub enum IllegalMove {
     CastlingNotAllowed,
     /// The piece may go from the origin to the target square, but not as the move describes it (what it
     /// captures, or what kind of move it is): `legal` is the legal move between those squares.
-    Mismatch { legal: Move },
+    Mismatch {
+        /// The legal move between the same squares.
+        legal: Move,
+    },
     /// The piece on `from` does not move to `to`: not its way of moving, its path blocked, one of its own
     /// pieces there, or a pawn promoting off the last rank or not promoting on it.
-    CannotReach { from: Square, to: Square },
+    CannotReach {
+        /// The move's origin square.
+        from: Square,
+        /// The move's target square.
+        to: Square,
+    },
     /// The piece moves that way, but its king would then be in check: the piece is pinned, a check is left
     /// unanswered, or the king steps onto an attacked square.
     LeavesKingInCheck,
@@ -295,6 +334,35 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// A legal chess position: the pieces, the side to move, castling rights, the e.p. square and the counters,
+/// checked (both kings there, the side not to move not in check...), with its Zobrist hash.
+///
+/// Made by [`Position::new`] (the initial position), [`Position::from_setup`] or
+/// [`fen::parse_fen`](super::fen::parse_fen); moves come from [`Position::legal_moves`] and are played with
+/// [`Position::play`] (checked) or [`Position::play_unchecked`].
+///
+/// ```
+/// use pgnkit::{Color, Position, Role, Square};
+///
+/// let pos = Position::new();
+/// let moves = pos.legal_moves();
+/// assert_eq!(moves.len(), 20);
+/// assert_eq!(moves.iter().filter(|m| m.role == Role::Knight).count(), 4);
+/// // Play 1. e4 from the list: a checked play returns the new position, the old one is left as it was.
+/// let e4 = *moves.iter().find(|m| m.from == Square::E2 && m.to == Square::E4).unwrap();
+/// let after = pos.play(e4).unwrap();
+/// assert_eq!((pos.turn(), after.turn()), (Color::White, Color::Black));
+/// assert_eq!(after.board().piece_at(Square::E4).map(|p| p.role), Some(Role::Pawn));
+/// // 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#, each move known legal: played in place, unchecked.
+/// let mut pos = after;
+/// for (from, to) in [("e7", "e5"), ("d1", "h5"), ("b8", "c6"), ("f1", "c4"), ("g8", "f6"), ("h5", "f7")] {
+///     let (from, to): (Square, Square) = (from.parse().unwrap(), to.parse().unwrap());
+///     let m = *pos.legal_moves().iter().find(|m| m.from == from && m.to == to).unwrap();
+///     pos.play_unchecked(m);
+/// }
+/// assert!(pos.is_checkmate());
+/// assert_eq!(pos.fullmoves(), 4);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     board: Board,
@@ -606,11 +674,13 @@ impl Position {
 
     // ---- accessors ----
 
+    /// Where the pieces stand.
     #[inline]
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The side to move.
     #[inline]
     pub fn turn(&self) -> Color {
         self.turn
@@ -634,11 +704,13 @@ impl Position {
         self.halfmoves
     }
 
+    /// The number of the move about to be played, from 1 (one per Black move).
     #[inline]
     pub fn fullmoves(&self) -> u32 {
         self.fullmoves
     }
 
+    /// Whether castling follows standard chess or Chess960 (which decides how castling is written).
     #[inline]
     pub fn castling_mode(&self) -> CastlingMode {
         self.mode
@@ -678,6 +750,7 @@ impl Position {
         }
     }
 
+    /// The side to move's king.
     #[inline]
     pub fn our_king(&self) -> Square {
         self.king(self.turn)
@@ -707,6 +780,7 @@ impl Position {
         self.attackers_to(self.our_king(), !self.turn, self.board.occupied())
     }
 
+    /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
         self.checkers().non_empty()
@@ -994,14 +1068,17 @@ impl Position {
 
     // ---- game state ----
 
+    /// Whether the side to move is checkmated: in check, without a legal move.
     pub fn is_checkmate(&self) -> bool {
         self.is_check() && !self.has_legal_move()
     }
 
+    /// Whether the side to move is stalemated: not in check, without a legal move.
     pub fn is_stalemate(&self) -> bool {
         !self.is_check() && !self.has_legal_move()
     }
 
+    /// Whether the side to move has a legal move (cheaper than generating them all).
     pub fn has_legal_move(&self) -> bool {
         // A king step is the usual answer, found without generating every move (this runs after each check
         // to tell check from mate); the generator decides only when the king cannot move.
