@@ -551,7 +551,9 @@ impl Square {
     /// 0 for a1 up to 63 for h8 (rank by rank).
     #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        // Always below 64 (the constructors see to it); the mask says so to the compiler, so a table indexed
+        // by square needs no bounds check wherever it loses track of where the square came from.
+        (self.0 & 63) as usize
     }
 
     /// The square's file.
