@@ -2,7 +2,8 @@
 //! decides to do (see `docs/fen.md`): accept, accept only leniently (with normalisation), or reject.
 
 use pgnkit::core::fen::{
-    self, CastlingStyle, Counter, CounterProblem, FenError, FenErrorKind, to_fen, to_fen_with,
+    self, CastlingStyle, Counter, CounterProblem, FenError, FenErrorKind, InvalidFen, to_fen,
+    to_fen_with,
 };
 use pgnkit::core::{CastlingMode, CastlingProblem, EnPassantProblem, Position, PositionError};
 
@@ -185,29 +186,24 @@ fn kokopu_rows_are_decided_and_normalised() {
         let full: u32 = cols[7].parse().unwrap();
         let at = format!("kokopu-fens.tsv:{} {label:?} {fen_in:?}", n + 1);
         let strict = fen::parse_fen(fen_in);
-        let lenient = fen::parse_fen_lenient_with_warnings(fen_in);
+        let lenient = strict.clone().or_else(InvalidFen::lenient);
         let pos: Position = match verdict(label) {
             Verdict::Valid => {
-                let pos = strict.unwrap_or_else(|e| panic!("{at}: rejected: {}", describe(&e)));
-                let (lenient_pos, warnings) = lenient.unwrap();
-                assert!(warnings.is_empty(), "{at}: {}", describe(&warnings));
-                assert_eq!(lenient_pos, pos, "{at}");
+                let pos = strict.unwrap_or_else(|e| panic!("{at}: rejected: {e}"));
+                assert_eq!(lenient.unwrap(), pos, "{at}");
                 pos
             }
             Verdict::LenientOnly(expected) => {
-                let errors = strict.expect_err(&at);
+                let invalid = strict.expect_err(&at);
                 assert!(
-                    matches_exactly(&errors, expected),
+                    matches_exactly(invalid.problems(), expected),
                     "{at}: strict errors: {}",
-                    describe(&errors)
+                    describe(invalid.problems())
                 );
-                let (pos, warnings) =
-                    lenient.unwrap_or_else(|e| panic!("{at}: lenient rejected: {}", describe(&e)));
-                assert_eq!(warnings, errors, "{at}: lenient warnings = strict errors");
-                pos
+                lenient.unwrap_or_else(|e| panic!("{at}: lenient rejected: {e}"))
             }
             Verdict::Invalid(expected) => {
-                let errors = strict.expect_err(&at);
+                let errors = strict.expect_err(&at).into_problems();
                 for want in expected {
                     assert!(
                         errors.iter().any(|e| want(&e.kind)),
@@ -248,7 +244,9 @@ fn kokopu_rows_are_decided_and_normalised() {
         // Both output styles read back as the same position (file letters always read as Chess960, so a
         // standard position written Shredder-style comes back the same but for the castling mode).
         for style in [CastlingStyle::XFen, CastlingStyle::Shredder] {
-            let again = fen::parse_fen_lenient(&to_fen_with(&pos, style)).unwrap();
+            let again = fen::parse_fen(&to_fen_with(&pos, style))
+                .or_else(InvalidFen::lenient)
+                .unwrap();
             assert_eq!(
                 again.to_setup(),
                 pos.to_setup(),
@@ -283,11 +281,9 @@ fn pychess_kkppr_round_trips() {
 fn fuzz_seed(name: &str) -> (String, Vec<FenError>) {
     let text = fixture(&format!("shakmaty-fuzz/{name}"));
     let fen_text = text.trim_end_matches(['\n', '\r']).to_string();
-    let errors = fen::parse_fen(&fen_text).expect_err(name);
-    assert!(
-        fen::parse_fen_lenient(&fen_text).is_err(),
-        "{name}: lenient accepted"
-    );
+    let invalid = fen::parse_fen(&fen_text).expect_err(name);
+    let errors = invalid.problems().to_vec();
+    assert!(invalid.lenient().is_err(), "{name}: lenient accepted");
     (fen_text, errors)
 }
 

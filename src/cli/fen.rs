@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write as _};
 
-use pgnkit::core::fen::{self, FenError};
+use pgnkit::core::fen::{self, FenError, InvalidFen};
 use pgnkit::notation::SanPlus;
 use pgnkit::{Color, File, Move, Piece, Position, Rank, Role, Square};
 
@@ -30,10 +30,18 @@ pub(crate) fn run(args: Args) -> i32 {
         "startpos" => fen::STARTING_FEN.to_string(),
         other => other.to_string(),
     };
-    let parsed = if args.lenient {
-        fen::parse_fen_lenient_with_warnings(&text)
-    } else {
-        fen::parse_fen(&text).map(|pos| (pos, Vec::new()))
+    let parsed = match fen::parse_fen(&text) {
+        Ok(pos) => Ok((pos, Vec::new())),
+        Err(invalid) if args.lenient => {
+            // What the lenient reading tolerated, by column.
+            let mut tolerated = invalid.problems().to_vec();
+            tolerated.sort_by_key(|e| e.column);
+            invalid
+                .lenient()
+                .map(|pos| (pos, tolerated))
+                .map_err(InvalidFen::into_problems)
+        }
+        Err(invalid) => Err(invalid.into_problems()),
     };
     let (report, code) = match parsed {
         Ok((pos, warnings)) => {

@@ -3,7 +3,8 @@
 use std::io::{self, Write};
 
 use pgnkit::Position;
-use pgnkit::core::{fen, perft, perft_divide};
+use pgnkit::core::fen::{self, InvalidFen};
+use pgnkit::core::{perft, perft_divide};
 
 use super::output::{say, write_failure};
 
@@ -22,10 +23,11 @@ pub(crate) fn run(args: Args) -> i32 {
     let pos = if args.position == "startpos" {
         Position::new()
     } else {
-        match fen::parse_fen_lenient(&args.position) {
+        match fen::parse_fen(&args.position).or_else(InvalidFen::lenient) {
             Ok(pos) => pos,
-            Err(errors) => {
-                let text: String = errors
+            Err(invalid) => {
+                let text: String = invalid
+                    .problems()
                     .iter()
                     .map(|e| format!("pgnkit: invalid FEN: {e}\n"))
                     .collect();

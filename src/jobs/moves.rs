@@ -91,7 +91,7 @@ mod tests {
         for fen in fens {
             let pos = fen::parse_fen(fen).unwrap();
             for m in pos.legal_moves().iter() {
-                let after = pos.play(*m);
+                let after = pos.after_unchecked(*m);
                 for lang in Language::ALL {
                     let mut s = String::new();
                     push_san(&mut s, &pos, m, &after, lang);

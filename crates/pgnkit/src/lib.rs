@@ -5,6 +5,7 @@
 //! generation, FEN, outcomes), [`notation`] (SAN/LAN/UCI, piece letters in many languages), [`pgn`] (reading
 //! and writing PGN), [`walk`] (replaying a parsed game move by move with a [`walk::Visitor`]).
 
+#[warn(missing_docs)]
 pub mod core;
 
 pub use crate::core::{

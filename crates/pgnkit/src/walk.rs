@@ -71,8 +71,8 @@
 //! assert_eq!(walk::replay(&games[0], None, &mut FirstCapture), Ok(Some(3)));
 //! ```
 
-use crate::core::fen::{self, FenError, FenErrorKind};
-use crate::core::{CastlingMode, GameState, Move, Position, PositionError, Square};
+use crate::core::fen::{self, FenErrorKind, InvalidFen};
+use crate::core::{GameState, Move, Position, PositionError, Square};
 use crate::notation::{
     Language, LanguageSet, Leniencies, LetterSet, Resolved, SanError, SanPlus, SyntaxError,
     candidate_classes, san_letters,
@@ -236,41 +236,33 @@ pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, Setu
     let mut repair = None;
     let start = match game.tag("FEN") {
         None => Position::new(),
-        Some(text) => fen::parse_setup(&text)
-            .and_then(|mut parsed| {
-                if variant == Variant::Chess960 {
-                    parsed.mode = CastlingMode::Chess960;
-                }
-                match parsed.clone().into_position() {
-                    Err(errors) => match errors.as_slice() {
-                        // Only the clock contradicts the e.p. square: trust the square, the one field
-                        // that changes what can be played.
-                        [
-                            FenError {
-                                kind:
-                                    FenErrorKind::Position(PositionError::EnPassantWithHalfmoves {
-                                        square,
-                                        halfmoves,
-                                    }),
-                                ..
-                            },
-                        ] => {
-                            repair = Some(SetupRepair::HalfmoveClockReset {
-                                square: *square,
-                                halfmoves: *halfmoves,
-                            });
-                            parsed.setup.halfmoves = 0;
-                            parsed.into_position()
-                        }
-                        _ => Err(errors),
-                    },
-                    ok => ok,
-                }
-            })
-            .map_err(|errors| SetupError::InvalidFen {
-                problems: errors.iter().map(|e| e.to_string()).collect(),
-                span: tag_span(game, "FEN"),
-            })?,
+        Some(text) => {
+            let start = fen::parse_fen(&text)
+                .or_else(|invalid| {
+                    // Only the clock contradicts the e.p. square: trust the square, the one field that
+                    // changes what can be played.
+                    let contradiction = invalid.problems().iter().find_map(|e| match e.kind {
+                        FenErrorKind::Position(PositionError::EnPassantWithHalfmoves {
+                            square,
+                            halfmoves,
+                        }) => Some(SetupRepair::HalfmoveClockReset { square, halfmoves }),
+                        _ => None,
+                    });
+                    let start = invalid.ignore_halfmove_clock()?;
+                    repair = contradiction;
+                    Ok(start)
+                })
+                .map_err(|invalid: InvalidFen| SetupError::InvalidFen {
+                    problems: invalid.problems().iter().map(|e| e.to_string()).collect(),
+                    span: tag_span(game, "FEN"),
+                })?;
+            match variant {
+                Variant::Standard => start,
+                // Rights written `KQkq` are Chess960 rights in a Chess960 game (castling is then written as
+                // king takes rook in UCI).
+                Variant::Chess960 => start.into_chess960(),
+            }
+        }
     };
     let lang = choose_language(game, &start, lang);
     Ok(Prepared {
@@ -817,7 +809,7 @@ fn play_main<V: Visitor>(
         *main_before = None;
     }
     visitor.before_move(at, state.position(), &m)?;
-    state.play(m);
+    state.play_unchecked(m);
     visitor.after_move(at, &m, state.position())
 }
 

@@ -2,10 +2,10 @@
 //! `between`/`line` tables that pin and check detection need.
 //!
 //! Sliders use small tables (9 KiB in all, so they stay in the L1 cache) instead of magic bitboards'
-//! 850 KiB: replaying games streams megabytes of PGN through the caches, and there `attackers_to` took a fifth
-//! of `validate`'s time, most of it waiting on the magic table's load; with these tables validate and stats
-//! run 8-10% faster. Perft,
-//! which keeps nothing else in the cache, is about 7% slower (see docs/performance.md).
+//! 850 KiB: replaying games streams megabytes of PGN through the caches, and a table that large is evicted
+//! between lookups, where the small ones are not. Perft, which keeps nothing else in the cache, would favour
+//! the magic tables; the PGN jobs are what the library is for. The measurements behind this choice are in
+//! docs/performance.md.
 
 use super::bitboard::Bitboard;
 use super::types::{Color, Square};
@@ -107,11 +107,13 @@ const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
 
 static LINE_TABLES: ([[u64; 64]; 64], [[u64; 64]; 64]) = line_tables();
 
+/// Squares a knight on `sq` attacks.
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(KNIGHT_ATTACKS[sq.index()])
 }
 
+/// Squares a king on `sq` attacks.
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(KING_ATTACKS[sq.index()])
@@ -123,6 +125,8 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN_ATTACKS[color.index()][sq.index()])
 }
 
+/// Squares a rook on `sq` attacks along its rank and file, each ray stopping at the first square of
+/// `occupied` (included).
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let i = sq.index();
@@ -138,6 +142,8 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(on_rank | on_file)
 }
 
+/// Squares a bishop on `sq` attacks along its diagonals, each ray stopping at the first square of `occupied`
+/// (included).
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     let i = sq.index();
@@ -233,6 +239,7 @@ static DIAGONALS: [[u64; 2]; 64] = {
     table
 };
 
+/// Squares a queen on `sq` attacks: a rook's and a bishop's.
 #[inline]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)

@@ -5,46 +5,70 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 
 use super::types::{File, Rank, Square};
 
+/// A set of squares: bit `i` stands for the square of index `i` ([`Square::index`]).
+///
+/// It is an iterator over its squares, lowest first, and combines with `&`, `|`, `^` and `!`.
+///
+/// ```
+/// use pgnkit::{Bitboard, File, Rank, Square};
+///
+/// let corners = Bitboard::from_square(Square::A1).with(Square::H1).with(Square::A8).with(Square::H8);
+/// assert_eq!(corners.count(), 4);
+/// assert_eq!(corners & Bitboard::rank(Rank::First), Bitboard::from_square(Square::A1).with(Square::H1));
+/// assert_eq!((corners & Bitboard::file(File::H)).collect::<Vec<_>>(), [Square::H1, Square::H8]);
+/// assert_eq!((corners & Bitboard::DARK_SQUARES).count(), 2); // a1 and h8
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[repr(transparent)]
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No square.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// Every square.
     pub const FULL: Bitboard = Bitboard(!0);
+    /// The 32 dark squares (a1 is dark).
     pub const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
+    /// The 32 light squares.
     pub const LIGHT_SQUARES: Bitboard = Bitboard(!0xAA55_AA55_AA55_AA55);
 
+    /// The set of one square.
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1 << sq.index())
     }
 
+    /// The eight squares of a file.
     #[inline]
     pub const fn file(file: File) -> Bitboard {
         Bitboard(0x0101_0101_0101_0101 << file as u8)
     }
 
+    /// The eight squares of a rank.
     #[inline]
     pub const fn rank(rank: Rank) -> Bitboard {
         Bitboard(0xFF << (8 * rank as u8))
     }
 
+    /// Whether `sq` is in the set.
     #[inline]
     pub const fn contains(self, sq: Square) -> bool {
         self.0 & (1 << sq.index()) != 0
     }
 
+    /// Whether the set has no square.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether the set has a square.
     #[inline]
     pub const fn non_empty(self) -> bool {
         self.0 != 0
     }
 
+    /// How many squares the set has.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
@@ -62,7 +86,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::new(self.0.trailing_zeros() as u8))
+            Some(Square::new_masked(self.0.trailing_zeros() as u8))
         }
     }
 
@@ -72,7 +96,7 @@ impl Bitboard {
         if self.0 == 0 {
             None
         } else {
-            Some(Square::new(63 - self.0.leading_zeros() as u8))
+            Some(Square::new_masked(63 - self.0.leading_zeros() as u8))
         }
     }
 
@@ -86,16 +110,19 @@ impl Bitboard {
         }
     }
 
+    /// The set with `sq` added.
     #[inline]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | (1 << sq.index()))
     }
 
+    /// The set with `sq` removed.
     #[inline]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq.index()))
     }
 
+    /// Adds `sq` if absent, removes it if present.
     #[inline]
     pub fn toggle(&mut self, sq: Square) {
         self.0 ^= 1 << sq.index();
@@ -107,6 +134,7 @@ impl Bitboard {
         Bitboard(self.0 << 8)
     }
 
+    /// Shifts every square one rank towards rank 1 (Black's forward).
     #[inline]
     pub const fn shift_down(self) -> Bitboard {
         Bitboard(self.0 >> 8)
@@ -139,7 +167,7 @@ impl Iterator for Bitboard {
         if self.0 == 0 {
             None
         } else {
-            let sq = Square::new(self.0.trailing_zeros() as u8);
+            let sq = Square::new_masked(self.0.trailing_zeros() as u8);
             self.0 &= self.0 - 1;
             Some(sq)
         }

@@ -3,6 +3,21 @@
 use super::bitboard::Bitboard;
 use super::types::{ByColor, Color, File, Piece, Rank, Role, Square};
 
+/// Where the pieces stand, and nothing else (no side to move, rights or counters: see
+/// [`Setup`](super::Setup) and [`Position`](super::Position)).
+///
+/// ```
+/// use pgnkit::{Board, Color, Piece, Role, Square};
+///
+/// let mut board = Board::standard();
+/// assert_eq!(board.occupied().count(), 32);
+/// assert_eq!(board.piece_at(Square::D1), Some(Piece::new(Color::White, Role::Queen)));
+/// // Put replaces what stood there.
+/// let pawn = Piece::new(Color::Black, Role::Pawn);
+/// assert_eq!(board.put(Square::D1, pawn), Some(Piece::new(Color::White, Role::Queen)));
+/// assert_eq!((board.queens() & board.by_color(Color::White)).count(), 0);
+/// assert_eq!(board.take(Square::D1), Some(pawn));
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     by_role: [Bitboard; 6],
@@ -31,6 +46,7 @@ const fn decode(code: u8) -> Option<Piece> {
 }
 
 impl Board {
+    /// A board without pieces.
     pub const fn empty() -> Board {
         Board {
             by_role: [Bitboard::EMPTY; 6],
@@ -74,51 +90,61 @@ impl Board {
         board
     }
 
+    /// The occupied squares.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.occupied
     }
 
+    /// The squares of `color`'s pieces.
     #[inline]
     pub fn by_color(&self, color: Color) -> Bitboard {
         self.by_color[color.index()]
     }
 
+    /// The squares of the pieces of `role`, both colours.
     #[inline]
     pub fn by_role(&self, role: Role) -> Bitboard {
         self.by_role[role.index()]
     }
 
+    /// The squares of the pieces like `piece` (role and colour).
     #[inline]
     pub fn by_piece(&self, piece: Piece) -> Bitboard {
         self.by_role[piece.role.index()] & self.by_color[piece.color.index()]
     }
 
+    /// The squares of the pawns, both colours.
     #[inline]
     pub fn pawns(&self) -> Bitboard {
         self.by_role[Role::Pawn.index()]
     }
 
+    /// The squares of the knights, both colours.
     #[inline]
     pub fn knights(&self) -> Bitboard {
         self.by_role[Role::Knight.index()]
     }
 
+    /// The squares of the bishops, both colours.
     #[inline]
     pub fn bishops(&self) -> Bitboard {
         self.by_role[Role::Bishop.index()]
     }
 
+    /// The squares of the rooks, both colours.
     #[inline]
     pub fn rooks(&self) -> Bitboard {
         self.by_role[Role::Rook.index()]
     }
 
+    /// The squares of the queens, both colours.
     #[inline]
     pub fn queens(&self) -> Bitboard {
         self.by_role[Role::Queen.index()]
     }
 
+    /// The squares of the kings, both colours.
     #[inline]
     pub fn kings(&self) -> Bitboard {
         self.by_role[Role::King.index()]
@@ -136,11 +162,13 @@ impl Board {
         self.rooks() | self.queens()
     }
 
+    /// The piece on `sq`, if any.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         decode(self.mailbox[sq.index()])
     }
 
+    /// The role of the piece on `sq`, if any.
     #[inline]
     pub fn role_at(&self, sq: Square) -> Option<Role> {
         self.piece_at(sq).map(|p| p.role)
@@ -152,9 +180,18 @@ impl Board {
         (self.kings() & self.by_color(color)).single()
     }
 
-    /// Places `piece` on an empty square.
+    /// Places `piece` on `sq`, replacing (and returning) whatever stood there.
     #[inline]
-    pub fn put(&mut self, sq: Square, piece: Piece) {
+    pub fn put(&mut self, sq: Square, piece: Piece) -> Option<Piece> {
+        let replaced = self.take(sq);
+        self.put_on_empty(sq, piece);
+        replaced
+    }
+
+    /// Places `piece` on `sq`, which must be empty (making a move empties the square first, and does not pay
+    /// for looking).
+    #[inline]
+    pub(crate) fn put_on_empty(&mut self, sq: Square, piece: Piece) {
         debug_assert!(self.mailbox[sq.index()] == 0);
         let bit = Bitboard::from_square(sq);
         self.by_role[piece.role.index()] |= bit;
@@ -178,7 +215,7 @@ impl Board {
     /// Moves a known piece from `from` to the empty square `to` (no mailbox decoding: the caller knows what
     /// moves, which saves work on the hot path of replaying games).
     #[inline]
-    pub fn shift(&mut self, piece: Piece, from: Square, to: Square) {
+    pub(crate) fn shift(&mut self, piece: Piece, from: Square, to: Square) {
         let bits = Bitboard::from_square(from) | Bitboard::from_square(to);
         self.by_role[piece.role.index()] ^= bits;
         self.by_color[piece.color.index()] ^= bits;
@@ -190,7 +227,7 @@ impl Board {
     /// Removes a known piece from `sq` (it must stand there), leaving the square's occupancy to the caller's
     /// next step: used for captures, where the capturer lands on the square right after.
     #[inline]
-    pub fn remove(&mut self, piece: Piece, sq: Square) {
+    pub(crate) fn remove(&mut self, piece: Piece, sq: Square) {
         let bit = Bitboard::from_square(sq);
         self.by_role[piece.role.index()] ^= bit;
         self.by_color[piece.color.index()] ^= bit;
@@ -210,6 +247,7 @@ impl Board {
         m
     }
 
+    /// Every piece with its square, a1 to h8 rank by rank.
     pub fn iter(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         self.occupied
             .map(move |sq| (sq, self.piece_at(sq).expect("occupied square")))

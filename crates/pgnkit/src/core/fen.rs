@@ -1,21 +1,39 @@
-//! FEN and EPD positions: strict parsing that reports every problem with the column where it starts, a lenient
-//! parser for sloppy or unreachable input, and writing in standard, X-FEN or Shredder-FEN castling style.
+//! FEN and EPD positions: a strict parser that reports every problem with the column where it starts, ways to
+//! accept the problems a caller can live with, and writing in standard, X-FEN or Shredder-FEN castling style.
 //!
-//! What each parser accepts (`docs/fen.md` has the full table):
-//! - [`parse_fen`] (strict): six fields (or the four of EPD) separated by spaces; eight ranks of eight squares,
-//!   each run of empty squares one digit; `w`/`b`; castling `-` or letters with White's before Black's and `K`
-//!   before `Q`, where `KQkq` name the outermost rook (X-FEN) and `A`-`H`/`a`-`h` a rook's file (Shredder-FEN),
-//!   in any mix; e.p. `-` or a square; counters without leading zeros, full-move number from 1; and a legal
-//!   position ([`Position::from_setup`]). An e.p. square with no legal capture onto it is accepted and dropped.
-//! - [`parse_fen_lenient`] also accepts castling letters out of order or repeated, counters with leading zeros
-//!   (`00`), a full-move number of 0 (read as 1), and positions that are unreachable but playable (see
-//!   [`Position::from_setup_lenient`], which also drops castling rights and e.p. squares that cannot stand).
+//! [`parse_fen`] is strict: six fields (or the four of EPD) separated by spaces; eight ranks of eight squares,
+//! each run of empty squares one digit; `w`/`b`; castling `-` or letters with White's before Black's and `K`
+//! before `Q`, where `KQkq` name the outermost rook (X-FEN) and `A`-`H`/`a`-`h` a rook's file (Shredder-FEN),
+//! in any mix; e.p. `-` or a square; counters without leading zeros, full-move number from 1; and a legal
+//! position ([`Position::from_setup`]). An e.p. square with no legal capture onto it is accepted and dropped.
+//!
+//! Its error, [`InvalidFen`], says what is tolerable and accepts it on request: sloppy syntax with one obvious
+//! reading (castling letters out of order or repeated, counters with leading zeros, a full-move number of 0),
+//! positions that are unreachable but playable, castling rights and e.p. squares that cannot stand (dropped),
+//! an e.p. square beside a non-zero half-move clock. [`InvalidFen::lenient`] accepts all of these but the
+//! clock's repair; `docs/fen.md` has the full table.
+//!
+//! ```
+//! use pgnkit::core::fen::{self, InvalidFen};
+//!
+//! let pos = fen::parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+//! assert_eq!(pos.legal_moves().len(), 26);
+//! assert_eq!(fen::to_fen(&pos), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+//! // EPD: the same first four fields, counters 0 and 1.
+//! assert_eq!(fen::parse_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq -").unwrap(), pos);
+//!
+//! // A leading zero: refused strictly, read as 5 leniently.
+//! let sloppy = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 05 1";
+//! let invalid = fen::parse_fen(sloppy).unwrap_err();
+//! assert_eq!(invalid.to_string(), r#"invalid FEN: column 34: half-move clock "05" has leading zeros"#);
+//! assert_eq!(invalid.lenient().unwrap().halfmoves(), 5);
+//! ```
 
 use std::fmt;
 
 use super::bitboard::Bitboard;
 use super::board::Board;
-use super::position::{CastlingMode, Position, PositionError, Setup};
+use super::position::{CastlingMode, EnPassantProblem, Position, PositionError, Setup};
 use super::types::{Color, File, Piece, Rank, Square};
 
 /// The FEN of the initial position.
@@ -24,7 +42,9 @@ pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ
 /// Which move counter a problem concerns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Counter {
+    /// The half-move clock (fifth field).
     Halfmoves,
+    /// The full-move number (sixth field).
     Fullmoves,
 }
 
@@ -51,7 +71,12 @@ pub enum FenErrorKind {
     /// Two digits in a row: each run of empty squares is one digit.
     AdjacentDigits,
     /// A rank (8 = the first one written) that does not describe exactly eight squares.
-    RankLength { rank: Rank, squares: u32 },
+    RankLength {
+        /// The rank.
+        rank: Rank,
+        /// How many squares it describes.
+        squares: u32,
+    },
     /// The placement does not have eight ranks.
     RankCount(usize),
     /// The side to move is not `w` or `b`.
@@ -66,8 +91,11 @@ pub enum FenErrorKind {
     EnPassant(String),
     /// A move counter that is not a valid number.
     Counter {
+        /// Which counter.
         counter: Counter,
+        /// The field as written.
         text: String,
+        /// What is wrong with it.
         problem: CounterProblem,
     },
     /// The fields are well formed but the position is impossible.
@@ -75,7 +103,7 @@ pub enum FenErrorKind {
 }
 
 impl FenErrorKind {
-    /// False for the problems [`parse_fen_lenient`] accepts (reading them one obvious way).
+    /// False for the problems [`InvalidFen::lenient`] accepts.
     pub fn is_fatal(&self) -> bool {
         match self {
             FenErrorKind::CastlingRepeated(_) | FenErrorKind::CastlingOrder(_) => false,
@@ -86,12 +114,25 @@ impl FenErrorKind {
             _ => true,
         }
     }
+
+    /// Syntax with one obvious reading, which [`InvalidFen::ignore_sloppy_syntax`] accepts.
+    pub fn is_sloppy_syntax(&self) -> bool {
+        match self {
+            FenErrorKind::CastlingRepeated(_) | FenErrorKind::CastlingOrder(_) => true,
+            FenErrorKind::Counter { problem, .. } => {
+                matches!(problem, CounterProblem::LeadingZeros | CounterProblem::Zero)
+            }
+            _ => false,
+        }
+    }
 }
 
 /// One problem of a FEN, at a 1-based column (in characters) of the FEN text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FenError {
+    /// Where the problem starts: 1 for the FEN's first character.
     pub column: usize,
+    /// What the problem is.
     pub kind: FenErrorKind,
 }
 
@@ -161,11 +202,12 @@ impl fmt::Display for FenError {
     }
 }
 
-/// A parsed FEN before the position is checked, with where each part stands in the text (for error columns).
+/// The fields of a FEN as read, before the position is checked, with where each part stands in the text (for
+/// error columns).
 #[derive(Debug, Clone)]
-pub struct ParsedFen {
-    pub setup: Setup,
-    pub mode: CastlingMode,
+struct ParsedFen {
+    setup: Setup,
+    mode: CastlingMode,
     /// 1-based column of each field (0 for an absent field).
     columns: [usize; 6],
     /// 1-based column of the letter of each piece.
@@ -568,88 +610,94 @@ fn parse_castling(
     (rights, mode)
 }
 
-/// Parses the six (or four) fields without checking the position. On a syntax error, returns every syntax
-/// problem plus the position problems that the readable fields already show.
-pub fn parse_setup(fen: &str) -> Result<ParsedFen, Vec<FenError>> {
+/// Parses and checks a FEN (or the four-field EPD form) strictly: the position, or every problem found (see the
+/// module documentation for what is accepted).
+///
+/// The error carries the position as read and says what stands in its way; its `ignore_*` methods accept
+/// the problems a caller can live with ([`InvalidFen::lenient`] all of them).
+///
+/// ```
+/// use pgnkit::core::fen::{self, FenErrorKind, InvalidFen};
+/// use pgnkit::core::PositionError;
+///
+/// // Both sides have castling rights, but White's rooks are gone (a sloppy export).
+/// let text = "4k2r/8/8/8/8/8/8/4K3 w Kk - 0 1";
+/// let invalid = fen::parse_fen(text).unwrap_err();
+/// assert!(matches!(
+///     invalid.problems()[0].kind,
+///     FenErrorKind::Position(PositionError::InvalidCastlingRight { .. })
+/// ));
+/// assert_eq!(
+///     invalid.problems()[0].to_string(),
+///     "column 24: castling right for White with the rook on h1: no rook of that colour stands there"
+/// );
+/// // Accepting it drops the right that cannot stand; Black's stays.
+/// let pos = invalid.ignore_invalid_castling_rights().unwrap();
+/// assert_eq!(fen::to_fen(&pos), "4k2r/8/8/8/8/8/8/4K3 w k - 0 1");
+/// // A missing king is never acceptable.
+/// assert!(fen::parse_fen("8/8/8/8/8/8/8/4K3 w - - 0 1").or_else(InvalidFen::lenient).is_err());
+/// ```
+pub fn parse_fen(fen: &str) -> Result<Position, InvalidFen> {
     let Reading {
         mut parsed,
         mut errors,
         ok,
     } = read(fen);
-    if errors.is_empty() {
-        return Ok(parsed);
-    }
-    if ok[0] {
-        // Check what can be checked with the fields that could be read.
-        if !ok[2] {
-            parsed.setup.castling = Bitboard::EMPTY;
-            parsed.castling_columns.clear();
+    if !errors.is_empty() {
+        // Some field cannot be read: no position. Report every syntax problem, and the position problems that
+        // the fields that could be read already show.
+        if ok[0] {
+            if !ok[2] {
+                parsed.setup.castling = Bitboard::EMPTY;
+                parsed.castling_columns.clear();
+            }
+            if !ok[4] {
+                parsed.setup.halfmoves = 0;
+            }
+            let mut position_errors = parsed.position_errors();
+            position_errors.retain(|e| {
+                let needs_side = matches!(
+                    e.kind,
+                    FenErrorKind::Position(
+                        PositionError::OppositeCheck { .. }
+                            | PositionError::TooManyCheckers(_)
+                            | PositionError::ImpossibleCheck { .. }
+                            | PositionError::InvalidEnPassant { .. }
+                            | PositionError::EnPassantWithHalfmoves { .. }
+                    )
+                );
+                ok[1] || !needs_side
+            });
+            errors.extend(position_errors);
         }
-        if !ok[4] {
-            parsed.setup.halfmoves = 0;
-        }
-        let mut position_errors = parsed.clone().position_errors();
-        position_errors.retain(|e| {
-            let needs_side = matches!(
-                e.kind,
-                FenErrorKind::Position(
-                    PositionError::OppositeCheck { .. }
-                        | PositionError::TooManyCheckers(_)
-                        | PositionError::ImpossibleCheck { .. }
-                        | PositionError::InvalidEnPassant { .. }
-                        | PositionError::EnPassantWithHalfmoves { .. }
-                )
-            );
-            ok[1] || !needs_side
+        errors.extend(parsed.tolerated);
+        errors.sort_by_key(|e| e.column);
+        return Err(InvalidFen {
+            read: None,
+            problems: errors,
+            ignored: Tolerance::NONE,
         });
-        errors.extend(position_errors);
     }
-    errors.extend(parsed.tolerated);
-    errors.sort_by_key(|e| e.column);
-    Err(errors)
+    let mut problems = parsed.tolerated.clone();
+    match Position::from_setup_lenient(parsed.setup.clone(), parsed.mode) {
+        Ok((pos, found)) if found.is_empty() && problems.is_empty() => Ok(pos),
+        Ok((_, found)) | Err(found) => {
+            if !found.is_empty() {
+                problems.extend(parsed.locate(found));
+                problems.sort_by_key(|e| e.column);
+            }
+            Err(InvalidFen {
+                read: Some(Box::new(parsed)),
+                problems,
+                ignored: Tolerance::NONE,
+            })
+        }
+    }
 }
 
 impl ParsedFen {
-    /// Checks the position strictly: every problem, including those lenient parsing tolerates, is an error.
-    pub fn into_position(self) -> Result<Position, Vec<FenError>> {
-        let mut errors = self.tolerated.clone();
-        let result = Position::from_setup(self.setup.clone(), self.mode);
-        match result {
-            Ok(pos) if errors.is_empty() => Ok(pos),
-            Ok(_) => Err(errors),
-            Err(problems) => {
-                errors.extend(self.locate(problems));
-                errors.sort_by_key(|e| e.column);
-                Err(errors)
-            }
-        }
-    }
-
-    /// Accepts what [`parse_fen_lenient`] accepts.
-    pub fn into_position_lenient(self) -> Result<Position, Vec<FenError>> {
-        self.into_position_with_warnings().map(|(pos, _)| pos)
-    }
-
-    /// Accepts what [`parse_fen_lenient`] accepts, returning the tolerated problems beside the position.
-    pub fn into_position_with_warnings(self) -> Result<(Position, Vec<FenError>), Vec<FenError>> {
-        let mut warnings = self.tolerated.clone();
-        let result = Position::from_setup_lenient(self.setup.clone(), self.mode);
-        match result {
-            Ok((pos, problems)) => {
-                warnings.extend(self.locate(problems));
-                warnings.sort_by_key(|e| e.column);
-                Ok((pos, warnings))
-            }
-            Err(problems) => {
-                let mut errors = self.locate(problems);
-                errors.sort_by_key(|e| e.column);
-                Err(errors)
-            }
-        }
-    }
-
     /// Every position problem, fatal or not.
-    fn position_errors(self) -> Vec<FenError> {
+    fn position_errors(&self) -> Vec<FenError> {
         match Position::from_setup_lenient(self.setup.clone(), self.mode) {
             Ok((_, problems)) | Err(problems) => self.locate(problems),
         }
@@ -707,24 +755,204 @@ impl ParsedFen {
     }
 }
 
-/// Parses and checks a FEN (or the four-field EPD form) strictly, reporting every problem.
-pub fn parse_fen(fen: &str) -> Result<Position, Vec<FenError>> {
-    parse_setup(fen)?.into_position()
+/// The problems a caller may choose to accept, as a set (each `InvalidFen::ignore_*` adds one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Tolerance(u8);
+
+impl Tolerance {
+    const NONE: Tolerance = Tolerance(0);
+    const UNREACHABLE: Tolerance = Tolerance(1);
+    const CASTLING_RIGHTS: Tolerance = Tolerance(2);
+    const EP_SQUARE: Tolerance = Tolerance(4);
+    const HALFMOVE_CLOCK: Tolerance = Tolerance(8);
+
+    const fn with(self, other: Tolerance) -> Tolerance {
+        Tolerance(self.0 | other.0)
+    }
+
+    const fn covers(self, other: Tolerance) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// What accepts a position problem, if anything can: written out per variant, so that a new kind of
+    /// problem needs a decision here.
+    fn of(problem: &PositionError) -> Tolerance {
+        match problem {
+            PositionError::MissingKing(_)
+            | PositionError::TooManyKings(..)
+            | PositionError::PawnOnBackRank(_)
+            | PositionError::OppositeCheck { .. }
+            | PositionError::InvalidEnPassant {
+                problem: EnPassantProblem::WrongRank,
+                ..
+            } => Tolerance::NONE,
+            PositionError::TooManyPawns(..)
+            | PositionError::TooManyPieces(..)
+            | PositionError::TooMuchMaterial { .. }
+            | PositionError::AsymmetricCastling
+            | PositionError::TooManyCheckers(_)
+            | PositionError::ImpossibleCheck { .. } => Tolerance::UNREACHABLE,
+            PositionError::EnPassantWithHalfmoves { .. } => {
+                Tolerance::UNREACHABLE.with(Tolerance::HALFMOVE_CLOCK)
+            }
+            PositionError::InvalidCastlingRight { .. } => Tolerance::CASTLING_RIGHTS,
+            PositionError::InvalidEnPassant {
+                problem: EnPassantProblem::NoPawn | EnPassantProblem::SquaresOccupied,
+                ..
+            } => Tolerance::EP_SQUARE,
+        }
+    }
 }
 
-/// Parses a FEN accepting sloppy but unambiguous syntax and unreachable but playable positions (see the module
-/// documentation); perft suites and real files have both.
-pub fn parse_fen_lenient(fen: &str) -> Result<Position, Vec<FenError>> {
-    parse_fen_lenient_with_warnings(fen).map(|(pos, _)| pos)
+/// A FEN that [`parse_fen`] refused: every problem found, the fields as read, and named ways to accept the
+/// problems a caller can live with.
+///
+/// Each `ignore_*` method accepts one kind of problem and gives the position if nothing else stands in the
+/// way, else the error back (the accepted kinds remembered), so they chain with `or_else`. A problem
+/// that makes the rules meaningless (a missing king, a pawn on the first or last rank, the side not to
+/// move in check, an e.p. square on the wrong rank) or a field that cannot be read is never accepted.
+///
+/// [`InvalidFen::problems`] lists what the strict reading found, for messages. Position problems stay listed
+/// after they are accepted (the position is still unreachable, say); sloppy syntax leaves the list once
+/// [`InvalidFen::ignore_sloppy_syntax`] has read it the one obvious way.
+///
+/// ```
+/// use pgnkit::core::fen::{self, InvalidFen};
+///
+/// // Castling letters out of order and a full-move number of 0: sloppy, but with one obvious reading.
+/// let text = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w kqKQ - 0 0";
+/// let invalid = fen::parse_fen(text).unwrap_err();
+/// assert_eq!(invalid.problems().len(), 2);
+/// let pos = invalid.ignore_sloppy_syntax().unwrap();
+/// assert_eq!(fen::to_fen(&pos), fen::STARTING_FEN);
+///
+/// // Three white rooks beside eight pawns cannot come from a game, but can be played from (perft suites
+/// // have such positions); the king-side right names h1, where no rook stands.
+/// let text = "4k3/8/8/8/8/8/PPPPPPPP/RRR1K3 w K - 0 1";
+/// let pos = fen::parse_fen(text)
+///     .or_else(InvalidFen::ignore_unreachable)
+///     .or_else(InvalidFen::ignore_invalid_castling_rights)
+///     .unwrap();
+/// assert!(pos.castling_rights().is_empty());
+/// ```
+#[derive(Debug, Clone)]
+pub struct InvalidFen {
+    /// The fields as read (sloppy syntax read the one obvious way), when every field could be read; boxed, as
+    /// it holds a column per square and errors travel by value.
+    read: Option<Box<ParsedFen>>,
+    problems: Vec<FenError>,
+    ignored: Tolerance,
 }
 
-/// Like [`parse_fen_lenient`], also returning the problems it tolerated or repaired (what a strict parse would
-/// have reported), so a caller can warn about them.
-pub fn parse_fen_lenient_with_warnings(
-    fen: &str,
-) -> Result<(Position, Vec<FenError>), Vec<FenError>> {
-    parse_setup(fen)?.into_position_with_warnings()
+impl InvalidFen {
+    /// Every problem found, each at its column, for messages: the strict reading's list, less the sloppy
+    /// syntax once [`InvalidFen::ignore_sloppy_syntax`] has accepted it.
+    pub fn problems(&self) -> &[FenError] {
+        &self.problems
+    }
+
+    /// [`InvalidFen::problems`], owned.
+    pub fn into_problems(self) -> Vec<FenError> {
+        self.problems
+    }
+
+    /// The position as written, unchecked, when every field could be read (sloppy syntax read the one obvious
+    /// way); `None` when a field could not be read at all.
+    pub fn setup(&self) -> Option<&Setup> {
+        self.read.as_ref().map(|read| &read.setup)
+    }
+
+    /// Accepts the syntax that has one obvious reading: castling letters out of order or repeated (`qK`,
+    /// `KK`), counters with leading zeros (`00`, `01`), a full-move number of 0 (read as 1). Once read, these
+    /// leave [`InvalidFen::problems`]. Nothing changes when some field cannot be read at all.
+    pub fn ignore_sloppy_syntax(mut self) -> Result<Position, InvalidFen> {
+        if self.read.is_some() {
+            self.problems.retain(|p| !p.kind.is_sloppy_syntax());
+        }
+        self.accept(Tolerance::NONE)
+    }
+
+    /// Accepts a position no game can reach but the rules can be played from: more pawns or pieces than a side
+    /// starts with, or more promoted pieces than missing pawns; checks no last move could have given; castling
+    /// rights whose kings or rooks stand on different files for the two sides; an e.p. square with a
+    /// half-move clock other than 0 (both kept as written).
+    pub fn ignore_unreachable(self) -> Result<Position, InvalidFen> {
+        self.accept(Tolerance::UNREACHABLE)
+    }
+
+    /// Accepts castling rights whose king or rook is not where the right needs it, by dropping them: such a
+    /// right could never be used, so no legal move changes.
+    pub fn ignore_invalid_castling_rights(self) -> Result<Position, InvalidFen> {
+        self.accept(Tolerance::CASTLING_RIGHTS)
+    }
+
+    /// Accepts an e.p. square with no pawn in front of it, or with the squares the pawn crossed occupied, by
+    /// dropping it: no capture onto it was possible, so no legal move changes.
+    pub fn ignore_invalid_ep_square(self) -> Result<Position, InvalidFen> {
+        self.accept(Tolerance::EP_SQUARE)
+    }
+
+    /// Accepts an e.p. square beside a half-move clock other than 0 by reading the clock as 0: the e.p.
+    /// square says a pawn has just moved, which resets the clock, and it is the field that changes what can
+    /// be played (chess.com exports write `... f6 1 2`). [`InvalidFen::ignore_unreachable`] keeps the clock
+    /// as written instead; with both, the clock is read as 0.
+    pub fn ignore_halfmove_clock(self) -> Result<Position, InvalidFen> {
+        self.accept(Tolerance::HALFMOVE_CLOCK)
+    }
+
+    /// Accepts everything the other `ignore_*` methods accept except [`InvalidFen::ignore_halfmove_clock`]'s
+    /// repair: sloppy syntax, unreachable positions, castling rights and e.p. squares that cannot stand. This
+    /// is `pgnkit fen --lenient` and `pgnkit perft`: perft suites and real files have all of these.
+    pub fn lenient(self) -> Result<Position, InvalidFen> {
+        self.ignore_sloppy_syntax().or_else(|e| {
+            e.accept(
+                Tolerance::UNREACHABLE
+                    .with(Tolerance::CASTLING_RIGHTS)
+                    .with(Tolerance::EP_SQUARE),
+            )
+        })
+    }
+
+    /// Adds `tolerance` to what is accepted; the position if every problem left is accepted.
+    fn accept(mut self, tolerance: Tolerance) -> Result<Position, InvalidFen> {
+        self.ignored = self.ignored.with(tolerance);
+        let Some(read) = &self.read else {
+            return Err(self);
+        };
+        let mut reset_clock = false;
+        for problem in &self.problems {
+            let FenErrorKind::Position(e) = &problem.kind else {
+                return Err(self);
+            };
+            if !self.ignored.covers(Tolerance::of(e)) {
+                return Err(self);
+            }
+            reset_clock |= matches!(e, PositionError::EnPassantWithHalfmoves { .. })
+                && self.ignored.covers(Tolerance::HALFMOVE_CLOCK);
+        }
+        let mut setup = read.setup.clone();
+        if reset_clock {
+            setup.halfmoves = 0;
+        }
+        match Position::from_setup_lenient(setup, read.mode) {
+            Ok((pos, _)) => Ok(pos),
+            Err(_) => Err(self),
+        }
+    }
 }
+
+impl fmt::Display for InvalidFen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("invalid FEN")?;
+        for (i, problem) in self.problems.iter().enumerate() {
+            f.write_str(if i == 0 { ": " } else { "; " })?;
+            write!(f, "{problem}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for InvalidFen {}
 
 /// How castling rights are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -741,6 +969,7 @@ pub fn to_fen(pos: &Position) -> String {
     to_fen_with(pos, CastlingStyle::XFen)
 }
 
+/// The FEN of a position, castling rights written in `style`.
 pub fn to_fen_with(pos: &Position, style: CastlingStyle) -> String {
     let mut out = String::with_capacity(90);
     write_fen(pos, style, &mut out);
@@ -787,6 +1016,7 @@ pub fn write_epd(pos: &Position, out: &mut String) {
     }
 }
 
+/// The first field of a FEN: where the pieces stand, rank 8 first.
 pub fn placement(board: &Board) -> String {
     let mut out = String::with_capacity(72);
     write_placement(board, &mut out);
@@ -877,7 +1107,7 @@ fn write_castling_field(pos: &Position, style: CastlingStyle, out: &mut String) 
 }
 
 impl std::str::FromStr for Position {
-    type Err = Vec<FenError>;
+    type Err = InvalidFen;
     fn from_str(s: &str) -> Result<Position, Self::Err> {
         parse_fen(s)
     }
@@ -927,9 +1157,15 @@ mod tests {
     fn errors(fen: &str) -> Vec<(usize, FenErrorKind)> {
         parse_fen(fen)
             .unwrap_err()
+            .into_problems()
             .into_iter()
             .map(|e| (e.column, e.kind))
             .collect()
+    }
+
+    /// `fen` read with every tolerance but the clock's repair.
+    fn parse_fen_lenient(fen: &str) -> Result<Position, InvalidFen> {
+        parse_fen(fen).or_else(InvalidFen::lenient)
     }
 
     fn col(fen: &str, needle: &str) -> usize {
@@ -1077,11 +1313,110 @@ mod tests {
         assert_eq!(kinds.len(), 4, "{kinds:?}");
         assert!(kinds.contains(&FenErrorKind::CastlingOrder("qKkQK".into())));
         assert!(kinds.contains(&FenErrorKind::CastlingRepeated('K')));
-        let (pos, warnings) = parse_fen_lenient_with_warnings(fen).unwrap();
-        assert_eq!(warnings.len(), 4);
+        // Sloppy syntax only: accepting it is enough, and the problems are gone from the list of a later error.
+        let pos = parse_fen(fen)
+            .or_else(InvalidFen::ignore_sloppy_syntax)
+            .unwrap();
         assert_eq!(to_fen(&pos), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        let with_rook_missing = "r3k2r/8/8/8/8/8/8/4K2R w qKkQK - 00 01";
+        let invalid = parse_fen(with_rook_missing).unwrap_err();
+        assert_eq!(invalid.problems().len(), 5);
+        let invalid = invalid.ignore_sloppy_syntax().unwrap_err();
+        assert_eq!(invalid.problems().len(), 1);
+        let pos = invalid.ignore_invalid_castling_rights().unwrap();
+        assert_eq!(to_fen(&pos), "r3k2r/8/8/8/8/8/8/4K2R w Kkq - 0 1");
         let pos = parse_fen_lenient("4k3/8/8/8/8/8/8/4K3 w - - 0 0").unwrap();
         assert_eq!(pos.fullmoves(), 1);
+    }
+
+    #[test]
+    fn what_each_tolerance_accepts() {
+        use crate::core::{CastlingProblem, Color};
+        // Every position problem but the fatal ones can be accepted by some `ignore_*`.
+        let (sq, bb) = (Square::E4, Bitboard::EMPTY);
+        for e in [
+            PositionError::MissingKing(Color::White),
+            PositionError::TooManyKings(Color::White, 2),
+            PositionError::PawnOnBackRank(sq),
+            PositionError::TooManyPawns(Color::White, 9),
+            PositionError::TooManyPieces(Color::White, 17),
+            PositionError::TooMuchMaterial {
+                color: Color::White,
+                promoted: 2,
+                missing_pawns: 1,
+            },
+            PositionError::InvalidCastlingRight {
+                color: Color::White,
+                rook_square: sq,
+                problem: CastlingProblem::NoRook,
+            },
+            PositionError::AsymmetricCastling,
+            PositionError::InvalidEnPassant {
+                square: sq,
+                problem: EnPassantProblem::WrongRank,
+            },
+            PositionError::InvalidEnPassant {
+                square: sq,
+                problem: EnPassantProblem::NoPawn,
+            },
+            PositionError::InvalidEnPassant {
+                square: sq,
+                problem: EnPassantProblem::SquaresOccupied,
+            },
+            PositionError::EnPassantWithHalfmoves {
+                square: sq,
+                halfmoves: 1,
+            },
+            PositionError::OppositeCheck {
+                king: sq,
+                attacker: sq,
+            },
+            PositionError::TooManyCheckers(3),
+            PositionError::ImpossibleCheck {
+                king: sq,
+                checkers: bb,
+            },
+        ] {
+            assert_eq!(Tolerance::of(&e) == Tolerance::NONE, e.is_fatal(), "{e:?}");
+        }
+    }
+
+    #[test]
+    fn the_half_move_clock_beside_an_ep_square() {
+        let fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 3 2";
+        // Read as written (unreachable), or with the clock read as 0.
+        let pos = parse_fen(fen)
+            .or_else(InvalidFen::ignore_unreachable)
+            .unwrap();
+        assert_eq!((pos.ep_square(), pos.halfmoves()), (Some(Square::D6), 3));
+        let pos = parse_fen(fen)
+            .or_else(InvalidFen::ignore_halfmove_clock)
+            .unwrap();
+        assert_eq!((pos.ep_square(), pos.halfmoves()), (Some(Square::D6), 0));
+        // With another problem beside it, nothing is accepted and every problem stays listed.
+        let fen = "4k3/8/8/3pP3/8/8/8/4K3 w K d6 3 2";
+        let invalid = parse_fen(fen).unwrap_err();
+        let listed = invalid.problems().to_vec();
+        assert_eq!(listed.len(), 2);
+        let invalid = invalid.ignore_halfmove_clock().unwrap_err();
+        assert_eq!(invalid.problems(), listed);
+        assert!(invalid.setup().is_some());
+        // ... until that one is accepted too.
+        let pos = invalid.ignore_invalid_castling_rights().unwrap();
+        assert_eq!(to_fen(&pos), "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+    }
+
+    #[test]
+    fn an_unreadable_field_is_never_accepted() {
+        let invalid = parse_fen("4k3/8/8/8/8/8/8/4K3 w - - 0").unwrap_err();
+        assert!(invalid.setup().is_none());
+        let listed = invalid.problems().to_vec();
+        let invalid = invalid.lenient().unwrap_err();
+        assert_eq!(invalid.problems(), listed);
+        assert_eq!(
+            invalid.to_string(),
+            "invalid FEN: column 28: expected 6 fields (or 4 for EPD) separated by spaces, found 5"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 pub mod attacks;
 mod bitboard;
 mod board;
+mod castling;
 pub mod decimal;
 pub mod fen;
 mod movegen;
@@ -14,10 +15,12 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use board::Board;
+pub(crate) use castling::CastlingObstacle;
+pub use castling::{Castling, CastlingSide};
 pub use movegen::{perft, perft_divide};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{AtPly, Claim, GameState, Termination};
 pub use position::{
-    CastlingMode, CastlingProblem, EnPassantProblem, Position, PositionError, Setup,
+    CastlingMode, CastlingProblem, EnPassantProblem, IllegalMove, Position, PositionError, Setup,
 };
 pub use types::{ByColor, Color, File, Piece, Rank, Role, Square};

@@ -3,15 +3,19 @@
 use std::fmt;
 use std::mem::MaybeUninit;
 
+use super::castling::{Castling, CastlingSide};
 use super::types::{Role, Square};
 
 /// How a move changes the board beyond lifting a piece and putting it down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum MoveKind {
+    /// Any other move: the piece goes from one square to the other, taking what stands there (a promotion
+    /// included).
     Normal,
     /// A pawn's two-square first move: it may set up an en-passant capture.
     DoublePush,
+    /// A pawn capturing en passant: the captured pawn stands beside the capturer, not on `to`.
     EnPassant,
     /// Castling; the move's `to` is the square of the castling rook (so Chess960 works the same way).
     Castle,
@@ -23,25 +27,34 @@ pub enum MoveKind {
 /// UCI); [`Move::king_destination`] gives where the king lands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// Where the moving piece stands (the king, for castling).
     pub from: Square,
+    /// Where it goes (the castling rook's square, for castling).
     pub to: Square,
+    /// What moves.
     pub role: Role,
+    /// What it takes, if anything (a pawn, for en passant).
     pub capture: Option<Role>,
+    /// What a pawn promotes to.
     pub promotion: Option<Role>,
+    /// Castling, en passant, a pawn's double step, or any other move.
     pub kind: MoveKind,
 }
 
 impl Move {
+    /// Whether the move castles.
     #[inline]
     pub fn is_castle(&self) -> bool {
         self.kind == MoveKind::Castle
     }
 
+    /// Whether the move captures en passant.
     #[inline]
     pub fn is_en_passant(&self) -> bool {
         self.kind == MoveKind::EnPassant
     }
 
+    /// Whether the move takes a piece.
     #[inline]
     pub fn is_capture(&self) -> bool {
         self.capture.is_some()
@@ -53,36 +66,36 @@ impl Move {
         self.role == Role::Pawn || self.capture.is_some()
     }
 
+    /// The squares of a castling move (king and rook, where each stands and lands); `None` for other moves.
+    #[inline]
+    pub fn castling(&self) -> Option<Castling> {
+        if self.is_castle() {
+            Some(Castling::new(self.from, self.to))
+        } else {
+            None
+        }
+    }
+
     /// Castling towards the h-file ("O-O").
     #[inline]
     pub fn is_kingside_castle(&self) -> bool {
-        self.is_castle() && self.to.file() > self.from.file()
+        self.castling()
+            .is_some_and(|c| c.side() == CastlingSide::King)
     }
 
     /// Where the moving piece ends up (for castling, the king's square: g- or c-file).
     #[inline]
     pub fn king_destination(&self) -> Square {
-        if self.is_castle() {
-            let file = if self.is_kingside_castle() {
-                super::types::File::G
-            } else {
-                super::types::File::C
-            };
-            Square::from_coords(file, self.from.rank())
-        } else {
-            self.to
+        match self.castling() {
+            Some(castling) => castling.king_to(),
+            None => self.to,
         }
     }
 
     /// Where the castling rook lands (f- or d-file); meaningless for other moves.
     #[inline]
     pub fn rook_destination(&self) -> Square {
-        let file = if self.is_kingside_castle() {
-            super::types::File::F
-        } else {
-            super::types::File::D
-        };
-        Square::from_coords(file, self.from.rank())
+        Castling::new(self.from, self.to).rook_to()
     }
 }
 
@@ -104,13 +117,23 @@ impl fmt::Debug for Move {
 /// perft suite) have more, so leave ample room.
 pub const MAX_MOVES: usize = 512;
 
-/// A stack-allocated list of moves: move generation never touches the heap.
+/// A list of moves on the stack, for move generation, which must not touch the heap: a list is filled for each
+/// position searched or replayed.
+///
+/// It dereferences to a slice (`list.len()`, `list.iter()`, `list.contains(&m)`...). Moves pushed beyond
+/// [`MAX_MOVES`] are dropped (no legal position comes near it).
+///
+/// The storage is left uninitialised rather than filled with placeholder moves: a list is made at every inner
+/// node of a perft search, and writing [`MAX_MOVES`] placeholders each time would add a 3 KB fill to every
+/// generation. The invariant that makes the `unsafe` block below sound: `len <= MAX_MOVES`, and the
+/// first `len` entries have been written.
 pub struct MoveList {
     len: usize,
     moves: [MaybeUninit<Move>; MAX_MOVES],
 }
 
 impl MoveList {
+    /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
         MoveList {
@@ -119,6 +142,7 @@ impl MoveList {
         }
     }
 
+    /// Appends a move; a move beyond [`MAX_MOVES`] is dropped.
     #[inline]
     pub fn push(&mut self, m: Move) {
         // A legal position cannot exceed MAX_MOVES; the check keeps a corrupt one from writing out of bounds.
@@ -128,32 +152,39 @@ impl MoveList {
         }
     }
 
+    /// How many moves the list holds.
     #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the list holds no move.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// Empties the list.
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
     }
 
+    /// The moves, in the order they were pushed.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        // SAFETY: the first `len` entries were written by `push`, and `MaybeUninit<Move>` has `Move`'s layout.
-        unsafe { std::slice::from_raw_parts(self.moves.as_ptr() as *const Move, self.len) }
+        // SAFETY: the first `len` entries have been written (`push` writes entry `len` before counting it, and
+        // `retain` only moves written entries down), `len <= MAX_MOVES` keeps the slice inside `moves`, and
+        // `MaybeUninit<Move>` has the size, alignment and layout of `Move`. The slice borrows `self`, so no
+        // push can overwrite an entry while it is read.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
     }
 
+    /// Keeps only the moves for which `keep` is true, in their order.
     pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
         let mut kept = 0;
         for i in 0..self.len {
-            // SAFETY: i < len, so the entry was initialised.
-            let m = unsafe { self.moves[i].assume_init() };
+            let m = self.as_slice()[i];
             if keep(&m) {
                 self.moves[kept] = MaybeUninit::new(m);
                 kept += 1;

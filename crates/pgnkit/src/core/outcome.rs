@@ -15,17 +15,22 @@ use std::hash::{BuildHasherDefault, Hasher};
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveKind};
-use super::position::Position;
+use super::position::{IllegalMove, Position};
 use super::types::{Color, Role, Square};
 use super::zobrist;
 
 /// An ending that stops the game, or makes it a draw automatically.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Termination {
+    /// The side to move is in check and has no legal move: the other side wins (5.1.1).
     Checkmate,
+    /// The side to move is not in check and has no legal move: a draw (5.2.1).
     Stalemate,
+    /// Neither side can mate by any series of legal moves, by the static material test: a draw (5.2.2).
     InsufficientMaterial,
+    /// 75 moves by each side without a capture or pawn move: a draw (9.6.2).
     SeventyFiveMoves,
+    /// The same position for the fifth time: a draw (9.6.1).
     FivefoldRepetition,
 }
 
@@ -51,6 +56,7 @@ impl Termination {
         self != Termination::Checkmate
     }
 
+    /// Words for messages ("dead position (insufficient material)").
     pub fn describe(self) -> &'static str {
         match self {
             Termination::Checkmate => "checkmate",
@@ -71,11 +77,14 @@ impl fmt::Display for Termination {
 /// A draw the player to move may claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Claim {
+    /// The same position for the third time, or about to be by the move announced (9.2).
     ThreefoldRepetition,
+    /// 50 moves by each side without a capture or pawn move, or about to be (9.3).
     FiftyMoves,
 }
 
 impl Claim {
+    /// The identifier used in JSON and CSV output.
     pub fn as_str(self) -> &'static str {
         match self {
             Claim::ThreefoldRepetition => "threefold_repetition",
@@ -93,11 +102,43 @@ impl fmt::Display for Claim {
 /// A rule event and the ply (half-moves played from the game's start position) at which it happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AtPly<T> {
+    /// Half-moves played when it happened (0: in the start position).
     pub ply: u32,
+    /// What happened.
     pub what: T,
 }
 
 /// A game followed move by move, with the history the repetition rules need.
+///
+/// ```
+/// use pgnkit::core::{fen, Claim, GameState, IllegalMove, Termination};
+/// use pgnkit::{Move, Position, Square};
+///
+/// fn find(game: &GameState, from: Square, to: Square) -> Move {
+///     *game.position().legal_moves().iter().find(|m| m.from == from && m.to == to).unwrap()
+/// }
+///
+/// // The knights go out and back twice: the start position occurs a third time.
+/// let mut game = GameState::new(Position::new());
+/// for _ in 0..2 {
+///     for (from, to) in [(Square::G1, Square::F3), (Square::G8, Square::F6), (Square::F3, Square::G1), (Square::F6, Square::G8)] {
+///         game.play(find(&game, from, to)).unwrap();
+///     }
+/// }
+/// assert_eq!(game.repetitions(), 3);
+/// assert_eq!(game.claimable(), [Claim::ThreefoldRepetition]);
+/// // Black could claim at ply 7, announcing the move that repeats the start position.
+/// assert_eq!(game.first_claim().map(|c| (c.ply, c.what)), Some((7, Claim::ThreefoldRepetition)));
+/// assert_eq!(game.termination(), None);
+/// // The checked play refuses a move that is not legal, and the game stays as it was.
+/// let e4 = find(&game, Square::E2, Square::E4);
+/// let e5 = Move { to: Square::E5, ..e4 };
+/// assert_eq!(game.play(e5), Err(IllegalMove::CannotReach { from: Square::E2, to: Square::E5 }));
+/// assert_eq!(game.ply(), 8);
+///
+/// let mate = fen::parse_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+/// assert_eq!(GameState::new(mate).termination(), Some(Termination::Checkmate));
+/// ```
 #[derive(Clone)]
 pub struct GameState {
     pos: Position,
@@ -144,6 +185,7 @@ impl Hasher for ZobristHasher {
 }
 
 impl GameState {
+    /// A game starting from `pos`, no move played.
     pub fn new(pos: Position) -> GameState {
         let mut state = GameState {
             pos,
@@ -169,6 +211,7 @@ impl GameState {
         self
     }
 
+    /// The current position.
     #[inline]
     pub fn position(&self) -> &Position {
         &self.pos
@@ -193,9 +236,18 @@ impl GameState {
         self.first_claim
     }
 
-    /// Plays a legal move.
+    /// Plays `m` if it is one of the legal moves of the current position, with the same bookkeeping as
+    /// [`GameState::play_unchecked`]; else says why it is not, and nothing changes.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        self.pos.legality(&m)?;
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a move that must be legal in the current position (from move generation or SAN resolution):
+    /// the position moves on, and the history and the rules' verdicts are brought up to date.
     #[inline(always)]
-    pub fn play(&mut self, m: Move) {
+    pub fn play_unchecked(&mut self, m: Move) {
         let before = &self.pos;
         let irreversible = m.is_zeroing()
             || before.ep_square().is_some()
@@ -444,7 +496,7 @@ impl GameState {
             && pos
                 .legal_moves()
                 .iter()
-                .any(|m| !m.is_zeroing() && pos.play(*m).has_legal_move())
+                .any(|m| !m.is_zeroing() && pos.after_unchecked(*m).has_legal_move())
     }
 
     /// How the final position stands, by the first of checkmate, stalemate, insufficient material, 75 moves
@@ -505,7 +557,7 @@ mod tests {
     fn play(state: &mut GameState, moves: &str) {
         for uci in moves.split_whitespace() {
             let m = find(state.position(), &uci[..2], &uci[2..4]);
-            state.play(m);
+            state.play(m).unwrap();
         }
     }
 
@@ -554,7 +606,7 @@ mod tests {
             seed ^= seed << 17;
             // Mostly shuffle back and forth between few squares, so positions recur often.
             let m = moves[(seed % moves.len().min(3) as u64) as usize];
-            state.play(m);
+            state.play_unchecked(m);
             assert_eq!(state.repetitions(), state.scan_repetitions());
             let them = !state.position().turn();
             if state.twice[them.index()] && state.position().ep_square().is_none() {

@@ -7,6 +7,7 @@ use std::fmt;
 use super::attacks;
 use super::bitboard::Bitboard;
 use super::board::Board;
+use super::castling::Castling;
 use super::moves::{Move, MoveKind};
 use super::types::{Color, File, Piece, Rank, Role, Square};
 use super::zobrist;
@@ -15,24 +16,32 @@ use super::zobrist;
 /// files and castling moves are "king takes own rook" (Chess960).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum CastlingMode {
+    /// Standard chess: the king on e1/e8 castles with a rook in a corner.
     #[default]
     Standard,
+    /// Chess960 (Fischer random): the king castles with a rook on either side of it, wherever they started.
     Chess960,
 }
 
-/// Anything a FEN can describe, checked or not.
+/// Anything a FEN can describe, checked or not: [`Position::from_setup`] makes a position of it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Setup {
+    /// Where the pieces stand.
     pub board: Board,
+    /// The side to move.
     pub turn: Color,
     /// Squares of the rooks that may still castle.
     pub castling: Bitboard,
+    /// The square a pawn has just crossed with a double step, if any.
     pub ep_square: Option<Square>,
+    /// Half-moves since the last capture or pawn move (the 50- and 75-move rules count them).
     pub halfmoves: u32,
+    /// The number of the move about to be played, from 1, counting one per Black move.
     pub fullmoves: u32,
 }
 
 impl Setup {
+    /// The initial position of standard chess.
     pub fn standard() -> Setup {
         Setup {
             board: Board::standard(),
@@ -80,22 +89,33 @@ pub enum EnPassantProblem {
 /// last rank...) from those [`Position::from_setup_lenient`] can accept or repair.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PositionError {
+    /// That side has no king.
     MissingKing(Color),
+    /// That side has this many kings.
     TooManyKings(Color, u32),
+    /// A pawn on the first or last rank, where no pawn can stand.
     PawnOnBackRank(Square),
+    /// That side has this many pawns, more than 8.
     TooManyPawns(Color, u32),
+    /// That side has this many pieces, pawns included, more than 16.
     TooManyPieces(Color, u32),
     /// More pieces than promotions could have made: beyond one queen, two rooks, one bishop per square colour
     /// and two knights, each piece needs a pawn that is no longer on the board.
     TooMuchMaterial {
+        /// Whose pieces.
         color: Color,
+        /// How many pieces beyond the starting set.
         promoted: u32,
+        /// How many pawns could have promoted (8 less the pawns on the board).
         missing_pawns: u32,
     },
     /// A castling right whose king or rook is not on its square.
     InvalidCastlingRight {
+        /// Whose right.
         color: Color,
+        /// The square of the rook the right names.
         rook_square: Square,
+        /// What is wrong with it.
         problem: CastlingProblem,
     },
     /// Both sides may still castle, but their kings or castling rooks stand on different files, which no
@@ -103,17 +123,23 @@ pub enum PositionError {
     AsymmetricCastling,
     /// The e.p. square does not match a pawn that has just made a two-square move.
     InvalidEnPassant {
+        /// The e.p. square.
         square: Square,
+        /// What is wrong with it.
         problem: EnPassantProblem,
     },
     /// An e.p. square means a pawn has just moved, which resets the half-move clock, yet the clock is not 0.
     EnPassantWithHalfmoves {
+        /// The e.p. square.
         square: Square,
+        /// The clock.
         halfmoves: u32,
     },
     /// The side that has just moved is in check.
     OppositeCheck {
+        /// That side's king.
         king: Square,
+        /// A piece attacking it.
         attacker: Square,
     },
     /// More checkers than one move can give.
@@ -121,7 +147,9 @@ pub enum PositionError {
     /// A check no last move could have given (two sliders along one line, two pawns or knights, or a check that
     /// the double step behind the e.p. square could not have given or uncovered).
     ImpossibleCheck {
+        /// The king in check.
         king: Square,
+        /// The pieces giving check.
         checkers: Bitboard,
     },
 }
@@ -238,6 +266,103 @@ impl fmt::Display for PositionError {
     }
 }
 
+/// Why [`Position::play`] (or [`GameState::play`](super::GameState::play)) refused a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IllegalMove {
+    /// No piece of the side to move stands on the move's origin square.
+    NoPieceToMove {
+        /// The move's origin square.
+        from: Square,
+    },
+    /// Another piece of the side to move stands on the origin square than the one the move names.
+    WrongPiece {
+        /// The move's origin square.
+        from: Square,
+        /// The role of the piece that stands there.
+        found: Role,
+        /// The role the move names.
+        moved: Role,
+    },
+    /// Castling (with the king on the move's origin square and the rook on its target) is not allowed: no
+    /// right to castle on that side, a piece in the way, the king in check, or a square it crosses or lands
+    /// on attacked.
+    CastlingNotAllowed,
+    /// The piece may go from the origin to the target square, but not as the move describes it (what it
+    /// captures, or what kind of move it is): `legal` is the legal move between those squares.
+    Mismatch {
+        /// The legal move between the same squares.
+        legal: Move,
+    },
+    /// The piece on `from` does not move to `to`: not its way of moving, its path blocked, one of its own
+    /// pieces there, or a pawn promoting off the last rank or not promoting on it.
+    CannotReach {
+        /// The move's origin square.
+        from: Square,
+        /// The move's target square.
+        to: Square,
+    },
+    /// The piece moves that way, but its king would then be in check: the piece is pinned, a check is left
+    /// unanswered, or the king steps onto an attacked square.
+    LeavesKingInCheck,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::NoPieceToMove { from } => {
+                write!(f, "no piece of the side to move stands on {from}")
+            }
+            IllegalMove::WrongPiece { from, found, moved } => write!(
+                f,
+                "the move names a {}, but a {} stands on {from}",
+                moved.name(),
+                found.name()
+            ),
+            IllegalMove::CastlingNotAllowed => write!(f, "castling is not allowed here"),
+            IllegalMove::Mismatch { legal } => write!(
+                f,
+                "the move from {} to {} is legal, but not as described (the legal one: {legal:?})",
+                legal.from, legal.to
+            ),
+            IllegalMove::CannotReach { from, to } => {
+                write!(f, "the piece on {from} cannot move to {to}")
+            }
+            IllegalMove::LeavesKingInCheck => write!(f, "the move would leave the king in check"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// A legal chess position: the pieces, the side to move, castling rights, the e.p. square and the counters,
+/// checked (both kings there, the side not to move not in check...), with its Zobrist hash.
+///
+/// Made by [`Position::new`] (the initial position), [`Position::from_setup`] or
+/// [`fen::parse_fen`](super::fen::parse_fen); moves come from [`Position::legal_moves`] and are played with
+/// [`Position::play`] (checked) or [`Position::play_unchecked`].
+///
+/// ```
+/// use pgnkit::{Color, Position, Role, Square};
+///
+/// let pos = Position::new();
+/// let moves = pos.legal_moves();
+/// assert_eq!(moves.len(), 20);
+/// assert_eq!(moves.iter().filter(|m| m.role == Role::Knight).count(), 4);
+/// // Play 1. e4 from the list: a checked play returns the new position, the old one is left as it was.
+/// let e4 = *moves.iter().find(|m| m.from == Square::E2 && m.to == Square::E4).unwrap();
+/// let after = pos.play(e4).unwrap();
+/// assert_eq!((pos.turn(), after.turn()), (Color::White, Color::Black));
+/// assert_eq!(after.board().piece_at(Square::E4).map(|p| p.role), Some(Role::Pawn));
+/// // 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#, each move known legal: played in place, unchecked.
+/// let mut pos = after;
+/// for (from, to) in [("e7", "e5"), ("d1", "h5"), ("b8", "c6"), ("f1", "c4"), ("g8", "f6"), ("h5", "f7")] {
+///     let (from, to): (Square, Square) = (from.parse().unwrap(), to.parse().unwrap());
+///     let m = *pos.legal_moves().iter().find(|m| m.from == from && m.to == to).unwrap();
+///     pos.play_unchecked(m);
+/// }
+/// assert!(pos.is_checkmate());
+/// assert_eq!(pos.fullmoves(), 4);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
     board: Board,
@@ -549,11 +674,13 @@ impl Position {
 
     // ---- accessors ----
 
+    /// Where the pieces stand.
     #[inline]
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The side to move.
     #[inline]
     pub fn turn(&self) -> Color {
         self.turn
@@ -577,14 +704,26 @@ impl Position {
         self.halfmoves
     }
 
+    /// The number of the move about to be played, from 1 (one per Black move).
     #[inline]
     pub fn fullmoves(&self) -> u32 {
         self.fullmoves
     }
 
+    /// Whether castling follows standard chess or Chess960 (which decides how castling is written).
     #[inline]
     pub fn castling_mode(&self) -> CastlingMode {
         self.mode
+    }
+
+    /// The same position in a Chess960 game: castling rights that read as standard chess (`KQkq`, king on
+    /// the e-file, rooks in the corners) are Chess960 rights there, which changes no legal move but how
+    /// castling is written (UCI king takes rook, X-FEN letters). A FEN cannot say which game it is from; the
+    /// caller knows (a PGN `Variant` tag).
+    #[inline]
+    pub fn into_chess960(mut self) -> Position {
+        self.mode = CastlingMode::Chess960;
+        self
     }
 
     /// Zobrist hash over FIDE's "same position" (9.2.2): placement, side to move, castling rights and the e.p.
@@ -611,6 +750,7 @@ impl Position {
         }
     }
 
+    /// The side to move's king.
     #[inline]
     pub fn our_king(&self) -> Square {
         self.king(self.turn)
@@ -640,6 +780,7 @@ impl Position {
         self.attackers_to(self.our_king(), !self.turn, self.board.occupied())
     }
 
+    /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
         self.checkers().non_empty()
@@ -714,7 +855,7 @@ impl Position {
 
     #[inline]
     fn put(&mut self, sq: Square, piece: Piece) {
-        self.board.put(sq, piece);
+        self.board.put_on_empty(sq, piece);
         self.hash ^= zobrist::piece_key(piece, sq);
     }
 
@@ -751,11 +892,12 @@ impl Position {
         let mut rights = self.castling;
         match m.kind {
             MoveKind::Castle => {
-                let king = self.take(m.from);
-                let rook = self.take(m.to);
+                let castling = Castling::new(m.from, m.to);
+                let king = self.take(castling.king());
+                let rook = self.take(castling.rook());
                 if let (Some(king), Some(rook)) = (king, rook) {
-                    self.put(m.king_destination(), king);
-                    self.put(m.rook_destination(), rook);
+                    self.put(castling.king_to(), king);
+                    self.put(castling.rook_to(), rook);
                 }
                 rights &= !Bitboard::rank(us.back_rank());
             }
@@ -813,12 +955,102 @@ impl Position {
         }
     }
 
-    /// The position after a legal move.
+    /// The position after `m`, if `m` is one of the legal moves here (as [`Position::legal_moves`] lists it:
+    /// the same squares, role, capture, promotion and kind); else why it is not.
+    ///
+    /// The check generates the legal moves; a move known to be legal (from move generation or SAN
+    /// resolution) is played faster by [`Position::play_unchecked`] or [`Position::after_unchecked`].
+    pub fn play(&self, m: Move) -> Result<Position, IllegalMove> {
+        self.legality(&m)?;
+        Ok(self.after_unchecked(m))
+    }
+
+    /// The position after `m`, which must be legal here (as [`Position::play_unchecked`], on a copy).
     #[inline]
-    pub fn play(&self, m: Move) -> Position {
+    pub fn after_unchecked(&self, m: Move) -> Position {
         let mut next = *self;
         next.play_unchecked(m);
         next
+    }
+
+    /// `Ok` if `m` is one of the legal moves here, else the reason it is not.
+    pub(crate) fn legality(&self, m: &Move) -> Result<(), IllegalMove> {
+        if self.is_legal(m) {
+            return Ok(());
+        }
+        Err(self.why_illegal(m))
+    }
+
+    /// Why `m`, which is not among the legal moves, is illegal.
+    #[cold]
+    fn why_illegal(&self, m: &Move) -> IllegalMove {
+        let us = self.turn;
+        let b = &self.board;
+        let Some(piece) = b.piece_at(m.from).filter(|p| p.color == us) else {
+            return IllegalMove::NoPieceToMove { from: m.from };
+        };
+        if piece.role != m.role {
+            return IllegalMove::WrongPiece {
+                from: m.from,
+                found: piece.role,
+                moved: m.role,
+            };
+        }
+        let legal = self.legal_moves();
+        if let Some(legal) = legal
+            .iter()
+            .find(|l| l.from == m.from && l.to == m.to && l.promotion == m.promotion)
+        {
+            return IllegalMove::Mismatch { legal: *legal };
+        }
+        if m.kind == MoveKind::Castle {
+            return IllegalMove::CastlingNotAllowed;
+        }
+        if self.moves_so_on_this_board(m) {
+            IllegalMove::LeavesKingInCheck
+        } else {
+            IllegalMove::CannotReach {
+                from: m.from,
+                to: m.to,
+            }
+        }
+    }
+
+    /// Whether the piece on `m.from` could make `m` if its own king's safety did not count: the piece moves
+    /// that way, its path is clear, the target does not hold one of its own pieces, and a pawn promotes exactly
+    /// when it reaches the last rank.
+    fn moves_so_on_this_board(&self, m: &Move) -> bool {
+        let us = self.turn;
+        let b = &self.board;
+        let occupied = b.occupied();
+        if b.by_color(us).contains(m.to) {
+            return false;
+        }
+        let reaches = match m.role {
+            Role::Pawn => {
+                let last = m.to.rank() == us.relative_rank(Rank::Eighth);
+                let promotes_right = match m.promotion {
+                    None => !last,
+                    Some(role) => last && !matches!(role, Role::Pawn | Role::King),
+                };
+                let forward: i8 = if us == Color::White { 1 } else { -1 };
+                let one = m.from.offset(0, forward);
+                let push = one == Some(m.to) && !occupied.contains(m.to);
+                let double = m.from.rank() == us.relative_rank(Rank::Second)
+                    && one.is_some_and(|one| !occupied.contains(one))
+                    && one.and_then(|one| one.offset(0, forward)) == Some(m.to)
+                    && !occupied.contains(m.to);
+                let capture = attacks::pawn_attacks(us, m.from).contains(m.to)
+                    && (b.by_color(!us).contains(m.to) || self.ep_square == Some(m.to));
+                promotes_right && (push || double || capture)
+            }
+            Role::Knight => attacks::knight_attacks(m.from).contains(m.to),
+            Role::Bishop => attacks::bishop_attacks(m.from, occupied).contains(m.to),
+            Role::Rook => attacks::rook_attacks(m.from, occupied).contains(m.to),
+            Role::Queen => attacks::queen_attacks(m.from, occupied).contains(m.to),
+            Role::King => attacks::king_attacks(m.from).contains(m.to),
+        };
+        reaches && (m.role == Role::Pawn || m.promotion.is_none())
     }
 
     /// Passes the turn without moving (a PGN null move `--`). Only sensible when not in check.
@@ -836,14 +1068,17 @@ impl Position {
 
     // ---- game state ----
 
+    /// Whether the side to move is checkmated: in check, without a legal move.
     pub fn is_checkmate(&self) -> bool {
         self.is_check() && !self.has_legal_move()
     }
 
+    /// Whether the side to move is stalemated: not in check, without a legal move.
     pub fn is_stalemate(&self) -> bool {
         !self.is_check() && !self.has_legal_move()
     }
 
+    /// Whether the side to move has a legal move (cheaper than generating them all).
     pub fn has_legal_move(&self) -> bool {
         // A king step is the usual answer, found without generating every move (this runs after each check
         // to tell check from mate); the generator decides only when the king cannot move.
@@ -899,6 +1134,62 @@ mod tests {
         assert_eq!(pos.castling_rights().count(), 4);
         assert!(!pos.is_check());
         assert_eq!(pos.zobrist(), pos.zobrist_from_scratch());
+    }
+
+    #[test]
+    fn checked_play_says_why_a_move_is_illegal() {
+        use crate::core::fen::parse_fen;
+        let mv = |from: Square, to: Square, role: Role| Move {
+            from,
+            to,
+            role,
+            capture: None,
+            promotion: None,
+            kind: MoveKind::Normal,
+        };
+        let start = Position::new();
+        let e4 = Move {
+            kind: MoveKind::DoublePush,
+            ..mv(Square::E2, Square::E4, Role::Pawn)
+        };
+        let after = start.play(e4).unwrap();
+        assert_eq!(after, start.after_unchecked(e4));
+        assert_eq!(
+            start.play(mv(Square::E4, Square::E5, Role::Pawn)),
+            Err(IllegalMove::NoPieceToMove { from: Square::E4 })
+        );
+        assert_eq!(
+            start.play(mv(Square::G1, Square::F3, Role::Bishop)),
+            Err(IllegalMove::WrongPiece {
+                from: Square::G1,
+                found: Role::Knight,
+                moved: Role::Bishop
+            })
+        );
+        // The double step described as an ordinary move.
+        assert_eq!(
+            start.play(mv(Square::E2, Square::E4, Role::Pawn)),
+            Err(IllegalMove::Mismatch { legal: e4 })
+        );
+        assert_eq!(
+            start.play(mv(Square::F1, Square::C4, Role::Bishop)),
+            Err(IllegalMove::CannotReach {
+                from: Square::F1,
+                to: Square::C4
+            })
+        );
+        // The knight on d2 is pinned by the bishop on b4.
+        let pinned = parse_fen("4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1").unwrap();
+        let err = pinned
+            .play(mv(Square::D2, Square::F3, Role::Knight))
+            .unwrap_err();
+        assert_eq!(err, IllegalMove::LeavesKingInCheck);
+        assert_eq!(err.to_string(), "the move would leave the king in check");
+        let castle = Move {
+            kind: MoveKind::Castle,
+            ..mv(Square::E1, Square::H1, Role::King)
+        };
+        assert_eq!(start.play(castle), Err(IllegalMove::CastlingNotAllowed));
     }
 
     #[test]

@@ -60,6 +60,7 @@ const fn make_keys() -> Keys {
 
 static KEYS: Keys = make_keys();
 
+/// Key of `piece` standing on `sq`.
 #[inline]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
     KEYS.pieces[piece.color.index() * 6 + piece.role.index()][sq.index()]
@@ -71,11 +72,13 @@ pub fn castling_key(rook_square: Square) -> u64 {
     KEYS.castling[rook_square.index()]
 }
 
+/// Key of an e.p. square, by its file (the rank follows from the side to move).
 #[inline]
 pub fn en_passant_key(ep_square: Square) -> u64 {
     KEYS.en_passant[ep_square.file().index()]
 }
 
+/// Key of the side to move: 0 for White.
 #[inline]
 pub fn side_key(color: Color) -> u64 {
     match color {

@@ -12,7 +12,8 @@ use std::fmt;
 use super::san::{CastlingSide, Leniencies, Leniency, San, SanPlus};
 use crate::core::attacks;
 use crate::core::{
-    Bitboard, CastlingMode, Color, File, Move, MoveKind, Piece, Position, Rank, Role, Square,
+    Bitboard, Castling, CastlingMode, CastlingObstacle, Color, File, Move, MoveKind, Piece,
+    Position, Rank, Role, Square,
 };
 
 /// A piece on a square, as messages name it ("the bishop on c4").
@@ -416,12 +417,8 @@ impl San {
     /// Minimal SAN for a legal move: the file if it tells the movers apart, else the rank, else both, counting
     /// only pieces that could legally go there; pawn captures always name their file.
     pub fn from_move(pos: &Position, m: &Move) -> San {
-        if m.is_castle() {
-            return San::Castle(if m.is_kingside_castle() {
-                CastlingSide::King
-            } else {
-                CastlingSide::Queen
-            });
+        if let Some(castling) = m.castling() {
+            return San::Castle(castling.side());
         }
         let (file, rank) = if m.role == Role::Pawn {
             (m.is_capture().then(|| m.from.file()), None)
@@ -511,11 +508,7 @@ fn coordinate_reading(san: &San, pos: &Position) -> San {
             && pos.castling_mode() == CastlingMode::Standard
             && from.file().index().abs_diff(to.file().index()) == 2;
         if two_files || (along_rank && pos.castling_rights().contains(to)) {
-            return San::Castle(if to.file() > from.file() {
-                CastlingSide::King
-            } else {
-                CastlingSide::Queen
-            });
+            return San::Castle(CastlingSide::of(from, to));
         }
     }
     San::Normal {
@@ -776,58 +769,43 @@ fn resolve_castle(pos: &Position, side: CastlingSide) -> Result<Move, SanError> 
     let b = pos.board();
     let king = pos.our_king();
     let back = us.back_rank();
-    let kingside = side == CastlingSide::King;
     let fail = |reason| Err(IllegalReason::Castling { side, reason }.into());
     let rights = pos.castling_rights() & Bitboard::rank(back) & b.rooks() & b.by_color(us);
     let Some(rook) = rights
         .into_iter()
-        .find(|r| (r.file() > king.file()) == kingside)
+        .find(|&r| CastlingSide::of(king, r) == side)
     else {
         return fail(no_castling_right(pos, side));
     };
-    let (king_file, rook_file) = if kingside {
-        (File::G, File::F)
-    } else {
-        (File::C, File::D)
-    };
-    let king_to = Square::from_coords(king_file, back);
-    let rook_to = Square::from_coords(rook_file, back);
-    let occupied = b.occupied();
-    let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
-    let path = attacks::between(king, king_to).with(king_to)
-        | attacks::between(rook, rook_to).with(rook_to);
-    if let Some(square) = (path & occupied & !movers).min_by_key(|&sq| sq.distance(king)) {
-        return fail(CastlingError::Occupied { square });
-    }
-    if let Some(checker) = pos.checkers().first() {
-        return fail(CastlingError::InCheck {
-            checker: PieceAt::on(pos, checker),
-        });
-    }
-    let them = !us;
-    let crossed = attacks::between(king, king_to);
-    for square in crossed {
-        if let Some(attacker) = pos.attackers_to(square, them, occupied).first() {
-            let attacker = PieceAt::on(pos, attacker);
-            return fail(CastlingError::PassesThroughAttack { square, attacker });
+    let castling = Castling::new(king, rook);
+    let piece_at = |attackers: Bitboard| PieceAt::on(pos, attackers.first().unwrap_or(king));
+    match pos.castling_obstacle(castling, pos.checkers()) {
+        None => Ok(Move {
+            from: king,
+            to: rook,
+            role: Role::King,
+            capture: None,
+            promotion: None,
+            kind: MoveKind::Castle,
+        }),
+        // The piece in the way nearest the king.
+        Some(CastlingObstacle::Blocked(blockers)) => fail(CastlingError::Occupied {
+            square: blockers.min_by_key(|&sq| sq.distance(king)).unwrap_or(king),
+        }),
+        Some(CastlingObstacle::InCheck(checkers)) => fail(CastlingError::InCheck {
+            checker: piece_at(checkers),
+        }),
+        Some(CastlingObstacle::CrossesAttack { square, attackers }) => {
+            fail(CastlingError::PassesThroughAttack {
+                square,
+                attacker: piece_at(attackers),
+            })
         }
+        Some(CastlingObstacle::LandsInCheck { attackers }) => fail(CastlingError::LandsInCheck {
+            square: castling.king_to(),
+            attacker: piece_at(attackers),
+        }),
     }
-    let after = (occupied ^ movers).with(king_to).with(rook_to);
-    if let Some(attacker) = pos.attackers_to(king_to, them, after).first() {
-        let attacker = PieceAt::on(pos, attacker);
-        return fail(CastlingError::LandsInCheck {
-            square: king_to,
-            attacker,
-        });
-    }
-    Ok(Move {
-        from: king,
-        to: rook,
-        role: Role::King,
-        capture: None,
-        promotion: None,
-        kind: MoveKind::Castle,
-    })
 }
 
 // ---- explanations (only run when resolution fails) ----
@@ -856,7 +834,7 @@ fn no_castling_right(pos: &Position, side: CastlingSide) -> CastlingError {
         Some(Square::from_coords(corner, back))
     } else {
         let beyond: Bitboard = our_rooks
-            .filter(|r| (r.file() > king.file()) == kingside)
+            .filter(|&r| CastlingSide::of(king, r) == side)
             .collect();
         if kingside {
             beyond.last()
@@ -1427,7 +1405,7 @@ mod tests {
         let judge = |token: &str| {
             let plus = SanPlus::from_ascii(token.as_bytes()).unwrap();
             let r = plus.resolve(&p).unwrap();
-            (r.leniencies | plus.mark_leniencies(&p.play(r.mv)))
+            (r.leniencies | plus.mark_leniencies(&p.play(r.mv).unwrap()))
                 .iter()
                 .collect::<Vec<_>>()
         };

@@ -38,14 +38,8 @@ use std::fmt;
 use super::lang::{Language, figurine_at};
 use crate::core::{File, Move, Position, Rank, Role, Square};
 
-/// Which way to castle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CastlingSide {
-    /// Towards the h-file: `O-O`.
-    King,
-    /// Towards the a-file: `O-O-O`.
-    Queen,
-}
+/// Which way to castle (defined with castling's geometry in [`crate::core`]).
+pub use crate::core::CastlingSide;
 
 impl CastlingSide {
     /// The castling as SAN writes it: `O-O` or `O-O-O`.
@@ -587,7 +581,7 @@ impl SanPlus {
     pub fn from_move(pos: &Position, m: &Move) -> SanPlus {
         SanPlus {
             san: San::from_move(pos, m),
-            mark: CheckMark::after(&pos.play(*m)),
+            mark: CheckMark::after(&pos.after_unchecked(*m)),
             annotation: None,
             leniencies: Leniencies::NONE,
         }
@@ -642,7 +636,7 @@ fn parse_plain(token: &[u8], lang: Language) -> Option<SanPlus> {
     if to_file > 7 || to_rank > 7 {
         return None;
     }
-    let to = Square::new(to_rank * 8 + to_file);
+    let to = Square::new_masked(to_rank * 8 + to_file);
     let piece = |p: u8| lang.role_of_byte(p).filter(|&r| r != Role::Pawn);
     let hint = |h: u8| {
         let (file, rank) = (h.wrapping_sub(b'a'), h.wrapping_sub(b'1'));
@@ -993,13 +987,8 @@ pub struct LanDisplay {
 impl fmt::Display for LanDisplay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let m = &self.m;
-        if m.is_castle() {
-            let side = if m.is_kingside_castle() {
-                CastlingSide::King
-            } else {
-                CastlingSide::Queen
-            };
-            return f.write_str(side.san());
+        if let Some(castling) = m.castling() {
+            return f.write_str(castling.side().san());
         }
         if m.role != Role::Pawn {
             write!(f, "{}", self.lang.letter(m.role))?;

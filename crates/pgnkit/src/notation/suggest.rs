@@ -16,7 +16,7 @@
 use super::lang::Language;
 use super::resolve::SanError;
 use super::san::{CastlingSide, CheckMark, Leniency, San, SanPlus};
-use crate::core::{File, Move, Position, Role};
+use crate::core::{Move, Position, Role};
 
 /// The kind of slip a suggestion repairs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -87,7 +87,7 @@ pub fn suggest(pos: &Position, token: &[u8], lang: Language) -> Option<Suggestio
     if let Some(plus) = parsed
         && let Ok(r) = plus.resolve(pos)
     {
-        let wrong_mark = !plus.mark_leniencies(&pos.play(r.mv)).is_empty();
+        let wrong_mark = !plus.mark_leniencies(&pos.after_unchecked(r.mv)).is_empty();
         return wrong_mark.then_some(Suggestion {
             mv: r.mv,
             slip: Slip::CheckMark,
@@ -188,7 +188,7 @@ fn disambiguation(pos: &Position, plus: &SanPlus, readings: &mut Readings) {
                 exact
                     .to_move(pos)
                     .ok()
-                    .filter(|mv| CheckMark::after(&pos.play(*mv)) == Some(mark))
+                    .filter(|mv| CheckMark::after(&pos.after_unchecked(*mv)) == Some(mark))
             });
             if let (Some(mv), None) = (matching.next(), matching.next()) {
                 readings.add(mv, Slip::Disambiguation);
@@ -217,18 +217,16 @@ fn coordinates(pos: &Position, plus: &SanPlus, readings: &mut Readings) {
         .map(|(f, r)| crate::core::Square::from_coords(f, r));
     // Castling as a king move: `Kg1`, `Ke1g1`, `e1g1` (the king two files away on its back rank).
     let by_king = role == Role::King || (implicit && from == Some(king));
+    let side = [CastlingSide::King, CastlingSide::Queen]
+        .into_iter()
+        .find(|side| side.king_file() == to.file());
     if by_king
         && from.is_none_or(|f| f == king)
         && to.rank() == king.rank()
         && to.rank() == pos.turn().back_rank()
-        && matches!(to.file(), File::G | File::C)
+        && let Some(side) = side
         && to.file().index().abs_diff(king.file().index()) >= 2
     {
-        let side = if to.file() == File::G {
-            CastlingSide::King
-        } else {
-            CastlingSide::Queen
-        };
         if let Ok(mv) = San::Castle(side).to_move(pos) {
             readings.add(mv, Slip::CastlingAsKingMove);
         }
