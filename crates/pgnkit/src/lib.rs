@@ -5,18 +5,16 @@
 //! generation, FEN, outcomes), [`notation`] (SAN/LAN/UCI, piece letters in many languages), [`pgn`] (reading
 //! and writing PGN), [`walk`] (replaying a parsed game move by move with a [`walk::Visitor`]).
 
-#[warn(missing_docs)]
+#![warn(missing_docs)]
+
 pub mod core;
 
 pub use crate::core::{
     Bitboard, Board, CastlingMode, Color, File, Move, MoveKind, MoveList, Piece, Position, Rank,
     Role, Setup, Square,
 };
-#[warn(missing_docs)]
 pub mod notation;
-#[warn(missing_docs)]
 pub mod pgn;
-#[warn(missing_docs)]
 pub mod walk;
 
 #[cfg(feature = "serde")]
