@@ -1,4 +1,6 @@
-//! Runs the `pgnkit` binary with optional standard input, shared by the end-to-end tests.
+//! Helpers shared by the test modules.
+
+pub mod tokens;
 
 use std::ffi::OsStr;
 use std::io::Write;

@@ -6,14 +6,13 @@
 //! - the French corpus converts to English with python-chess's moves game by game, nothing lost;
 //! - German, Spanish, Dutch and figurine output reads back to the same moves; en → fr → en is the identity.
 
-#[path = "common/spawn.rs"]
-mod spawn;
-
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use pgnkit::pgn::{TokenKind, parse_all};
+
+use crate::util;
 
 const BIN: &str = env!("CARGO_BIN_EXE_pgnkit");
 
@@ -32,7 +31,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    spawn::pgnkit(args, stdin)
+    util::pgnkit(args, stdin)
 }
 
 fn show(args: &[&str], out: &Output) -> String {

@@ -2,14 +2,13 @@
 //! games of the corpus (`fixtures/corpus-subset/`) and on the shared corpus (`../shared/corpus`; listed as
 //! ignored when absent), with the python-chess oracle's expectations.
 
-#[path = "common/spawn.rs"]
-mod spawn;
-
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+use crate::util;
 
 const BIN: &str = env!("CARGO_BIN_EXE_pgnkit");
 const GNUCHESS: &str = "games-english/gnuchess-book_games-000001-020000.pgn";
@@ -107,7 +106,7 @@ fn run_with(args: &[&OsStr], stdin: Option<&[u8]>) -> Run {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let out = spawn::pgnkit(args, stdin);
+    let out = util::pgnkit(args, stdin);
     Run {
         command,
         code: out.status.code().unwrap_or(-1),
