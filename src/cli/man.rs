@@ -1,6 +1,6 @@
 //! `pgnkit man [--dir DIR]` (hidden from the main help): manual pages in roff, generated from the same clap
 //! definitions as `--help`, so the two never drift apart. The pages committed under `docs/man/` are checked
-//! against this output by `tests/cli.rs`.
+//! against this output by `tests/integration/cli.rs`.
 
 use std::path::PathBuf;
 

@@ -1,7 +1,9 @@
 //! SAN throughput: parse + resolve + play over the main lines of real games.
 //!
 //! Input: the 20,000-game GNU Chess book slice from the shared corpus (`../shared/corpus/...`, beside the
-//! repository), read with the throwaway tokenizer of `tests/common/tokens.rs`; if the corpus is not there, one real game hard-coded below. The real PGN reader lives elsewhere.
+//! repository), read with the throwaway tokenizer of the integration tests (`tests/integration/util/tokens.rs` at
+//! the repository root); if the corpus is not there, one real game hard-coded below. The real PGN reader lives
+//! elsewhere.
 //!
 //! Prints one full pass in plies/s first (the figure to compare with the reference's `validate`), then lets
 //! criterion measure a 2,000-game slice.
@@ -11,7 +13,7 @@ use std::time::Instant;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-#[path = "../../../tests/common/tokens.rs"]
+#[path = "../../../tests/integration/util/tokens.rs"]
 mod tokens;
 use pgnkit::Position;
 use pgnkit::notation::{Language, SanPlus};

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_pgnkit");
+use crate::util::{self, BIN};
 
 /// A round with one illegal move: convert, stats and validate all exit 1 on it.
 const ROUND5: &str = "fixtures/examples/round5.pgn";
@@ -26,17 +26,12 @@ const ROUND5: &str = "fixtures/examples/round5.pgn";
 const FRENCH: &str = "fixtures/convert/french.pgn";
 
 fn fixture(rel: &str) -> Vec<u8> {
-    fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap()
+    fs::read(util::root().join(rel)).unwrap()
 }
 
 /// A fresh temporary directory for one test, holding `in.pgn` (round 5).
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "pgnkit-output-safety-{name}-{}",
-        std::process::id()
-    ));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
+    let dir = util::temp_dir("output-safety", name);
     fs::write(dir.join("in.pgn"), fixture(ROUND5)).unwrap();
     dir
 }

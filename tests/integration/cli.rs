@@ -7,41 +7,15 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_pgnkit");
+use crate::util::{self, root, run, show};
 
 /// What regenerates the committed pages, said when they are stale.
 const REGENERATE: &str = "cargo run --release -- man --dir docs/man";
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 /// A fresh temporary directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run pgnkit")
-}
-
-fn show(args: &[&str], out: &Output) -> String {
-    format!(
-        "pgnkit {}\nexit: {:?}\nstderr:\n{}\nstdout (start):\n{}",
-        args.join(" "),
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr),
-        String::from_utf8_lossy(&out.stdout[..out.stdout.len().min(2000)])
-    )
+    util::temp_dir("cli", name)
 }
 
 /// The files of a directory by name, with their bytes.

@@ -1,4 +1,4 @@
-//! A throwaway movetext tokenizer for notation tests and benches (the real PGN reader is `src/pgn/`): main-line
+//! A throwaway movetext tokenizer for notation tests and benches (the real PGN reader is `pgnkit::pgn`): main-line
 //! SAN tokens per game, good enough for the shared corpus (export-format files).
 
 /// One game: its `FEN` tag, if any, and its main-line SAN tokens.

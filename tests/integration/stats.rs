@@ -2,16 +2,14 @@
 //! games of the corpus (`fixtures/corpus-subset/`) and on the shared corpus (`../shared/corpus`; listed as
 //! ignored when absent), with the python-chess oracle's expectations.
 
-#[path = "common/spawn.rs"]
-mod spawn;
-
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const BIN: &str = env!("CARGO_BIN_EXE_pgnkit");
+use crate::util::{self, BIN, corpus, root, subset};
+
 const GNUCHESS: &str = "games-english/gnuchess-book_games-000001-020000.pgn";
 const LICHESS: &str = "games-english/lichess-db-2025-05_blitz_438games_clk.pgn";
 /// Its first 50 games, copied into `fixtures/corpus-subset/`, and the oracle's records for them.
@@ -49,22 +47,8 @@ const REQUIRED: [&str; 26] = [
     "final_fen",
 ];
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn fixture(name: &str) -> PathBuf {
     root().join("fixtures/stats").join(name)
-}
-
-/// A file of the shared corpus (`../shared/corpus` or `$PGNKIT_SHARED/corpus`: see build.rs).
-fn corpus(rel: &str) -> PathBuf {
-    PathBuf::from(env!("PGNKIT_SHARED_CORPUS")).join(rel)
-}
-
-/// A corpus file copied into the repository (`fixtures/corpus-subset/`, at its corpus path).
-fn subset(rel: &str) -> PathBuf {
-    root().join("fixtures/corpus-subset").join(rel)
 }
 
 #[derive(Clone)]
@@ -107,7 +91,7 @@ fn run_with(args: &[&OsStr], stdin: Option<&[u8]>) -> Run {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    let out = spawn::pgnkit(args, stdin);
+    let out = util::pgnkit(args, stdin);
     Run {
         command,
         code: out.status.code().unwrap_or(-1),
@@ -122,10 +106,7 @@ fn run<S: AsRef<OsStr>>(args: &[S]) -> Run {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-stats-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    util::temp_dir("stats", name)
 }
 
 /// The header and the rows of a CSV output, each row as column → value.
@@ -150,18 +131,6 @@ fn parse_csv(run: &Run) -> (Vec<String>, Vec<HashMap<String, String>>) {
         })
         .collect();
     (header, rows)
-}
-
-/// The oracle's records (`expected/NAME.jsonl.gz` of the corpus).
-fn read_expected(path: &Path) -> Vec<serde_json::Value> {
-    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .unwrap();
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
 }
 
 #[test]
@@ -305,7 +274,7 @@ fn per_move_rows_add_up_to_the_plies_and_carry_the_clocks() {
             assert_eq!(clocked, move_rows.len(), "every lichess move has a clock");
             assert_eq!(move_rows[0]["clock"], "300");
             // The moves themselves, game by game, as the python-chess oracle has them.
-            let expected = read_expected(&subset(LICHESS_50_EXPECTED));
+            let expected = util::read_jsonl_gz(&subset(LICHESS_50_EXPECTED));
             let mut uci: Vec<Vec<&str>> = vec![Vec::new(); game_rows.len()];
             for row in &move_rows {
                 let game: usize = row["game"].parse().unwrap();
@@ -364,7 +333,7 @@ fn corpus_rows_agree_with_the_oracle_game_by_game() {
     r.expect(0);
     let (header, rows) = parse_csv(&r);
     assert_eq!(&header[..26], &REQUIRED[..]);
-    let expected = read_expected(&corpus(
+    let expected = util::read_jsonl_gz(&corpus(
         "expected/gnuchess-book_games-000001-020000.jsonl.gz",
     ));
     assert_eq!(rows.len(), 20_000);

@@ -7,11 +7,10 @@
 //! - every English corpus file with oracle results replays to exactly python-chess's moves (`expected/*.jsonl.gz`,
 //!   read through `gzip -dc`).
 
-#[path = "common/tokens.rs"]
-mod tokens;
-
 use pgnkit::Position;
 use pgnkit::notation::{IllegalReason, Language, SanError, SanPlus};
+
+use crate::util::tokens;
 
 /// A file of the shared corpus (see build.rs), which must be there.
 fn corpus(path: &str) -> String {

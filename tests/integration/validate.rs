@@ -3,41 +3,13 @@
 //! corpus against the python-chess oracle's verdicts (listed as ignored when the corpus is absent).
 
 use std::collections::BTreeSet;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn run(args: &[&str]) -> Output {
-    let out = bin()
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run pgnkit");
-    assert!(
-        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
-        "pgnkit {args:?} panicked:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn records(out: &Output) -> Vec<Value> {
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).expect("each line is a JSON object"))
-        .collect()
-}
+use crate::util::{self, BIN, corpus, records, root, run, subset};
 
 /// (kind, line, column) of every problem of a record.
 fn problems(record: &Value) -> Vec<(String, u64, u64)> {
@@ -53,16 +25,6 @@ fn problems(record: &Value) -> Vec<(String, u64, u64)> {
             )
         })
         .collect()
-}
-
-/// A file of the shared corpus (`../shared/corpus` or `$PGNKIT_SHARED/corpus`: see build.rs).
-fn corpus(path: &str) -> PathBuf {
-    PathBuf::from(env!("PGNKIT_SHARED_CORPUS")).join(path)
-}
-
-/// A corpus file copied into the repository (`fixtures/corpus-subset/`, at its corpus path).
-fn subset(path: &str) -> PathBuf {
-    root().join("fixtures/corpus-subset").join(path)
 }
 
 #[test]
@@ -311,7 +273,7 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
         "fixtures/validate/errors.pgn",
     ]);
     let text = std::fs::read(root().join("fixtures/validate/errors.pgn")).unwrap();
-    let mut child = bin()
+    let mut child = Command::new(BIN)
         .args(["validate", "--format", "json", "-q", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -330,7 +292,7 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
     };
     assert_eq!(strip_file(&plain), strip_file(&piped));
 
-    let dir = std::env::temp_dir().join(format!("pgnkit-validate-{}", std::process::id()));
+    let dir = util::temp_dir("validate", "directory");
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(&text).unwrap();
@@ -358,7 +320,7 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
 fn french_game_with_only_kings_and_pawns_is_read_as_french() {
     // `R` is the king in French (and the rook in English): only the French reading replays this game.
     let pgn = "[Event \"?\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Re2 Re7 3. Rf3 Rf6 *\n";
-    let mut child = bin()
+    let mut child = Command::new(BIN)
         .args(["validate", "--format", "json", "-q", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -381,16 +343,7 @@ fn french_game_with_only_kings_and_pawns_is_read_as_french() {
 // ---- the shared corpus, against python-chess's verdicts ----
 
 fn expected(name: &str) -> Vec<Value> {
-    let path = corpus(&format!("expected/{name}.jsonl.gz"));
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(
-        std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path:?}: {e}")),
-    )
-    .read_to_string(&mut text)
-    .unwrap();
-    text.lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    util::read_jsonl_gz(&corpus(&format!("expected/{name}.jsonl.gz")))
 }
 
 fn claims(v: &Value) -> BTreeSet<String> {
@@ -659,8 +612,7 @@ fn two_threads_report_exactly_what_one_does_on_every_edge_case_in_one_file() {
         all.push(b'\n');
     }
     assert!(all.len() > 1 << 20, "several batches of 128 KiB");
-    let dir = std::env::temp_dir().join(format!("pgnkit-validate-threads-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = util::temp_dir("validate", "threads");
     let path = dir.join("edge-cases.pgn");
     std::fs::write(&path, &all).unwrap();
     let report = |jobs: &str| {

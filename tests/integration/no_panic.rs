@@ -8,6 +8,8 @@ use std::process::Command;
 use pgnkit::core::fen::{self, CastlingStyle, InvalidFen, STARTING_FEN};
 use pgnkit::core::perft;
 
+use crate::util::BIN;
+
 /// Seeds for mutation: valid positions with castling, e.p., promotions and Chess960 rights.
 const SEEDS: &[&str] = &[
     STARTING_FEN,
@@ -85,7 +87,7 @@ fn as_arg(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn run(args: &[&OsStr]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+    let output = Command::new(BIN)
         .args(args)
         .output()
         .expect("the binary runs");

@@ -4,46 +4,19 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn run(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run pgnkit");
-    assert!(
-        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
-        "pgnkit {args:?} panicked:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
+use crate::util::{self, records, run};
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn records(out: &Output) -> Vec<Value> {
-    stdout(out)
-        .lines()
-        .filter(|l| l.starts_with('{'))
-        .map(|l| serde_json::from_str(l).expect("each line is a JSON object"))
-        .collect()
-}
-
 /// A fresh directory for one test's files.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-real-world-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    util::temp_dir("real-world", name)
 }
 
 fn path_str(p: &Path) -> &str {

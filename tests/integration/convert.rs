@@ -6,48 +6,26 @@
 //! - the French corpus converts to English with python-chess's moves game by game, nothing lost;
 //! - German, Spanish, Dutch and figurine output reads back to the same moves; en → fr → en is the identity.
 
-#[path = "common/spawn.rs"]
-mod spawn;
-
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use pgnkit::pgn::{TokenKind, parse_all};
 
-const BIN: &str = env!("CARGO_BIN_EXE_pgnkit");
+use crate::util::{self, BIN, pgnkit, show};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/convert")
-        .join(name)
+    util::root().join("fixtures/convert").join(name)
 }
 
 /// A fresh temporary directory for one test.
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pgnkit-convert-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    spawn::pgnkit(args, stdin)
-}
-
-fn show(args: &[&str], out: &Output) -> String {
-    format!(
-        "pgnkit {}\nexit: {:?}\nstderr:\n{}\nstdout (start):\n{}",
-        args.join(" "),
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr),
-        String::from_utf8_lossy(&out.stdout[..out.stdout.len().min(2000)])
-    )
+    util::temp_dir("convert", name)
 }
 
 /// Runs and checks the exit code; returns stdout.
 fn convert(args: &[&str], code: i32) -> Vec<u8> {
-    let out = run(args, None);
+    let out = pgnkit(args, None);
     assert_eq!(out.status.code(), Some(code), "{}", show(args, &out));
     out.stdout
 }
@@ -121,7 +99,7 @@ fn assert_export_lines(text: &str) {
 fn french_fixture_converts_to_the_expected_english() {
     let input = fixture("french.pgn");
     let args = ["convert", input.to_str().unwrap()];
-    let out = run(&args, None);
+    let out = pgnkit(&args, None);
     assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
     let expected = std::fs::read(fixture("french.en.pgn")).unwrap();
     assert_eq!(
@@ -138,7 +116,7 @@ fn french_fixture_converts_to_the_expected_english() {
     let source = std::fs::read(&input).unwrap();
     assert_eq!(counts(&source), counts(&out.stdout));
     // Export format is a fixed point.
-    let again = run(&["convert", "-"], Some(&out.stdout));
+    let again = pgnkit(&["convert", "-"], Some(&out.stdout));
     assert_eq!(again.stdout, out.stdout);
 }
 
@@ -147,7 +125,7 @@ fn invalid_game_is_copied_through_with_a_located_diagnostic() {
     let input = fixture("invalid.pgn");
     let path = input.to_str().unwrap();
     let args = ["convert", path];
-    let out = run(&args, None);
+    let out = pgnkit(&args, None);
     assert_eq!(out.status.code(), Some(1), "{}", show(&args, &out));
     let text = String::from_utf8(out.stdout.clone()).unwrap();
     let source = std::fs::read_to_string(&input).unwrap();
@@ -186,7 +164,7 @@ fn invalid_game_is_copied_through_with_a_located_diagnostic() {
         stderr.contains("= note: game 2 copied unchanged, marked by a comment"),
         "{stderr}"
     );
-    let validated = run(&["validate", "--color", "never", path], None);
+    let validated = pgnkit(&["validate", "--color", "never", path], None);
     let diagnostic = String::from_utf8_lossy(&validated.stdout);
     let from = diagnostic.find("error[").expect("validate finds the error");
     let first_error = &diagnostic[from..from + diagnostic[from..].find("\n\n").unwrap()];
@@ -200,7 +178,7 @@ fn invalid_game_is_copied_through_with_a_located_diagnostic() {
     );
 
     let args = ["convert", "--skip-invalid", path];
-    let out = run(&args, None);
+    let out = pgnkit(&args, None);
     assert_eq!(out.status.code(), Some(1), "{}", show(&args, &out));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains("Invalide") && text.contains("Valide 2"));
@@ -247,7 +225,7 @@ fn output_file_stdin_directories_and_compressed_input_give_the_same_bytes() {
     assert!(stdout.is_empty());
     assert_eq!(std::fs::read(&out_path).unwrap(), plain);
 
-    let out = run(&["convert", "-"], Some(&source));
+    let out = pgnkit(&["convert", "-"], Some(&source));
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(out.stdout, plain);
 
@@ -394,23 +372,16 @@ fn options_strip_notation_and_formats() {
 
 /// A file of the shared corpus (see build.rs), which must be there.
 fn corpus(path: &str) -> PathBuf {
-    let full = Path::new(env!("PGNKIT_SHARED_CORPUS")).join(path);
+    let full = util::corpus(path);
     assert!(full.exists(), "{} not found", full.display());
     full
 }
 
 /// The oracle's main-line UCI moves, per game.
 fn expected_uci(name: &str) -> Vec<String> {
-    let path = corpus(&format!("expected/{name}.jsonl.gz"));
-    let mut text = String::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
-        .read_to_string(&mut text)
-        .unwrap();
-    text.lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            v["uci"].as_str().unwrap_or("").to_string()
-        })
+    util::read_jsonl_gz(&corpus(&format!("expected/{name}.jsonl.gz")))
+        .iter()
+        .map(|v| v["uci"].as_str().unwrap_or("").to_string())
         .collect()
 }
 
@@ -503,7 +474,7 @@ fn other_languages_read_back_to_the_same_moves() {
             // `Pf3` is a knight move, and also an English pawn move with its letter), which must be warned
             // about by number.
             let args = ["convert", "-q", p];
-            let out = run(&args, None);
+            let out = pgnkit(&args, None);
             assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
             let stderr = String::from_utf8_lossy(&out.stderr);
             let (auto, want) = (parse_all(&out.stdout), parse_all(&english));

@@ -8,21 +8,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::util::{self, BIN};
+
 const LIMIT: Duration = Duration::from_secs(120);
 
 /// A fresh directory for one test, under the system's temporary directory.
 fn temp(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("pgnkit-input-safety-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    util::temp_dir("input-safety", name)
 }
 
 /// Runs `pgnkit ARGS`; kills it and fails when it runs longer than `limit`.
 fn run_for<S: AsRef<std::ffi::OsStr>>(args: &[S], limit: Duration) -> Output {
     let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_owned()).collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pgnkit"))
+    let mut child = Command::new(BIN)
         .args(&args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -262,8 +260,7 @@ fn a_fifo_named_on_the_command_line_is_read() {
         let plain = dir.join("games.txt");
         std::fs::write(&plain, games(50, 1)).unwrap();
         let script = format!(
-            "exec '{}' validate --format json <(cat '{}')",
-            env!("CARGO_BIN_EXE_pgnkit"),
+            "exec '{BIN}' validate --format json <(cat '{}')",
             plain.display()
         );
         let out = Command::new("/bin/bash")
