@@ -16,9 +16,9 @@ BIG_FILE=target/convert-big.pgn
 
 CARGO_TARGET_DIR=target/reference cargo build --release --locked --quiet \
     --manifest-path ../shared/bench/reference/Cargo.toml
-cargo build --release --quiet
+cargo build --profile dist --quiet
 REF=target/reference/release/pgnkit-reference
-BIN=target/release/pgnkit
+BIN=target/dist/pgnkit
 
 size=$(stat -c %s "$FILE")
 echo "input: $FILE ($size bytes), $RUNS interleaved runs each, load before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -5,7 +5,8 @@
 #
 # Usage: benches/compare_parse.sh [RUNS] [FILE]
 #   RUNS defaults to 7; FILE to the 11.7 MB GNU Chess book slice (20,000 games).
-# Run from the repository root. Builds both (release); the reference goes to target/reference.
+# Run from the repository root. Builds both: pgnkit with the dist profile (as shipped: fat LTO), the reference
+# (release) to target/reference.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-7}
@@ -14,9 +15,9 @@ FILE=${2:-../shared/corpus/games-english/gnuchess-book_games-000001-020000.pgn}
 
 CARGO_TARGET_DIR=target/reference cargo build --release --locked --quiet \
     --manifest-path ../shared/bench/reference/Cargo.toml
-cargo build --release --quiet --example parse_only
+cargo build --profile dist --quiet --example parse_only
 REF=target/reference/release/pgnkit-reference
-PGNKIT=target/release/examples/parse_only
+PGNKIT=target/dist/examples/parse_only
 
 bytes=$(stat -c %s "$FILE")
 cat "$FILE" > /dev/null  # warm the page cache

@@ -10,10 +10,10 @@ cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 SHARED=${SHARED:-../shared}
 
-cargo build --release --quiet
+cargo build --profile dist --quiet
 CARGO_TARGET_DIR=target/reference cargo build --release --locked --quiet \
     --manifest-path "$SHARED/bench/reference/Cargo.toml"
-PGNKIT=target/release/pgnkit
+PGNKIT=target/dist/pgnkit
 REF=target/reference/release/pgnkit-reference
 
 # name|FEN|depth|expected nodes

@@ -17,10 +17,10 @@ SHARED=${SHARED:-../shared}
 BIG_MB=${BIG_MB:-200}
 CLOCKS_MB=${CLOCKS_MB:-20}
 
-cargo build --release --quiet
+cargo build --profile dist --quiet
 CARGO_TARGET_DIR=target/reference cargo build --release --locked --quiet \
     --manifest-path "$SHARED/bench/reference/Cargo.toml"
-PGNKIT=target/release/pgnkit
+PGNKIT=target/dist/pgnkit
 REF=target/reference/release/pgnkit-reference
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }

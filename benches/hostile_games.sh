@@ -13,8 +13,8 @@ cd "$(dirname "$0")/.."
 BASE=${1:-}
 TIME=/usr/bin/time
 [ -x "$TIME" ] || { echo "GNU time is needed: apt-get install time" >&2; exit 2; }
-cargo build --release --quiet
-PGNKIT=target/release/pgnkit
+cargo build --profile dist --quiet
+PGNKIT=target/dist/pgnkit
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 

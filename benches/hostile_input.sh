@@ -23,8 +23,8 @@ TIME=/usr/bin/time
 command -v zstd > /dev/null || { echo "needs zstd" >&2; exit 2; }
 
 if [ -z "${PGNKIT:-}" ]; then
-    cargo build --release --quiet
-    PGNKIT=target/release/pgnkit
+    cargo build --profile dist --quiet
+    PGNKIT=target/dist/pgnkit
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgnkit-hostile.XXXXXX")
