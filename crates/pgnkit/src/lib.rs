@@ -3,7 +3,7 @@
 //!
 //! Layers, lowest first (a layer never imports a higher one): [`core`] (the rules: squares, positions, move
 //! generation, FEN, outcomes), [`notation`] (SAN/LAN/UCI, piece letters in many languages), [`pgn`] (reading
-//! and writing PGN), [`walk`] (replaying a parsed game move by move with a [`walk::Visitor`]).
+//! and writing PGN), [`openings`] (opening names from the moves), [`walk`] (replaying a parsed game move by move with a [`walk::Visitor`]).
 
 #![warn(missing_docs)]
 
@@ -14,6 +14,7 @@ pub use crate::core::{
     Role, Setup, Square,
 };
 pub mod notation;
+pub mod openings;
 pub mod pgn;
 pub mod walk;
 

@@ -21,6 +21,7 @@ pub use movegen::{perft, perft_divide};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};
 pub use outcome::{AtPly, Claim, GameState, Termination};
 pub use position::{
-    CastlingMode, CastlingProblem, EnPassantProblem, IllegalMove, Position, PositionError, Setup,
+    CastlingMode, CastlingProblem, EnPassantProblem, IllegalMove, Position, PositionError,
+    PositionKey, Setup,
 };
 pub use types::{ByColor, Color, File, Piece, Rank, Role, Square};

@@ -376,6 +376,28 @@ pub struct Position {
     hash: u64,
 }
 
+/// A position's identity under FIDE's "same position" rule: see [`Position::key`]. Equal keys mean equal
+/// positions (no hashing is involved); [`Position::zobrist`] is a fast hash of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PositionKey {
+    board: Board,
+    turn: Color,
+    castling: Bitboard,
+    ep_square: Option<Square>,
+}
+
+impl PositionKey {
+    /// The placement of the pieces.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+}
+
 impl Default for Position {
     fn default() -> Self {
         Position::new()
@@ -736,6 +758,31 @@ impl Position {
     /// Recomputes the hash from scratch; equals [`Position::zobrist`] (used by tests).
     pub fn zobrist_from_scratch(&self) -> u64 {
         self.compute_hash()
+    }
+
+    /// What makes two positions "the same" for FIDE (Article 9.2.2), as a value to compare, store or hash:
+    /// placement, side to move, castling rights and the e.p. square only when a capture onto it is legal.
+    /// The move counters and the castling notation (standard or Chess960) are left out.
+    ///
+    /// ```
+    /// use pgnkit::core::fen::parse_fen;
+    ///
+    /// // After 1. e4 no black pawn can take on e3: the e.p. square in the FEN does not count.
+    /// let with_ep = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+    /// let without = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7").unwrap();
+    /// assert_eq!(with_ep.key(), without.key());
+    /// // Castling rights do.
+    /// let no_castling = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b kq - 0 1").unwrap();
+    /// assert_ne!(with_ep.key(), no_castling.key());
+    /// ```
+    #[inline]
+    pub fn key(&self) -> PositionKey {
+        PositionKey {
+            board: self.board,
+            turn: self.turn,
+            castling: self.castling,
+            ep_square: self.ep_square,
+        }
     }
 
     /// Back to a setup (for FEN output and editing).

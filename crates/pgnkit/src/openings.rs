@@ -1,0 +1,350 @@
+//! Opening names from the moves played: the lichess chess-openings table (CC0 1.0, embedded; 3,807 named
+//! lines with their ECO codes) and the classification rule lichess uses.
+//!
+//! A game's opening is the entry whose position equals the position after the *latest* main-line ply that
+//! equals any entry's position; the start position itself never counts. Positions are compared by FIDE
+//! identity ([`Position::key`]: placement, side to move, castling rights, the e.p. square only when a capture
+//! is possible), so transpositions are found and move counters do not matter. Nothing is hashed without an
+//! exact comparison after it.
+//!
+//! ```
+//! use pgnkit::openings::{self, Classifier};
+//! use pgnkit::notation::{Language, SanPlus};
+//! use pgnkit::Position;
+//!
+//! let mut pos = Position::new();
+//! let mut classifier = Classifier::new(openings::table());
+//! for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "Nf6"] {
+//!     let m = SanPlus::parse(san.as_bytes(), Language::En).unwrap().san.to_move(&pos).unwrap();
+//!     pos.play_unchecked(m);
+//!     classifier.observe(&pos);
+//! }
+//! let opening = classifier.opening().unwrap();
+//! assert_eq!((opening.eco, opening.name), ("C65", "Ruy Lopez: Berlin Defense"));
+//! assert_eq!(opening.family(), "Ruy Lopez");
+//! assert_eq!(opening.variation(), Some("Berlin Defense"));
+//! ```
+
+use std::sync::OnceLock;
+
+use crate::core::{Position, PositionKey};
+use crate::notation::{Language, SanPlus};
+
+/// The table's files, in the order their entries are read (a later entry for the same position would win;
+/// the table has none).
+const TABLE_FILES: [&str; 5] = [
+    include_str!("../data/chess-openings/a.tsv"),
+    include_str!("../data/chess-openings/b.tsv"),
+    include_str!("../data/chess-openings/c.tsv"),
+    include_str!("../data/chess-openings/d.tsv"),
+    include_str!("../data/chess-openings/e.tsv"),
+];
+
+/// A named opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The ECO code, `A00` to `E99`.
+    pub eco: &'static str,
+    /// The full name, as `Family: Variation, Subvariation` (`Ruy Lopez: Morphy Defense, Columbus Variation`).
+    pub name: &'static str,
+    /// The table's move sequence for it, in English SAN with move numbers (`1. e4 e5 2. Nf3`).
+    pub pgn: &'static str,
+}
+
+impl Opening {
+    /// The name up to its first `: ` (`Ruy Lopez`), the whole name when it has no variation.
+    pub fn family(&self) -> &'static str {
+        self.name
+            .split_once(": ")
+            .map_or(self.name, |(family, _)| family)
+    }
+
+    /// The name after its first `: ` (`Morphy Defense, Columbus Variation`), if any.
+    pub fn variation(&self) -> Option<&'static str> {
+        self.name.split_once(": ").map(|(_, variation)| variation)
+    }
+}
+
+/// The opening table, indexed by position.
+#[derive(Debug)]
+pub struct OpeningTable {
+    openings: Vec<Opening>,
+    /// (zobrist, key, index into `openings`), sorted by zobrist: a binary search finds the candidates, the
+    /// key decides.
+    index: Vec<(u64, PositionKey, u32)>,
+    /// The fewest pieces on the board in any entry's position. Captures only ever remove pieces, so once a
+    /// game has fewer, no later position can be in the table.
+    fewest_pieces: u32,
+}
+
+/// Why a line of the table could not be read (the embedded table has none: a test makes sure).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableError {
+    /// 1-based line of the file.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for TableError {}
+
+impl OpeningTable {
+    /// Reads a table in the chess-openings layout: a header line, then `eco<TAB>name<TAB>pgn` lines whose
+    /// moves are English SAN from the initial position. An entry whose position is already in the table
+    /// replaces the earlier one.
+    pub fn parse(files: &[&'static str]) -> Result<OpeningTable, TableError> {
+        let mut openings: Vec<Opening> = Vec::new();
+        // Each position's entry and hash.
+        let mut by_key: std::collections::HashMap<PositionKey, (u32, u64)> =
+            std::collections::HashMap::new();
+        for file in files {
+            for (n, line) in file.lines().enumerate().skip(1) {
+                let line = line.strip_suffix('\r').unwrap_or(line);
+                if line.is_empty() {
+                    continue;
+                }
+                let fail = |message: String| TableError {
+                    line: n + 1,
+                    message,
+                };
+                let mut fields = line.split('\t');
+                let (Some(eco), Some(name), Some(pgn)) =
+                    (fields.next(), fields.next(), fields.next())
+                else {
+                    return Err(fail("expected eco, name and pgn separated by tabs".into()));
+                };
+                let pos = play_line(pgn).map_err(fail)?;
+                let opening = Opening { eco, name, pgn };
+                match by_key.get(&pos.key()) {
+                    Some(&(i, _)) => openings[i as usize] = opening,
+                    None => {
+                        by_key.insert(pos.key(), (openings.len() as u32, pos.zobrist()));
+                        openings.push(opening);
+                    }
+                }
+            }
+        }
+        let mut index = Vec::with_capacity(by_key.len());
+        let mut fewest_pieces = u32::MAX;
+        for (key, (i, zobrist)) in by_key {
+            fewest_pieces = fewest_pieces.min(key.board().occupied().count());
+            index.push((zobrist, key, i));
+        }
+        index.sort_unstable_by_key(|&(z, _, i)| (z, i));
+        Ok(OpeningTable {
+            openings,
+            index,
+            fewest_pieces,
+        })
+    }
+
+    /// How many openings the table names.
+    pub fn len(&self) -> usize {
+        self.openings.len()
+    }
+
+    /// Whether the table is empty.
+    pub fn is_empty(&self) -> bool {
+        self.openings.is_empty()
+    }
+
+    /// Every opening, in table order.
+    pub fn openings(&self) -> &[Opening] {
+        &self.openings
+    }
+
+    /// The opening whose position is `pos` (by FIDE identity), if any.
+    #[inline]
+    pub fn get(&self, pos: &Position) -> Option<&Opening> {
+        if pos.board().occupied().count() < self.fewest_pieces {
+            return None;
+        }
+        let z = pos.zobrist();
+        let start = self.index.partition_point(|&(h, _, _)| h < z);
+        let key = pos.key();
+        self.index[start..]
+            .iter()
+            .take_while(|&&(h, _, _)| h == z)
+            .find(|(_, k, _)| *k == key)
+            .map(|&(_, _, i)| &self.openings[i as usize])
+    }
+
+    /// Whether no position reachable from `pos` can be in the table (too few pieces left).
+    #[inline]
+    pub fn is_out_of_reach(&self, pos: &Position) -> bool {
+        pos.board().occupied().count() < self.fewest_pieces
+    }
+}
+
+/// The position after a line of English SAN with move numbers.
+fn play_line(pgn: &str) -> Result<Position, String> {
+    let mut pos = Position::new();
+    for token in pgn.split_ascii_whitespace() {
+        // Move numbers: `1.` or `1...`.
+        if token.ends_with('.') {
+            continue;
+        }
+        let san = SanPlus::parse(token.as_bytes(), Language::En)
+            .map_err(|e| format!("`{token}`: {e}"))?;
+        let m = san
+            .san
+            .to_move(&pos)
+            .map_err(|e| format!("`{token}`: {e}"))?;
+        pos.play_unchecked(m);
+    }
+    Ok(pos)
+}
+
+/// The embedded lichess chess-openings table, read on first use.
+pub fn table() -> &'static OpeningTable {
+    static TABLE: OnceLock<OpeningTable> = OnceLock::new();
+    TABLE.get_or_init(|| OpeningTable::parse(&TABLE_FILES).expect("the embedded table reads"))
+}
+
+/// Follows a game's main line position by position and keeps the latest named one.
+#[derive(Clone, Copy, Debug)]
+pub struct Classifier<'t> {
+    table: &'t OpeningTable,
+    latest: Option<&'t Opening>,
+    /// Set once no later position can be in the table.
+    done: bool,
+}
+
+impl<'t> Classifier<'t> {
+    /// A classifier that has seen no position yet (the start position is not shown to it).
+    pub fn new(table: &'t OpeningTable) -> Classifier<'t> {
+        Classifier {
+            table,
+            latest: None,
+            done: false,
+        }
+    }
+
+    /// Sees the position after a main-line ply.
+    #[inline]
+    pub fn observe(&mut self, pos: &Position) {
+        if self.done {
+            return;
+        }
+        if self.table.is_out_of_reach(pos) {
+            self.done = true;
+            return;
+        }
+        if let Some(opening) = self.table.get(pos) {
+            self.latest = Some(opening);
+        }
+    }
+
+    /// The opening of the line so far: the latest position seen that the table names.
+    pub fn opening(&self) -> Option<&'t Opening> {
+        self.latest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(pos: &mut Position, sans: &str) {
+        for token in sans.split_ascii_whitespace() {
+            let m = SanPlus::parse(token.as_bytes(), Language::En)
+                .unwrap()
+                .san
+                .to_move(pos)
+                .unwrap();
+            pos.play_unchecked(m);
+        }
+    }
+
+    fn classify(sans: &str) -> Option<&'static Opening> {
+        let mut pos = Position::new();
+        let mut c = Classifier::new(table());
+        for token in sans.split_ascii_whitespace() {
+            play(&mut pos, token);
+            c.observe(&pos);
+        }
+        c.opening()
+    }
+
+    #[test]
+    fn the_embedded_table_reads_whole_and_every_entry_is_found_again() {
+        let t = table();
+        let lines: usize = TABLE_FILES
+            .iter()
+            .map(|f| f.lines().skip(1).filter(|l| !l.is_empty()).count())
+            .sum();
+        assert_eq!(lines, 3807);
+        // Every line ends in a distinct position: no entry replaced another.
+        assert_eq!(t.len(), lines);
+        for opening in t.openings() {
+            let pos = play_line(opening.pgn).unwrap();
+            assert_eq!(t.get(&pos), Some(opening), "{}", opening.name);
+        }
+        assert!(
+            t.fewest_pieces >= 20 && t.fewest_pieces < 32,
+            "{}",
+            t.fewest_pieces
+        );
+    }
+
+    #[test]
+    fn the_latest_named_position_wins_and_transpositions_are_found() {
+        let ruy = classify("e4 e5 Nf3 Nc6 Bb5 a6").unwrap();
+        assert_eq!(ruy.eco, "C70");
+        assert_eq!(ruy.name, "Ruy Lopez: Morphy Defense");
+        // Moves past the table keep the latest name.
+        let later = classify("e4 e5 Nf3 Nc6 Bb5 a6 h3 h6 a3").unwrap();
+        assert_eq!(later.name, "Ruy Lopez: Morphy Defense");
+        // 1. Nf3 Nc6 2. e4 e5 3. Bb5 reaches the Ruy Lopez by another order.
+        let transposed = classify("Nf3 Nc6 e4 e5 Bb5").unwrap();
+        assert_eq!(transposed.name, "Ruy Lopez");
+        assert_eq!(transposed.eco, "C60");
+        // No move: nothing (the start position never matches).
+        assert_eq!(classify(""), None);
+    }
+
+    #[test]
+    fn identity_ignores_counters_and_useless_en_passant_squares() {
+        use crate::core::fen::parse_fen;
+        // The King's Pawn position (1. e4), written with a useless e.p. square and other counters.
+        let pos =
+            parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 40").unwrap();
+        assert_eq!(table().get(&pos).map(|o| o.eco), Some("B00"));
+        // Without castling rights it is another position.
+        let pos = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b - - 0 1").unwrap();
+        assert_eq!(table().get(&pos), None);
+    }
+
+    #[test]
+    fn family_and_variation_split_at_the_first_colon() {
+        let o = Opening {
+            eco: "C61",
+            name: "Ruy Lopez: Bird Variation, Paulsen Variation",
+            pgn: "",
+        };
+        assert_eq!(o.family(), "Ruy Lopez");
+        assert_eq!(o.variation(), Some("Bird Variation, Paulsen Variation"));
+        let o = Opening {
+            eco: "B00",
+            name: "King's Pawn Game",
+            pgn: "",
+        };
+        assert_eq!((o.family(), o.variation()), ("King's Pawn Game", None));
+    }
+
+    #[test]
+    fn a_bad_line_is_reported_with_its_number() {
+        let e =
+            OpeningTable::parse(&["eco\tname\tpgn\nA00\tX\t1. e4\nA00\tY\t1. e5\n"]).unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("e5"), "{e}");
+        let e = OpeningTable::parse(&["eco\tname\tpgn\nA00 only\n"]).unwrap_err();
+        assert_eq!(e.line, 2);
+    }
+}
