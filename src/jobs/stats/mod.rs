@@ -30,6 +30,7 @@ use std::sync::Arc;
 use crate::jobs::validate::{Severity, ValidateOptions, validate_game_with};
 use pgnkit::core::{Claim, Move, Position, Termination};
 use pgnkit::notation::Language;
+use pgnkit::openings::{self, Classifier, Opening};
 use pgnkit::pgn::{Game, GameReader, GameResult, roster_index};
 use pgnkit::walk::{MoveAt, Variant, Visitor, Walk};
 use std::ops::ControlFlow;
@@ -167,6 +168,8 @@ pub(crate) struct ReplayFacts {
     pub(crate) counts: Counts,
     /// Legal moves played in variations.
     pub(crate) variation_moves: u32,
+    /// The opening the main line reached ([`pgnkit::openings`]: the latest named position).
+    pub(crate) opening: Option<&'static Opening>,
 }
 
 /// Everything stats says about one game.
@@ -209,6 +212,7 @@ impl MainLineSink for () {
 struct Tally<'g, 'a, 's, S> {
     game: &'g Game<'a>,
     counts: Counts,
+    openings: Classifier<'static>,
     sink: &'s mut S,
 }
 
@@ -227,6 +231,7 @@ impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
     fn after_move(&mut self, at: MoveAt<'_>, m: &Move, after: &Position) -> ControlFlow<Walk> {
         if at.depth == 0 {
             self.counts.add(m, after);
+            self.openings.observe(after);
             self.sink.main_move(self.game, at, Some(m), after);
         }
         ControlFlow::Continue(())
@@ -237,6 +242,7 @@ impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
             self.sink.before_move(self.game, at, before);
             let mut after = *before;
             after.play_null();
+            self.openings.observe(&after);
             self.sink.main_move(self.game, at, None, &after);
         }
         ControlFlow::Continue(())
@@ -269,6 +275,7 @@ pub(crate) fn game_stats<'a>(
     let mut tally = Tally {
         game,
         counts: Counts::default(),
+        openings: Classifier::new(openings::table()),
         sink,
     };
     let (report, replay) = validate_game_with(game, file, &opts, &mut tally);
@@ -302,6 +309,7 @@ pub(crate) fn game_stats<'a>(
             final_position: *replay.state.position(),
             counts: tally.counts,
             variation_moves: replay.variation_moves,
+            opening: tally.openings.opening(),
         }),
     }
 }

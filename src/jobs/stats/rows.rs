@@ -16,7 +16,7 @@ use pgnkit::pgn::{Game, TokenKind, clock};
 use pgnkit::walk::{MoveAt, Variant};
 
 /// Columns of the per-game CSV: the 26 in their order, then extras.
-pub(crate) const GAME_HEADER: [&str; 33] = [
+pub(crate) const GAME_HEADER: [&str; 35] = [
     "file",
     "game",
     "event",
@@ -51,6 +51,8 @@ pub(crate) const GAME_HEADER: [&str; 33] = [
     "claimable",
     "variation_moves",
     "line",
+    "opening_eco",
+    "opening_name",
 ];
 
 /// Columns of the per-move CSV.
@@ -189,6 +191,9 @@ pub(crate) fn write_game<W: io::Write>(
     row.record.push_field(row.text.as_bytes());
     row.num(r.map_or(0, |r| r.variation_moves));
     row.num(s.line);
+    let opening = r.and_then(|r| r.opening);
+    row.field(opening.map_or("", |o| o.eco));
+    row.field(opening.map_or("", |o| o.name));
     row.finish(w)
 }
 
