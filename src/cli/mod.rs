@@ -9,12 +9,17 @@ mod fen;
 mod man;
 mod output;
 mod perft;
+mod select;
 mod sink;
 mod stats;
 mod validate;
 
 /// Shown at the end of `--help` and in the manual pages.
 const EXIT_CODES: &str = "Exit codes: 0 clean, 1 problems found, 2 usage or I/O error.";
+
+/// select's, which reads "problems found" as grep does.
+const SELECT_EXIT_CODES: &str =
+    "Exit codes: 0 some game chosen, 1 no game chosen, 2 usage or I/O error.";
 
 #[derive(Parser)]
 #[command(
@@ -42,6 +47,9 @@ enum Command {
     /// Rewrite games in export-format PGN (any piece-letter language, SAN/LAN/UCI), JSON lines or EPD
     #[command(after_help = EXIT_CODES)]
     Convert(convert::Args),
+    /// Write the games that match an expression, reach a position or are not duplicates, as they were
+    #[command(after_help = SELECT_EXIT_CODES)]
+    Select(select::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)
     #[command(after_help = EXIT_CODES)]
     Perft(perft::Args),
@@ -91,6 +99,7 @@ fn dispatch(cli: Cli) -> i32 {
         Command::Stats(args) => stats::run(args),
         Command::Fen(args) => fen::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Select(args) => select::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),

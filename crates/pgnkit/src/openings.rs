@@ -72,6 +72,9 @@ pub struct OpeningTable {
     /// (zobrist, key, index into `openings`), sorted by zobrist: a binary search finds the candidates, the
     /// key decides.
     index: Vec<(u64, PositionKey, u32)>,
+    /// One bit per value of a hash's top 16 bits, set for the table's positions: most positions of a game
+    /// are not in the table, and one bit tells so without the search.
+    filter: Box<[u64; FILTER_WORDS]>,
     /// The fewest pieces on the board in any entry's position. Captures only ever remove pieces, so once a
     /// game has fewer, no later position can be in the table.
     fewest_pieces: u32,
@@ -100,9 +103,7 @@ impl OpeningTable {
     /// replaces the earlier one.
     pub fn parse(files: &[&'static str]) -> Result<OpeningTable, TableError> {
         let mut openings: Vec<Opening> = Vec::new();
-        // Each position's entry and hash.
-        let mut by_key: std::collections::HashMap<PositionKey, (u32, u64)> =
-            std::collections::HashMap::new();
+        let mut index: Vec<(u64, PositionKey, u32)> = Vec::new();
         for file in files {
             for (n, line) in file.lines().enumerate().skip(1) {
                 let line = line.strip_suffix('\r').unwrap_or(line);
@@ -120,41 +121,54 @@ impl OpeningTable {
                     return Err(fail("expected eco, name and pgn separated by tabs".into()));
                 };
                 let pos = play_line(pgn).map_err(fail)?;
-                let opening = Opening { eco, name, pgn };
-                match by_key.get(&pos.key()) {
-                    Some(&(i, _)) => openings[i as usize] = opening,
-                    None => {
-                        by_key.insert(pos.key(), (openings.len() as u32, pos.zobrist()));
-                        openings.push(opening);
-                    }
-                }
+                index.push((pos.zobrist(), pos.key(), openings.len() as u32));
+                openings.push(Opening { eco, name, pgn });
             }
         }
-        let mut index = Vec::with_capacity(by_key.len());
-        let mut fewest_pieces = u32::MAX;
-        for (key, (i, zobrist)) in by_key {
-            fewest_pieces = fewest_pieces.min(key.board().occupied().count());
-            index.push((zobrist, key, i));
-        }
+        // By hash, and within a hash in table order, so that of two entries for one position the later
+        // one, kept, comes last.
         index.sort_unstable_by_key(|&(z, _, i)| (z, i));
+        let mut kept: Vec<(u64, PositionKey, u32)> = Vec::with_capacity(index.len());
+        for entry in index {
+            let run = kept.partition_point(|&(z, _, _)| z < entry.0);
+            match kept[run..].iter_mut().find(|(_, k, _)| *k == entry.1) {
+                Some(earlier) => *earlier = entry,
+                None => kept.push(entry),
+            }
+        }
+        let mut filter = Box::new([0u64; FILTER_WORDS]);
+        let mut fewest_pieces = u32::MAX;
+        for &(z, key, _) in &kept {
+            let bit = filter_bit(z);
+            filter[bit / 64] |= 1 << (bit % 64);
+            fewest_pieces = fewest_pieces.min(key.board().occupied().count());
+        }
         Ok(OpeningTable {
             openings,
-            index,
+            index: kept,
+            filter,
             fewest_pieces,
         })
     }
 
-    /// How many openings the table names.
+    /// A table with no opening (nothing is ever classified).
+    pub fn empty() -> &'static OpeningTable {
+        static EMPTY: OnceLock<OpeningTable> = OnceLock::new();
+        EMPTY.get_or_init(|| OpeningTable::parse(&[]).expect("no line, no error"))
+    }
+
+    /// How many positions the table names (an entry replaced by a later one for the same position is not
+    /// counted).
     pub fn len(&self) -> usize {
-        self.openings.len()
+        self.index.len()
     }
 
     /// Whether the table is empty.
     pub fn is_empty(&self) -> bool {
-        self.openings.is_empty()
+        self.index.is_empty()
     }
 
-    /// Every opening, in table order.
+    /// Every entry read, in table order (replaced ones included).
     pub fn openings(&self) -> &[Opening] {
         &self.openings
     }
@@ -166,6 +180,10 @@ impl OpeningTable {
             return None;
         }
         let z = pos.zobrist();
+        let bit = filter_bit(z);
+        if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
+            return None;
+        }
         let start = self.index.partition_point(|&(h, _, _)| h < z);
         let key = pos.key();
         self.index[start..]
@@ -180,6 +198,14 @@ impl OpeningTable {
     pub fn is_out_of_reach(&self, pos: &Position) -> bool {
         pos.board().occupied().count() < self.fewest_pieces
     }
+}
+
+/// Words of [`OpeningTable`]'s filter: 2^16 bits, 8 KiB, which stays in the first-level cache.
+const FILTER_WORDS: usize = (1 << 16) / 64;
+
+#[inline]
+fn filter_bit(zobrist: u64) -> usize {
+    (zobrist >> 48) as usize
 }
 
 /// The position after a line of English SAN with move numbers.
@@ -336,6 +362,21 @@ mod tests {
             pgn: "",
         };
         assert_eq!((o.family(), o.variation()), ("King's Pawn Game", None));
+    }
+
+    #[test]
+    fn a_later_entry_for_the_same_position_replaces_the_earlier() {
+        // 1. Nf3 Nf6 2. Ng1 Ng8 is the initial position; 1. e4 e5 and 1. e4 e5 2. Nf3 Nf6 3. Ng1 Ng8 the same.
+        let t = OpeningTable::parse(&[
+            "eco\tname\tpgn\nC20\tFirst\t1. e4 e5\nC40\tOther\t1. e4 e5 2. Nf3\nC21\tSecond\t1. e4 e5 2. Nf3 Nf6 3. Ng1 Ng8\n",
+        ])
+        .unwrap();
+        assert_eq!((t.len(), t.openings().len()), (2, 3));
+        let mut pos = Position::new();
+        play(&mut pos, "e4 e5");
+        assert_eq!(t.get(&pos).map(|o| o.name), Some("Second"));
+        assert!(OpeningTable::empty().is_empty());
+        assert_eq!(OpeningTable::empty().get(&pos), None);
     }
 
     #[test]

@@ -211,9 +211,28 @@ impl MainLineSink for () {
 /// Validate's companion in the walk: counts the main line, feeds the sink.
 struct Tally<'g, 'a, 's, S> {
     game: &'g Game<'a>,
+    wanted: Tallies,
     counts: Counts,
     openings: Classifier<'static>,
     sink: &'s mut S,
+}
+
+/// Which of the main line's tallies to keep ([`game_stats_with`]): a run that reads neither (select on
+/// plies or termination) skips their cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Tallies {
+    /// [`Counts`]: checks, captures, castling, promotions, en passant.
+    pub(crate) counts: bool,
+    /// The opening reached ([`ReplayFacts::opening`]).
+    pub(crate) opening: bool,
+}
+
+impl Tallies {
+    /// Everything: what stats writes.
+    pub(crate) const ALL: Tallies = Tallies {
+        counts: true,
+        opening: true,
+    };
 }
 
 impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
@@ -230,8 +249,12 @@ impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
     #[inline(always)]
     fn after_move(&mut self, at: MoveAt<'_>, m: &Move, after: &Position) -> ControlFlow<Walk> {
         if at.depth == 0 {
-            self.counts.add(m, after);
-            self.openings.observe(after);
+            if self.wanted.counts {
+                self.counts.add(m, after);
+            }
+            if self.wanted.opening {
+                self.openings.observe(after);
+            }
             self.sink.main_move(self.game, at, Some(m), after);
         }
         ControlFlow::Continue(())
@@ -242,7 +265,9 @@ impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
             self.sink.before_move(self.game, at, before);
             let mut after = *before;
             after.play_null();
-            self.openings.observe(&after);
+            if self.wanted.opening {
+                self.openings.observe(&after);
+            }
             self.sink.main_move(self.game, at, None, &after);
         }
         ControlFlow::Continue(())
@@ -262,6 +287,17 @@ pub(crate) fn game_stats<'a>(
     lang: Option<Language>,
     sink: &mut impl MainLineSink,
 ) -> GameStats<'a> {
+    game_stats_with(game, file, lang, Tallies::ALL, sink)
+}
+
+/// [`game_stats`] keeping only the `wanted` tallies (the others stay at zero, the opening at `None`).
+pub(crate) fn game_stats_with<'a>(
+    game: &Game<'a>,
+    file: &Arc<str>,
+    lang: Option<Language>,
+    wanted: Tallies,
+    sink: &mut impl MainLineSink,
+) -> GameStats<'a> {
     // Claim tracking along the way, tag checks and the final FEN are validate's business, not stats'.
     let opts = ValidateOptions {
         lang,
@@ -274,8 +310,13 @@ pub(crate) fn game_stats<'a>(
     };
     let mut tally = Tally {
         game,
+        wanted,
         counts: Counts::default(),
-        openings: Classifier::new(openings::table()),
+        openings: Classifier::new(if wanted.opening {
+            openings::table()
+        } else {
+            openings::OpeningTable::empty()
+        }),
         sink,
     };
     let (report, replay) = validate_game_with(game, file, &opts, &mut tally);

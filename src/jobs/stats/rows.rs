@@ -118,6 +118,11 @@ impl Row {
         self.record.push_field(if b { b"true" } else { b"false" });
     }
 
+    /// Field `index` of the row, as written.
+    pub(crate) fn get(&self, index: usize) -> Option<&[u8]> {
+        self.record.get(index)
+    }
+
     /// Writes the row and clears it for the next one.
     #[inline]
     fn finish<W: io::Write>(&mut self, w: &mut csv::Writer<W>) -> csv::Result<()> {
@@ -134,6 +139,14 @@ pub(crate) fn write_game<W: io::Write>(
     s: &GameStats<'_>,
     row: &mut Row,
 ) -> csv::Result<()> {
+    fill_game_row(row, file, s);
+    row.finish(w)
+}
+
+/// Fills `row` with one game's fields, in [`GAME_HEADER`]'s order (`row` is cleared first): what
+/// [`write_game`] writes, and what `select --where` compares.
+pub(crate) fn fill_game_row(row: &mut Row, file: &str, s: &GameStats<'_>) {
+    row.record.clear();
     let t = &s.tags;
     row.field(file);
     row.num(s.number);
@@ -194,7 +207,6 @@ pub(crate) fn write_game<W: io::Write>(
     let opening = r.and_then(|r| r.opening);
     row.field(opening.map_or("", |o| o.eco));
     row.field(opening.map_or("", |o| o.name));
-    row.finish(w)
 }
 
 /// The clock after a main-line move: the first `[%clk]` in the comments that follow it, before the next

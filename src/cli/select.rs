@@ -1,0 +1,289 @@
+//! `pgnkit select`: writes the games that pass `--where`, reach a `--reaches` position, and (with `--dedupe`)
+//! are not duplicates, each as its own text, in input order.
+
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::jobs::bulk::{self, Event};
+use crate::jobs::input::Source;
+use crate::jobs::select::{SelectBatch, SelectOptions, Target, columns, expr, select_batch};
+use pgnkit::core::fen::parse_fen;
+
+use super::output::{
+    exit_code, inputs, no_games_text, plural, progress_bar, read_error, say, show_games, threads,
+    write_failure,
+};
+use super::sink::{Output, open_output};
+use super::validate::{LangArg, parse_lang};
+
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Keep the games for which EXPR holds: stats columns by their CSV name (plies, termination,
+    /// opening_eco...), tags by their PGN name (WhiteElo, Event); == != < <= > >= (numbers when both sides
+    /// are), ~ and !~ (regular expression), and, or, not, parentheses, "strings". See the guide, "Selecting
+    /// games"
+    #[arg(long = "where", value_name = "EXPR")]
+    filter: Option<String>,
+    /// Keep the games whose main line reaches this position (placement, side to move, castling rights, e.p.
+    /// square when a capture is possible; move counters ignored). Repeatable: any of them
+    #[arg(long, value_name = "FEN")]
+    reaches: Vec<String>,
+    /// Drop a game when an earlier chosen game has the same start position and the same main-line moves
+    /// (games without moves are never duplicates)
+    #[arg(long)]
+    dedupe: bool,
+    /// With --dedupe, write the dropped games to FILE
+    #[arg(long, value_name = "FILE", requires = "dedupe")]
+    duplicates: Option<PathBuf>,
+    /// Print only the number of games chosen
+    #[arg(long, conflicts_with = "normalise")]
+    count: bool,
+    /// Write the chosen games in export format (English SAN, the Seven Tag Roster first) instead of their
+    /// own text
+    #[arg(long)]
+    normalise: bool,
+    /// Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when
+    /// the run ends with 0 or 1, never when it is an input
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Piece letters of the moves: `auto` detects them per game, or a language code (en, fr, de, nl, es, it,
+    /// pt, cs, pl, hu, fi, ro, da, no, sv, figurine)
+    #[arg(long, default_value = "auto", value_parser = parse_lang)]
+    lang: LangArg,
+    /// Worker threads (default, or 0: all cores; at most one per core)
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// No progress bar, no closing line on stderr
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+/// Keys are already uniform 128-bit hashes: their low half is a good enough hash for the set.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.0 = n as u64;
+    }
+}
+
+#[derive(Default)]
+struct Totals {
+    games: u64,
+    chosen: u64,
+    duplicates: u64,
+    bytes: u64,
+    io_errors: u64,
+}
+
+pub(crate) fn run(args: Args) -> i32 {
+    let filter = match args.filter.as_deref().map(|e| expr::parse(e, columns())) {
+        None => None,
+        Some(Ok(e)) => Some(e),
+        Some(Err(e)) => {
+            let text = args.filter.as_deref().unwrap_or_default();
+            let _ = say(&format!(
+                "pgnkit: --where: {e}\n  {text}\n  {}^\n",
+                " ".repeat(e.column - 1)
+            ));
+            return 2;
+        }
+    };
+    let mut reaches = Vec::new();
+    for fen in &args.reaches {
+        // An EPD's four fields are read as a FEN's first four.
+        match parse_fen(fen) {
+            Ok(pos) => reaches.push(Target::new(&pos)),
+            Err(e) => {
+                let _ = say(&format!("pgnkit: --reaches {fen:?}: {e}\n"));
+                return 2;
+            }
+        }
+    }
+    if let (Some(out), Some(dups)) = (&args.output, &args.duplicates)
+        && same_file(out, dups)
+    {
+        let _ = say(&format!(
+            "pgnkit: --duplicates {} is also the output\n",
+            dups.display()
+        ));
+        return 2;
+    }
+    let Some(sources) = inputs(&args.paths) else {
+        return 2;
+    };
+    let opts = SelectOptions {
+        filter,
+        reaches,
+        dedupe: args.dedupe,
+        lang: args.lang.0,
+        normalise: args.normalise,
+        keep_text: !args.count,
+    };
+    let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
+        return 2;
+    };
+    let mut dups_out = match &args.duplicates {
+        Some(path) => match open_output(Some(path), &sources) {
+            Some(o) => Some(o),
+            None => return 2,
+        },
+        None => None,
+    };
+
+    let jobs = threads(args.jobs, args.quiet);
+    let bar = progress_bar(&sources, args.quiet);
+    let names: Vec<String> = sources.iter().map(Source::display_name).collect();
+    let pool: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
+    let mut seen: HashSet<u128, BuildHasherDefault<KeyHasher>> = HashSet::default();
+    let mut totals = Totals::default();
+    let started = Instant::now();
+
+    let stopped = bulk::run(
+        &sources,
+        jobs,
+        bulk::BATCH_SIZE,
+        |source, games| {
+            let buf = pool
+                .lock()
+                .ok()
+                .and_then(|mut p| p.pop())
+                .unwrap_or_default();
+            select_batch(games, &names[source], &opts, buf)
+        },
+        |event| {
+            let step = match event {
+                Event::Start { .. } | Event::End { .. } => Ok(()),
+                Event::Batch { result, .. } => {
+                    let written = emit(
+                        &result,
+                        &mut out,
+                        dups_out.as_mut(),
+                        &mut seen,
+                        &mut totals,
+                        &bar,
+                    );
+                    if let Ok(mut p) = pool.lock() {
+                        p.push(result.text);
+                    }
+                    written
+                }
+                Event::Error { message, .. } => {
+                    totals.io_errors += 1;
+                    read_error(&bar, &message)
+                }
+            };
+            match step {
+                Ok(()) => ControlFlow::Continue(()),
+                Err(e) => ControlFlow::Break(e),
+            }
+        },
+        |bytes| bar.set_position(bytes),
+    );
+    bar.finish_and_clear();
+    if let Some(e) = stopped {
+        return write_failure(&e);
+    }
+    if args.count
+        && let Err(e) = writeln!(out, "{}", totals.chosen)
+    {
+        return write_failure(&e);
+    }
+    if let Err(e) = out.flush() {
+        return write_failure(&e);
+    }
+    let no_games = totals.games == 0 && totals.io_errors == 0;
+    if no_games && let Err(e) = say(&format!("warning[no_games]: {}\n", no_games_text(&sources))) {
+        return write_failure(&e);
+    }
+    if !args.quiet {
+        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        let dropped = if args.dedupe {
+            format!(
+                ", {} duplicate{} dropped",
+                totals.duplicates,
+                plural(totals.duplicates)
+            )
+        } else {
+            String::new()
+        };
+        let closing = format!(
+            "pgnkit select: {} of {} games chosen{dropped}; {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
+            totals.chosen,
+            totals.games,
+            totals.bytes as f64 / 1e6,
+            secs,
+            totals.bytes as f64 / 1e6 / secs,
+            totals.games as f64 / secs
+        );
+        if let Err(e) = say(&closing) {
+            return write_failure(&e);
+        }
+    }
+    // 1 when nothing was chosen, as grep does: scripts can test for it.
+    let code = exit_code(totals.io_errors, totals.chosen == 0);
+    let code = match dups_out {
+        Some(d) => d.close(code).max(code),
+        None => code,
+    };
+    out.close(code)
+}
+
+/// Writes a batch's chosen games on the ordered output side, dropping (or diverting) duplicates.
+fn emit(
+    batch: &SelectBatch,
+    out: &mut Output,
+    mut dups_out: Option<&mut Output>,
+    seen: &mut HashSet<u128, BuildHasherDefault<KeyHasher>>,
+    totals: &mut Totals,
+    bar: &indicatif::ProgressBar,
+) -> io::Result<()> {
+    totals.games += batch.games;
+    totals.bytes += batch.bytes;
+    bar.suspend(|| -> io::Result<()> {
+        for chosen in &batch.chosen {
+            let text = &batch.text[chosen.text.clone()];
+            if let Some(key) = chosen.key
+                && !seen.insert(key)
+            {
+                totals.duplicates += 1;
+                if let Some(d) = dups_out.as_deref_mut() {
+                    d.write_all(text)?;
+                }
+                continue;
+            }
+            totals.chosen += 1;
+            out.write_all(text)?;
+        }
+        Ok(())
+    })?;
+    show_games(bar, totals.games);
+    Ok(())
+}
+
+/// Whether two paths name the same file (or would: the same path as written when neither exists yet).
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}

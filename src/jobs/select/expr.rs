@@ -1,0 +1,650 @@
+//! The `--where` expression language: comparisons of stats columns and PGN tags, joined by `and`, `or` and
+//! `not`.
+//!
+//! ```text
+//! expr       := or
+//! or         := and ("or" and)*
+//! and        := unary ("and" unary)*
+//! unary      := "not" unary | "(" expr ")" | comparison
+//! comparison := operand ((== | != | < | <= | > | >=) operand | (~ | !~) STRING)?
+//! operand    := column | Tag | STRING | NUMBER | true | false
+//! ```
+//!
+//! A name that starts with a lowercase letter is a column of `pgnkit stats` (its CSV name); any other name
+//! is a PGN tag, by its exact name (a missing tag is empty). Comparisons are numeric when both sides read as
+//! numbers, else by text (code point order); when a side is an unquoted number, the other must read as a
+//! number too or the comparison is false (`WhiteElo >= 2500` is false for a game without a rating). An
+//! operand on its own is true when its value is neither empty nor `false` nor `0`.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt;
+
+use regex::Regex;
+
+/// A value an expression reads from a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Field {
+    /// A column of the per-game stats CSV, by its index in the header.
+    Column(usize),
+    /// A PGN tag, by its exact name.
+    Tag(Box<str>),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Operand {
+    Field(Field),
+    Text(Box<str>),
+    /// An unquoted number: its value.
+    Number(f64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Comparison {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+impl Comparison {
+    fn holds(self, order: Ordering) -> bool {
+        match self {
+            Comparison::Eq => order == Ordering::Equal,
+            Comparison::Ne => order != Ordering::Equal,
+            Comparison::Lt => order == Ordering::Less,
+            Comparison::Le => order != Ordering::Greater,
+            Comparison::Gt => order == Ordering::Greater,
+            Comparison::Ge => order != Ordering::Less,
+        }
+    }
+}
+
+/// A parsed `--where` expression.
+#[derive(Clone, Debug)]
+pub(crate) enum Expr {
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Not(Box<Expr>),
+    Compare(Operand, Comparison, Operand),
+    /// `operand ~ "regex"` (or `!~` when `negated`).
+    Matches {
+        operand: Operand,
+        regex: Regex,
+        negated: bool,
+    },
+    /// An operand on its own.
+    Truthy(Operand),
+}
+
+/// Why an expression does not parse: where (1-based, in characters) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ExprError {
+    pub(crate) column: usize,
+    pub(crate) message: String,
+}
+
+impl fmt::Display for ExprError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "column {}: {}", self.column, self.message)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    Name(String),
+    Text(String),
+    Number(f64),
+    Open,
+    Close,
+    Compare(Comparison),
+    Match { negated: bool },
+    End,
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Name(n) => write!(f, "`{n}`"),
+            Token::Text(t) => write!(f, "\"{t}\""),
+            Token::Number(n) => write!(f, "`{n}`"),
+            Token::Open => f.write_str("`(`"),
+            Token::Close => f.write_str("`)`"),
+            Token::Compare(c) => f.write_str(match c {
+                Comparison::Eq => "`==`",
+                Comparison::Ne => "`!=`",
+                Comparison::Lt => "`<`",
+                Comparison::Le => "`<=`",
+                Comparison::Gt => "`>`",
+                Comparison::Ge => "`>=`",
+            }),
+            Token::Match { negated: false } => f.write_str("`~`"),
+            Token::Match { negated: true } => f.write_str("`!~`"),
+            Token::End => f.write_str("the end"),
+        }
+    }
+}
+
+/// Splits the text into tokens, each with its 1-based column in characters.
+fn tokens(text: &str) -> Result<Vec<(Token, usize)>, ExprError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let fail = |column: usize, message: String| Err(ExprError { column, message });
+    while i < chars.len() {
+        let c = chars[i];
+        let column = i + 1;
+        let next = chars.get(i + 1).copied();
+        let (token, len) = match c {
+            c if c.is_whitespace() => {
+                i += 1;
+                continue;
+            }
+            '(' => (Token::Open, 1),
+            ')' => (Token::Close, 1),
+            '=' if next == Some('=') => (Token::Compare(Comparison::Eq), 2),
+            '=' => return fail(column, "`=` is not an operator: write `==`".into()),
+            '!' if next == Some('=') => (Token::Compare(Comparison::Ne), 2),
+            '!' if next == Some('~') => (Token::Match { negated: true }, 2),
+            '!' => return fail(column, "`!` is not an operator: write `not`".into()),
+            '<' if next == Some('=') => (Token::Compare(Comparison::Le), 2),
+            '<' => (Token::Compare(Comparison::Lt), 1),
+            '>' if next == Some('=') => (Token::Compare(Comparison::Ge), 2),
+            '>' => (Token::Compare(Comparison::Gt), 1),
+            '~' => (Token::Match { negated: false }, 1),
+            '&' => return fail(column, "`&` is not an operator: write `and`".into()),
+            '|' => return fail(column, "`|` is not an operator: write `or`".into()),
+            '"' => {
+                let mut value = String::new();
+                let mut j = i + 1;
+                loop {
+                    match chars.get(j) {
+                        None => {
+                            return fail(column, "this string has no closing `\"`".into());
+                        }
+                        Some('"') => break,
+                        Some('\\') if matches!(chars.get(j + 1), Some('"' | '\\')) => {
+                            value.push(chars[j + 1]);
+                            j += 2;
+                        }
+                        Some(&c) => {
+                            value.push(c);
+                            j += 1;
+                        }
+                    }
+                }
+                (Token::Text(value), j + 1 - i)
+            }
+            c if c.is_ascii_digit()
+                || (matches!(c, '-' | '+') && next.is_some_and(|n| n.is_ascii_digit())) =>
+            {
+                let mut j = i + 1;
+                while j < chars.len() && (chars[j].is_ascii_digit() || chars[j] == '.') {
+                    j += 1;
+                }
+                let literal: String = chars[i..j].iter().collect();
+                match number(&literal) {
+                    Some(n) => (Token::Number(n), j - i),
+                    None => return fail(column, format!("`{literal}` is not a number")),
+                }
+            }
+            c if c.is_ascii_alphabetic() || c == '_' => {
+                let mut j = i + 1;
+                while j < chars.len() && (chars[j].is_ascii_alphanumeric() || chars[j] == '_') {
+                    j += 1;
+                }
+                (Token::Name(chars[i..j].iter().collect()), j - i)
+            }
+            c => return fail(column, format!("unexpected character `{c}`")),
+        };
+        out.push((token, column));
+        i += len;
+    }
+    out.push((Token::End, chars.len() + 1));
+    Ok(out)
+}
+
+/// A value read as a number: an optional sign, digits, and an optional fraction.
+pub(crate) fn number(text: &str) -> Option<f64> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !all_digits(whole) || !all_digits(fraction) || digits.ends_with('.') {
+        return None;
+    }
+    text.parse().ok()
+}
+
+struct Parser<'c> {
+    tokens: Vec<(Token, usize)>,
+    at: usize,
+    columns: &'c [&'c str],
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> &Token {
+        &self.tokens[self.at].0
+    }
+
+    fn column(&self) -> usize {
+        self.tokens[self.at].1
+    }
+
+    fn next(&mut self) -> (Token, usize) {
+        let t = self.tokens[self.at].clone();
+        if self.at + 1 < self.tokens.len() {
+            self.at += 1;
+        }
+        t
+    }
+
+    fn keyword(&self, word: &str) -> bool {
+        matches!(self.peek(), Token::Name(n) if n == word || n.eq_ignore_ascii_case(word) && n.chars().all(|c| c.is_ascii_uppercase()))
+    }
+
+    fn or(&mut self) -> Result<Expr, ExprError> {
+        let mut left = self.and()?;
+        while self.keyword("or") {
+            self.next();
+            left = Expr::Or(Box::new(left), Box::new(self.and()?));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Result<Expr, ExprError> {
+        let mut left = self.unary()?;
+        while self.keyword("and") {
+            self.next();
+            left = Expr::And(Box::new(left), Box::new(self.unary()?));
+        }
+        Ok(left)
+    }
+
+    fn unary(&mut self) -> Result<Expr, ExprError> {
+        if self.keyword("not") {
+            self.next();
+            return Ok(Expr::Not(Box::new(self.unary()?)));
+        }
+        if *self.peek() == Token::Open {
+            let (_, open) = self.next();
+            let inner = self.or()?;
+            return match self.next() {
+                (Token::Close, _) => Ok(inner),
+                (Token::End, column) => Err(ExprError {
+                    column,
+                    message: format!("the `(` at column {open} is never closed"),
+                }),
+                (t, column) => Err(ExprError {
+                    column,
+                    message: format!("expected `and`, `or` or `)`, found {t}"),
+                }),
+            };
+        }
+        self.comparison()
+    }
+
+    fn comparison(&mut self) -> Result<Expr, ExprError> {
+        let left = self.operand()?;
+        match self.peek().clone() {
+            Token::Compare(op) => {
+                self.next();
+                let right = self.operand()?;
+                Ok(Expr::Compare(left, op, right))
+            }
+            Token::Match { negated } => {
+                self.next();
+                match self.next() {
+                    (Token::Text(pattern), column) => match Regex::new(&pattern) {
+                        Ok(regex) => Ok(Expr::Matches {
+                            operand: left,
+                            regex,
+                            negated,
+                        }),
+                        Err(e) => Err(ExprError {
+                            column,
+                            message: format!(
+                                "not a regular expression: {}",
+                                e.to_string().lines().last().unwrap_or("")
+                            ),
+                        }),
+                    },
+                    (t, column) => Err(ExprError {
+                        column,
+                        message: format!(
+                            "`~` needs a regular expression in double quotes on its right, found {t}"
+                        ),
+                    }),
+                }
+            }
+            _ => Ok(Expr::Truthy(left)),
+        }
+    }
+
+    fn operand(&mut self) -> Result<Operand, ExprError> {
+        let column = self.column();
+        match self.next().0 {
+            Token::Text(t) => Ok(Operand::Text(t.into())),
+            Token::Number(n) => Ok(Operand::Number(n)),
+            Token::Name(n) if n == "true" || n == "false" => Ok(Operand::Text(n.into())),
+            Token::Name(n) if ["and", "or", "not"].contains(&n.as_str()) => Err(ExprError {
+                column,
+                message: format!("expected a column, a tag or a value before `{n}`"),
+            }),
+            Token::Name(n) if n.starts_with(|c: char| c.is_ascii_lowercase()) => {
+                match self.columns.iter().position(|c| *c == n) {
+                    Some(i) => Ok(Operand::Field(Field::Column(i))),
+                    None => Err(ExprError {
+                        column,
+                        message: unknown_column(&n, self.columns),
+                    }),
+                }
+            }
+            Token::Name(n) => Ok(Operand::Field(Field::Tag(n.into()))),
+            Token::End => Err(ExprError {
+                column,
+                message: "the expression ends where a column, a tag or a value was expected".into(),
+            }),
+            t => Err(ExprError {
+                column,
+                message: format!("expected a column, a tag or a value, found {t}"),
+            }),
+        }
+    }
+}
+
+/// The message for a lowercase name that is no column: the nearest columns, and how tags are written.
+fn unknown_column(name: &str, columns: &[&str]) -> String {
+    let mut near: Vec<(usize, &str)> = columns
+        .iter()
+        .map(|c| (edit_distance(name, c), *c))
+        .filter(|&(d, c)| d <= 2 || c.contains(name) || name.contains(c))
+        .collect();
+    near.sort();
+    let hint = match near.first() {
+        Some((_, c)) => format!(" (did you mean `{c}`?)"),
+        None => String::new(),
+    };
+    format!(
+        "no stats column is called `{name}`{hint}; PGN tags are written as in the file, with a capital (`WhiteElo`)"
+    )
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(above + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// Parses an expression; lowercase names must be among `columns`.
+pub(crate) fn parse(text: &str, columns: &[&str]) -> Result<Expr, ExprError> {
+    let mut parser = Parser {
+        tokens: tokens(text)?,
+        at: 0,
+        columns,
+    };
+    if *parser.peek() == Token::End {
+        return Err(ExprError {
+            column: 1,
+            message: "the expression is empty".into(),
+        });
+    }
+    let expr = parser.or()?;
+    match parser.next() {
+        (Token::End, _) => Ok(expr),
+        (Token::Close, column) => Err(ExprError {
+            column,
+            message: "this `)` closes nothing".into(),
+        }),
+        (t, column) => Err(ExprError {
+            column,
+            message: format!("expected `and`, `or` or the end, found {t}"),
+        }),
+    }
+}
+
+/// What an operand reads as in one game.
+struct Value<'v> {
+    text: Cow<'v, str>,
+    /// An unquoted number in the expression: the other side must be a number.
+    literal_number: bool,
+}
+
+impl Expr {
+    /// Whether a game passes, reading its fields through `get`.
+    pub(crate) fn eval<'s, 'v: 's>(&'s self, get: &mut impl FnMut(&Field) -> Cow<'v, str>) -> bool {
+        match self {
+            Expr::And(a, b) => a.eval(get) && b.eval(get),
+            Expr::Or(a, b) => a.eval(get) || b.eval(get),
+            Expr::Not(e) => !e.eval(get),
+            Expr::Compare(left, op, right) => {
+                let (l, r) = (value(left, get), value(right, get));
+                let order = match (number_of(&l), number_of(&r)) {
+                    (Some(a), Some(b)) => a.partial_cmp(&b),
+                    _ if l.literal_number || r.literal_number => None,
+                    _ => Some(l.text.as_ref().cmp(r.text.as_ref())),
+                };
+                order.is_some_and(|o| op.holds(o))
+            }
+            Expr::Matches {
+                operand,
+                regex,
+                negated,
+            } => regex.is_match(&value(operand, get).text) != *negated,
+            Expr::Truthy(operand) => {
+                let v = value(operand, get);
+                !matches!(v.text.as_ref(), "" | "false" | "0")
+            }
+        }
+    }
+
+    /// Every field the expression reads.
+    pub(crate) fn fields(&self) -> Vec<&Field> {
+        let mut out = Vec::new();
+        self.collect_fields(&mut out);
+        out
+    }
+
+    fn collect_fields<'e>(&'e self, out: &mut Vec<&'e Field>) {
+        let mut operand = |o: &'e Operand| {
+            if let Operand::Field(f) = o {
+                out.push(f);
+            }
+        };
+        match self {
+            Expr::And(a, b) | Expr::Or(a, b) => {
+                a.collect_fields(out);
+                b.collect_fields(out);
+            }
+            Expr::Not(e) => e.collect_fields(out),
+            Expr::Compare(l, _, r) => {
+                operand(l);
+                operand(r);
+            }
+            Expr::Matches { operand: o, .. } | Expr::Truthy(o) => operand(o),
+        }
+    }
+}
+
+fn value<'s, 'v: 's>(
+    operand: &'s Operand,
+    get: &mut impl FnMut(&Field) -> Cow<'v, str>,
+) -> Value<'s> {
+    match operand {
+        Operand::Field(f) => Value {
+            text: get(f),
+            literal_number: false,
+        },
+        Operand::Text(t) => Value {
+            text: Cow::Borrowed(t),
+            literal_number: false,
+        },
+        Operand::Number(n) => Value {
+            text: Cow::Owned(n.to_string()),
+            literal_number: true,
+        },
+    }
+}
+
+fn number_of(v: &Value<'_>) -> Option<f64> {
+    number(&v.text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    const COLUMNS: [&str; 5] = ["plies", "result", "termination", "white_elo", "valid"];
+
+    fn check(expr: &str, game: &[(&str, &str)]) -> bool {
+        let values: HashMap<&str, &str> = game.iter().copied().collect();
+        let e = parse(expr, &COLUMNS).unwrap_or_else(|e| panic!("{expr}: {e}"));
+        e.eval(&mut |f| {
+            let name = match f {
+                Field::Column(i) => COLUMNS[*i],
+                Field::Tag(t) => t,
+            };
+            Cow::Owned(values.get(name).copied().unwrap_or("").to_string())
+        })
+    }
+
+    fn error(expr: &str) -> ExprError {
+        parse(expr, &COLUMNS).expect_err(expr)
+    }
+
+    #[test]
+    fn numbers_compare_as_numbers_and_text_as_text() {
+        assert!(check("plies < 40", &[("plies", "9")]));
+        assert!(!check("plies < 40", &[("plies", "100")]));
+        // Both sides read as numbers, one quoted: still numeric ("9" > "40" as text).
+        assert!(check("plies < \"40\"", &[("plies", "9")]));
+        assert!(check("WhiteElo >= 2500", &[("WhiteElo", "2500")]));
+        assert!(check("WhiteElo == 2500.0", &[("WhiteElo", "2500")]));
+        assert!(check("result == \"1/2-1/2\"", &[("result", "1/2-1/2")]));
+        assert!(!check("Round > \"10\"", &[("Round", "9")]));
+        assert!(check("White < \"B\"", &[("White", "Anand")]));
+        assert!(check("White != \"Carlsen\"", &[("White", "Anand")]));
+    }
+
+    #[test]
+    fn a_missing_or_non_numeric_value_against_a_number_is_false() {
+        for op in ["==", "!=", "<", "<=", ">", ">="] {
+            assert!(!check(&format!("WhiteElo {op} 2500"), &[]), "{op}");
+            assert!(
+                !check(&format!("WhiteElo {op} 2500"), &[("WhiteElo", "?")]),
+                "{op}"
+            );
+        }
+        // Against text, an empty value is just text.
+        assert!(check("Annotator == \"\"", &[]));
+        assert!(check("not WhiteElo >= 2500", &[]));
+    }
+
+    #[test]
+    fn and_binds_tighter_than_or_and_not_tighter_than_both() {
+        let g = [("plies", "10"), ("result", "1-0")];
+        assert!(check(
+            "plies > 100 and result == \"0-1\" or plies == 10",
+            &g
+        ));
+        assert!(!check(
+            "plies > 100 and (result == \"0-1\" or plies == 10)",
+            &g
+        ));
+        assert!(check("not plies > 100 and result == \"1-0\"", &g));
+        assert!(!check("not (plies < 100 and result == \"1-0\")", &g));
+        assert!(check("NOT plies > 100 AND result == \"1-0\"", &g));
+    }
+
+    #[test]
+    fn regular_expressions_search_the_value() {
+        let g = [("White", "Carlsen, Magnus"), ("ECO", "E60")];
+        assert!(check("White ~ \"^Carlsen\"", &g));
+        assert!(check("White ~ \"Magnus\"", &g));
+        assert!(!check("White !~ \"Magnus\"", &g));
+        assert!(check("not (ECO ~ \"^[A-D]\")", &g));
+        assert!(check("not (ECO ~ \"^[A-D]\")", &[]));
+        assert!(check("White ~ \"\\\"\"", &[("White", "say \"hi\"")]));
+    }
+
+    #[test]
+    fn an_operand_alone_is_a_truth_value() {
+        assert!(check("valid", &[("valid", "true")]));
+        assert!(!check("valid", &[("valid", "false")]));
+        assert!(check("Annotator", &[("Annotator", "Kasparov")]));
+        assert!(!check("Annotator", &[]));
+        assert!(!check("plies", &[("plies", "0")]));
+        assert!(check("valid == true", &[("valid", "true")]));
+    }
+
+    #[test]
+    fn mistakes_point_at_their_column() {
+        let e = error("WhiteElo = 2500");
+        assert_eq!(e.column, 10);
+        assert!(e.message.contains("=="), "{e}");
+        let e = error("plies > ");
+        assert_eq!(e.column, 9);
+        let e = error("white_elp > 2500");
+        assert_eq!(e.column, 1);
+        assert!(e.message.contains("white_elo"), "{e}");
+        let e = error("(plies > 2");
+        assert_eq!(e.column, 11);
+        assert!(e.message.contains("column 1"), "{e}");
+        let e = error("plies > 2)");
+        assert_eq!(e.column, 10);
+        let e = error("White ~ \"(\"");
+        assert_eq!(e.column, 9);
+        let e = error("White ~ Black");
+        assert_eq!(e.column, 9);
+        let e = error("White == \"x");
+        assert_eq!(e.column, 10);
+        let e = error("plies > 2 plies");
+        assert_eq!(e.column, 11);
+        let e = error("");
+        assert_eq!(e.column, 1);
+        let e = error("plies && valid");
+        assert_eq!(e.column, 7);
+        let e = error("and valid");
+        assert_eq!(e.column, 1);
+        // Columns count characters, not bytes.
+        let e = error("White == \"Müller\" oops");
+        assert_eq!(e.column, 19);
+    }
+
+    #[test]
+    fn fields_lists_what_the_expression_reads() {
+        let e = parse("plies > 2 and (White ~ \"x\" or not valid)", &COLUMNS).unwrap();
+        assert_eq!(
+            e.fields(),
+            [
+                &Field::Column(0),
+                &Field::Tag("White".into()),
+                &Field::Column(4)
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers_are_plain_decimals() {
+        assert_eq!(number("2500"), Some(2500.0));
+        assert_eq!(number("-1.5"), Some(-1.5));
+        for not in [
+            "", "-", "1.", ".5", "1e3", "inf", "NaN", "1/2-1/2", " 1", "0x10",
+        ] {
+            assert_eq!(number(not), None, "{not}");
+        }
+    }
+}

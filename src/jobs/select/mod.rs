@@ -1,0 +1,522 @@
+//! `select`: the games that pass a `--where` expression, reach a position, or are not duplicates, written
+//! out byte for byte in input order.
+//!
+//! Everything a game is judged on is a pure function of its bytes, so batches run on any thread
+//! ([`select_batch`]); only duplicates need to know what came before, so a batch hands the output side
+//! each chosen game's text with a 16-byte key, and the output side, which sees the games in input order,
+//! keeps the keys it has seen.
+//!
+//! A game is replayed only when the choice needs it: a `--where` on tags alone reads the tags and stops
+//! there.
+
+pub(crate) mod expr;
+
+use std::borrow::Cow;
+use std::hash::{Hash, Hasher};
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::jobs::convert::{ConvertOptions, Converter};
+use crate::jobs::stats::rows::{self, GAME_HEADER, Row};
+use crate::jobs::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
+use expr::{Expr, Field};
+use pgnkit::core::{Move, Position, PositionKey};
+use pgnkit::notation::Language;
+use pgnkit::pgn::{Game, GameReader};
+use pgnkit::walk::MoveAt;
+
+/// The per-game columns that come from the tags and the game's place in its file: reading them needs no
+/// replay.
+const TAG_COLUMNS: [&str; 17] = [
+    "file",
+    "game",
+    "event",
+    "site",
+    "date",
+    "round",
+    "white",
+    "black",
+    "white_elo",
+    "black_elo",
+    "eco",
+    "opening",
+    "result",
+    "marker",
+    "termination_tag",
+    "time_control",
+    "line",
+];
+
+/// A position to look for (`--reaches`).
+#[derive(Clone, Debug)]
+pub(crate) struct Target {
+    zobrist: u64,
+    key: PositionKey,
+}
+
+impl Target {
+    pub(crate) fn new(pos: &Position) -> Target {
+        Target {
+            zobrist: pos.zobrist(),
+            key: pos.key(),
+        }
+    }
+}
+
+/// What the user asked of select.
+#[derive(Debug, Default)]
+pub(crate) struct SelectOptions {
+    /// `--where`.
+    pub(crate) filter: Option<Expr>,
+    /// `--reaches`: the main line reaches any of these.
+    pub(crate) reaches: Vec<Target>,
+    /// `--dedupe`: compute each game's key.
+    pub(crate) dedupe: bool,
+    /// Piece letters to read moves with; `None` detects them per game.
+    pub(crate) lang: Option<Language>,
+    /// Write the chosen games in export format (English SAN) instead of their own text.
+    pub(crate) normalise: bool,
+    /// Keep the chosen games' text (not for `--count`).
+    pub(crate) keep_text: bool,
+}
+
+/// The columns that need [`Counts`](crate::jobs::stats::Counts) kept along the replay.
+const COUNT_COLUMNS: [&str; 6] = [
+    "checks",
+    "captures",
+    "castles_white",
+    "castles_black",
+    "promotions",
+    "en_passant",
+];
+
+impl SelectOptions {
+    /// The names of the columns `--where` reads.
+    fn columns_read(&self) -> Vec<&'static str> {
+        let fields = self.filter.as_ref().map(Expr::fields).unwrap_or_default();
+        fields
+            .into_iter()
+            .filter_map(|f| match f {
+                Field::Column(i) => Some(GAME_HEADER[*i]),
+                Field::Tag(_) => None,
+            })
+            .collect()
+    }
+
+    /// Whether judging a game needs its replay.
+    fn needs_replay(&self) -> bool {
+        self.dedupe
+            || !self.reaches.is_empty()
+            || self.columns_read().iter().any(|c| !TAG_COLUMNS.contains(c))
+    }
+
+    /// The replay's tallies the columns read need.
+    fn tallies(&self) -> Tallies {
+        let read = self.columns_read();
+        Tallies {
+            counts: read.iter().any(|c| COUNT_COLUMNS.contains(c)),
+            opening: read.iter().any(|c| c.starts_with("opening_")),
+        }
+    }
+}
+
+/// The columns `--where` may name: the per-game stats CSV's.
+pub(crate) fn columns() -> &'static [&'static str] {
+    &GAME_HEADER
+}
+
+/// A chosen game, as the output side receives it.
+#[derive(Clone, Debug)]
+pub(crate) struct Chosen {
+    /// Its text in [`SelectBatch::text`] (empty with `--count`).
+    pub(crate) text: Range<usize>,
+    /// Its duplicate key (`--dedupe`): `None` for a game without moves, never a duplicate.
+    pub(crate) key: Option<u128>,
+}
+
+/// What one batch gives.
+#[derive(Debug, Default)]
+pub(crate) struct SelectBatch {
+    pub(crate) text: Vec<u8>,
+    pub(crate) chosen: Vec<Chosen>,
+    pub(crate) games: u64,
+    /// Input bytes of the batch (decompressed).
+    pub(crate) bytes: u64,
+}
+
+/// Judges every game of a batch. `buf` is reused for the text (cleared first).
+pub(crate) fn select_batch(
+    games: &mut GameReader<'_>,
+    file: &str,
+    opts: &SelectOptions,
+    mut buf: Vec<u8>,
+) -> SelectBatch {
+    buf.clear();
+    let name: Arc<str> = Arc::from(file);
+    let replay = opts.needs_replay();
+    let tallies = opts.tallies();
+    let reads_columns = !opts.columns_read().is_empty();
+    let mut out = SelectBatch::default();
+    let mut row = Row::default();
+    let mut converter = opts.normalise.then(|| {
+        Converter::new(ConvertOptions {
+            to: Language::En,
+            from: opts.lang,
+            ..ConvertOptions::default()
+        })
+    });
+    let mut notes = Vec::new();
+    let mut moves = Vec::new();
+    while let Some(game) = games.next_game() {
+        out.games += 1;
+        out.bytes += game.source.len() as u64;
+        let mut probe = Probe::new(&opts.reaches, opts.dedupe, &mut moves);
+        let stats = if replay {
+            game_stats_with(game, &name, opts.lang, tallies, &mut probe)
+        } else {
+            GameStats::unreplayed(game)
+        };
+        if !opts.reaches.is_empty() {
+            // A game without moves reaches its start position.
+            if let Some(r) = &stats.replayed {
+                probe.look(&r.final_position);
+            }
+            if !probe.reached {
+                continue;
+            }
+        }
+        if let Some(filter) = &opts.filter {
+            if reads_columns {
+                rows::fill_game_row(&mut row, file, &stats);
+            }
+            let passes = filter.eval(&mut |field| match field {
+                Field::Column(i) => match row.get(*i) {
+                    Some(bytes) => String::from_utf8_lossy(bytes),
+                    None => Cow::Borrowed(""),
+                },
+                Field::Tag(tag) => game.tag(tag).unwrap_or_default(),
+            });
+            // The row borrows nothing from the game: the values above are copied where needed.
+            if !passes {
+                continue;
+            }
+        }
+        let key = if opts.dedupe {
+            probe.key(game, &stats)
+        } else {
+            None
+        };
+        let start = buf.len();
+        if opts.keep_text {
+            match converter.as_mut() {
+                Some(c) => {
+                    c.convert_game(game, file, &mut buf, &mut notes);
+                    notes.clear();
+                }
+                None => buf.extend_from_slice(game.source),
+            }
+            end_with_blank_line(&mut buf, start);
+        }
+        out.chosen.push(Chosen {
+            text: start..buf.len(),
+            key,
+        });
+    }
+    out.text = buf;
+    out
+}
+
+/// Ends a game's text (from `start`) with a line break and a blank line, as export format separates games,
+/// unless it already does.
+fn end_with_blank_line(buf: &mut Vec<u8>, start: usize) {
+    let text = &buf[start..];
+    if text.is_empty() {
+        return;
+    }
+    let trimmed = text
+        .iter()
+        .rev()
+        .take_while(|&&b| b == b'\n' || b == b'\r')
+        .filter(|&&b| b == b'\n')
+        .count();
+    for _ in trimmed..2 {
+        buf.push(b'\n');
+    }
+}
+
+impl GameStats<'_> {
+    /// What a game shows without being replayed: its tags and place; nothing that needs the moves.
+    fn unreplayed<'a>(game: &Game<'a>) -> GameStats<'a> {
+        GameStats {
+            number: game.index + 1,
+            line: game.line,
+            tags: RowTags::of(game),
+            marker: game.result,
+            replayed: None,
+            plies: 0,
+            valid: false,
+            errors: 0,
+            first_error: None,
+        }
+    }
+}
+
+/// Follows the main line as it is replayed: whether it reaches a target, and what the game's duplicate key
+/// is made of.
+struct Probe<'t, 'm> {
+    targets: &'t [Target],
+    reached: bool,
+    dedupe: bool,
+    /// The start position's identity and move counters (`--dedupe`).
+    start: Option<(PositionKey, u32, u32)>,
+    /// Three bytes per main-line move: from, to, promotion (`--dedupe`); hashed once at the end, which costs
+    /// far less than feeding a hasher move by move.
+    moves: &'m mut Vec<u8>,
+}
+
+/// The promotion byte of a move without one, and of a null move (which has no squares either).
+const NO_PROMOTION: u8 = 0;
+const NULL_MOVE: u8 = u8::MAX;
+
+impl<'t, 'm> Probe<'t, 'm> {
+    /// A probe for one game; `moves` is scratch space reused from game to game.
+    fn new(targets: &'t [Target], dedupe: bool, moves: &'m mut Vec<u8>) -> Probe<'t, 'm> {
+        moves.clear();
+        Probe {
+            targets,
+            reached: false,
+            dedupe,
+            start: None,
+            moves,
+        }
+    }
+
+    #[inline]
+    fn look(&mut self, pos: &Position) {
+        if !self.reached
+            && self
+                .targets
+                .iter()
+                .any(|t| t.zobrist == pos.zobrist() && t.key == pos.key())
+        {
+            self.reached = true;
+        }
+    }
+
+    /// The duplicate key, once the game has been replayed: `None` when it has no main-line move. Moves the
+    /// replay did not reach (after an illegal one) count by their text.
+    fn key(&self, game: &Game<'_>, stats: &GameStats<'_>) -> Option<u128> {
+        let written = game.main_line().count();
+        if written == 0 {
+            return None;
+        }
+        let mut second = std::hash::DefaultHasher::new();
+        // Another start makes the second hash independent of the first.
+        second.write_u64(0x9e37_79b9_7f4a_7c15);
+        let mut hashers = [std::hash::DefaultHasher::new(), second];
+        for h in &mut hashers {
+            self.start.hash(h);
+            if stats.replayed.is_none() {
+                // Not replayed at all: the start as written stands for the start position.
+                game.tag_raw("FEN").hash(h);
+                game.tag_raw("Variant").hash(h);
+            }
+            h.write(self.moves);
+            if (stats.plies as usize) < written {
+                for (_, m) in game.main_line().skip(stats.plies as usize) {
+                    h.write(game.san(m));
+                    h.write_u8(b' ');
+                }
+            }
+        }
+        let [a, b] = hashers;
+        Some(u128::from(a.finish()) << 64 | u128::from(b.finish()))
+    }
+}
+
+impl MainLineSink for Probe<'_, '_> {
+    #[inline]
+    fn before_move(&mut self, _: &Game<'_>, at: MoveAt<'_>, before: &Position) {
+        if at.ply == 1 {
+            self.look(before);
+            if self.dedupe {
+                self.start = Some((before.key(), before.halfmoves(), before.fullmoves()));
+            }
+        }
+    }
+
+    #[inline]
+    fn main_move(&mut self, _: &Game<'_>, _: MoveAt<'_>, m: Option<&Move>, after: &Position) {
+        self.look(after);
+        if self.dedupe {
+            self.moves.extend_from_slice(&match m {
+                Some(m) => [
+                    m.from.index() as u8,
+                    m.to.index() as u8,
+                    m.promotion.map_or(NO_PROMOTION, |r| r as u8 + 1),
+                ],
+                None => [NULL_MOVE; 3],
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pgnkit::core::fen::parse_fen;
+    use pgnkit::pgn::BlockReader;
+
+    fn run(pgn: &str, opts: &SelectOptions) -> SelectBatch {
+        let mut reader = BlockReader::new(pgn.as_bytes(), 1 << 20);
+        let mut all = SelectBatch::default();
+        while let Ok(Some(batch)) =
+            reader.next_block(|games| select_batch(games, "t.pgn", opts, Vec::new()))
+        {
+            let base = all.text.len();
+            all.text.extend_from_slice(&batch.text);
+            all.chosen.extend(batch.chosen.into_iter().map(|c| Chosen {
+                text: c.text.start + base..c.text.end + base,
+                key: c.key,
+            }));
+            all.games += batch.games;
+        }
+        all
+    }
+
+    fn texts(batch: &SelectBatch) -> Vec<&str> {
+        batch
+            .chosen
+            .iter()
+            .map(|c| std::str::from_utf8(&batch.text[c.text.clone()]).unwrap())
+            .collect()
+    }
+
+    fn filter(text: &str) -> SelectOptions {
+        SelectOptions {
+            filter: Some(expr::parse(text, columns()).unwrap()),
+            keep_text: true,
+            ..SelectOptions::default()
+        }
+    }
+
+    const GAMES: &str = "[White \"A\"]\n[WhiteElo \"2600\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+        [White \"B\"]\n\n1. d4 d5 {a comment} 1/2-1/2\n\n\
+        [White \"C\"]\n[WhiteElo \"2400\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0";
+
+    #[test]
+    fn chosen_games_are_written_as_they_were_with_a_blank_line_after() {
+        let b = run(GAMES, &filter("WhiteElo >= 2500"));
+        assert_eq!(b.games, 3);
+        assert_eq!(
+            texts(&b),
+            [
+                "[White \"A\"]\n[WhiteElo \"2600\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+            ]
+        );
+        // The last game of a file, without a final line break, gets one and a blank line.
+        let b = run(GAMES, &filter("White == \"C\""));
+        assert!(texts(&b)[0].ends_with("Qxf7# 1-0\n\n"), "{:?}", texts(&b));
+    }
+
+    #[test]
+    fn columns_need_the_replay_and_tags_do_not() {
+        assert!(!filter("WhiteElo >= 2500 and white == \"A\" and line > 1").needs_replay());
+        assert!(filter("plies > 2").needs_replay());
+        assert!(filter("opening_eco == \"C20\"").needs_replay());
+        assert_eq!(
+            filter("opening_eco == \"C20\" and plies > 2").tallies(),
+            Tallies {
+                counts: false,
+                opening: true
+            }
+        );
+        assert_eq!(
+            filter("checks > 2 or Event ~ \"x\"").tallies(),
+            Tallies {
+                counts: true,
+                opening: false
+            }
+        );
+        let b = run(GAMES, &filter("termination == \"checkmate\""));
+        assert_eq!(b.chosen.len(), 2);
+        let b = run(GAMES, &filter("plies < 5 and valid"));
+        assert_eq!(texts(&b).len(), 1);
+        assert!(texts(&b)[0].contains("{a comment}"));
+        let b = run(GAMES, &filter("opening_name ~ \"Scholar|Queen's Pawn\""));
+        assert_eq!(b.chosen.len(), 1, "{:?}", texts(&b));
+    }
+
+    #[test]
+    fn reaches_compares_by_fide_identity() {
+        // After 1. e4 e5: the e.p. square e6 is useless (no white pawn on d5/f5) and counters differ.
+        let pos =
+            parse_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 9").unwrap();
+        let opts = SelectOptions {
+            reaches: vec![Target::new(&pos)],
+            keep_text: true,
+            ..SelectOptions::default()
+        };
+        assert_eq!(run(GAMES, &opts).chosen.len(), 2);
+        // Without castling rights it is another position.
+        let pos = parse_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2").unwrap();
+        let opts = SelectOptions {
+            reaches: vec![Target::new(&pos)],
+            ..SelectOptions::default()
+        };
+        assert_eq!(run(GAMES, &opts).chosen.len(), 0);
+        // The start position is reached by every game that starts there, moves or not.
+        let opts = SelectOptions {
+            reaches: vec![Target::new(&Position::new())],
+            ..SelectOptions::default()
+        };
+        assert_eq!(
+            run(&format!("{GAMES}\n\n[White \"D\"]\n\n*\n"), &opts).games,
+            4
+        );
+        assert_eq!(
+            run(&format!("{GAMES}\n\n[White \"D\"]\n\n*\n"), &opts)
+                .chosen
+                .len(),
+            4
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_follow_the_start_and_the_moves_only() {
+        let opts = SelectOptions {
+            dedupe: true,
+            ..SelectOptions::default()
+        };
+        let b = run(
+            &format!(
+                "{GAMES}\n\n[White \"D\"]\n\n*\n\n[White \"E\"]\n\n*\n\n\
+                 [FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2\"]\n\n1. d4 d5 *\n\n\
+                 [White \"F\"]\n\n1. d4 d5 2. Bxh7 *\n\n[White \"G\"]\n\n1. d4 d5 2. Bxh6 *\n"
+            ),
+            &opts,
+        );
+        let keys: Vec<Option<u128>> = b.chosen.iter().map(|c| c.key).collect();
+        // A and C: same moves, other tags and results.
+        assert_eq!(keys[0], keys[2]);
+        assert!(keys[0].is_some());
+        assert_ne!(keys[0], keys[1]);
+        // No moves: no key.
+        assert_eq!((keys[3], keys[4]), (None, None));
+        // Another move number at the start: another game.
+        assert_ne!(keys[5], keys[1]);
+        // Illegal moves count by their text.
+        assert_ne!(keys[6], keys[7]);
+        assert_ne!(keys[6], keys[1]);
+    }
+
+    #[test]
+    fn normalise_writes_export_format() {
+        let mut opts = filter("White == \"B\"");
+        opts.normalise = true;
+        let b = run("[White \"B\"]\n\n1.d4 d5 {a comment} 1/2-1/2", &opts);
+        let text = texts(&b)[0];
+        assert!(text.starts_with("[Event \"?\"]"), "{text}");
+        assert!(text.contains("1. d4 d5 {a comment} 1/2-1/2\n\n"), "{text}");
+    }
+}
