@@ -28,5 +28,6 @@ mod pgn_robustness;
 mod pgn_roundtrip;
 mod properties;
 mod real_world;
+mod select;
 mod stats;
 mod validate;

@@ -1,0 +1,632 @@
+//! End-to-end tests of `pgnkit select`: its choices against what independent programs say of the same games.
+//! python-chess's facts (`facts_oracle.py`: tags, start FEN, UCI moves, opening classification) decide the
+//! tag, column, opening and duplicate selections; shakmaty, replaying those UCI moves, decides which games
+//! reach a position; and python-chess reads the written PGN back. The 50 lichess games of
+//! `fixtures/corpus-subset/` run everywhere; the whole corpus runs when it is beside the repository.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+use shakmaty::Position as _;
+
+use crate::util::{self, corpus, show, subset, temp_dir};
+
+const LICHESS_50: &str = "games-english/lichess-db-2025-05_blitz_438games_clk.games-1-50.pgn";
+const LICHESS_50_FACTS: &str =
+    "expected/facts-lichess-db-2025-05_blitz_438games_clk.games-1-50.jsonl.gz";
+const LICHESS_50_ORACLE: &str =
+    "expected/lichess-db-2025-05_blitz_438games_clk.games-1-50.jsonl.gz";
+
+/// The corpus files with facts, by name (`games-english/NAME.pgn`, `expected/facts-NAME.jsonl.gz`).
+const CORPUS: [&str; 4] = [
+    "twic1389_3393games",
+    "lichess-db-2025-05_blitz_438games_clk",
+    "pychess-world_matches",
+    "gnuchess-book_games-000001-020000",
+];
+
+/// One game as python-chess saw it, with its verdict.
+struct Facts {
+    tags: Value,
+    start: String,
+    uci: String,
+    opening_eco: String,
+    opening_name: String,
+    /// The oracle's termination (`checkmate`, `none`...).
+    termination: String,
+}
+
+impl Facts {
+    fn tag(&self, name: &str) -> &str {
+        self.tags.get(name).and_then(Value::as_str).unwrap_or("")
+    }
+
+    fn number(&self, name: &str) -> Option<u64> {
+        let v = self.tag(name);
+        (!v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| v.parse().ok())
+            .flatten()
+    }
+
+    fn plies(&self) -> usize {
+        self.uci.split_ascii_whitespace().count()
+    }
+
+    /// Whether shakmaty, replaying the moves from the start, meets `target` (an EPD, e.p. square only when
+    /// legal) at the start or after any move.
+    fn reaches(&self, target: &str) -> bool {
+        let fen: shakmaty::fen::Fen = self.start.parse().expect("the oracle's start FEN");
+        let mut pos: shakmaty::Chess = fen
+            .into_position(shakmaty::CastlingMode::Standard)
+            .expect("a legal start");
+        let epd = |p: &shakmaty::Chess| {
+            shakmaty::fen::Epd::from_position(p, shakmaty::EnPassantMode::Legal).to_string()
+        };
+        if epd(&pos) == target {
+            return true;
+        }
+        for uci in self.uci.split_ascii_whitespace() {
+            let m = uci
+                .parse::<shakmaty::uci::UciMove>()
+                .expect("UCI")
+                .to_move(&pos)
+                .expect("a legal move");
+            pos.play_unchecked(m);
+            if epd(&pos) == target {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+fn read_facts(facts: &Path, oracle: &Path) -> Vec<Facts> {
+    let facts = util::read_jsonl_gz(facts);
+    let oracle = util::read_jsonl_gz(oracle);
+    assert_eq!(facts.len(), oracle.len());
+    let text = |v: &Value, k: &str| v[k].as_str().unwrap_or_default().to_string();
+    facts
+        .iter()
+        .zip(&oracle)
+        .map(|(f, o)| {
+            assert_eq!(f["valid"], o["valid"]);
+            Facts {
+                tags: f["tags"].clone(),
+                start: text(f, "start"),
+                uci: text(f, "uci"),
+                opening_eco: text(f, "opening_eco"),
+                opening_name: text(f, "opening_name"),
+                termination: text(o, "termination"),
+            }
+        })
+        .collect()
+}
+
+/// A selection and python-chess's (or shakmaty's) answer to it.
+type Query = (Vec<String>, fn(&Facts) -> bool);
+
+fn args(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+/// The position after a line of UCI moves from the initial position, as an EPD.
+fn epd_after(uci: &str) -> String {
+    let f = Facts {
+        tags: Value::Null,
+        start: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+        uci: String::new(),
+        opening_eco: String::new(),
+        opening_name: String::new(),
+        termination: String::new(),
+    };
+    let fen: shakmaty::fen::Fen = f.start.parse().unwrap();
+    let mut pos: shakmaty::Chess = fen.into_position(shakmaty::CastlingMode::Standard).unwrap();
+    for m in uci.split_ascii_whitespace() {
+        let m = m
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        pos.play_unchecked(m);
+    }
+    shakmaty::fen::Epd::from_position(&pos, shakmaty::EnPassantMode::Legal).to_string()
+}
+
+/// The queries every file is put to: tags, columns, openings (python-chess's facts).
+fn queries() -> Vec<Query> {
+    vec![
+        (
+            args(&["--where", "WhiteElo >= 2500 and BlackElo >= 2500"]),
+            |f| {
+                f.number("WhiteElo").unwrap_or(0) >= 2500
+                    && f.number("BlackElo").unwrap_or(0) >= 2500
+            },
+        ),
+        (args(&["--where", "WhiteElo < 1500 or not BlackElo"]), |f| {
+            f.number("WhiteElo").is_some_and(|e| e < 1500) || f.tag("BlackElo").is_empty()
+        }),
+        (args(&["--where", "termination == \"checkmate\""]), |f| {
+            f.termination == "checkmate"
+        }),
+        (
+            args(&["--where", "plies < 40 and result == \"1/2-1/2\""]),
+            |f| f.plies() < 40 && f.tag("Result") == "1/2-1/2",
+        ),
+        (
+            args(&["--where", "plies >= 100 and Result != \"1-0\""]),
+            |f| f.plies() >= 100 && f.tag("Result") != "1-0",
+        ),
+        (args(&["--where", "opening_eco ~ \"^C6\""]), |f| {
+            f.opening_eco.starts_with("C6")
+        }),
+        (args(&["--where", "opening_name ~ \"Sicilian\""]), |f| {
+            f.opening_name.contains("Sicilian")
+        }),
+        (args(&["--where", "opening_eco == \"\""]), |f| {
+            f.opening_eco.is_empty()
+        }),
+        (
+            args(&[
+                "--where",
+                "Event ~ \"(?i)rated|ch\" and not (ECO ~ \"^[A-B]\")",
+            ]),
+            |f| {
+                let event = f.tag("Event").to_lowercase();
+                (event.contains("rated") || event.contains("ch"))
+                    && !f.tag("ECO").starts_with(['A', 'B'])
+            },
+        ),
+    ]
+}
+
+/// Positions to look for, and the lines that reach them from the initial position (shakmaty writes the
+/// EPD; pgnkit is given it as a FEN with other move counters).
+const TARGETS: [&str; 5] = [
+    // 1. e4 c5: the Sicilian.
+    "e2e4 c7c5",
+    // 1. e4 e5 2. Nf3 Nc6 3. Bb5: the Ruy Lopez.
+    "e2e4 e7e5 g1f3 b8c6 f1b5",
+    // 1. d4 Nf6 2. c4 e6: reached by many move orders.
+    "d2d4 g8f6 c2c4 e7e6",
+    // 1. e4: the e.p. square e3 is useless and not part of the position.
+    "e2e4",
+    // 1. d4 d5 2. c4: the Queen's Gambit.
+    "d2d4 d7d5 c2c4",
+];
+
+fn select(path: &Path, extra: &[String]) -> Output {
+    let mut a: Vec<String> = vec!["select".into()];
+    a.extend(extra.iter().cloned());
+    a.push(path.display().to_string());
+    util::pgnkit(&a, None)
+}
+
+fn count(path: &Path, extra: &[String]) -> usize {
+    let mut a = extra.to_vec();
+    a.push("--count".into());
+    let out = select(path, &a);
+    let shown: Vec<&str> = a.iter().map(String::as_str).collect();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        show(&shown, &out)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let n: usize = stdout
+        .lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{}", show(&shown, &out)));
+    // 1 exactly when nothing was chosen.
+    assert_eq!(
+        out.status.code(),
+        Some(if n == 0 { 1 } else { 0 }),
+        "{}",
+        show(&shown, &out)
+    );
+    n
+}
+
+/// Every query, every target and the duplicates of one file, against the oracles; returns how many
+/// selections were checked and how many chose at least one game.
+fn check_file(pgn: &Path, games: &[Facts]) -> (usize, usize) {
+    let (mut checked, mut nonempty) = (0, 0);
+    let name = pgn.display();
+    for (a, pred) in queries() {
+        let want = games.iter().filter(|f| pred(f)).count();
+        assert_eq!(count(pgn, &a), want, "{name}: select {a:?}");
+        checked += 1;
+        nonempty += usize::from(want > 0);
+    }
+    for line in TARGETS {
+        let target = epd_after(line);
+        let want = games.iter().filter(|f| f.reaches(&target)).count();
+        // Given as a FEN with other counters: they must not matter.
+        let fen = format!("{target} 0 30");
+        assert_eq!(
+            count(pgn, &args(&["--reaches", &fen])),
+            want,
+            "{name}: --reaches {fen} (after {line})"
+        );
+        checked += 1;
+        nonempty += usize::from(want > 0);
+    }
+    // Any of several targets.
+    let (a, b) = (epd_after(TARGETS[0]), epd_after(TARGETS[4]));
+    let want = games
+        .iter()
+        .filter(|f| f.reaches(&a) || f.reaches(&b))
+        .count();
+    assert_eq!(
+        count(pgn, &args(&["--reaches", &a, "--reaches", &b])),
+        want,
+        "{name}"
+    );
+    // Duplicates: the same start and the same moves; games without moves are all kept.
+    let distinct: HashSet<(&str, &str)> = games
+        .iter()
+        .filter(|f| !f.uci.is_empty())
+        .map(|f| (f.start.as_str(), f.uci.as_str()))
+        .collect();
+    let want = distinct.len() + games.iter().filter(|f| f.uci.is_empty()).count();
+    assert_eq!(count(pgn, &args(&["--dedupe"])), want, "{name}: --dedupe");
+    (checked + 2, nonempty)
+}
+
+fn subset_games() -> Vec<Facts> {
+    read_facts(&subset(LICHESS_50_FACTS), &subset(LICHESS_50_ORACLE))
+}
+
+#[test]
+fn choices_on_the_lichess_sample_agree_with_python_chess_and_shakmaty() {
+    let games = subset_games();
+    assert_eq!(games.len(), 50);
+    let (checked, nonempty) = check_file(&subset(LICHESS_50), &games);
+    assert!(checked >= 16 && nonempty >= 8, "{checked} {nonempty}");
+}
+
+#[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
+fn choices_on_the_corpus_agree_with_python_chess_and_shakmaty() {
+    let mut nonempty = 0;
+    for name in CORPUS {
+        let games = read_facts(
+            &corpus(&format!("expected/facts-{name}.jsonl.gz")),
+            &corpus(&format!("expected/{name}.jsonl.gz")),
+        );
+        let (_, n) = check_file(&corpus(&format!("games-english/{name}.pgn")), &games);
+        nonempty += n;
+    }
+    assert!(nonempty >= 40, "{nonempty}");
+}
+
+/// The games of a file as text, split at each `[Event ` line that follows a blank line (the lichess and
+/// TWIC files are clean), each with its trailing blank lines.
+fn split_games(text: &str) -> Vec<&str> {
+    let mut starts: Vec<usize> = text
+        .match_indices("\n\n[Event ")
+        .map(|(i, _)| i + 2)
+        .collect();
+    starts.insert(0, 0);
+    starts.push(text.len());
+    starts.windows(2).map(|w| &text[w[0]..w[1]]).collect()
+}
+
+#[test]
+fn chosen_games_are_written_byte_for_byte_in_input_order_on_any_number_of_threads() {
+    let pgn = subset(LICHESS_50);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games = subset_games();
+    let pieces = split_games(&text);
+    assert_eq!(pieces.len(), games.len());
+    let want: String = pieces
+        .iter()
+        .zip(&games)
+        .filter(|(_, f)| f.plies() >= 60)
+        .map(|(p, _)| {
+            let mut p = p.to_string();
+            while !p.ends_with("\n\n") {
+                p.push('\n');
+            }
+            p
+        })
+        .collect();
+    assert!(want.len() > 10_000);
+    for jobs in ["1", "2"] {
+        let out = select(&pgn, &args(&["--where", "plies >= 60", "-j", jobs, "-q"]));
+        assert_eq!(out.status.code(), Some(0));
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), want, "-j {jobs}");
+    }
+}
+
+#[test]
+fn duplicates_go_to_their_own_file_and_the_first_of_each_is_kept() {
+    let dir = temp_dir("select", "duplicates");
+    let text = std::fs::read_to_string(subset(LICHESS_50)).unwrap();
+    let pieces = split_games(&text);
+    // Games 1-50, then 11-20 again (with another Event tag: tags do not count), then a game without moves
+    // twice (never a duplicate).
+    let mut doubled = text.clone();
+    if !doubled.ends_with("\n\n") {
+        doubled.push('\n');
+    }
+    for p in &pieces[10..20] {
+        doubled.push_str(&p.replacen("[Event \"", "[Event \"Again ", 1));
+    }
+    doubled.push_str("[Event \"empty\"]\n\n*\n\n[Event \"empty\"]\n\n*\n\n");
+    let input = dir.join("doubled.pgn");
+    std::fs::write(&input, &doubled).unwrap();
+    let kept = dir.join("kept.pgn");
+    let dups = dir.join("dups.pgn");
+    let out = util::pgnkit(
+        &[
+            "select".as_ref(),
+            "--dedupe".as_ref(),
+            "--duplicates".as_ref(),
+            dups.as_os_str(),
+            "-o".as_ref(),
+            kept.as_os_str(),
+            input.as_os_str(),
+        ],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("52 of 62 games chosen, 10 duplicates dropped"),
+        "{stderr}"
+    );
+    let kept = std::fs::read_to_string(&kept).unwrap();
+    let dups = std::fs::read_to_string(&dups).unwrap();
+    assert_eq!(kept.matches("[Event \"Again ").count(), 0);
+    assert_eq!(kept.matches("[Event \"empty\"]").count(), 2);
+    assert_eq!(dups.matches("[Event \"Again ").count(), 10);
+    assert!(kept.starts_with(pieces[0]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_expression_is_a_usage_error_that_points_at_its_column() {
+    for (expr, column, words) in [
+        ("WhiteElo = 2500", 10, "write `==`"),
+        ("plies > 40 and", 15, "ends where"),
+        ("white_elp > 2000", 1, "did you mean `white_elo`"),
+        ("(plies > 40", 12, "never closed"),
+        ("White ~ \"[\"", 9, "not a regular expression"),
+        ("plies > 40 plies", 12, "expected `and`, `or` or the end"),
+    ] {
+        let out = select(&subset(LICHESS_50), &args(&["--where", expr]));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{expr}: {stderr}");
+        assert!(out.stdout.is_empty());
+        assert!(
+            stderr.contains(&format!("column {column}: ")),
+            "{expr}: {stderr}"
+        );
+        assert!(stderr.contains(words), "{expr}: {stderr}");
+        // The caret under the column.
+        let caret = stderr.lines().last().unwrap();
+        assert_eq!(caret.find('^'), Some(column + 1), "{expr}: {stderr}");
+    }
+}
+
+#[test]
+fn other_usage_errors_exit_2_and_write_nothing() {
+    let dir = temp_dir("select", "usage");
+    let pgn = subset(LICHESS_50);
+    let out = select(&pgn, &args(&["--reaches", "not a position"]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--reaches"));
+    // --duplicates needs --dedupe; it may not be the output.
+    let out = select(&pgn, &args(&["--duplicates", "x.pgn"]));
+    assert_eq!(out.status.code(), Some(2));
+    let same = dir.join("same.pgn").display().to_string();
+    let out = select(
+        &pgn,
+        &args(&["--dedupe", "--duplicates", &same, "-o", &same]),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!dir.join("same.pgn").exists());
+    // -o onto the input is refused and the input left alone.
+    let copy = dir.join("in.pgn");
+    std::fs::copy(&pgn, &copy).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    let out = select(&copy, &args(&["-o", &copy.display().to_string()]));
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn nothing_chosen_exits_1_and_writes_nothing() {
+    let out = select(
+        &subset(LICHESS_50),
+        &args(&["--where", "plies > 10000", "-q"]),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        count(&subset(LICHESS_50), &args(&["--where", "plies > 10000"])),
+        0
+    );
+}
+
+#[test]
+fn normalise_writes_export_format_that_validates() {
+    let dir = temp_dir("select", "normalise");
+    let out_path = dir.join("out.pgn");
+    let out = util::pgnkit(
+        &[
+            "select".as_ref(),
+            "--normalise".as_ref(),
+            "--where".as_ref(),
+            "termination == \"checkmate\"".as_ref(),
+            "-o".as_ref(),
+            out_path.as_os_str(),
+            subset(LICHESS_50).as_os_str(),
+        ],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    let want = subset_games()
+        .iter()
+        .filter(|f| f.termination == "checkmate")
+        .count();
+    assert!(want > 0);
+    assert_eq!(text.matches("[Event ").count(), want);
+    // Export format: the roster first, moves numbered with a space, and no line over 80 characters.
+    assert!(text.starts_with("[Event "));
+    assert!(text.contains("\n1. "));
+    assert!(text.lines().all(|l| l.chars().count() <= 80));
+    let v = util::run(&["validate", "-q", &out_path.display().to_string()]);
+    assert_eq!(
+        v.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&v.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stats_opening_columns_agree_with_python_chess_on_the_sample() {
+    let out = util::run(&["stats", &subset(LICHESS_50).display().to_string()]);
+    assert_eq!(out.status.code(), Some(0));
+    let mut rows = csv::Reader::from_reader(&out.stdout[..]);
+    let header = rows.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (eco, name) = (col("opening_eco"), col("opening_name"));
+    let games = subset_games();
+    let mut named = 0;
+    for (row, f) in rows.records().zip(&games) {
+        let row = row.unwrap();
+        assert_eq!(
+            (&row[eco], &row[name]),
+            (f.opening_eco.as_str(), f.opening_name.as_str())
+        );
+        named += usize::from(!f.opening_eco.is_empty());
+    }
+    assert!(named >= 45, "{named}");
+}
+
+/// Reads a PGN file with python-chess: per game, its Event, White, Black, Round and main-line UCI moves.
+fn python_chess_reads(path: &Path) -> Vec<(String, String)> {
+    let script = r#"
+import io, sys, chess.pgn
+raw = open(sys.argv[1], "rb").read()
+try:
+    text = raw.decode("utf-8")
+except UnicodeDecodeError:
+    text = raw.decode("latin-1")
+f = io.StringIO(text)
+while (g := chess.pgn.read_game(f)) is not None:
+    assert not g.errors, g.errors
+    h = g.headers
+    print("|".join([h.get("Event", ""), h.get("White", ""), h.get("Black", ""), h.get("Round", "")]) + "\t" + " ".join(m.uci() for m in g.mainline_moves()))
+"#;
+    let out = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(path)
+        .output()
+        .expect("python3 (with python-chess: pip install chess) reads the output back");
+    assert!(
+        out.status.success(),
+        "python-chess: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let (tags, uci) = l.split_once('\t').unwrap();
+            (tags.to_string(), uci.to_string())
+        })
+        .collect()
+}
+
+#[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED), and python-chess: see README.md"
+)]
+fn python_chess_reads_the_written_pgn_back_as_exactly_the_chosen_games() {
+    let dir = temp_dir("select", "readback");
+    let name = "twic1389_3393games";
+    let games = read_facts(
+        &corpus(&format!("expected/facts-{name}.jsonl.gz")),
+        &corpus(&format!("expected/{name}.jsonl.gz")),
+    );
+    let pgn = corpus(&format!("games-english/{name}.pgn"));
+    let sicilian = epd_after(TARGETS[0]);
+    let cases: Vec<(Vec<String>, Box<dyn Fn(&Facts) -> bool>)> = vec![
+        (
+            args(&["--where", "opening_eco ~ \"^B\" and WhiteElo > 2400"]),
+            Box::new(|f: &Facts| {
+                f.opening_eco.starts_with('B') && f.number("WhiteElo").is_some_and(|e| e > 2400)
+            }),
+        ),
+        (
+            args(&["--reaches", &sicilian]),
+            Box::new(move |f: &Facts| f.reaches(&sicilian)),
+        ),
+        (
+            args(&["--normalise", "--where", "plies < 30"]),
+            Box::new(|f: &Facts| f.plies() < 30),
+        ),
+    ];
+    for (i, (a, pred)) in cases.iter().enumerate() {
+        let out_path: PathBuf = dir.join(format!("out{i}.pgn"));
+        let mut full = a.clone();
+        full.extend(args(&["-q", "-o", &out_path.display().to_string()]));
+        let out = select(&pgn, &full);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{a:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let read = python_chess_reads(&out_path);
+        let want: Vec<(String, String)> = games
+            .iter()
+            .filter(|f| pred(f))
+            .map(|f| {
+                (
+                    [
+                        f.tag("Event"),
+                        f.tag("White"),
+                        f.tag("Black"),
+                        f.tag("Round"),
+                    ]
+                    .join("|"),
+                    f.uci.clone(),
+                )
+            })
+            .collect();
+        assert!(want.len() > 10, "{a:?}: {}", want.len());
+        assert_eq!(read.len(), want.len(), "{a:?}");
+        assert!(read == want, "{a:?}: python-chess reads other games back");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
