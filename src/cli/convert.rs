@@ -72,6 +72,10 @@ pub(crate) struct Args {
     /// Output format
     #[arg(long, value_enum, default_value_t = FormatArg::Pgn)]
     output_format: FormatArg,
+    /// Set the ECO, Opening and Variation tags to the opening the moves reach (the embedded lichess table:
+    /// the latest named position of the main line); a game that reaches none keeps its tags. PGN output only
+    #[arg(long)]
+    add_opening: bool,
     /// Leave out games that cannot be converted (they are counted; the exit code is still 1)
     #[arg(long)]
     skip_invalid: bool,
@@ -108,6 +112,10 @@ struct ConvertTotals {
 }
 
 pub(crate) fn run(args: Args) -> i32 {
+    if args.add_opening && args.output_format != FormatArg::Pgn {
+        let _ = say("pgnkit: --add-opening writes tags: it needs --output-format pgn\n");
+        return 2;
+    }
     let Some(sources) = inputs(&args.paths) else {
         return 2;
     };
@@ -131,6 +139,7 @@ pub(crate) fn run(args: Args) -> i32 {
             clocks: !args.strip.contains(&StripArg::Clocks),
         },
         skip_invalid: args.skip_invalid,
+        add_opening: args.add_opening,
     };
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;

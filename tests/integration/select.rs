@@ -630,3 +630,58 @@ fn python_chess_reads_the_written_pgn_back_as_exactly_the_chosen_games() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn convert_add_opening_writes_the_tags_python_chess_classifies() {
+    let out = util::run(&[
+        "convert",
+        "--add-opening",
+        &subset(LICHESS_50).display().to_string(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let games = subset_games();
+    let written: Vec<&str> = text.split("[Event ").skip(1).collect();
+    assert_eq!(written.len(), games.len());
+    let tag = |game: &str, name: &str| -> Option<String> {
+        let start = game.find(&format!("\n[{name} \""))? + name.len() + 4;
+        let end = start + game[start..].find("\"]")?;
+        Some(game[start..end].to_string())
+    };
+    let mut with_variation = 0;
+    for (i, (game, f)) in written.iter().zip(&games).enumerate() {
+        assert!(!f.opening_eco.is_empty(), "game {}", i + 1);
+        assert_eq!(
+            tag(game, "ECO").as_deref(),
+            Some(f.opening_eco.as_str()),
+            "game {}",
+            i + 1
+        );
+        let name = match (tag(game, "Opening"), tag(game, "Variation")) {
+            (Some(o), Some(v)) => {
+                with_variation += 1;
+                format!("{o}: {v}")
+            }
+            (Some(o), None) => o,
+            (None, _) => panic!("game {}: no Opening tag", i + 1),
+        };
+        assert_eq!(name, f.opening_name, "game {}", i + 1);
+        // One of each, and after them the game goes on.
+        assert_eq!(game.matches("\n[ECO ").count(), 1);
+    }
+    assert!(with_variation > 10, "{with_variation}");
+    // Tags only in PGN.
+    let out = util::run(&[
+        "convert",
+        "--add-opening",
+        "--output-format",
+        "jsonl",
+        &subset(LICHESS_50).display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -20,6 +20,7 @@ use super::validate::{
 use pgnkit::core::GameState;
 use pgnkit::core::fen;
 use pgnkit::notation::Language;
+use pgnkit::openings::{self, Classifier, Opening, OpeningTable};
 use pgnkit::pgn::writer::{Keep, PrintedMoves, WriteError, Writer, export_result};
 use pgnkit::pgn::{DiagnosticKind, Game, GameReader, Span, TokenKind};
 use pgnkit::walk::{self, Confidence, MoveFailure, SetupError, WalkOptions};
@@ -66,6 +67,9 @@ pub(crate) struct ConvertOptions {
     pub(crate) keep: Keep,
     /// Leave out games that cannot be converted (else PGN copies them through, JSON lines records them).
     pub(crate) skip_invalid: bool,
+    /// PGN: set the `ECO`, `Opening` and `Variation` tags to the opening the main line reaches
+    /// ([`pgnkit::openings`]); a game that reaches none keeps its own.
+    pub(crate) add_opening: bool,
 }
 
 impl Default for ConvertOptions {
@@ -77,6 +81,7 @@ impl Default for ConvertOptions {
             format: OutputFormat::Pgn,
             keep: Keep::default(),
             skip_invalid: false,
+            add_opening: false,
         }
     }
 }
@@ -223,6 +228,7 @@ pub(crate) struct Converter {
 /// What [`Converter::replay`] found for a game.
 struct Rendered {
     state: GameState,
+    opening: Option<&'static Opening>,
     lang: Language,
     confidence: Confidence,
     guessed_among: Vec<Language>,
@@ -264,8 +270,14 @@ impl Converter {
             game_number: game.index + 1,
             failure: None,
             source: game,
+            openings: Classifier::new(if self.opts.add_opening {
+                openings::table()
+            } else {
+                OpeningTable::empty()
+            }),
         };
         let walk = walk::walk(game, &prepared, WalkOptions::default(), &mut render);
+        let opening = render.openings.opening();
         if let Some(failure) = render.failure {
             return Err(failure);
         }
@@ -280,6 +292,7 @@ impl Converter {
         }
         Ok(Rendered {
             state: walk.state,
+            opening,
             lang: prepared.lang.lang,
             confidence: prepared.lang.confidence,
             guessed_among: prepared.lang.guessed_among,
@@ -317,7 +330,7 @@ impl Converter {
         let replayed = self.replay(game).and_then(|r| {
             if self.opts.format == OutputFormat::Pgn {
                 self.writer
-                    .write_game(game, &self.moves, out)
+                    .write_game_with_tags(game, &self.moves, &opening_tags(r.opening), out)
                     .map_err(Failure::Write)?;
             }
             Ok(r)
@@ -462,6 +475,19 @@ impl Converter {
                 Fate::Kept
             }
         }
+    }
+}
+
+/// The tags `--add-opening` sets: `ECO`, `Opening` (the name's family) and `Variation` (the rest of the name,
+/// or no such tag); nothing when the game reached no named opening.
+fn opening_tags(opening: Option<&'static Opening>) -> Vec<(&'static str, Option<&'static str>)> {
+    match opening {
+        Some(o) => vec![
+            ("ECO", Some(o.eco)),
+            ("Opening", Some(o.family())),
+            ("Variation", o.variation()),
+        ],
+        None => Vec::new(),
     }
 }
 

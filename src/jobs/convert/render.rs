@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use pgnkit::core::fen;
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::notation::{CheckMark, Language, lan};
+use pgnkit::openings::Classifier;
 use pgnkit::pgn::writer::PrintedMoves;
 use pgnkit::pgn::{Game, TokenKind};
 use pgnkit::walk::{MoveAt, MoveFailure, Visitor, Walk};
@@ -26,6 +27,8 @@ pub(super) struct Render<'c> {
     pub(super) game_number: u64,
     pub(super) failure: Option<Failure>,
     pub(super) source: &'c Game<'c>,
+    /// The opening the main line reaches (`--add-opening`; an empty table otherwise).
+    pub(super) openings: Classifier<'static>,
 }
 
 impl Render<'_> {
@@ -118,6 +121,9 @@ impl Visitor for Render<'_> {
     #[inline(always)]
     fn after_move(&mut self, at: MoveAt<'_>, _: &Move, after: &Position) -> ControlFlow<Walk> {
         self.mark(at, after);
+        if at.depth == 0 {
+            self.openings.observe(after);
+        }
         ControlFlow::Continue(())
     }
 

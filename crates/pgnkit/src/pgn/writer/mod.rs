@@ -157,8 +157,32 @@ impl Writer {
         moves: &PrintedMoves,
         out: &mut Vec<u8>,
     ) -> Result<(), WriteError> {
+        self.write_game_with_tags(game, moves, &[], out)
+    }
+
+    /// [`Writer::write_game`] with some tags set: each `(name, Some(value))` replaces every tag of that name
+    /// (or adds it, in its place in the order), each `(name, None)` leaves that tag out.
+    ///
+    /// ```
+    /// use pgnkit::pgn::writer::{Keep, PrintedMoves, Writer};
+    /// use pgnkit::pgn::parse_all;
+    /// let games = parse_all(b"[White \"Anna\"]\n[ECO \"A00\"]\n[Variation \"old\"]\n\n*");
+    /// let mut out = Vec::new();
+    /// let moves = PrintedMoves::default();
+    /// let set = [("ECO", Some("B00")), ("Opening", Some("King's Pawn Game")), ("Variation", None)];
+    /// Writer::new(Keep::default()).write_game_with_tags(&games[0], &moves, &set, &mut out).unwrap();
+    /// let text = String::from_utf8(out).unwrap();
+    /// assert!(text.ends_with("[Result \"*\"]\n[ECO \"B00\"]\n[Opening \"King's Pawn Game\"]\n\n*\n\n"), "{text}");
+    /// ```
+    pub fn write_game_with_tags(
+        &mut self,
+        game: &Game<'_>,
+        moves: &PrintedMoves,
+        set: &[(&str, Option<&str>)],
+        out: &mut Vec<u8>,
+    ) -> Result<(), WriteError> {
         let mark = out.len();
-        tags::write_tags(game, &mut self.order, out);
+        tags::write_tags(game, set, &mut self.order, out);
         out.push(b'\n');
         let result = self.write_movetext(game, moves, out);
         if result.is_err() {
@@ -417,6 +441,49 @@ mod tests {
     const RICH: &str = "% escape before the tags\n{a comment before the tags}\n[White \"Smith, \\\"J\\\"\"]\n[Event \"Open\"]\n; between tags\n[ECO \"C20\"]\n[Annotator \"me\"]\n[Result \"1-0\"]\n\n\
         1. e4! {best by test} e5 $2 2. Nf3 (2. f4 exf4 (2... d5) 3. Nf3 {the gambit}) 2... Nc6 +=\n\
         ; a line comment with a } brace\n3. Bb5 (=) a6 4. Ba4 Nf6\n%escape in the movetext\n5. O-O 1-0 {after the marker}\n";
+
+    #[test]
+    fn set_tags_replace_the_tag_of_their_name_in_its_place() {
+        let games = parse_all(
+            b"[Event \"Open\"]\n[ECO \"C20\"]\n[Annotator \"me\"]\n[Zeta \"z\"]\n\n1. e4 *",
+        );
+        let mut moves = PrintedMoves::default();
+        moves.reset(games[0].tokens.len());
+        let first_move = games[0]
+            .tokens
+            .iter()
+            .position(|t| matches!(t.kind, TokenKind::Move(_)))
+            .unwrap();
+        moves.set(first_move, 1, false, |s| s.push_str("e4"));
+        let set = [
+            ("ECO", Some("B00")),
+            ("Event", Some("Open \"A\"")),
+            ("Opening", Some("King's Pawn Game")),
+            ("Zeta", None),
+        ];
+        let mut out = Vec::new();
+        Writer::new(Keep::default())
+            .write_game_with_tags(&games[0], &moves, &set, &mut out)
+            .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let tags: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
+        assert_eq!(
+            tags,
+            [
+                "[Event \"Open \\\"A\\\"\"]",
+                "[Site \"?\"]",
+                "[Date \"????.??.??\"]",
+                "[Round \"?\"]",
+                "[White \"?\"]",
+                "[Black \"?\"]",
+                "[Result \"*\"]",
+                "[Annotator \"me\"]",
+                "[ECO \"B00\"]",
+                "[Opening \"King's Pawn Game\"]",
+            ]
+        );
+        assert!(text.ends_with("\n\n1. e4 *\n\n"), "{text}");
+    }
 
     #[test]
     fn tags_roster_first_others_sorted_and_escaped() {

@@ -16,22 +16,51 @@ pub fn export_result(game: &Game<'_>) -> GameResult {
 }
 
 /// Appends the tag section of `game` (one tag a line, no blank line after it); `order` is scratch space.
-pub(super) fn write_tags(game: &Game<'_>, order: &mut Vec<u32>, out: &mut Vec<u8>) {
+/// `set` overrides the game's tags: a name given with a value is written with it (in the roster's slot or
+/// among the others, in order), a name given with `None` is left out; every tag of that name the game has
+/// is replaced.
+pub(super) fn write_tags(
+    game: &Game<'_>,
+    set: &[(&str, Option<&str>)],
+    order: &mut Vec<u32>,
+    out: &mut Vec<u8>,
+) {
+    // A tag of the game or one of `set`, by index: the game's first, then `set`'s.
+    enum Source<'t> {
+        Game(&'t Tag),
+        Set(&'t str, &'t str),
+    }
+    let given = game.tags.len();
+    let overridden = |name: &[u8]| set.iter().any(|(n, _)| n.as_bytes() == name);
     // One pass: the roster's tags into their slots (the first of a name; the reader starts a new game at a
     // repeated one), the others kept in order to be sorted.
-    let mut roster: [Option<&Tag>; 7] = [None; 7];
+    let mut roster: [Option<Source<'_>>; 7] = [const { None }; 7];
     order.clear();
     for (i, tag) in game.tags.iter().enumerate() {
-        match roster_index(game.bytes(tag.name)) {
+        let name = game.bytes(tag.name);
+        if !set.is_empty() && overridden(name) {
+            continue;
+        }
+        match roster_index(name) {
             Some(k) => {
-                roster[k] = roster[k].or(Some(tag));
+                if roster[k].is_none() {
+                    roster[k] = Some(Source::Game(tag));
+                }
             }
             None => order.push(i as u32),
         }
     }
+    for (j, (name, value)) in set.iter().enumerate() {
+        let Some(value) = value else { continue };
+        match roster_index(name.as_bytes()) {
+            Some(k) => roster[k] = Some(Source::Set(name, value)),
+            None => order.push((given + j) as u32),
+        }
+    }
     for (name, tag) in SEVEN_TAG_ROSTER.iter().zip(roster) {
         match tag {
-            Some(tag) => write_tag(game, tag, out),
+            Some(Source::Game(tag)) => write_tag(game, tag, out),
+            Some(Source::Set(name, value)) => write_value(name, value, out),
             None => {
                 let value = match *name {
                     "Date" => "????.??.??",
@@ -44,10 +73,26 @@ pub(super) fn write_tags(game: &Game<'_>, order: &mut Vec<u32>, out: &mut Vec<u8
             }
         }
     }
-    order.sort_by_key(|&i| game.bytes(game.tags[i as usize].name));
+    let name_of = |i: u32| match (i as usize).checked_sub(given) {
+        None => game.bytes(game.tags[i as usize].name),
+        Some(j) => set[j].0.as_bytes(),
+    };
+    order.sort_by_key(|&i| name_of(i));
     for &i in order.iter() {
-        write_tag(game, &game.tags[i as usize], out);
+        match (i as usize).checked_sub(given) {
+            None => write_tag(game, &game.tags[i as usize], out),
+            Some(j) => write_value(set[j].0, set[j].1.unwrap_or_default(), out),
+        }
     }
+}
+
+/// `[Name "value"]` and a line break for a value given as text, escaped.
+fn write_value(name: &str, value: &str, out: &mut Vec<u8>) {
+    out.push(b'[');
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b" \"");
+    write_escaped(value, out);
+    out.extend_from_slice(b"\"]\n");
 }
 
 /// `[Name "value"]` and a line break, the value unescaped, decoded and escaped again.
@@ -66,8 +111,13 @@ fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
         out.extend_from_slice(b"\"]\n");
         return;
     }
-    let value = game.tag_value(tag);
-    let mut rest = value.as_ref();
+    write_escaped(&game.tag_value(tag), out);
+    out.extend_from_slice(b"\"]\n");
+}
+
+/// A tag value escaped: `\` and `"` backslashed, a line break made a space.
+fn write_escaped(value: &str, out: &mut Vec<u8>) {
+    let mut rest = value;
     // Only `\`, `"` and line breaks need care; copy the runs between them whole.
     while let Some(k) = rest.find(['\\', '"', '\n', '\r']) {
         out.extend_from_slice(&rest.as_bytes()[..k]);
@@ -80,5 +130,4 @@ fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
         rest = &rest[k + 1..];
     }
     out.extend_from_slice(rest.as_bytes());
-    out.extend_from_slice(b"\"]\n");
 }
