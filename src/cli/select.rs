@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::input::Source;
+use crate::jobs::select::material::Material;
 use crate::jobs::select::{SelectBatch, SelectOptions, Target, columns, expr, select_batch};
 use pgnkit::core::fen::parse_fen;
 
@@ -36,6 +37,10 @@ pub(crate) struct Args {
     /// square when a capture is possible; move counters ignored). Repeatable: any of them
     #[arg(long, value_name = "FEN")]
     reaches: Vec<String>,
+    /// Keep the games whose main line reaches a position with this material, whichever side has which:
+    /// `KRP v KR` (English letters, one per piece; the king may be left out). Repeatable: any of them
+    #[arg(long, value_name = "PIECES")]
+    material: Vec<String>,
     /// Drop a game when an earlier chosen game has the same start position and the same main-line moves
     /// (games without moves are never duplicates)
     #[arg(long)]
@@ -119,6 +124,16 @@ pub(crate) fn run(args: Args) -> i32 {
             }
         }
     }
+    let mut materials = Vec::new();
+    for text in &args.material {
+        match Material::parse(text) {
+            Ok(m) => materials.push(m),
+            Err(e) => {
+                let _ = say(&format!("pgnkit: --material: {e}\n"));
+                return 2;
+            }
+        }
+    }
     if let (Some(out), Some(dups)) = (&args.output, &args.duplicates)
         && same_file(out, dups)
     {
@@ -134,6 +149,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let opts = SelectOptions {
         filter,
         reaches,
+        materials,
         dedupe: args.dedupe,
         lang: args.lang.0,
         normalise: args.normalise,

@@ -57,14 +57,43 @@ impl Facts {
     /// Whether shakmaty, replaying the moves from the start, meets `target` (an EPD, e.p. square only when
     /// legal) at the start or after any move.
     fn reaches(&self, target: &str) -> bool {
+        self.any_position(|p| {
+            shakmaty::fen::Epd::from_position(p, shakmaty::EnPassantMode::Legal).to_string()
+                == target
+        })
+    }
+
+    /// Whether shakmaty, replaying the moves, meets a position where one side has exactly the pieces
+    /// `a` and the other exactly `b` (FEN letters in upper case, kings included).
+    fn has_material(&self, a: &str, b: &str) -> bool {
+        let sorted = |s: &str| {
+            let mut v: Vec<char> = s.chars().collect();
+            v.sort_unstable();
+            v
+        };
+        let (a, b) = (sorted(a), sorted(b));
+        self.any_position(|p| {
+            let side = |color: shakmaty::Color| {
+                let mut v: Vec<char> = p
+                    .board()
+                    .iter()
+                    .filter(|(_, piece)| piece.color == color)
+                    .map(|(_, piece)| piece.role.upper_char())
+                    .collect();
+                v.sort_unstable();
+                v
+            };
+            let (w, k) = (side(shakmaty::Color::White), side(shakmaty::Color::Black));
+            (w == a && k == b) || (w == b && k == a)
+        })
+    }
+
+    fn any_position(&self, mut test: impl FnMut(&shakmaty::Chess) -> bool) -> bool {
         let fen: shakmaty::fen::Fen = self.start.parse().expect("the oracle's start FEN");
         let mut pos: shakmaty::Chess = fen
             .into_position(shakmaty::CastlingMode::Standard)
             .expect("a legal start");
-        let epd = |p: &shakmaty::Chess| {
-            shakmaty::fen::Epd::from_position(p, shakmaty::EnPassantMode::Legal).to_string()
-        };
-        if epd(&pos) == target {
+        if test(&pos) {
             return true;
         }
         for uci in self.uci.split_ascii_whitespace() {
@@ -74,7 +103,7 @@ impl Facts {
                 .to_move(&pos)
                 .expect("a legal move");
             pos.play_unchecked(m);
-            if epd(&pos) == target {
+            if test(&pos) {
                 return true;
             }
         }
@@ -264,6 +293,18 @@ fn check_file(pgn: &Path, games: &[Facts]) -> (usize, usize) {
         want,
         "{name}"
     );
+    // Material, in either colour.
+    for (a, b) in [("KRP", "KR"), ("KQ", "KR"), ("KRRPPPP", "KRRPPPP")] {
+        let want = games.iter().filter(|f| f.has_material(a, b)).count();
+        let text = format!("{a} v {b}");
+        assert_eq!(
+            count(pgn, &args(&["--material", &text])),
+            want,
+            "{name}: --material {text}"
+        );
+        checked += 1;
+        nonempty += usize::from(want > 0);
+    }
     // Duplicates: the same start and the same moves; games without moves are all kept.
     let distinct: HashSet<(&str, &str)> = games
         .iter()

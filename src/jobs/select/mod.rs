@@ -10,6 +10,7 @@
 //! there.
 
 pub(crate) mod expr;
+pub(crate) mod material;
 
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
@@ -20,6 +21,7 @@ use crate::jobs::convert::{ConvertOptions, Converter};
 use crate::jobs::stats::rows::{self, GAME_HEADER, Row};
 use crate::jobs::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
 use expr::{Expr, Field};
+use material::Material;
 use pgnkit::core::{Move, Position, PositionKey};
 use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, GameReader};
@@ -70,6 +72,8 @@ pub(crate) struct SelectOptions {
     pub(crate) filter: Option<Expr>,
     /// `--reaches`: the main line reaches any of these.
     pub(crate) reaches: Vec<Target>,
+    /// `--material`: the main line reaches a position with any of these.
+    pub(crate) materials: Vec<Material>,
     /// `--dedupe`: compute each game's key.
     pub(crate) dedupe: bool,
     /// Piece letters to read moves with; `None` detects them per game.
@@ -107,6 +111,7 @@ impl SelectOptions {
     fn needs_replay(&self) -> bool {
         self.dedupe
             || !self.reaches.is_empty()
+            || !self.materials.is_empty()
             || self.columns_read().iter().any(|c| !TAG_COLUMNS.contains(c))
     }
 
@@ -170,18 +175,18 @@ pub(crate) fn select_batch(
     while let Some(game) = games.next_game() {
         out.games += 1;
         out.bytes += game.source.len() as u64;
-        let mut probe = Probe::new(&opts.reaches, opts.dedupe, &mut moves);
+        let mut probe = Probe::new(&opts.reaches, &opts.materials, opts.dedupe, &mut moves);
         let stats = if replay {
             game_stats_with(game, &name, opts.lang, tallies, &mut probe)
         } else {
             GameStats::unreplayed(game)
         };
-        if !opts.reaches.is_empty() {
+        if !opts.reaches.is_empty() || !opts.materials.is_empty() {
             // A game without moves reaches its start position.
             if let Some(r) = &stats.replayed {
                 probe.look(&r.final_position);
             }
-            if !probe.reached {
+            if !probe.reached || !probe.material_seen {
                 continue;
             }
         }
@@ -265,7 +270,11 @@ impl GameStats<'_> {
 /// is made of.
 struct Probe<'t, 'm> {
     targets: &'t [Target],
+    /// A target was reached (or there is none).
     reached: bool,
+    materials: &'t [Material],
+    /// A position with one of `materials` was seen (or there is none).
+    material_seen: bool,
     dedupe: bool,
     /// The start position's identity and move counters (`--dedupe`).
     start: Option<(PositionKey, u32, u32)>,
@@ -280,11 +289,18 @@ const NULL_MOVE: u8 = u8::MAX;
 
 impl<'t, 'm> Probe<'t, 'm> {
     /// A probe for one game; `moves` is scratch space reused from game to game.
-    fn new(targets: &'t [Target], dedupe: bool, moves: &'m mut Vec<u8>) -> Probe<'t, 'm> {
+    fn new(
+        targets: &'t [Target],
+        materials: &'t [Material],
+        dedupe: bool,
+        moves: &'m mut Vec<u8>,
+    ) -> Probe<'t, 'm> {
         moves.clear();
         Probe {
             targets,
-            reached: false,
+            reached: targets.is_empty(),
+            materials,
+            material_seen: materials.is_empty(),
             dedupe,
             start: None,
             moves,
@@ -300,6 +316,9 @@ impl<'t, 'm> Probe<'t, 'm> {
                 .any(|t| t.zobrist == pos.zobrist() && t.key == pos.key())
         {
             self.reached = true;
+        }
+        if !self.material_seen && self.materials.iter().any(|m| m.matches(pos.board())) {
+            self.material_seen = true;
         }
     }
 
@@ -480,6 +499,30 @@ mod tests {
                 .len(),
             4
         );
+    }
+
+    #[test]
+    fn material_is_looked_for_along_the_main_line() {
+        let opts = |m: &str| SelectOptions {
+            materials: vec![Material::parse(m).unwrap()],
+            keep_text: true,
+            ..SelectOptions::default()
+        };
+        // 1. e4 d5 2. exd5 Qxd5: after exd5 White has 16 pieces and Black 15; after Qxd5 both 15.
+        let game = "1. e4 d5 2. exd5 Qxd5 *";
+        let full = "KQRRBBNNPPPPPPPP v KQRRBBNNPPPPPPP";
+        assert_eq!(run(game, &opts(full)).chosen.len(), 1);
+        let even = "KQRRBBNNPPPPPPP v KQRRBBNNPPPPPPP";
+        assert_eq!(run(game, &opts(even)).chosen.len(), 1);
+        assert_eq!(run("1. e4 d5 2. exd5 *", &opts(even)).chosen.len(), 0);
+        // Together with --reaches, both must hold.
+        let mut both = opts(even);
+        both.reaches = vec![Target::new(&Position::new())];
+        assert_eq!(run(game, &both).chosen.len(), 1);
+        both.reaches = vec![Target::new(
+            &parse_fen("8/8/8/8/8/8/8/K1k5 w - - 0 1").unwrap(),
+        )];
+        assert_eq!(run(game, &both).chosen.len(), 0);
     }
 
     #[test]
