@@ -11,6 +11,7 @@ mod output;
 mod perft;
 mod select;
 mod sink;
+mod split;
 mod stats;
 mod validate;
 

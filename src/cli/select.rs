@@ -5,14 +5,16 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::input::Source;
 use crate::jobs::select::material::Material;
-use crate::jobs::select::{SelectBatch, SelectOptions, Target, columns, expr, select_batch};
+use crate::jobs::select::{
+    SelectBatch, SelectOptions, SplitBy, Target, columns, expr, select_batch,
+};
 use pgnkit::core::fen::parse_fen;
 
 use super::output::{
@@ -20,6 +22,7 @@ use super::output::{
     write_failure,
 };
 use super::sink::{Output, open_output};
+use super::split::Splitter;
 use super::validate::{LangArg, parse_lang};
 
 #[derive(clap::Args)]
@@ -49,14 +52,18 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE", requires = "dedupe")]
     duplicates: Option<PathBuf>,
     /// Print only the number of games chosen
-    #[arg(long, conflicts_with = "normalise")]
+    #[arg(long, conflicts_with_all = ["normalise", "split"])]
     count: bool,
+    /// Write the chosen games into one file per group, in the directory given by -o (new or empty): by
+    /// `event`, `round` or `eco` (the tags), `opening` (the opening the moves reach), or N games a file
+    #[arg(long, value_name = "BY", value_parser = parse_split, requires = "output")]
+    split: Option<SplitBy>,
     /// Write the chosen games in export format (English SAN, the Seven Tag Roster first) instead of their
     /// own text
     #[arg(long)]
     normalise: bool,
     /// Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when
-    /// the run ends with 0 or 1, never when it is an input
+    /// the run ends with 0 or 1, never when it is an input. With --split, the directory of the files
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
     /// Piece letters of the moves: `auto` detects them per game, or a language code (en, fr, de, nl, es, it,
@@ -69,6 +76,27 @@ pub(crate) struct Args {
     /// No progress bar, no closing line on stderr
     #[arg(long, short = 'q')]
     quiet: bool,
+}
+
+fn parse_split(s: &str) -> Result<SplitBy, String> {
+    match s {
+        "event" => Ok(SplitBy::Event),
+        "round" => Ok(SplitBy::Round),
+        "eco" => Ok(SplitBy::Eco),
+        "opening" => Ok(SplitBy::Opening),
+        n => match n.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(SplitBy::Games(n)),
+            _ => Err(format!(
+                "'{s}': split by event, round, eco, opening, or a number of games a file"
+            )),
+        },
+    }
+}
+
+/// Where the chosen games go.
+enum Destination {
+    Stream(Output),
+    Split(Splitter),
 }
 
 /// Keys are already uniform 128-bit hashes: their low half is a good enough hash for the set.
@@ -154,9 +182,20 @@ pub(crate) fn run(args: Args) -> i32 {
         lang: args.lang.0,
         normalise: args.normalise,
         keep_text: !args.count,
+        split: args.split,
     };
-    let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
-        return 2;
+    let mut out = match (args.split, args.output.as_deref()) {
+        (Some(by), Some(dir)) => match Splitter::new(dir, by) {
+            Ok(s) => Destination::Split(s),
+            Err(message) => {
+                let _ = say(&format!("pgnkit: {message}\n"));
+                return 2;
+            }
+        },
+        (_, path) => match open_output(path, &sources) {
+            Some(o) => Destination::Stream(o),
+            None => return 2,
+        },
     };
     let mut dups_out = match &args.duplicates {
         Some(path) => match open_output(Some(path), &sources) {
@@ -219,12 +258,14 @@ pub(crate) fn run(args: Args) -> i32 {
     if let Some(e) = stopped {
         return write_failure(&e);
     }
-    if args.count
-        && let Err(e) = writeln!(out, "{}", totals.chosen)
-    {
-        return write_failure(&e);
-    }
-    if let Err(e) = out.flush() {
+    let flushed = match &mut out {
+        Destination::Stream(o) if args.count => {
+            writeln!(o, "{}", totals.chosen).and_then(|()| o.flush())
+        }
+        Destination::Stream(o) => o.flush(),
+        Destination::Split(s) => s.close_all(),
+    };
+    if let Err(e) = flushed {
         return write_failure(&e);
     }
     let no_games = totals.games == 0 && totals.io_errors == 0;
@@ -242,8 +283,17 @@ pub(crate) fn run(args: Args) -> i32 {
         } else {
             String::new()
         };
+        let files = match &out {
+            Destination::Split(s) => format!(
+                ", written into {} file{} in {}",
+                s.files(),
+                plural(s.files()),
+                args.output.as_deref().unwrap_or(Path::new(".")).display()
+            ),
+            Destination::Stream(_) => String::new(),
+        };
         let closing = format!(
-            "pgnkit select: {} of {} games chosen{dropped}; {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
+            "pgnkit select: {} of {} games chosen{dropped}{files}; {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
             totals.chosen,
             totals.games,
             totals.bytes as f64 / 1e6,
@@ -261,13 +311,16 @@ pub(crate) fn run(args: Args) -> i32 {
         Some(d) => d.close(code).max(code),
         None => code,
     };
-    out.close(code)
+    match out {
+        Destination::Stream(o) => o.close(code),
+        Destination::Split(_) => code,
+    }
 }
 
 /// Writes a batch's chosen games on the ordered output side, dropping (or diverting) duplicates.
 fn emit(
     batch: &SelectBatch,
-    out: &mut Output,
+    out: &mut Destination,
     mut dups_out: Option<&mut Output>,
     seen: &mut HashSet<u128, BuildHasherDefault<KeyHasher>>,
     totals: &mut Totals,
@@ -288,7 +341,10 @@ fn emit(
                 continue;
             }
             totals.chosen += 1;
-            out.write_all(text)?;
+            match out {
+                Destination::Stream(o) => o.write_all(text)?,
+                Destination::Split(s) => s.write(chosen.group.as_deref(), text)?,
+            }
         }
         Ok(())
     })?;

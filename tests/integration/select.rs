@@ -726,3 +726,68 @@ fn convert_add_opening_writes_the_tags_python_chess_classifies() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn split_writes_each_group_to_its_own_file_and_loses_no_game() {
+    let dir = temp_dir("select", "split");
+    let games = subset_games();
+    // By the opening the moves reach: each file holds exactly the games python-chess classifies so.
+    let by_opening = dir.join("by-opening");
+    let out = select(
+        &subset(LICHESS_50),
+        &args(&[
+            "--split",
+            "opening",
+            "-o",
+            &by_opening.display().to_string(),
+        ]),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+    let mut total = 0;
+    for entry in std::fs::read_dir(&by_opening).unwrap() {
+        let path = entry.unwrap().path();
+        let eco = path.file_stem().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let sites: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("[Site \""))
+            .collect();
+        let want: Vec<&str> = games
+            .iter()
+            .filter(|f| f.opening_eco == eco)
+            .map(|f| f.tag("Site"))
+            .collect();
+        let want: Vec<String> = want.iter().map(|s| format!("{s}\"]")).collect();
+        assert_eq!(sites, want, "{eco}");
+        total += sites.len();
+    }
+    assert_eq!(total, games.len());
+    // N games a file, in input order; a second split into the same directory is refused.
+    let by_count = dir.join("by-count");
+    let out = select(
+        &subset(LICHESS_50),
+        &args(&["--split", "20", "-o", &by_count.display().to_string()]),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let mut joined = String::new();
+    for n in 1..=3 {
+        let text = std::fs::read_to_string(by_count.join(format!("{n}.pgn"))).unwrap();
+        assert_eq!(text.matches("[Event ").count(), if n < 3 { 20 } else { 10 });
+        joined.push_str(&text);
+    }
+    let original = std::fs::read_to_string(subset(LICHESS_50)).unwrap();
+    assert_eq!(joined.trim_end(), original.trim_end());
+    let out = select(
+        &subset(LICHESS_50),
+        &args(&["--split", "20", "-o", &by_count.display().to_string()]),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not empty"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -82,6 +82,42 @@ pub(crate) struct SelectOptions {
     pub(crate) normalise: bool,
     /// Keep the chosen games' text (not for `--count`).
     pub(crate) keep_text: bool,
+    /// `--split`: the group each chosen game goes to.
+    pub(crate) split: Option<SplitBy>,
+}
+
+/// How `--split` groups the chosen games into files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SplitBy {
+    /// By the `Event` tag.
+    Event,
+    /// By the `Round` tag.
+    Round,
+    /// By the `ECO` tag.
+    Eco,
+    /// By the opening the moves reach (`opening_eco`).
+    Opening,
+    /// This many games a file, in order.
+    Games(u64),
+}
+
+impl SplitBy {
+    /// The group of a game, for the groups a batch can tell (not [`SplitBy::Games`], which counts on the
+    /// output side). Empty when the game has no value.
+    fn group(self, stats: &GameStats<'_>) -> Option<Box<str>> {
+        let value = match self {
+            SplitBy::Event => stats.tags.event.as_ref(),
+            SplitBy::Round => stats.tags.round.as_ref(),
+            SplitBy::Eco => stats.tags.eco.as_ref(),
+            SplitBy::Opening => stats
+                .replayed
+                .as_ref()
+                .and_then(|r| r.opening)
+                .map_or("", |o| o.eco),
+            SplitBy::Games(_) => return None,
+        };
+        Some(value.into())
+    }
 }
 
 /// The columns that need [`Counts`](crate::jobs::stats::Counts) kept along the replay.
@@ -112,6 +148,7 @@ impl SelectOptions {
         self.dedupe
             || !self.reaches.is_empty()
             || !self.materials.is_empty()
+            || self.split == Some(SplitBy::Opening)
             || self.columns_read().iter().any(|c| !TAG_COLUMNS.contains(c))
     }
 
@@ -120,7 +157,8 @@ impl SelectOptions {
         let read = self.columns_read();
         Tallies {
             counts: read.iter().any(|c| COUNT_COLUMNS.contains(c)),
-            opening: read.iter().any(|c| c.starts_with("opening_")),
+            opening: read.iter().any(|c| c.starts_with("opening_"))
+                || self.split == Some(SplitBy::Opening),
         }
     }
 }
@@ -137,6 +175,8 @@ pub(crate) struct Chosen {
     pub(crate) text: Range<usize>,
     /// Its duplicate key (`--dedupe`): `None` for a game without moves, never a duplicate.
     pub(crate) key: Option<u128>,
+    /// Its group (`--split` by a value of the game).
+    pub(crate) group: Option<Box<str>>,
 }
 
 /// What one batch gives.
@@ -222,9 +262,11 @@ pub(crate) fn select_batch(
             }
             end_with_blank_line(&mut buf, start);
         }
+        let group = opts.split.and_then(|by| by.group(&stats));
         out.chosen.push(Chosen {
             text: start..buf.len(),
             key,
+            group,
         });
     }
     out.text = buf;
@@ -397,6 +439,7 @@ mod tests {
             all.chosen.extend(batch.chosen.into_iter().map(|c| Chosen {
                 text: c.text.start + base..c.text.end + base,
                 key: c.key,
+                group: c.group,
             }));
             all.games += batch.games;
         }
