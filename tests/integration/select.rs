@@ -571,6 +571,9 @@ fn stats_opening_columns_agree_with_python_chess_on_the_sample() {
     assert!(named >= 45, "{named}");
 }
 
+/// Which games a selection should choose.
+type Predicate = Box<dyn Fn(&Facts) -> bool>;
+
 /// Reads a PGN file with python-chess: per game, its Event, White, Black, Round and main-line UCI moves.
 fn python_chess_reads(path: &Path) -> Vec<(String, String)> {
     let script = r#"
@@ -621,7 +624,7 @@ fn python_chess_reads_the_written_pgn_back_as_exactly_the_chosen_games() {
     );
     let pgn = corpus(&format!("games-english/{name}.pgn"));
     let sicilian = epd_after(TARGETS[0]);
-    let cases: Vec<(Vec<String>, Box<dyn Fn(&Facts) -> bool>)> = vec![
+    let cases: Vec<(Vec<String>, Predicate)> = vec![
         (
             args(&["--where", "opening_eco ~ \"^B\" and WhiteElo > 2400"]),
             Box::new(|f: &Facts| {
