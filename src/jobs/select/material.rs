@@ -24,8 +24,9 @@ impl fmt::Display for MaterialError {
 }
 
 impl Material {
-    /// Reads `KRP v KR` (also `KRPvKR`, `KRP KR`, `KRP-KR`): the pieces of each side by their English
-    /// letters, K Q R B N P, repeated for each piece (`KPP`: two pawns); the king may be left out.
+    /// Reads `KRP v KR` (also `KRPvKR`, `KRP KR`, `KRP-KR`, `rp r`): the pieces of each side by their
+    /// English letters, K Q R B N P in either case, repeated for each piece (`KPP`: two pawns); the king may
+    /// be left out.
     pub(crate) fn parse(text: &str) -> Result<Material, MaterialError> {
         let fail = |m: String| Err(MaterialError(m));
         let compact: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -41,8 +42,9 @@ impl Material {
         }
         let mut sides = [[0u8; 6]; 2];
         for (side, half) in sides.iter_mut().zip(&halves) {
+            // Letters in either case, as pgn-extract's material files write them.
             for c in half.chars() {
-                let role = match c {
+                let role = match c.to_ascii_uppercase() {
                     'K' => Role::King,
                     'Q' => Role::Queen,
                     'R' => Role::Rook,
@@ -51,7 +53,7 @@ impl Material {
                     'P' => Role::Pawn,
                     _ => {
                         return fail(format!(
-                            "`{text}`: `{c}` is not a piece letter (K Q R B N P, in capitals)"
+                            "`{text}`: `{c}` is not a piece letter (K Q R B N P)"
                         ));
                     }
                 };
@@ -112,7 +114,7 @@ mod tests {
     #[test]
     fn spellings_and_mistakes() {
         let a = Material::parse("KRP v KR").unwrap();
-        for same in ["KRPvKR", "KRP KR", "RP - R", "  KRP   v  KR "] {
+        for same in ["KRPvKR", "KRP KR", "RP - R", "  KRP   v  KR ", "rp r", "PR V kr"] {
             assert_eq!(Material::parse(same).unwrap(), a, "{same}");
         }
         assert!(Material::parse("KQ").unwrap_err().0.contains("each side"));
