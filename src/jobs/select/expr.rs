@@ -65,8 +65,10 @@ impl Comparison {
 /// A parsed `--where` expression.
 #[derive(Clone, Debug)]
 pub(crate) enum Expr {
-    And(Box<Expr>, Box<Expr>),
-    Or(Box<Expr>, Box<Expr>),
+    /// Every one holds (kept flat: a long chain nests nothing).
+    And(Vec<Expr>),
+    /// Any one holds.
+    Or(Vec<Expr>),
     Not(Box<Expr>),
     Compare(Operand, Comparison, Operand),
     /// `operand ~ "regex"` (or `!~` when `negated`).
@@ -217,10 +219,15 @@ pub(crate) fn number(text: &str) -> Option<f64> {
     text.parse().ok()
 }
 
+/// How deeply parentheses and `not` may nest: the parser recurses once per level, and a command line may
+/// hold anything.
+const MAX_DEPTH: usize = 256;
+
 struct Parser<'c> {
     tokens: Vec<(Token, usize)>,
     at: usize,
     columns: &'c [&'c str],
+    depth: usize,
 }
 
 impl Parser<'_> {
@@ -245,24 +252,50 @@ impl Parser<'_> {
     }
 
     fn or(&mut self) -> Result<Expr, ExprError> {
-        let mut left = self.and()?;
+        let mut terms = vec![self.and()?];
         while self.keyword("or") {
             self.next();
-            left = Expr::Or(Box::new(left), Box::new(self.and()?));
+            terms.push(self.and()?);
         }
-        Ok(left)
+        Ok(if terms.len() == 1 {
+            terms.remove(0)
+        } else {
+            Expr::Or(terms)
+        })
     }
 
     fn and(&mut self) -> Result<Expr, ExprError> {
-        let mut left = self.unary()?;
+        let mut terms = vec![self.unary()?];
         while self.keyword("and") {
             self.next();
-            left = Expr::And(Box::new(left), Box::new(self.unary()?));
+            terms.push(self.unary()?);
         }
-        Ok(left)
+        Ok(if terms.len() == 1 {
+            terms.remove(0)
+        } else {
+            Expr::And(terms)
+        })
     }
 
     fn unary(&mut self) -> Result<Expr, ExprError> {
+        let nests = self.keyword("not") || *self.peek() == Token::Open;
+        if nests {
+            self.depth += 1;
+            if self.depth > MAX_DEPTH {
+                return Err(ExprError {
+                    column: self.column(),
+                    message: format!("more than {MAX_DEPTH} levels of `(` and `not`"),
+                });
+            }
+        }
+        let parsed = self.unary_inner();
+        if nests {
+            self.depth -= 1;
+        }
+        parsed
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr, ExprError> {
         if self.keyword("not") {
             self.next();
             return Ok(Expr::Not(Box::new(self.unary()?)));
@@ -394,6 +427,7 @@ pub(crate) fn parse(text: &str, columns: &[&str]) -> Result<Expr, ExprError> {
         tokens: tokens(text)?,
         at: 0,
         columns,
+        depth: 0,
     };
     if *parser.peek() == Token::End {
         return Err(ExprError {
@@ -426,8 +460,8 @@ impl Expr {
     /// Whether a game passes, reading its fields through `get`.
     pub(crate) fn eval<'s, 'v: 's>(&'s self, get: &mut impl FnMut(&Field) -> Cow<'v, str>) -> bool {
         match self {
-            Expr::And(a, b) => a.eval(get) && b.eval(get),
-            Expr::Or(a, b) => a.eval(get) || b.eval(get),
+            Expr::And(terms) => terms.iter().all(|e| e.eval(get)),
+            Expr::Or(terms) => terms.iter().any(|e| e.eval(get)),
             Expr::Not(e) => !e.eval(get),
             Expr::Compare(left, op, right) => {
                 let (l, r) = (value(left, get), value(right, get));
@@ -464,9 +498,10 @@ impl Expr {
             }
         };
         match self {
-            Expr::And(a, b) | Expr::Or(a, b) => {
-                a.collect_fields(out);
-                b.collect_fields(out);
+            Expr::And(terms) | Expr::Or(terms) => {
+                for e in terms {
+                    e.collect_fields(out);
+                }
             }
             Expr::Not(e) => e.collect_fields(out),
             Expr::Compare(l, _, r) => {
@@ -622,6 +657,23 @@ mod tests {
         // Columns count characters, not bytes.
         let e = error("White == \"Müller\" oops");
         assert_eq!(e.column, 19);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = format!("{}plies{}", "(".repeat(100_000), ")".repeat(100_000));
+        let e = error(&deep);
+        assert_eq!(e.column, MAX_DEPTH + 1);
+        let nots = format!("{}valid", "not ".repeat(100_000));
+        assert!(error(&nots).message.contains("levels"));
+        // Long chains nest nothing.
+        let chain = vec!["valid"; 100_000].join(" and ");
+        assert!(check(&chain, &[("valid", "true")]));
+        let chain = vec!["valid"; 100_000].join(" or ");
+        assert!(!check(&chain, &[("valid", "false")]));
+        // Within the limit, fine.
+        let ok = format!("{}plies > 1{}", "(".repeat(200), ")".repeat(200));
+        assert!(check(&ok, &[("plies", "2")]));
     }
 
     #[test]

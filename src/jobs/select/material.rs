@@ -114,7 +114,14 @@ mod tests {
     #[test]
     fn spellings_and_mistakes() {
         let a = Material::parse("KRP v KR").unwrap();
-        for same in ["KRPvKR", "KRP KR", "RP - R", "  KRP   v  KR ", "rp r", "PR V kr"] {
+        for same in [
+            "KRPvKR",
+            "KRP KR",
+            "RP - R",
+            "  KRP   v  KR ",
+            "rp r",
+            "PR V kr",
+        ] {
             assert_eq!(Material::parse(same).unwrap(), a, "{same}");
         }
         assert!(Material::parse("KQ").unwrap_err().0.contains("each side"));
