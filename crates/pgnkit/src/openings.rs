@@ -69,9 +69,10 @@ impl Opening {
 #[derive(Debug)]
 pub struct OpeningTable {
     openings: Vec<Opening>,
-    /// (zobrist, key, index into `openings`), sorted by zobrist: a binary search finds the candidates, the
-    /// key decides.
-    index: Vec<(u64, PositionKey, u32)>,
+    /// The positions' hashes, sorted: a binary search in this small array finds the candidates...
+    hashes: Vec<u64>,
+    /// ...and the entry at the same place (the position and its index into `openings`) decides.
+    entries: Vec<(PositionKey, u32)>,
     /// One bit per value of a hash's top 16 bits, set for the table's positions: most positions of a game
     /// are not in the table, and one bit tells so without the search.
     filter: Box<[u64; FILTER_WORDS]>,
@@ -145,7 +146,8 @@ impl OpeningTable {
         }
         Ok(OpeningTable {
             openings,
-            index: kept,
+            hashes: kept.iter().map(|&(z, _, _)| z).collect(),
+            entries: kept.iter().map(|&(_, key, i)| (key, i)).collect(),
             filter,
             fewest_pieces,
         })
@@ -160,12 +162,12 @@ impl OpeningTable {
     /// How many positions the table names (an entry replaced by a later one for the same position is not
     /// counted).
     pub fn len(&self) -> usize {
-        self.index.len()
+        self.hashes.len()
     }
 
     /// Whether the table is empty.
     pub fn is_empty(&self) -> bool {
-        self.index.is_empty()
+        self.hashes.is_empty()
     }
 
     /// Every entry read, in table order (replaced ones included).
@@ -184,13 +186,13 @@ impl OpeningTable {
         if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
             return None;
         }
-        let start = self.index.partition_point(|&(h, _, _)| h < z);
+        let start = self.hashes.partition_point(|&h| h < z);
+        let same_hash = self.hashes[start..].iter().take_while(|&&h| h == z).count();
         let key = pos.key();
-        self.index[start..]
+        self.entries[start..start + same_hash]
             .iter()
-            .take_while(|&&(h, _, _)| h == z)
-            .find(|(_, k, _)| *k == key)
-            .map(|&(_, _, i)| &self.openings[i as usize])
+            .find(|(k, _)| *k == key)
+            .map(|&(_, i)| &self.openings[i as usize])
     }
 
     /// Whether no position reachable from `pos` can be in the table (too few pieces left).

@@ -201,6 +201,7 @@ pub(crate) fn select_batch(
     let replay = opts.needs_replay();
     let tallies = opts.tallies();
     let reads_columns = !opts.columns_read().is_empty();
+    let reads_final_fen = opts.columns_read().contains(&"final_fen");
     let mut out = SelectBatch::default();
     let mut row = Row::default();
     let mut converter = opts.normalise.then(|| {
@@ -232,7 +233,7 @@ pub(crate) fn select_batch(
         }
         if let Some(filter) = &opts.filter {
             if reads_columns {
-                rows::fill_game_row(&mut row, file, &stats);
+                rows::fill_game_row(&mut row, file, &stats, reads_final_fen);
             }
             let passes = filter.eval(&mut |field| match field {
                 Field::Column(i) => match row.get(*i) {
@@ -505,6 +506,8 @@ mod tests {
         let b = run(GAMES, &filter("plies < 5 and valid"));
         assert_eq!(texts(&b).len(), 1);
         assert!(texts(&b)[0].contains("{a comment}"));
+        let b = run(GAMES, &filter("final_fen ~ \" w KQkq - 0 2$\""));
+        assert_eq!(b.chosen.len(), 1, "{:?}", texts(&b));
         let b = run(GAMES, &filter("opening_name ~ \"Scholar|Queen's Pawn\""));
         assert_eq!(b.chosen.len(), 1, "{:?}", texts(&b));
     }

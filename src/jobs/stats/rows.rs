@@ -139,13 +139,14 @@ pub(crate) fn write_game<W: io::Write>(
     s: &GameStats<'_>,
     row: &mut Row,
 ) -> csv::Result<()> {
-    fill_game_row(row, file, s);
+    fill_game_row(row, file, s, true);
     row.finish(w)
 }
 
 /// Fills `row` with one game's fields, in [`GAME_HEADER`]'s order (`row` is cleared first): what
-/// [`write_game`] writes, and what `select --where` compares.
-pub(crate) fn fill_game_row(row: &mut Row, file: &str, s: &GameStats<'_>) {
+/// [`write_game`] writes, and what `select --where` compares. Without `final_fen` that field is left
+/// empty: writing a FEN is most of the cost of a row, and select needs it only when asked for it.
+pub(crate) fn fill_game_row(row: &mut Row, file: &str, s: &GameStats<'_>, final_fen: bool) {
     row.record.clear();
     let t = &s.tags;
     row.field(file);
@@ -180,8 +181,8 @@ pub(crate) fn fill_game_row(row: &mut Row, file: &str, s: &GameStats<'_>) {
     row.num(c.promotions);
     row.num(c.en_passant);
     match r {
-        Some(r) => row.fen(&r.final_position),
-        None => row.field(""),
+        Some(r) if final_fen => row.fen(&r.final_position),
+        _ => row.field(""),
     }
     // extras
     row.field(s.marker.map_or("", |m| m.as_str()));
