@@ -412,7 +412,8 @@ mod tests {
         assert_eq!(
             out,
             "t.pgn,1,\"Club, \"\"A\"\"\",,,,Ann,Bob,2100,,C20,,0-1,checkmate,en,4,true,0,,1,0,0,0,0,0,\
-             rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,0-1,,,standard,,0,1\n"
+             rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,0-1,,,standard,,0,1,A00,\
+             Barnes Opening: Fool's Mate\n"
         );
     }
 
