@@ -18,7 +18,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::jobs::convert::{ConvertOptions, Converter};
-use crate::jobs::stats::rows::{self, GAME_HEADER, Row};
+use crate::jobs::stats::rows::{self, GAME_HEADER, Row, TAG_COLUMNS};
 use crate::jobs::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
 use expr::{Expr, Field};
 use material::Material;
@@ -26,28 +26,6 @@ use pgnkit::core::{Move, Position, PositionKey};
 use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, GameReader};
 use pgnkit::walk::MoveAt;
-
-/// The per-game columns that come from the tags and the game's place in its file: reading them needs no
-/// replay.
-const TAG_COLUMNS: [&str; 17] = [
-    "file",
-    "game",
-    "event",
-    "site",
-    "date",
-    "round",
-    "white",
-    "black",
-    "white_elo",
-    "black_elo",
-    "eco",
-    "opening",
-    "result",
-    "marker",
-    "termination_tag",
-    "time_control",
-    "line",
-];
 
 /// A position to look for (`--reaches`).
 #[derive(Clone, Debug)]
@@ -510,6 +488,31 @@ mod tests {
         assert_eq!(b.chosen.len(), 1, "{:?}", texts(&b));
         let b = run(GAMES, &filter("opening_name ~ \"Scholar|Queen's Pawn\""));
         assert_eq!(b.chosen.len(), 1, "{:?}", texts(&b));
+    }
+
+    #[test]
+    fn tag_columns_read_the_same_without_the_replay() {
+        let mut games = pgnkit::pgn::parse_all(GAMES.as_bytes());
+        games.extend(pgnkit::pgn::parse_all(
+            b"[Event \"x\"]\n[Termination \"Time forfeit\"]\n[TimeControl \"180+2\"]\n\n1. e4 Ke7 1/2-1/2",
+        ));
+        let (mut replayed, mut unreplayed) = (Row::default(), Row::default());
+        for game in &games {
+            let full = crate::jobs::stats::game_stats(game, &Arc::from("f"), None, &mut ());
+            rows::fill_game_row(&mut replayed, "f", &full, true);
+            rows::fill_game_row(&mut unreplayed, "f", &GameStats::unreplayed(game), true);
+            let mut differ = 0;
+            for (i, column) in GAME_HEADER.iter().enumerate() {
+                if TAG_COLUMNS.contains(column) {
+                    assert_eq!(replayed.get(i), unreplayed.get(i), "{column}");
+                } else {
+                    differ += usize::from(replayed.get(i) != unreplayed.get(i));
+                }
+            }
+            // The others do need the replay.
+            assert!(differ >= 4, "{differ}");
+        }
+        assert!(TAG_COLUMNS.iter().all(|c| GAME_HEADER.contains(c)));
     }
 
     #[test]

@@ -55,6 +55,28 @@ pub(crate) const GAME_HEADER: [&str; 35] = [
     "opening_name",
 ];
 
+/// The per-game columns that come from the tags and the game's place in its file: reading them needs no
+/// replay (`select --where` on them alone skips it).
+pub(crate) const TAG_COLUMNS: [&str; 17] = [
+    "file",
+    "game",
+    "event",
+    "site",
+    "date",
+    "round",
+    "white",
+    "black",
+    "white_elo",
+    "black_elo",
+    "eco",
+    "opening",
+    "result",
+    "marker",
+    "termination_tag",
+    "time_control",
+    "line",
+];
+
 /// Columns of the per-move CSV.
 pub(crate) const MOVE_HEADER: [&str; 9] = [
     "file",
