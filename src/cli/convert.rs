@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::jobs::bulk::{self, Event};
-use crate::jobs::convert::{BatchOutput, ConvertOptions, Notation, OutputFormat, convert_batch};
+use crate::jobs::convert::{
+    BatchOutput, ConvertOptions, Notation, Note, OutputFormat, convert_batch,
+};
 use crate::jobs::input::Source;
 use pgnkit::notation::Language;
 use pgnkit::pgn::writer::Keep;
@@ -217,31 +219,36 @@ fn emit_batch(
     summary.skipped += result.skipped;
     summary.bytes += result.bytes;
     if !result.notes.is_empty() {
-        // validate's renderer: the same words, locations and source lines.
-        let mut text = String::new();
-        for n in &result.notes {
-            let label = GameLabel {
-                file: name,
-                game: n.game,
-                white: &n.white,
-                black: &n.black,
-                round: &n.round,
-            };
-            render_problems(&label, &n.problems, paint, &mut text);
-            if let Some(action) = n.action {
-                text.push_str("  ");
-                text.push_str(&paint.show(CYAN, "= note:").to_string());
-                text.push_str(" game ");
-                text.push_str(&n.game.to_string());
-                text.push(' ');
-                text.push_str(action);
-                text.push_str("\n\n");
-            }
-        }
-        say_over(bar, &text)?;
+        say_over(bar, &notes_text(&result.notes, name, paint))?;
     }
     show_games(bar, summary.games);
     bar.suspend(|| out.write_all(&result.text))
+}
+
+/// What convert says of games on stderr, with validate's renderer: the same words, locations and source
+/// lines (also `select --normalise`'s).
+pub(crate) fn notes_text(notes: &[Note], name: &str, paint: &Paint) -> String {
+    let mut text = String::new();
+    for n in notes {
+        let label = GameLabel {
+            file: name,
+            game: n.game,
+            white: &n.white,
+            black: &n.black,
+            round: &n.round,
+        };
+        render_problems(&label, &n.problems, paint, &mut text);
+        if let Some(action) = n.action {
+            text.push_str("  ");
+            text.push_str(&paint.show(CYAN, "= note:").to_string());
+            text.push_str(" game ");
+            text.push_str(&n.game.to_string());
+            text.push(' ');
+            text.push_str(action);
+            text.push_str("\n\n");
+        }
+    }
+    text
 }
 
 fn summary_text(s: &ConvertTotals, elapsed: f64) -> String {

@@ -17,9 +17,10 @@ use crate::jobs::select::{
 };
 use pgnkit::core::fen::parse_fen;
 
+use super::convert::notes_text;
 use super::output::{
-    exit_code, inputs, no_games_text, plural, progress_bar, read_error, say, show_games, threads,
-    write_failure,
+    Paint, exit_code, inputs, no_games_text, plural, progress_bar, read_error, say, say_over,
+    show_games, threads, write_failure,
 };
 use super::sink::{Output, open_output};
 use super::split::Splitter;
@@ -228,9 +229,10 @@ pub(crate) fn run(args: Args) -> i32 {
         |event| {
             let step = match event {
                 Event::Start { .. } | Event::End { .. } => Ok(()),
-                Event::Batch { result, .. } => {
+                Event::Batch { source, result } => {
                     let written = emit(
                         &result,
+                        &names[source],
                         &mut out,
                         dups_out.as_mut(),
                         &mut seen,
@@ -320,6 +322,7 @@ pub(crate) fn run(args: Args) -> i32 {
 /// Writes a batch's chosen games on the ordered output side, dropping (or diverting) duplicates.
 fn emit(
     batch: &SelectBatch,
+    name: &str,
     out: &mut Destination,
     mut dups_out: Option<&mut Output>,
     seen: &mut HashSet<u128, BuildHasherDefault<KeyHasher>>,
@@ -328,6 +331,7 @@ fn emit(
 ) -> io::Result<()> {
     totals.games += batch.games;
     totals.bytes += batch.bytes;
+    let mut notes = String::new();
     bar.suspend(|| -> io::Result<()> {
         for chosen in &batch.chosen {
             let text = &batch.text[chosen.text.clone()];
@@ -341,6 +345,9 @@ fn emit(
                 continue;
             }
             totals.chosen += 1;
+            if !chosen.notes.is_empty() {
+                notes.push_str(&notes_text(&chosen.notes, name, &Paint::new(false)));
+            }
             match out {
                 Destination::Stream(o) => o.write_all(text)?,
                 Destination::Split(s) => s.write(chosen.group.as_deref(), text)?,
@@ -348,6 +355,9 @@ fn emit(
         }
         Ok(())
     })?;
+    if !notes.is_empty() {
+        say_over(bar, &notes)?;
+    }
     show_games(bar, totals.games);
     Ok(())
 }

@@ -17,7 +17,7 @@ use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::jobs::convert::{ConvertOptions, Converter};
+use crate::jobs::convert::{ConvertOptions, Converter, Note};
 use crate::jobs::stats::rows::{self, GAME_HEADER, Row, TAG_COLUMNS};
 use crate::jobs::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
 use expr::{Expr, Field};
@@ -155,6 +155,8 @@ pub(crate) struct Chosen {
     pub(crate) key: Option<u128>,
     /// Its group (`--split` by a value of the game).
     pub(crate) group: Option<Box<str>>,
+    /// What convert said of it (`--normalise`): why it was copied unconverted, or what deserves a look.
+    pub(crate) notes: Vec<Note>,
 }
 
 /// What one batch gives.
@@ -235,7 +237,6 @@ pub(crate) fn select_batch(
             match converter.as_mut() {
                 Some(c) => {
                     c.convert_game(game, file, &mut buf, &mut notes);
-                    notes.clear();
                 }
                 None => buf.extend_from_slice(game.source),
             }
@@ -246,6 +247,7 @@ pub(crate) fn select_batch(
             text: start..buf.len(),
             key,
             group,
+            notes: std::mem::take(&mut notes),
         });
     }
     out.text = buf;
@@ -419,6 +421,7 @@ mod tests {
                 text: c.text.start + base..c.text.end + base,
                 key: c.key,
                 group: c.group,
+                notes: c.notes,
             }));
             all.games += batch.games;
         }
@@ -610,5 +613,11 @@ mod tests {
         let text = texts(&b)[0];
         assert!(text.starts_with("[Event \"?\"]"), "{text}");
         assert!(text.contains("1. d4 d5 {a comment} 1/2-1/2\n\n"), "{text}");
+        assert!(b.chosen[0].notes.is_empty());
+        // A game that does not replay is copied through, and convert's note says why.
+        let b = run("[White \"B\"]\n\n1. d4 Ke3 *", &opts);
+        assert_eq!(b.chosen.len(), 1);
+        assert_eq!(b.chosen[0].notes.len(), 1);
+        assert!(texts(&b)[0].contains("Ke3"));
     }
 }
