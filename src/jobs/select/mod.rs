@@ -1,5 +1,6 @@
-//! `select`: the games that pass a `--where` expression, reach a position, or are not duplicates, written
-//! out byte for byte in input order.
+//! `select`: the games that pass a `--where` expression, reach a position or a material balance, and are
+//! not duplicates, written out byte for byte in input order (or in export format, or counted, or grouped
+//! for `--split`).
 //!
 //! Everything a game is judged on is a pure function of its bytes, so batches run on any thread
 //! ([`select_batch`]); only duplicates need to know what came before, so a batch hands the output side
@@ -222,7 +223,6 @@ pub(crate) fn select_batch(
                 },
                 Field::Tag(tag) => game.tag(tag).unwrap_or_default(),
             });
-            // The row borrows nothing from the game: the values above are copied where needed.
             if !passes {
                 continue;
             }
