@@ -31,6 +31,10 @@ pub(crate) struct Args {
     /// A short report instead of CSV: results by colour, endings, ECO codes, standings per event
     #[arg(long)]
     summary: bool,
+    /// Add these PGN tags as columns of the per-game rows, named by the tag, in this order, comma-separated
+    /// (`--tags UTCDate,WhiteTitle,Link`); empty where a game has no such tag
+    #[arg(long, value_name = "TAGS", value_delimiter = ',', conflicts_with_all = ["per_move", "summary"])]
+    tags: Vec<String>,
     /// Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when
     /// the run ends with 0 or 1, never when it is an input
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -78,21 +82,30 @@ pub(crate) fn run(args: Args) -> i32 {
         (false, true) => Output::Moves,
         (false, false) => Output::Games,
     };
+    if let Err(message) = check_tags(&args.tags) {
+        let _ = say(&format!("pgnkit: --tags: {message}\n"));
+        return 2;
+    }
     let opts = StatsOptions {
         lang: args.lang.0,
         output,
+        tags: args.tags.clone(),
     };
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let header: &[&str] = match output {
-        Output::Games => &rows::GAME_HEADER,
-        Output::Moves => &rows::MOVE_HEADER,
-        Output::StatsSummary => &[],
+    let header: Vec<&str> = match output {
+        Output::Games => rows::GAME_HEADER
+            .iter()
+            .copied()
+            .chain(args.tags.iter().map(String::as_str))
+            .collect(),
+        Output::Moves => rows::MOVE_HEADER.to_vec(),
+        Output::StatsSummary => Vec::new(),
     };
     if !header.is_empty() {
         let mut w = rows::writer(Vec::new());
-        let bytes = rows::write_header(&mut w, header)
+        let bytes = rows::write_header(&mut w, &header)
             .map_err(io::Error::other)
             .and_then(|()| w.into_inner().map_err(|e| io::Error::other(e.to_string())))
             .and_then(|bytes| out.write_all(&bytes));
@@ -192,6 +205,24 @@ pub(crate) fn run(args: Args) -> i32 {
         totals.io_errors,
         totals.games_with_errors > 0 || no_games,
     ))
+}
+
+/// Tag names for `--tags`: PGN tag names (letters, digits, `_`), each once, none the name of a column.
+fn check_tags(tags: &[String]) -> Result<(), String> {
+    for (i, tag) in tags.iter().enumerate() {
+        if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(format!(
+                "`{tag}` is not a tag name (letters, digits and `_`)"
+            ));
+        }
+        if rows::GAME_HEADER.contains(&tag.as_str()) {
+            return Err(format!("`{tag}` is already a column"));
+        }
+        if tags[..i].contains(tag) {
+            return Err(format!("`{tag}` is given twice"));
+        }
+    }
+    Ok(())
 }
 
 /// Writes a batch's rows (or adds its records to the summary) on the ordered output side.

@@ -647,3 +647,81 @@ fn directories_are_read_in_name_order_and_threads_do_not_change_the_output() {
     assert!(a.stdout == b.stdout && a.code == b.code);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The 50 lichess games' tags as python-chess read them (`facts_oracle.py`).
+fn lichess_50_tags() -> Vec<serde_json::Value> {
+    util::read_jsonl_gz(&subset(
+        "expected/facts-lichess-db-2025-05_blitz_438games_clk.games-1-50.jsonl.gz",
+    ))
+    .into_iter()
+    .map(|f| f["tags"].clone())
+    .collect()
+}
+
+#[test]
+fn tags_become_columns_with_python_chess_values() {
+    let wanted = [
+        "UTCDate",
+        "UTCTime",
+        "WhiteTitle",
+        "Site",
+        "WhiteRatingDiff",
+    ];
+    let r = run(&[
+        OsStr::new("stats"),
+        OsStr::new("--tags"),
+        OsStr::new(&wanted.join(",")),
+        subset(LICHESS_50).as_os_str(),
+    ]);
+    r.expect(0);
+    let (header, rows) = parse_csv(&r);
+    assert_eq!(&header[header.len() - wanted.len()..], &wanted[..]);
+    let tags = lichess_50_tags();
+    assert_eq!(rows.len(), tags.len());
+    let mut titled = 0;
+    for (row, tags) in rows.iter().zip(&tags) {
+        for name in wanted {
+            let want = tags[name].as_str().unwrap_or("");
+            assert_eq!(row[name], want, "{name}");
+        }
+        titled += usize::from(!row["WhiteTitle"].is_empty());
+    }
+    // Some games have the tag, some do not: both cases are seen.
+    assert!(titled > 0 && titled < rows.len(), "{titled}");
+    // Names that cannot be columns.
+    for bad in ["white_elo", "A B", "Site,Site", ""] {
+        let r = run(&[
+            OsStr::new("stats"),
+            OsStr::new("--tags"),
+            OsStr::new(bad),
+            subset(LICHESS_50).as_os_str(),
+        ]);
+        r.expect(2);
+    }
+}
+
+#[test]
+fn time_control_category_agrees_with_the_lichess_event_names() {
+    // Lichess names its rated games by speed ("Rated Blitz game"): the category from the TimeControl tag
+    // must say the same.
+    let r = run(&[OsStr::new("stats"), subset(LICHESS_50).as_os_str()]);
+    r.expect(0);
+    let (_, rows) = parse_csv(&r);
+    let mut seen = std::collections::HashSet::new();
+    for row in &rows {
+        let event = &row["event"];
+        if let Some(speed) = event
+            .strip_prefix("Rated ")
+            .and_then(|e| e.strip_suffix(" game"))
+        {
+            assert_eq!(
+                row["time_control_category"],
+                speed.to_lowercase(),
+                "{event} {}",
+                row["time_control"]
+            );
+            seen.insert(speed.to_string());
+        }
+    }
+    assert!(seen.len() >= 3, "{seen:?}");
+}

@@ -53,6 +53,8 @@ pub(crate) struct StatsOptions {
     /// Piece letters to read moves with; `None` detects them per game (as validate does).
     pub(crate) lang: Option<Language>,
     pub(crate) output: Output,
+    /// Tags written as extra columns of the per-game rows, in this order (`--tags`).
+    pub(crate) tags: Vec<String>,
 }
 
 /// Counts over the main line's replayed moves.
@@ -389,7 +391,7 @@ pub(crate) fn run_batch(
                 out.bytes += game.source.len() as u64;
                 let stats = game_stats(game, &name, opts.lang, &mut ());
                 out.add(&stats);
-                rows::write_game(&mut w, file, &stats, &mut row)?;
+                rows::write_game(&mut w, file, &stats, game, &opts.tags, &mut row)?;
             }
             w.flush()?;
         }

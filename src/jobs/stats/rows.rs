@@ -12,11 +12,11 @@ use crate::jobs::moves::{push_san, push_uci};
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::core::{decimal, fen};
 use pgnkit::notation::Language;
-use pgnkit::pgn::{Game, TokenKind, clock};
+use pgnkit::pgn::{Game, Speed, TokenKind, clock};
 use pgnkit::walk::{MoveAt, Variant};
 
 /// Columns of the per-game CSV: the issue's 26 in their order, then extras.
-pub(crate) const GAME_HEADER: [&str; 35] = [
+pub(crate) const GAME_HEADER: [&str; 36] = [
     "file",
     "game",
     "event",
@@ -53,11 +53,12 @@ pub(crate) const GAME_HEADER: [&str; 35] = [
     "line",
     "opening_eco",
     "opening_name",
+    "time_control_category",
 ];
 
 /// The per-game columns that come from the tags and the game's place in its file: reading them needs no
 /// replay (`select --where` on them alone skips it).
-pub(crate) const TAG_COLUMNS: [&str; 17] = [
+pub(crate) const TAG_COLUMNS: [&str; 18] = [
     "file",
     "game",
     "event",
@@ -75,6 +76,7 @@ pub(crate) const TAG_COLUMNS: [&str; 17] = [
     "termination_tag",
     "time_control",
     "line",
+    "time_control_category",
 ];
 
 /// Columns of the per-move CSV.
@@ -154,14 +156,17 @@ impl Row {
     }
 }
 
-/// Writes one game's row (`row` is scratch space, reused from game to game).
+/// Writes one game's row (`row` is scratch space, reused from game to game), then the values of `tags`.
 pub(crate) fn write_game<W: io::Write>(
     w: &mut csv::Writer<W>,
     file: &str,
     s: &GameStats<'_>,
+    game: &Game<'_>,
+    tags: &[String],
     row: &mut Row,
 ) -> csv::Result<()> {
     fill_game_row(row, file, s, true);
+    push_tags(row, game, tags);
     row.finish(w)
 }
 
@@ -230,6 +235,18 @@ pub(crate) fn fill_game_row(row: &mut Row, file: &str, s: &GameStats<'_>, final_
     let opening = r.and_then(|r| r.opening);
     row.field(opening.map_or("", |o| o.eco));
     row.field(opening.map_or("", |o| o.name));
+    row.field(Speed::from_time_control(&t.time_control).map_or("", Speed::as_str));
+}
+
+/// Appends the values of `tags` (`stats --tags`), each the game's first tag of that name, decoded; empty
+/// when the game has none.
+pub(crate) fn push_tags(row: &mut Row, game: &Game<'_>, tags: &[String]) {
+    for name in tags {
+        match game.tag(name) {
+            Some(value) => row.field(value.as_bytes()),
+            None => row.field(""),
+        }
+    }
 }
 
 /// The clock after a main-line move: the first `[%clk]` in the comments that follow it, before the next
@@ -416,7 +433,7 @@ mod tests {
                     sink.error().unwrap();
                 } else {
                     let s = game_stats(game, &std::sync::Arc::from("t.pgn"), None, &mut ());
-                    write_game(&mut w, "t.pgn", &s, &mut row).unwrap();
+                    write_game(&mut w, "t.pgn", &s, game, &[], &mut row).unwrap();
                 }
             }
             w.flush().unwrap();
@@ -435,7 +452,7 @@ mod tests {
             out,
             "t.pgn,1,\"Club, \"\"A\"\"\",,,,Ann,Bob,2100,,C20,,0-1,checkmate,en,4,true,0,,1,0,0,0,0,0,\
              rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,0-1,,,standard,,0,1,A00,\
-             Barnes Opening: Fool's Mate\n"
+             Barnes Opening: Fool's Mate,\n"
         );
     }
 

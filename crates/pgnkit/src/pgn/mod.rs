@@ -39,7 +39,7 @@
 //! next game, and a run of blank space longer than 1 MiB after a finished game is dropped (a comment after
 //! it then belongs to the next game); see [`BlockReader`].
 //!
-//! Also: [`Game::result`] (the termination marker), [`Game::encoding`] (each game is checked on its own:
+//! Also: [`Speed`] (the Lichess speed category of a `TimeControl` tag), [`Game::result`] (the termination marker), [`Game::encoding`] (each game is checked on its own:
 //! valid UTF-8 stays UTF-8, anything else is read as Windows-1252/Latin-1; in such a game each tag value and
 //! comment is decoded on its own, see [`Game::field_encoding`]), [`Game::offset`],
 //! [`Game::line`], [`Game::column`] and [`Game::index`]. [`Locator`] and [`LineMap`] locate many offsets of
@@ -85,6 +85,7 @@ mod reader;
 mod roster;
 mod split;
 mod text;
+mod time_control;
 pub mod writer;
 
 pub use commands::{Command, clock, commands, parse_clock, strip_clocks};
@@ -102,3 +103,4 @@ pub use reader::{
 pub use roster::{SEVEN_TAG_ROSTER, roster_index};
 pub use split::{game_starts, split_games};
 pub use text::{BOM, Encoding, decode, detect_encoding, tag_value, unescape_comment};
+pub use time_control::Speed;
