@@ -237,9 +237,41 @@ fn per_move_rows_add_up_to_the_plies_and_carry_the_clocks() {
                 "fen_before",
                 "is_capture",
                 "is_check",
-                "clock"
+                "clock",
+                "move_number",
+                "color",
+                "fen",
+                "eval_cp",
+                "eval_mate",
+                "emt",
+                "nags",
+                "comment"
             ]
         );
+        // Within a game, a row's position after is the next row's position before; numbers and colours
+        // follow the plies.
+        for pair in move_rows.windows(2) {
+            if pair[0]["game"] == pair[1]["game"] {
+                assert_eq!(pair[0]["fen"], pair[1]["fen_before"]);
+                assert_ne!(pair[0]["color"], pair[1]["color"]);
+            }
+        }
+        let initial = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let mut from_initial = false;
+        let mut numbered = 0;
+        for row in &move_rows {
+            let ply: u32 = row["ply"].parse().unwrap();
+            if ply == 1 {
+                from_initial = row["fen_before"] == initial;
+            }
+            if from_initial {
+                assert_eq!(row["move_number"], ply.div_ceil(2).to_string());
+                let color = if ply % 2 == 1 { "white" } else { "black" };
+                assert_eq!(row["color"], color);
+                numbered += 1;
+            }
+        }
+        assert!(numbered > 0);
         let plies: usize = game_rows
             .iter()
             .map(|r| r["plies"].parse::<usize>().unwrap())
@@ -724,4 +756,78 @@ fn time_control_category_agrees_with_the_lichess_event_names() {
         }
     }
     assert!(seen.len() >= 3, "{seen:?}");
+}
+
+#[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED), and python-chess: see README.md"
+)]
+fn per_move_clocks_and_evals_equal_python_chess() {
+    // python-chess's node.clock() and node.eval() (White's view) for every main-line move of the lichess file.
+    let script = r#"
+import sys, chess.pgn
+with open(sys.argv[1], encoding="utf-8") as f:
+    n = 0
+    while (g := chess.pgn.read_game(f)) is not None:
+        n += 1
+        for ply, node in enumerate(g.mainline(), 1):
+            c = node.clock()
+            e = node.eval()
+            cp = mate = ""
+            if e is not None:
+                w = e.white()
+                if w.is_mate():
+                    mate = str(w.mate())
+                else:
+                    cp = str(w.score())
+            print(f"{n},{ply},{'' if c is None else repr(float(c))},{cp},{mate}")
+"#;
+    let path = corpus(LICHESS);
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&path)
+        .output()
+        .expect("python3 with python-chess (pip install chess)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs: Vec<(String, String, Option<f64>, String, String)> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                (!f[2].is_empty()).then(|| f[2].parse().unwrap()),
+                f[3].to_string(),
+                f[4].to_string(),
+            )
+        })
+        .collect();
+    let r = run(&[
+        OsStr::new("stats"),
+        OsStr::new("--per-move"),
+        path.as_os_str(),
+    ]);
+    r.expect(0);
+    let (_, rows) = parse_csv(&r);
+    assert_eq!(rows.len(), theirs.len());
+    let mut evals = 0;
+    for (row, (game, ply, clock, cp, mate)) in rows.iter().zip(&theirs) {
+        assert_eq!((&row["game"], &row["ply"]), (game, ply));
+        let mine: Option<f64> = (!row["clock"].is_empty()).then(|| row["clock"].parse().unwrap());
+        assert_eq!(mine, *clock, "game {game} ply {ply}");
+        assert_eq!(
+            (&row["eval_cp"], &row["eval_mate"]),
+            (cp, mate),
+            "game {game} ply {ply}"
+        );
+        evals += usize::from(!cp.is_empty() || !mate.is_empty());
+    }
+    assert!(evals > 1000, "{evals}");
 }

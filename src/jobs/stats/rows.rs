@@ -12,7 +12,7 @@ use crate::jobs::moves::{push_san, push_uci};
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::core::{decimal, fen};
 use pgnkit::notation::Language;
-use pgnkit::pgn::{Game, Speed, TokenKind, clock};
+use pgnkit::pgn::{Eval, Game, Speed, TokenKind, clock, commands, emt, eval};
 use pgnkit::walk::{MoveAt, Variant};
 
 /// Columns of the per-game CSV: the issue's 26 in their order, then extras.
@@ -80,7 +80,7 @@ pub(crate) const TAG_COLUMNS: [&str; 18] = [
 ];
 
 /// Columns of the per-move CSV.
-pub(crate) const MOVE_HEADER: [&str; 9] = [
+pub(crate) const MOVE_HEADER: [&str; 17] = [
     "file",
     "game",
     "ply",
@@ -90,6 +90,14 @@ pub(crate) const MOVE_HEADER: [&str; 9] = [
     "is_capture",
     "is_check",
     "clock",
+    "move_number",
+    "color",
+    "fen",
+    "eval_cp",
+    "eval_mate",
+    "emt",
+    "nags",
+    "comment",
 ];
 
 /// A CSV writer with pgnkit's settings (no automatic header: the output side writes it once).
@@ -135,6 +143,19 @@ impl Row {
         self.text.clear();
         fen::write_fen(pos, fen::CastlingStyle::XFen, &mut self.text);
         self.record.push_field(self.text.as_bytes());
+    }
+
+    /// A signed number.
+    #[inline]
+    fn signed(&mut self, n: i64) {
+        if n < 0 {
+            self.text.clear();
+            self.text.push('-');
+            decimal::push(&mut self.text, n.unsigned_abs());
+            self.record.push_field(self.text.as_bytes());
+        } else {
+            self.num(n as u64);
+        }
     }
 
     #[inline]
@@ -249,24 +270,70 @@ pub(crate) fn push_tags(row: &mut Row, game: &Game<'_>, tags: &[String]) {
     }
 }
 
-/// The clock after a main-line move: the first `[%clk]` in the comments that follow it, before the next
-/// move, variation or termination marker.
-pub(crate) fn clock_after(game: &Game<'_>, move_index: usize) -> Option<Duration> {
-    for token in game.tokens.get(move_index + 1..)? {
-        match token.kind {
-            TokenKind::Comment | TokenKind::LineComment => {
-                if let Some(c) = clock(game.comment_bytes(token.span)) {
-                    return Some(c);
+/// What the comments and NAGs after a main-line move say of it: those that follow it before the next move,
+/// variation or termination marker.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct MoveNotes {
+    /// The first `[%clk]`.
+    pub(crate) clock: Option<Duration>,
+    /// The first `[%eval]` that reads.
+    pub(crate) eval: Option<Eval>,
+    /// The first `[%emt]`.
+    pub(crate) emt: Option<Duration>,
+    /// The NAGs, a suffix glued to the move first.
+    pub(crate) nags: Vec<u8>,
+    /// The comments' text without `[%...]` commands, blanks collapsed, comments joined by a space.
+    pub(crate) comment: String,
+}
+
+impl MoveNotes {
+    /// Reads the notes of the move at `move_index` in the game's tokens into `self` (cleared first).
+    pub(crate) fn read(&mut self, game: &Game<'_>, move_index: usize) {
+        self.clock = None;
+        self.eval = None;
+        self.emt = None;
+        self.nags.clear();
+        self.comment.clear();
+        if let Some(TokenKind::Move(mt)) = game.tokens.get(move_index).map(|t| t.kind)
+            && let Some(nag) = mt.suffix
+        {
+            self.nags.push(nag);
+        }
+        for token in game.tokens.get(move_index + 1..).unwrap_or_default() {
+            match token.kind {
+                TokenKind::Comment | TokenKind::LineComment => {
+                    let bytes = game.comment_bytes(token.span);
+                    self.clock = self.clock.or_else(|| clock(bytes));
+                    self.eval = self.eval.or_else(|| eval(bytes));
+                    self.emt = self.emt.or_else(|| emt(bytes));
+                    let text = game.comment(token.span);
+                    let mut rest = text.as_ref();
+                    // Commands are ASCII from `[` to `]`: their byte ranges fall on character boundaries.
+                    let mut kept = String::new();
+                    let mut at = 0;
+                    for c in commands(text.as_bytes()) {
+                        kept.push_str(&rest[at..c.range.start]);
+                        kept.push(' ');
+                        at = c.range.end;
+                    }
+                    kept.push_str(&rest[at..]);
+                    rest = &kept;
+                    for word in rest.split_whitespace() {
+                        if !self.comment.is_empty() {
+                            self.comment.push(' ');
+                        }
+                        self.comment.push_str(word);
+                    }
                 }
+                TokenKind::Nag(n) => self.nags.push(n),
+                TokenKind::Move(_)
+                | TokenKind::VariationStart
+                | TokenKind::VariationEnd
+                | TokenKind::Result(_) => return,
+                _ => {}
             }
-            TokenKind::Move(_)
-            | TokenKind::VariationStart
-            | TokenKind::VariationEnd
-            | TokenKind::Result(_) => return None,
-            _ => {}
         }
     }
-    None
 }
 
 /// Seconds, as `180` or `179.5` (fractions as written, trailing zeros dropped).
@@ -287,6 +354,10 @@ pub(crate) struct MoveRows<'w, W: io::Write> {
     row: Row,
     /// The position before the move being written, kept between the sink's two calls.
     before: Position,
+    /// The FEN after the last row's move, and which (game, ply) that was.
+    after_fen: String,
+    after_fen_of: Option<(u64, u32)>,
+    notes: MoveNotes,
     error: Option<csv::Error>,
 }
 
@@ -298,6 +369,9 @@ impl<'w, W: io::Write> MoveRows<'w, W> {
             game: 0,
             row: Row::default(),
             before: Position::new(),
+            after_fen: String::new(),
+            after_fen_of: None,
+            notes: MoveNotes::default(),
             error: None,
         }
     }
@@ -340,14 +414,57 @@ impl<'w, W: io::Write> MoveRows<'w, W> {
                 row.field("0000");
             }
         }
-        row.fen(before);
+        // The position after the previous row's move is this row's before: written once.
+        if self.after_fen_of != Some((self.game, at.ply.wrapping_sub(1))) {
+            self.after_fen.clear();
+            fen::write_fen(before, fen::CastlingStyle::XFen, &mut self.after_fen);
+        }
+        row.field(self.after_fen.as_bytes());
         row.flag(m.is_some_and(|m| m.is_capture()));
         row.flag(after.is_check());
+        self.notes.read(game, at.index);
         row.text.clear();
-        if let Some(c) = clock_after(game, at.index) {
+        if let Some(c) = self.notes.clock {
             write_seconds(&mut row.text, c);
         }
         row.record.push_field(row.text.as_bytes());
+        row.num(before.fullmoves());
+        row.field(match before.turn() {
+            Color::White => "white",
+            Color::Black => "black",
+        });
+        self.after_fen.clear();
+        fen::write_fen(after, fen::CastlingStyle::XFen, &mut self.after_fen);
+        self.after_fen_of = Some((self.game, at.ply));
+        row.field(self.after_fen.as_bytes());
+        match self.notes.eval {
+            Some(Eval::Centipawns(cp)) => {
+                row.signed(cp);
+                row.field("");
+            }
+            Some(Eval::Mate(n)) => {
+                row.field("");
+                row.signed(n);
+            }
+            None => {
+                row.field("");
+                row.field("");
+            }
+        }
+        row.text.clear();
+        if let Some(t) = self.notes.emt {
+            write_seconds(&mut row.text, t);
+        }
+        row.record.push_field(row.text.as_bytes());
+        row.text.clear();
+        for (i, nag) in self.notes.nags.iter().enumerate() {
+            if i > 0 {
+                row.text.push(' ');
+            }
+            decimal::push(&mut row.text, u64::from(*nag));
+        }
+        row.record.push_field(row.text.as_bytes());
+        row.field(self.notes.comment.as_bytes());
         row.finish(self.w)
     }
 }
@@ -387,6 +504,35 @@ mod tests {
     }
 
     #[test]
+    fn notes_gather_evals_elapsed_times_nags_and_the_comment_text() {
+        let pgn = "1. e4!? $14 { [%eval 0.2] good [%clk 0:03:00] } { and\n more [%emt 0:00:04.5] } e5 \
+                   { [%eval #-3] } ( 1... c5 { [%eval 9] } ) 2. Nf3 *";
+        let games = parse_all(pgn.as_bytes());
+        let game = &games[0];
+        let at = |n: usize| {
+            game.tokens
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| matches!(t.kind, TokenKind::Move(_)))
+                .nth(n)
+                .unwrap()
+                .0
+        };
+        let mut notes = MoveNotes::default();
+        notes.read(game, at(0));
+        assert_eq!(notes.eval, Some(Eval::Centipawns(20)));
+        assert_eq!(notes.clock, Some(Duration::from_secs(180)));
+        assert_eq!(notes.emt, Some(Duration::from_millis(4500)));
+        assert_eq!(notes.nags, [5, 14]);
+        assert_eq!(notes.comment, "good and more");
+        notes.read(game, at(1));
+        assert_eq!((notes.eval, notes.clock), (Some(Eval::Mate(-3)), None));
+        assert!(notes.nags.is_empty() && notes.comment.is_empty());
+        notes.read(game, at(3));
+        assert_eq!(notes, MoveNotes::default());
+    }
+
+    #[test]
     fn clocks_come_from_the_comment_after_the_move() {
         let pgn = b"1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%clk 0:02:58.5] } 2. Nf3 $1 {[%clk 1:00:00]} \
                     ( 2. Nc3 { [%clk 0:00:01] } ) 2... Nc6 (2... d6 {[%clk 0:00:09]}) { [%clk 0:00:07] } 3. Bc4 *";
@@ -399,9 +545,13 @@ mod tests {
             .filter(|(_, t)| matches!(t.kind, TokenKind::Move(_)))
             .map(|(i, _)| i)
             .collect();
+        let mut notes = MoveNotes::default();
         let clocks: Vec<Option<u64>> = moves
             .iter()
-            .map(|&i| clock_after(game, i).map(|d| d.as_millis() as u64))
+            .map(|&i| {
+                notes.read(game, i);
+                notes.clock.map(|d| d.as_millis() as u64)
+            })
             .collect();
         // e4, e5, Nf3, Nc3 (variation), Nc6, d6 (variation), Bc4
         assert_eq!(
@@ -464,11 +614,16 @@ mod tests {
         );
         assert_eq!(
             out,
-            "t.pgn,1,1,e4,e2e4,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,false,false,180\n\
-             t.pgn,1,2,d5,d7d5,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,false,false,\n\
-             t.pgn,1,3,exd5,e4d5,rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2,true,false,\n\
-             t.pgn,1,4,--,0000,rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2,false,false,\n\
-             t.pgn,1,5,d4,d2d4,rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 1 3,false,false,\n"
+            "t.pgn,1,1,e4,e2e4,rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,false,false,180,1,white,\
+             rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,,,,,\n\
+             t.pgn,1,2,d5,d7d5,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,false,false,,1,black,\
+             rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2,,,,,\n\
+             t.pgn,1,3,exd5,e4d5,rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2,true,false,,2,white,\
+             rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2,,,,,\n\
+             t.pgn,1,4,--,0000,rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2,false,false,,2,black,\
+             rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 1 3,,,,,\n\
+             t.pgn,1,5,d4,d2d4,rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 1 3,false,false,,3,white,\
+             rnbqkbnr/ppp1pppp/8/3P4/3P4/8/PPP2PPP/RNBQKBNR b KQkq - 0 3,,,,,\n"
         );
     }
 }

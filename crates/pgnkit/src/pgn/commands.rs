@@ -73,6 +73,79 @@ pub fn clock(comment: &[u8]) -> Option<Duration> {
         .and_then(|c| parse_clock(c.value))
 }
 
+/// An engine evaluation from a `[%eval]` command, from White's point of view (as Lichess writes them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    /// Centipawns (`[%eval 0.17]` is 17, `[%eval -1.5]` is -150).
+    Centipawns(i64),
+    /// Moves to mate, positive when White mates (`[%eval #3]`), negative when Black does (`[%eval #-2]`);
+    /// 0 once mated (`#0`).
+    Mate(i64),
+}
+
+/// The first `[%eval]` command of a comment's text that reads, if any: `#N` (mate in N, signed) or pawns
+/// with at most two decimals (`0.17`, `-3`, `.5`), optionally followed by `,depth`; pawns are rounded to
+/// centipawns half to even, as python-chess rounds them.
+///
+/// ```
+/// use pgnkit::pgn::{Eval, eval};
+/// assert_eq!(eval(b"[%eval 0.17] [%clk 0:03:05]"), Some(Eval::Centipawns(17)));
+/// assert_eq!(eval(b"[%eval #-3,24]"), Some(Eval::Mate(-3)));
+/// assert_eq!(eval(b"[%eval 0.175] [%eval -2.5]"), Some(Eval::Centipawns(-250)));
+/// assert_eq!(eval(b"no eval"), None);
+/// ```
+pub fn eval(comment: &[u8]) -> Option<Eval> {
+    commands(comment)
+        .filter(|c| c.name == b"eval")
+        .find_map(|c| parse_eval(c.value))
+}
+
+/// Reads an `[%eval]` value: see [`eval`].
+pub fn parse_eval(value: &[u8]) -> Option<Eval> {
+    let text = std::str::from_utf8(value).ok()?;
+    let (score, depth) = text.split_once(',').unwrap_or((text, ""));
+    if !depth.bytes().all(|b| b.is_ascii_digit()) || (text.contains(',') && depth.is_empty()) {
+        return None;
+    }
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if let Some(mate) = score.strip_prefix('#') {
+        let unsigned = mate.strip_prefix(['+', '-']).unwrap_or(mate);
+        if unsigned.is_empty() || unsigned.len() > 18 || !digits(unsigned) {
+            return None;
+        }
+        return mate.parse().ok().map(Eval::Mate);
+    }
+    let unsigned = score.strip_prefix(['+', '-']).unwrap_or(score);
+    let (whole, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let shape_ok = whole.len() <= 10
+        && digits(whole)
+        && digits(fraction)
+        && if unsigned.contains('.') {
+            // `1.`, `.5`, `1.25`: at most two decimals, a digit somewhere.
+            fraction.len() <= 2 && !(whole.is_empty() && fraction.is_empty())
+        } else {
+            !whole.is_empty()
+        };
+    if !shape_ok {
+        return None;
+    }
+    let pawns: f64 = score.parse().ok()?;
+    Some(Eval::Centipawns((pawns * 100.0).round_ties_even() as i64))
+}
+
+/// The first `[%emt]` command (elapsed move time) of a comment's text, read as [`parse_clock`] reads a clock.
+///
+/// ```
+/// use std::time::Duration;
+/// use pgnkit::pgn::emt;
+/// assert_eq!(emt(b"[%emt 0:00:07.5]"), Some(Duration::from_millis(7500)));
+/// ```
+pub fn emt(comment: &[u8]) -> Option<Duration> {
+    commands(comment)
+        .find(|c| c.name == b"emt")
+        .and_then(|c| parse_clock(c.value))
+}
+
 /// Parses `h:mm:ss`, `mm:ss` or `h:mm:ss.fff` (fractions of a second up to nanoseconds).
 pub fn parse_clock(v: &[u8]) -> Option<Duration> {
     let s = std::str::from_utf8(v).ok()?;
@@ -131,6 +204,38 @@ pub fn strip_clocks(text: &str, out: &mut String) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn evals_read_as_python_chess_reads_them() {
+        for (value, want) in [
+            ("0.17", Some(Eval::Centipawns(17))),
+            ("-0.3", Some(Eval::Centipawns(-30))),
+            ("+2", Some(Eval::Centipawns(200))),
+            ("2.", Some(Eval::Centipawns(200))),
+            (".5", Some(Eval::Centipawns(50))),
+            // Three decimals: not an eval to python-chess either.
+            ("0.145", None),
+            ("1.005", None),
+            ("0.125,20", None),
+            ("0.12,20", Some(Eval::Centipawns(12))),
+            ("#3", Some(Eval::Mate(3))),
+            ("#-12", Some(Eval::Mate(-12))),
+            ("#+1", Some(Eval::Mate(1))),
+            ("#0", Some(Eval::Mate(0))),
+            ("#", None),
+            ("", None),
+            (".", None),
+            ("abc", None),
+            ("1,", None),
+            ("12345678901", None),
+        ] {
+            assert_eq!(parse_eval(value.as_bytes()), want, "{value}");
+        }
+        // Halves round to even, as python's round does.
+        assert_eq!(parse_eval(b"0.5"), Some(Eval::Centipawns(50)));
+        assert_eq!(parse_eval(b"-0.01"), Some(Eval::Centipawns(-1)));
+    }
+
     use super::*;
 
     #[test]

@@ -88,7 +88,9 @@ mod text;
 mod time_control;
 pub mod writer;
 
-pub use commands::{Command, clock, commands, parse_clock, strip_clocks};
+pub use commands::{
+    Command, Eval, clock, commands, emt, eval, parse_clock, parse_eval, strip_clocks,
+};
 pub use game_reader::{BufferStart, GameReader, parse_all};
 pub use lex::GameResult;
 pub use location::{LineMap, Location, Locator, advance, count_line_breaks};
