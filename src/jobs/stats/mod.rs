@@ -396,16 +396,13 @@ pub(crate) fn run_batch(
             w.flush()?;
         }
         Output::Moves => {
-            let mut w = rows::writer(&mut buf);
-            let mut sink = rows::MoveRows::new(&mut w, file);
+            let mut sink = rows::MoveRows::new(&mut buf, file);
             while let Some(game) = games.next_game() {
                 out.bytes += game.source.len() as u64;
                 sink.start_game(game.index + 1);
                 let stats = game_stats(game, &name, opts.lang, &mut sink);
-                sink.error()?;
                 out.add(&stats);
             }
-            w.flush()?;
         }
         Output::StatsSummary => {
             while let Some(game) = games.next_game() {

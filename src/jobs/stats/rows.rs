@@ -12,7 +12,7 @@ use crate::jobs::moves::{push_san, push_uci};
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::core::{decimal, fen};
 use pgnkit::notation::Language;
-use pgnkit::pgn::{Eval, Game, Speed, TokenKind, clock, commands, emt, eval};
+use pgnkit::pgn::{Eval, Game, Speed, TokenKind, commands, parse_clock, parse_eval};
 use pgnkit::walk::{MoveAt, Variant};
 
 /// Columns of the per-game CSV: the issue's 26 in their order, then extras.
@@ -145,19 +145,6 @@ impl Row {
         self.record.push_field(self.text.as_bytes());
     }
 
-    /// A signed number.
-    #[inline]
-    fn signed(&mut self, n: i64) {
-        if n < 0 {
-            self.text.clear();
-            self.text.push('-');
-            decimal::push(&mut self.text, n.unsigned_abs());
-            self.record.push_field(self.text.as_bytes());
-        } else {
-            self.num(n as u64);
-        }
-    }
-
     #[inline]
     fn flag(&mut self, b: bool) {
         self.record.push_field(if b { b"true" } else { b"false" });
@@ -287,6 +274,25 @@ pub(crate) struct MoveNotes {
 }
 
 impl MoveNotes {
+    /// Appends a comment's words, its commands left out.
+    fn push_text(&mut self, text: &str) {
+        // Commands are ASCII from `[` to `]`: their byte ranges fall on character boundaries.
+        let mut at = 0;
+        let words = |part: &str, comment: &mut String| {
+            for word in part.split_whitespace() {
+                if !comment.is_empty() {
+                    comment.push(' ');
+                }
+                comment.push_str(word);
+            }
+        };
+        for c in commands(text.as_bytes()) {
+            words(&text[at..c.range.start], &mut self.comment);
+            at = c.range.end;
+        }
+        words(&text[at..], &mut self.comment);
+    }
+
     /// Reads the notes of the move at `move_index` in the game's tokens into `self` (cleared first).
     pub(crate) fn read(&mut self, game: &Game<'_>, move_index: usize) {
         self.clock = None;
@@ -303,26 +309,23 @@ impl MoveNotes {
             match token.kind {
                 TokenKind::Comment | TokenKind::LineComment => {
                     let bytes = game.comment_bytes(token.span);
-                    self.clock = self.clock.or_else(|| clock(bytes));
-                    self.eval = self.eval.or_else(|| eval(bytes));
-                    self.emt = self.emt.or_else(|| emt(bytes));
-                    let text = game.comment(token.span);
-                    let mut rest = text.as_ref();
-                    // Commands are ASCII from `[` to `]`: their byte ranges fall on character boundaries.
-                    let mut kept = String::new();
+                    // One pass over the commands; the text between them is decoded only when it is not
+                    // blank (a lichess comment is commands alone).
                     let mut at = 0;
-                    for c in commands(text.as_bytes()) {
-                        kept.push_str(&rest[at..c.range.start]);
-                        kept.push(' ');
+                    let mut has_text = false;
+                    for c in commands(bytes) {
+                        has_text |= !bytes[at..c.range.start].trim_ascii().is_empty();
                         at = c.range.end;
-                    }
-                    kept.push_str(&rest[at..]);
-                    rest = &kept;
-                    for word in rest.split_whitespace() {
-                        if !self.comment.is_empty() {
-                            self.comment.push(' ');
+                        match c.name {
+                            b"clk" if self.clock.is_none() => self.clock = parse_clock(c.value),
+                            b"eval" if self.eval.is_none() => self.eval = parse_eval(c.value),
+                            b"emt" if self.emt.is_none() => self.emt = parse_clock(c.value),
+                            _ => {}
                         }
-                        self.comment.push_str(word);
+                    }
+                    has_text |= !bytes[at..].trim_ascii().is_empty();
+                    if has_text {
+                        self.push_text(&game.comment(token.span));
                     }
                 }
                 TokenKind::Nag(n) => self.nags.push(n),
@@ -346,33 +349,59 @@ pub(crate) fn write_seconds(out: &mut String, d: Duration) {
     }
 }
 
-/// The per-move rows of a batch, as a [`MainLineSink`] fed by the replay.
-pub(crate) struct MoveRows<'w, W: io::Write> {
-    w: &'w mut csv::Writer<W>,
-    file: &'w str,
+/// The per-move rows of a batch, as a [`MainLineSink`] fed by the replay, appended to a byte buffer.
+///
+/// Written without the `csv` crate: a per-move row is mostly FENs, SAN and numbers, which never need
+/// quoting, and copying them straight in costs far less than the crate's byte-by-byte check of every field.
+/// The two fields that may need quoting (the file name and the comment) are quoted as the crate quotes
+/// (only when they hold a comma, a quote or a line break; quotes doubled), so the output is what the crate
+/// would write.
+pub(crate) struct MoveRows<'w> {
+    out: &'w mut Vec<u8>,
+    /// The file name as a CSV field, quoted if it must be.
+    file: Vec<u8>,
     game: u64,
-    row: Row,
+    text: String,
     /// The position before the move being written, kept between the sink's two calls.
     before: Position,
     /// The FEN after the last row's move, and which (game, ply) that was.
     after_fen: String,
     after_fen_of: Option<(u64, u32)>,
     notes: MoveNotes,
-    error: Option<csv::Error>,
 }
 
-impl<'w, W: io::Write> MoveRows<'w, W> {
-    pub(crate) fn new(w: &'w mut csv::Writer<W>, file: &'w str) -> Self {
+/// Appends `field` as a CSV field: quoted, quotes doubled, when it holds a comma, a quote or a line break.
+fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
+    if field
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
+        out.push(b'"');
+        for &b in field {
+            if b == b'"' {
+                out.push(b'"');
+            }
+            out.push(b);
+        }
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(field);
+    }
+}
+
+impl<'w> MoveRows<'w> {
+    pub(crate) fn new(out: &'w mut Vec<u8>, file: &str) -> Self {
+        let mut quoted = Vec::new();
+        push_csv_field(&mut quoted, file.as_bytes());
         MoveRows {
-            w,
-            file,
+            out,
+            file: quoted,
             game: 0,
-            row: Row::default(),
+            text: String::new(),
             before: Position::new(),
             after_fen: String::new(),
             after_fen_of: None,
             notes: MoveNotes::default(),
-            error: None,
         }
     }
 
@@ -381,106 +410,112 @@ impl<'w, W: io::Write> MoveRows<'w, W> {
         self.game = number;
     }
 
-    /// The first write error, if any (the sink cannot return one from inside the replay).
-    pub(crate) fn error(&mut self) -> csv::Result<()> {
-        self.error.take().map_or(Ok(()), Err)
+    fn num(&mut self, n: u64) {
+        let mut buf = [0u8; 20];
+        self.out.extend_from_slice(decimal::digits(n, &mut buf));
+    }
+
+    fn signed(&mut self, n: i64) {
+        if n < 0 {
+            self.out.push(b'-');
+        }
+        self.num(n.unsigned_abs());
+    }
+
+    fn flag(&mut self, b: bool) {
+        self.out
+            .extend_from_slice(if b { b"true" } else { b"false" });
     }
 
     /// Writes the row of a move from [`MainLineSink::before_move`]'s position to `after`.
-    fn row(
-        &mut self,
-        game: &Game<'_>,
-        at: MoveAt<'_>,
-        m: Option<&Move>,
-        after: &Position,
-    ) -> csv::Result<()> {
-        let before = &self.before;
-        let row = &mut self.row;
-        row.field(self.file);
-        row.num(self.game);
-        row.num(at.ply);
+    fn row(&mut self, game: &Game<'_>, at: MoveAt<'_>, m: Option<&Move>, after: &Position) {
+        let before = self.before;
+        self.out.extend_from_slice(&self.file);
+        self.out.push(b',');
+        self.num(self.game);
+        self.out.push(b',');
+        self.num(u64::from(at.ply));
+        self.out.push(b',');
         match m {
             Some(m) => {
                 // convert's writers: the same text as the notation layer's `Display`, without `fmt`.
-                row.text.clear();
-                push_san(&mut row.text, before, m, after, Language::En);
-                row.record.push_field(row.text.as_bytes());
-                row.text.clear();
-                push_uci(&mut row.text, before, m);
-                row.record.push_field(row.text.as_bytes());
+                self.text.clear();
+                push_san(&mut self.text, &before, m, after, Language::En);
+                self.text.push(',');
+                push_uci(&mut self.text, &before, m);
+                self.out.extend_from_slice(self.text.as_bytes());
             }
-            None => {
-                row.field("--");
-                row.field("0000");
-            }
+            None => self.out.extend_from_slice(b"--,0000"),
         }
+        self.out.push(b',');
         // The position after the previous row's move is this row's before: written once.
         if self.after_fen_of != Some((self.game, at.ply.wrapping_sub(1))) {
             self.after_fen.clear();
-            fen::write_fen(before, fen::CastlingStyle::XFen, &mut self.after_fen);
+            fen::write_fen(&before, fen::CastlingStyle::XFen, &mut self.after_fen);
         }
-        row.field(self.after_fen.as_bytes());
-        row.flag(m.is_some_and(|m| m.is_capture()));
-        row.flag(after.is_check());
+        self.out.extend_from_slice(self.after_fen.as_bytes());
+        self.out.push(b',');
+        self.flag(m.is_some_and(|m| m.is_capture()));
+        self.out.push(b',');
+        self.flag(after.is_check());
+        self.out.push(b',');
         self.notes.read(game, at.index);
-        row.text.clear();
         if let Some(c) = self.notes.clock {
-            write_seconds(&mut row.text, c);
+            self.text.clear();
+            write_seconds(&mut self.text, c);
+            self.out.extend_from_slice(self.text.as_bytes());
         }
-        row.record.push_field(row.text.as_bytes());
-        row.num(before.fullmoves());
-        row.field(match before.turn() {
-            Color::White => "white",
-            Color::Black => "black",
+        self.out.push(b',');
+        self.num(u64::from(before.fullmoves()));
+        self.out.extend_from_slice(match before.turn() {
+            Color::White => b",white,",
+            Color::Black => b",black,",
         });
         self.after_fen.clear();
         fen::write_fen(after, fen::CastlingStyle::XFen, &mut self.after_fen);
         self.after_fen_of = Some((self.game, at.ply));
-        row.field(self.after_fen.as_bytes());
+        self.out.extend_from_slice(self.after_fen.as_bytes());
+        self.out.push(b',');
         match self.notes.eval {
             Some(Eval::Centipawns(cp)) => {
-                row.signed(cp);
-                row.field("");
+                self.signed(cp);
+                self.out.push(b',');
             }
             Some(Eval::Mate(n)) => {
-                row.field("");
-                row.signed(n);
+                self.out.push(b',');
+                self.signed(n);
             }
-            None => {
-                row.field("");
-                row.field("");
-            }
+            None => self.out.push(b','),
         }
-        row.text.clear();
+        self.out.push(b',');
         if let Some(t) = self.notes.emt {
-            write_seconds(&mut row.text, t);
+            self.text.clear();
+            write_seconds(&mut self.text, t);
+            self.out.extend_from_slice(self.text.as_bytes());
         }
-        row.record.push_field(row.text.as_bytes());
-        row.text.clear();
+        self.out.push(b',');
         for (i, nag) in self.notes.nags.iter().enumerate() {
             if i > 0 {
-                row.text.push(' ');
+                self.out.push(b' ');
             }
-            decimal::push(&mut row.text, u64::from(*nag));
+            let mut buf = [0u8; 20];
+            self.out
+                .extend_from_slice(decimal::digits(u64::from(*nag), &mut buf));
         }
-        row.record.push_field(row.text.as_bytes());
-        row.field(self.notes.comment.as_bytes());
-        row.finish(self.w)
+        self.out.push(b',');
+        push_csv_field(self.out, self.notes.comment.as_bytes());
+        self.out.push(b'\n');
     }
 }
 
-impl<W: io::Write> MainLineSink for MoveRows<'_, W> {
+impl MainLineSink for MoveRows<'_> {
     #[inline(always)]
     fn before_move(&mut self, _: &Game<'_>, _: MoveAt<'_>, before: &Position) {
         self.before = *before;
     }
 
     fn main_move(&mut self, game: &Game<'_>, at: MoveAt<'_>, m: Option<&Move>, after: &Position) {
-        if self.error.is_none()
-            && let Err(e) = self.row(game, at, m, after)
-        {
-            self.error = Some(e);
-        }
+        self.row(game, at, m, after);
     }
 }
 
@@ -573,15 +608,18 @@ mod tests {
         let games = parse_all(pgn.as_bytes());
         let mut buf = Vec::new();
         {
+            if per_move {
+                let mut sink = MoveRows::new(&mut buf, "t.pgn");
+                for game in &games {
+                    sink.start_game(game.index + 1);
+                    game_stats(game, &std::sync::Arc::from("t.pgn"), None, &mut sink);
+                }
+                return String::from_utf8(buf).unwrap();
+            }
             let mut w = writer(&mut buf);
             let mut row = Row::default();
             for game in &games {
-                if per_move {
-                    let mut sink = MoveRows::new(&mut w, "t.pgn");
-                    sink.start_game(game.index + 1);
-                    game_stats(game, &std::sync::Arc::from("t.pgn"), None, &mut sink);
-                    sink.error().unwrap();
-                } else {
+                {
                     let s = game_stats(game, &std::sync::Arc::from("t.pgn"), None, &mut ());
                     write_game(&mut w, "t.pgn", &s, game, &[], &mut row).unwrap();
                 }
