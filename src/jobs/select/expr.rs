@@ -449,9 +449,11 @@ pub(crate) fn parse(text: &str, columns: &[&str]) -> Result<Expr, ExprError> {
     }
 }
 
-/// What an operand reads as in one game.
+/// What an operand of a comparison reads as in one game.
 struct Value<'v> {
     text: Cow<'v, str>,
+    /// The value as a number, when it reads as one.
+    number: Option<f64>,
     /// An unquoted number in the expression: the other side must be a number.
     literal_number: bool,
 }
@@ -465,7 +467,7 @@ impl Expr {
             Expr::Not(e) => !e.eval(get),
             Expr::Compare(left, op, right) => {
                 let (l, r) = (value(left, get), value(right, get));
-                let order = match (number_of(&l), number_of(&r)) {
+                let order = match (l.number, r.number) {
                     (Some(a), Some(b)) => a.partial_cmp(&b),
                     _ if l.literal_number || r.literal_number => None,
                     _ => Some(l.text.as_ref().cmp(r.text.as_ref())),
@@ -476,11 +478,8 @@ impl Expr {
                 operand,
                 regex,
                 negated,
-            } => regex.is_match(&value(operand, get).text) != *negated,
-            Expr::Truthy(operand) => {
-                let v = value(operand, get);
-                !matches!(v.text.as_ref(), "" | "false" | "0")
-            }
+            } => regex.is_match(&text(operand, get)) != *negated,
+            Expr::Truthy(operand) => !matches!(text(operand, get).as_ref(), "" | "false" | "0"),
         }
     }
 
@@ -518,23 +517,39 @@ fn value<'s, 'v: 's>(
     get: &mut impl FnMut(&Field) -> Cow<'v, str>,
 ) -> Value<'s> {
     match operand {
-        Operand::Field(f) => Value {
-            text: get(f),
-            literal_number: false,
-        },
+        Operand::Field(f) => {
+            let text = get(f);
+            let number = number(&text);
+            Value {
+                text,
+                number,
+                literal_number: false,
+            }
+        }
         Operand::Text(t) => Value {
             text: Cow::Borrowed(t),
+            number: number(t),
             literal_number: false,
         },
+        // Its text is never compared: against a non-number the comparison is false.
         Operand::Number(n) => Value {
-            text: Cow::Owned(n.to_string()),
+            text: Cow::Borrowed(""),
+            number: Some(*n),
             literal_number: true,
         },
     }
 }
 
-fn number_of(v: &Value<'_>) -> Option<f64> {
-    number(&v.text)
+/// An operand's text, for `~` and for a truth value.
+fn text<'s, 'v: 's>(
+    operand: &'s Operand,
+    get: &mut impl FnMut(&Field) -> Cow<'v, str>,
+) -> Cow<'s, str> {
+    match operand {
+        Operand::Field(f) => get(f),
+        Operand::Text(t) => Cow::Borrowed(t),
+        Operand::Number(n) => Cow::Owned(n.to_string()),
+    }
 }
 
 #[cfg(test)]

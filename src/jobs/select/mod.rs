@@ -181,8 +181,9 @@ pub(crate) fn select_batch(
     let name: Arc<str> = Arc::from(file);
     let replay = opts.needs_replay();
     let tallies = opts.tallies();
-    let reads_columns = !opts.columns_read().is_empty();
-    let reads_final_fen = opts.columns_read().contains(&"final_fen");
+    let columns_read = opts.columns_read();
+    let reads_columns = !columns_read.is_empty();
+    let reads_final_fen = columns_read.contains(&"final_fen");
     let mut out = SelectBatch::default();
     let mut row = Row::default();
     let mut converter = opts.normalise.then(|| {
