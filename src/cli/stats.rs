@@ -9,8 +9,10 @@ use std::time::Instant;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::input::Source;
+use crate::jobs::stats::columnar::{ParquetFailure, ParquetOut};
 use crate::jobs::stats::summary::{Limits, StatsSummary};
-use crate::jobs::stats::{BatchStats, Output, StatsOptions, rows, run_batch};
+use crate::jobs::stats::table::{self, GAME_HEADER};
+use crate::jobs::stats::{BatchStats, Format, Output, Shapes, StatsOptions, run_batch};
 
 use super::output::{
     exit_code, inputs, no_games_text, progress_bar, read_error, say, show_games, threads,
@@ -24,13 +26,17 @@ pub(crate) struct Args {
     /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// One CSV row per main-line half-move (file, game, ply, san, uci, fen_before, is_capture, is_check,
-    /// clock) instead of one per game
+    /// One row per main-line half-move (SAN, UCI, FENs, clock, evaluation, NAGs, comment...) instead of
+    /// one per game
     #[arg(long, conflicts_with = "summary")]
     per_move: bool,
-    /// A short report instead of CSV: results by colour, endings, ECO codes, standings per event
+    /// A short report instead of rows: results by colour, endings, ECO codes, standings per event
     #[arg(long)]
     summary: bool,
+    /// How rows are written: `csv`, `jsonl` (one JSON object per line) or `parquet` (typed columns,
+    /// zstd-compressed). Default: from the name given to -o (`.parquet`, `.jsonl`, `.ndjson`), else csv
+    #[arg(long, value_enum, conflicts_with = "summary")]
+    format: Option<FormatArg>,
     /// Add these PGN tags as columns of the per-game rows, named by the tag, in this order, comma-separated
     /// (`--tags UTCDate,WhiteTitle,Link`); empty where a game has no such tag
     #[arg(long, value_name = "TAGS", value_delimiter = ',', conflicts_with_all = ["per_move", "summary"])]
@@ -49,6 +55,89 @@ pub(crate) struct Args {
     /// No progress bar, no closing line on stderr
     #[arg(long, short = 'q')]
     quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FormatArg {
+    Csv,
+    Jsonl,
+    Parquet,
+}
+
+impl FormatArg {
+    fn format(self) -> Format {
+        match self {
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Parquet => Format::Parquet,
+        }
+    }
+}
+
+/// The format a file name asks for: `.parquet`; `.jsonl`, `.ndjson` (also compressed: `.jsonl.gz`...);
+/// `.csv` (likewise). `None` for any other name.
+fn format_of_name(path: &std::path::Path) -> Option<Format> {
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let name = [".gz", ".zst", ".zstd"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext))
+        .unwrap_or(&name);
+    if name.ends_with(".parquet") {
+        Some(Format::Parquet)
+    } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
+        Some(Format::Jsonl)
+    } else if name.ends_with(".csv") {
+        Some(Format::Csv)
+    } else {
+        None
+    }
+}
+
+/// The format of the run: `--format`, else the output's name. A format the name contradicts, and Parquet
+/// anywhere it cannot go (a terminal; a `.gz` or `.zst` name: Parquet compresses inside), are usage errors.
+fn choose_format(args: &Args) -> Result<Format, String> {
+    let named = args.output.as_deref().and_then(format_of_name);
+    let format = match (args.format.map(FormatArg::format), named) {
+        (Some(asked), Some(named)) if asked != named => {
+            return Err(format!(
+                "--format {} but the output is named {}",
+                format_name(asked),
+                args.output
+                    .as_deref()
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            ));
+        }
+        (Some(asked), _) => asked,
+        (None, Some(named)) => named,
+        (None, None) => Format::Csv,
+    };
+    if format == Format::Parquet {
+        match args.output.as_deref() {
+            None if std::io::IsTerminal::is_terminal(&io::stdout()) => {
+                return Err(
+                    "Parquet is binary: give a file with -o FILE.parquet, or redirect standard output"
+                        .into(),
+                );
+            }
+            Some(path) if super::sink::packing_of(path) != super::sink::Packing::Plain => {
+                return Err(format!(
+                    "{}: Parquet is compressed inside; name the file FILE.parquet",
+                    path.display()
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(format)
+}
+
+fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::Csv => "csv",
+        Format::Jsonl => "jsonl",
+        Format::Parquet => "parquet",
+    }
 }
 
 /// Batches of whole games: the size every job uses.
@@ -70,7 +159,17 @@ struct Totals {
 /// Why a run stopped early.
 enum Stop {
     Write(io::Error),
-    Csv(csv::Error),
+    /// The rows could not be made into Arrow arrays or Parquet (a bug, or a limit of the format).
+    Encode(String),
+}
+
+impl From<ParquetFailure> for Stop {
+    fn from(e: ParquetFailure) -> Self {
+        match e {
+            ParquetFailure::Write(e) => Stop::Write(e),
+            ParquetFailure::Encode(e) => Stop::Encode(e.to_string()),
+        }
+    }
 }
 
 pub(crate) fn run(args: Args) -> i32 {
@@ -86,30 +185,38 @@ pub(crate) fn run(args: Args) -> i32 {
         let _ = say(&format!("pgnkit: --tags: {message}\n"));
         return 2;
     }
+    let format = match (output, choose_format(&args)) {
+        (Output::StatsSummary, _) => Format::Csv,
+        (_, Ok(format)) => format,
+        (_, Err(message)) => {
+            let _ = say(&format!("pgnkit: {message}\n"));
+            return 2;
+        }
+    };
     let opts = StatsOptions {
         lang: args.lang.0,
         output,
+        format,
         tags: args.tags.clone(),
+    };
+    let shapes = Shapes::of(&opts);
+    let mut parquet = match &shapes.schema {
+        Some(schema) => match ParquetOut::new(schema) {
+            Ok(writer) => Some(writer),
+            Err(e) => {
+                let _ = say(&format!("pgnkit: cannot write Parquet: {e:?}\n"));
+                return 2;
+            }
+        },
+        None => None,
     };
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let header: Vec<&str> = match output {
-        Output::Games => rows::GAME_HEADER
-            .iter()
-            .copied()
-            .chain(args.tags.iter().map(String::as_str))
-            .collect(),
-        Output::Moves => rows::MOVE_HEADER.to_vec(),
-        Output::StatsSummary => Vec::new(),
-    };
-    if !header.is_empty() {
-        let mut w = rows::writer(Vec::new());
-        let bytes = rows::write_header(&mut w, &header)
-            .map_err(io::Error::other)
-            .and_then(|()| w.into_inner().map_err(|e| io::Error::other(e.to_string())))
-            .and_then(|bytes| out.write_all(&bytes));
-        if let Err(e) = bytes {
+    if format == Format::Csv && output != Output::StatsSummary {
+        let mut header = Vec::new();
+        table::csv_header(&mut header, &opts.columns());
+        if let Err(e) = out.write_all(&header) {
             return write_failure(&e);
         }
     }
@@ -137,7 +244,7 @@ pub(crate) fn run(args: Args) -> i32 {
                 .ok()
                 .and_then(|mut p| p.pop())
                 .unwrap_or_default();
-            run_batch(games, &names[source], &opts, buf)
+            run_batch(games, &names[source], &opts, &shapes, buf)
         },
         |event| {
             let step = match event {
@@ -146,8 +253,16 @@ pub(crate) fn run(args: Args) -> i32 {
                     Ok(())
                 }
                 Event::Batch { result, .. } => match result {
-                    Ok(batch) => emit(batch, &mut out, &mut totals, &mut summary, &bar, &pool),
-                    Err(e) => Err(Stop::Csv(e)),
+                    Ok(batch) => emit(
+                        batch,
+                        &mut out,
+                        parquet.as_mut(),
+                        &mut totals,
+                        &mut summary,
+                        &bar,
+                        &pool,
+                    ),
+                    Err(e) => Err(Stop::Encode(e.to_string())),
                 },
                 Event::Error { message, .. } => {
                     totals.io_errors += 1;
@@ -165,11 +280,21 @@ pub(crate) fn run(args: Args) -> i32 {
     bar.finish_and_clear();
     match stopped {
         Some(Stop::Write(e)) => return write_failure(&e),
-        Some(Stop::Csv(e)) => {
-            let _ = say(&format!("pgnkit: cannot write CSV: {e}\n"));
+        Some(Stop::Encode(e)) => {
+            let _ = say(&format!("pgnkit: cannot encode the rows: {e}\n"));
             return 2;
         }
         None => {}
+    }
+    if let Some(writer) = parquet {
+        match writer.finish(&mut out).map_err(Stop::from) {
+            Ok(()) => {}
+            Err(Stop::Write(e)) => return write_failure(&e),
+            Err(Stop::Encode(e)) => {
+                let _ = say(&format!("pgnkit: cannot encode the rows: {e}\n"));
+                return 2;
+            }
+        }
     }
     if output == Output::StatsSummary {
         summary.bytes = totals.bytes;
@@ -215,7 +340,7 @@ fn check_tags(tags: &[String]) -> Result<(), String> {
                 "`{tag}` is not a tag name (letters, digits and `_`)"
             ));
         }
-        if rows::GAME_HEADER.contains(&tag.as_str()) {
+        if GAME_HEADER.contains(&tag.as_str()) {
             return Err(format!("`{tag}` is already a column"));
         }
         if tags[..i].contains(tag) {
@@ -229,6 +354,7 @@ fn check_tags(tags: &[String]) -> Result<(), String> {
 fn emit(
     batch: BatchStats,
     out: &mut impl Write,
+    parquet: Option<&mut ParquetOut>,
     totals: &mut Totals,
     summary: &mut StatsSummary,
     bar: &indicatif::ProgressBar,
@@ -241,13 +367,16 @@ fn emit(
     for record in batch.records {
         summary.add(record);
     }
-    if !batch.csv.is_empty() {
-        bar.suspend(|| out.write_all(&batch.csv))
+    if !batch.text.is_empty() {
+        bar.suspend(|| out.write_all(&batch.text))
             .map_err(Stop::Write)?;
+    }
+    if let (Some(writer), Some(table)) = (parquet, &batch.table) {
+        writer.write(table, out)?;
     }
     show_games(bar, totals.games);
     if let Ok(mut p) = pool.lock() {
-        p.push(batch.csv);
+        p.push(batch.text);
     }
     Ok(())
 }

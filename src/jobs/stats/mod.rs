@@ -20,12 +20,17 @@
 //! `validate` either; a game with one is handed to [`validate_game`] itself, which then gives the error
 //! count and the first error. Errors are rare, so the cost of the second pass is too.
 
+pub(crate) mod columnar;
 pub(crate) mod perf;
 pub(crate) mod rows;
 pub(crate) mod summary;
+pub(crate) mod table;
 
 use std::borrow::Cow;
 use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_schema::{ArrowError, SchemaRef};
 
 use crate::jobs::validate::{Severity, ValidateOptions, validate_game_with};
 use pgnkit::core::{Claim, Move, Position, Termination};
@@ -47,14 +52,43 @@ pub(crate) enum Output {
     StatsSummary,
 }
 
+/// How rows are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// RFC 4180 CSV with a header line.
+    #[default]
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+    /// Apache Parquet ([`columnar`]).
+    Parquet,
+}
+
 /// What the user asked of stats.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StatsOptions {
     /// Piece letters to read moves with; `None` detects them per game (as validate does).
     pub(crate) lang: Option<Language>,
     pub(crate) output: Output,
+    pub(crate) format: Format,
     /// Tags written as extra columns of the per-game rows, in this order (`--tags`).
     pub(crate) tags: Vec<String>,
+}
+
+impl StatsOptions {
+    /// The columns of the rows: the per-game or per-move ones, `--tags` after the per-game ones; none for
+    /// the summary.
+    pub(crate) fn columns(&self) -> Vec<table::Column<'_>> {
+        match self.output {
+            Output::Games => table::GAME_COLUMNS
+                .iter()
+                .copied()
+                .chain(self.tags.iter().map(|t| table::tag_column(t)))
+                .collect(),
+            Output::Moves => table::MOVE_COLUMNS.to_vec(),
+            Output::StatsSummary => Vec::new(),
+        }
+    }
 }
 
 /// Counts over the main line's replayed moves.
@@ -102,24 +136,52 @@ pub(crate) struct RowTags<'a> {
     pub(crate) termination: Cow<'a, str>,
     pub(crate) time_control: Cow<'a, str>,
     pub(crate) variant: Cow<'a, str>,
+    /// Which tags the game has: bit `k` for the field in [`slot`] `k`.
+    pub(crate) present: u16,
+}
+
+/// The place of each [`RowTags`] field, in field order.
+pub(crate) mod slot {
+    pub(crate) const EVENT: usize = 0;
+    pub(crate) const SITE: usize = 1;
+    pub(crate) const DATE: usize = 2;
+    pub(crate) const ROUND: usize = 3;
+    pub(crate) const WHITE: usize = 4;
+    pub(crate) const BLACK: usize = 5;
+    pub(crate) const WHITE_ELO: usize = 6;
+    pub(crate) const BLACK_ELO: usize = 7;
+    pub(crate) const ECO: usize = 8;
+    pub(crate) const OPENING: usize = 9;
+    pub(crate) const RESULT: usize = 10;
+    pub(crate) const TERMINATION: usize = 11;
+    pub(crate) const TIME_CONTROL: usize = 12;
+    pub(crate) const VARIANT: usize = 13;
 }
 
 /// The slot of a tag in [`RowTags`]' field order (a `match` compiles to a length switch and one comparison).
 #[inline]
 fn tag_slot(name: &[u8]) -> Option<usize> {
     // The Seven Tag Roster's slots, in the roster's order.
-    const ROSTER: [usize; 7] = [0, 1, 2, 3, 4, 5, 10];
+    const ROSTER: [usize; 7] = [
+        slot::EVENT,
+        slot::SITE,
+        slot::DATE,
+        slot::ROUND,
+        slot::WHITE,
+        slot::BLACK,
+        slot::RESULT,
+    ];
     if let Some(k) = roster_index(name) {
         return Some(ROSTER[k]);
     }
     Some(match name {
-        b"WhiteElo" => 6,
-        b"BlackElo" => 7,
-        b"ECO" => 8,
-        b"Opening" => 9,
-        b"Termination" => 11,
-        b"TimeControl" => 12,
-        b"Variant" => 13,
+        b"WhiteElo" => slot::WHITE_ELO,
+        b"BlackElo" => slot::BLACK_ELO,
+        b"ECO" => slot::ECO,
+        b"Opening" => slot::OPENING,
+        b"Termination" => slot::TERMINATION,
+        b"TimeControl" => slot::TIME_CONTROL,
+        b"Variant" => slot::VARIANT,
         _ => return None,
     })
 }
@@ -135,6 +197,10 @@ impl<'a> RowTags<'a> {
                 found[k] = Some(tag);
             }
         }
+        let present = found
+            .iter()
+            .enumerate()
+            .fold(0u16, |bits, (k, t)| bits | (u16::from(t.is_some()) << k));
         let mut values = found.map(|t| t.map_or(Cow::Borrowed(""), |t| game.tag_value(t)));
         let mut take = |k: usize| std::mem::take(&mut values[k]);
         RowTags {
@@ -152,7 +218,13 @@ impl<'a> RowTags<'a> {
             termination: take(11),
             time_control: take(12),
             variant: take(13),
+            present,
         }
+    }
+
+    /// Whether the game has the tag of [`slot`] `k`.
+    pub(crate) fn has(&self, k: usize) -> bool {
+        self.present & (1 << k) != 0
     }
 }
 
@@ -360,8 +432,10 @@ pub(crate) fn game_stats_with<'a>(
 /// What one batch of games gives.
 #[derive(Debug, Default)]
 pub(crate) struct BatchStats {
-    /// CSV rows (no header), ready to be written out.
-    pub(crate) csv: Vec<u8>,
+    /// CSV or JSON-lines rows (no header), ready to be written out.
+    pub(crate) text: Vec<u8>,
+    /// The rows as Arrow arrays, for Parquet.
+    pub(crate) table: Option<RecordBatch>,
     pub(crate) games: u64,
     pub(crate) games_with_errors: u64,
     /// Main-line half-moves replayed.
@@ -372,39 +446,44 @@ pub(crate) struct BatchStats {
     pub(crate) records: Vec<summary::GameRecord>,
 }
 
-/// Runs stats over one batch of games, writing CSV rows into `buf` (cleared first; pass a recycled buffer
-/// to save allocations). Writing to memory cannot fail, but the CSV writer's own checks can.
+/// The batch-wide constants the workers need: the JSON keys and the Arrow schema, made once per run.
+#[derive(Debug, Default)]
+pub(crate) struct Shapes {
+    pub(crate) json_keys: Vec<Vec<u8>>,
+    pub(crate) schema: Option<SchemaRef>,
+}
+
+impl Shapes {
+    pub(crate) fn of(opts: &StatsOptions) -> Shapes {
+        let columns = opts.columns();
+        match opts.format {
+            Format::Csv => Shapes::default(),
+            Format::Jsonl => Shapes {
+                json_keys: table::json_keys(&columns),
+                schema: None,
+            },
+            Format::Parquet => Shapes {
+                json_keys: Vec::new(),
+                schema: Some(columnar::schema(&columns)),
+            },
+        }
+    }
+}
+
+/// Runs stats over one batch of games, writing CSV or JSON rows into `buf` (cleared first; pass a recycled
+/// buffer to save allocations) or gathering Arrow arrays. Only the arrays can fail to build (a bug).
 pub(crate) fn run_batch(
     games: &mut GameReader<'_>,
     file: &str,
     opts: &StatsOptions,
+    shapes: &Shapes,
     mut buf: Vec<u8>,
-) -> Result<BatchStats, csv::Error> {
+) -> Result<BatchStats, ArrowError> {
     buf.clear();
     let mut out = BatchStats::default();
     let name: Arc<str> = Arc::from(file);
-    match opts.output {
-        Output::Games => {
-            let mut w = rows::writer(&mut buf);
-            let mut row = rows::Row::default();
-            while let Some(game) = games.next_game() {
-                out.bytes += game.source.len() as u64;
-                let stats = game_stats(game, &name, opts.lang, &mut ());
-                out.add(&stats);
-                rows::write_game(&mut w, file, &stats, game, &opts.tags, &mut row)?;
-            }
-            w.flush()?;
-        }
-        Output::Moves => {
-            let mut sink = rows::MoveRows::new(&mut buf, file);
-            while let Some(game) = games.next_game() {
-                out.bytes += game.source.len() as u64;
-                sink.start_game(game.index + 1);
-                let stats = game_stats(game, &name, opts.lang, &mut sink);
-                out.add(&stats);
-            }
-        }
-        Output::StatsSummary => {
+    match (opts.output, opts.format, &shapes.schema) {
+        (Output::StatsSummary, _, _) => {
             while let Some(game) = games.next_game() {
                 out.bytes += game.source.len() as u64;
                 let stats = game_stats(game, &name, opts.lang, &mut ());
@@ -412,9 +491,79 @@ pub(crate) fn run_batch(
                 out.records.push(summary::GameRecord::of(&stats));
             }
         }
+        (Output::Games, Format::Parquet, Some(schema)) => {
+            let mut cells = columnar::ArrowCells::new(schema);
+            game_rows(games, &name, opts, &mut out, &mut cells);
+            out.table = Some(cells.finish()?);
+        }
+        (Output::Games, Format::Jsonl, _) => {
+            let mut cells = table::JsonCells::new(&mut buf, &shapes.json_keys);
+            game_rows(games, &name, opts, &mut out, &mut cells);
+        }
+        (Output::Games, _, _) => {
+            let mut cells = table::CsvCells::new(&mut buf);
+            game_rows(games, &name, opts, &mut out, &mut cells);
+        }
+        (Output::Moves, Format::Parquet, Some(schema)) => {
+            let cells = move_rows(
+                games,
+                &name,
+                opts,
+                &mut out,
+                columnar::ArrowCells::new(schema),
+            );
+            out.table = Some(cells.finish()?);
+        }
+        (Output::Moves, Format::Jsonl, _) => {
+            move_rows(
+                games,
+                &name,
+                opts,
+                &mut out,
+                table::JsonCells::new(&mut buf, &shapes.json_keys),
+            );
+        }
+        (Output::Moves, _, _) => {
+            move_rows(games, &name, opts, &mut out, table::CsvCells::new(&mut buf));
+        }
     }
-    out.csv = buf;
+    out.text = buf;
     Ok(out)
+}
+
+/// One row per game of the batch.
+fn game_rows(
+    games: &mut GameReader<'_>,
+    file: &Arc<str>,
+    opts: &StatsOptions,
+    out: &mut BatchStats,
+    cells: &mut impl table::Cells,
+) {
+    let mut scratch = String::new();
+    while let Some(game) = games.next_game() {
+        out.bytes += game.source.len() as u64;
+        let stats = game_stats(game, file, opts.lang, &mut ());
+        out.add(&stats);
+        rows::write_game(cells, &mut scratch, file, &stats, game, &opts.tags);
+    }
+}
+
+/// One row per main-line half-move of the batch's games; gives the cells back.
+fn move_rows<C: table::Cells>(
+    games: &mut GameReader<'_>,
+    file: &Arc<str>,
+    opts: &StatsOptions,
+    out: &mut BatchStats,
+    cells: C,
+) -> C {
+    let mut sink = rows::MoveRows::new(cells, file);
+    while let Some(game) = games.next_game() {
+        out.bytes += game.source.len() as u64;
+        sink.start_game(game.index + 1);
+        let stats = game_stats(game, file, opts.lang, &mut sink);
+        out.add(&stats);
+    }
+    sink.into_cells()
 }
 
 impl BatchStats {

@@ -1,13 +1,11 @@
-//! The CSV rows: headers, the per-game row and the per-move rows, written straight into a batch's buffer.
-//!
-//! RFC 4180 as the `csv` crate writes it: comma-separated, a field quoted only when it holds a comma, a
-//! quote or a line break (quotes doubled), records ended by `\n`, UTF-8 throughout (Windows-1252 games are
-//! decoded). Booleans are `true`/`false`; a missing value is an empty field.
+//! The rows' values: the per-game row and the per-move rows, written through [`Cells`] so that every
+//! format ([`super::table`]) receives the same values.
 
-use std::io;
 use std::time::Duration;
 
-use super::{GameStats, MainLineSink};
+pub(crate) use super::table::GAME_HEADER;
+use super::table::{Cells, CsvCells};
+use super::{GameStats, MainLineSink, RowTags};
 use crate::jobs::moves::{push_san, push_uci};
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::core::{decimal, fen};
@@ -15,245 +13,201 @@ use pgnkit::notation::Language;
 use pgnkit::pgn::{Eval, Game, Speed, TokenKind, commands, parse_clock, parse_eval};
 use pgnkit::walk::{MoveAt, Variant};
 
-/// Columns of the per-game CSV: the issue's 26 in their order, then extras.
-pub(crate) const GAME_HEADER: [&str; 36] = [
-    "file",
-    "game",
-    "event",
-    "site",
-    "date",
-    "round",
-    "white",
-    "black",
-    "white_elo",
-    "black_elo",
-    "eco",
-    "opening",
-    "result",
-    "termination",
-    "lang",
-    "plies",
-    "valid",
-    "errors",
-    "first_error",
-    "checks",
-    "captures",
-    "castles_white",
-    "castles_black",
-    "promotions",
-    "en_passant",
-    "final_fen",
-    // extras
-    "marker",
-    "termination_tag",
-    "time_control",
-    "variant",
-    "claimable",
-    "variation_moves",
-    "line",
-    "opening_eco",
-    "opening_name",
-    "time_control_category",
-];
-
-/// The per-game columns that come from the tags and the game's place in its file: reading them needs no
-/// replay (`select --where` on them alone skips it).
-pub(crate) const TAG_COLUMNS: [&str; 18] = [
-    "file",
-    "game",
-    "event",
-    "site",
-    "date",
-    "round",
-    "white",
-    "black",
-    "white_elo",
-    "black_elo",
-    "eco",
-    "opening",
-    "result",
-    "marker",
-    "termination_tag",
-    "time_control",
-    "line",
-    "time_control_category",
-];
-
-/// Columns of the per-move CSV.
-pub(crate) const MOVE_HEADER: [&str; 17] = [
-    "file",
-    "game",
-    "ply",
-    "san",
-    "uci",
-    "fen_before",
-    "is_capture",
-    "is_check",
-    "clock",
-    "move_number",
-    "color",
-    "fen",
-    "eval_cp",
-    "eval_mate",
-    "emt",
-    "nags",
-    "comment",
-];
-
-/// A CSV writer with pgnkit's settings (no automatic header: the output side writes it once).
-pub(crate) fn writer<W: io::Write>(w: W) -> csv::Writer<W> {
-    csv::WriterBuilder::new()
-        .has_headers(false)
-        .buffer_capacity(1 << 16)
-        .from_writer(w)
-}
-
-/// Writes a header record.
-pub(crate) fn write_header<W: io::Write>(
-    w: &mut csv::Writer<W>,
-    header: &[&str],
-) -> csv::Result<()> {
-    w.write_record(header)
-}
-
-/// A row being built: fields are collected in a reused [`csv::ByteRecord`] and written in one call, which
-/// takes the `csv` crate's fast path (one copy, quoting only where needed) instead of its field-at-a-time
-/// state machine.
+/// A per-game row as CSV fields, read back by column index: what `select --where` compares (a missing
+/// value is an empty field, as in the CSV).
 #[derive(Default)]
 pub(crate) struct Row {
     record: csv::ByteRecord,
-    text: String,
 }
 
 impl Row {
-    #[inline]
-    fn field(&mut self, bytes: impl AsRef<[u8]>) {
-        self.record.push_field(bytes.as_ref());
-    }
-
-    #[inline]
-    fn num(&mut self, n: impl Into<u64>) {
-        let mut buf = [0u8; 20];
-        self.record.push_field(decimal::digits(n.into(), &mut buf));
-    }
-
-    /// The FEN of a position, written without a String of its own.
-    #[inline]
-    fn fen(&mut self, pos: &Position) {
-        self.text.clear();
-        fen::write_fen(pos, fen::CastlingStyle::XFen, &mut self.text);
-        self.record.push_field(self.text.as_bytes());
-    }
-
-    #[inline]
-    fn flag(&mut self, b: bool) {
-        self.record.push_field(if b { b"true" } else { b"false" });
-    }
-
     /// Field `index` of the row, as written.
     pub(crate) fn get(&self, index: usize) -> Option<&[u8]> {
         self.record.get(index)
     }
 
-    /// Writes the row and clears it for the next one.
-    #[inline]
-    fn finish<W: io::Write>(&mut self, w: &mut csv::Writer<W>) -> csv::Result<()> {
-        let written = w.write_byte_record(&self.record);
+    /// Empties the row for the next game.
+    pub(crate) fn clear(&mut self) {
         self.record.clear();
-        written
     }
 }
 
-/// Writes one game's row (`row` is scratch space, reused from game to game), then the values of `tags`.
-pub(crate) fn write_game<W: io::Write>(
-    w: &mut csv::Writer<W>,
+impl Cells for Row {
+    fn text(&mut self, value: &str) {
+        self.record.push_field(value.as_bytes());
+    }
+
+    fn int(&mut self, value: i64) {
+        let mut buf = [0u8; 20];
+        let digits = decimal::digits(value.unsigned_abs(), &mut buf);
+        if value < 0 {
+            let mut signed = Vec::with_capacity(digits.len() + 1);
+            signed.push(b'-');
+            signed.extend_from_slice(digits);
+            self.record.push_field(&signed);
+        } else {
+            self.record.push_field(digits);
+        }
+    }
+
+    fn flag(&mut self, value: bool) {
+        self.record
+            .push_field(if value { b"true" } else { b"false" });
+    }
+
+    fn seconds(&mut self, value: Duration) {
+        let mut out = Vec::new();
+        super::table::push_seconds(&mut out, value);
+        self.record.push_field(&out);
+    }
+
+    fn nags(&mut self, nags: &[u8]) {
+        let mut out = Vec::new();
+        CsvCells::new(&mut out).nags(nags);
+        self.record.push_field(&out);
+    }
+
+    fn null(&mut self) {
+        self.record.push_field(b"");
+    }
+
+    fn end_row(&mut self) {}
+}
+
+/// An Elo tag as an integer: `None` when it is not one (`?`, `-`, empty) or out of any rating's range.
+pub(crate) fn elo(value: &str) -> Option<i64> {
+    let digits = value.trim_ascii();
+    if digits.is_empty() || digits.len() > 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// Writes one game's row: its fields ([`fill_game_row`]), then the values of `tags`, then the row's end.
+/// `scratch` is reused from game to game.
+pub(crate) fn write_game(
+    cells: &mut impl Cells,
+    scratch: &mut String,
     file: &str,
     s: &GameStats<'_>,
     game: &Game<'_>,
     tags: &[String],
-    row: &mut Row,
-) -> csv::Result<()> {
-    fill_game_row(row, file, s, true);
-    push_tags(row, game, tags);
-    row.finish(w)
+) {
+    fill_game_row(cells, scratch, file, s, true);
+    push_tags(cells, game, tags);
+    cells.end_row();
 }
 
-/// Fills `row` with one game's fields, in [`GAME_HEADER`]'s order (`row` is cleared first): what
-/// [`write_game`] writes, and what `select --where` compares. Without `final_fen` that field is left
-/// empty: writing a FEN is most of the cost of a row, and select needs it only when asked for it.
-pub(crate) fn fill_game_row(row: &mut Row, file: &str, s: &GameStats<'_>, final_fen: bool) {
-    row.record.clear();
-    let t = &s.tags;
-    row.field(file);
-    row.num(s.number);
-    for value in [
-        &t.event,
-        &t.site,
-        &t.date,
-        &t.round,
-        &t.white,
-        &t.black,
-        &t.white_elo,
-        &t.black_elo,
-        &t.eco,
-        &t.opening,
-        &t.result,
-    ] {
-        row.field(value.as_bytes());
+/// A tag's value, or no value when the game has no such tag.
+fn tag_cell(cells: &mut impl Cells, tags: &RowTags<'_>, slot: usize, value: &str) {
+    if tags.has(slot) {
+        cells.text(value);
+    } else {
+        cells.null();
     }
+}
+
+/// Writes one game's fields, in [`GAME_HEADER`]'s order, without ending the row: what [`write_game`]
+/// writes, and what `select --where` compares. Without `final_fen` that field is left empty: writing a FEN
+/// is most of the cost of a row, and select needs it only when asked for it.
+pub(crate) fn fill_game_row(
+    cells: &mut impl Cells,
+    scratch: &mut String,
+    file: &str,
+    s: &GameStats<'_>,
+    final_fen: bool,
+) {
+    use super::slot;
+    let t = &s.tags;
+    cells.text(file);
+    cells.int(s.number as i64);
+    for (k, value) in [
+        (slot::EVENT, &t.event),
+        (slot::SITE, &t.site),
+        (slot::DATE, &t.date),
+        (slot::ROUND, &t.round),
+        (slot::WHITE, &t.white),
+        (slot::BLACK, &t.black),
+    ] {
+        tag_cell(cells, t, k, value);
+    }
+    for value in [&t.white_elo, &t.black_elo] {
+        match elo(value) {
+            Some(n) => cells.int(n),
+            None => cells.null(),
+        }
+    }
+    tag_cell(cells, t, slot::ECO, &t.eco);
+    tag_cell(cells, t, slot::OPENING, &t.opening);
+    tag_cell(cells, t, slot::RESULT, &t.result);
     let r = s.replayed.as_ref();
-    row.field(r.and_then(|r| r.termination).map_or("none", |t| t.as_str()));
-    row.field(r.map_or("", |r| r.lang.code()));
-    row.num(s.plies);
-    row.flag(s.valid);
-    row.num(s.errors);
-    row.field(s.first_error.as_deref().unwrap_or(""));
-    let c = r.map(|r| r.counts).unwrap_or_default();
-    row.num(c.checks);
-    row.num(c.captures);
-    row.num(c.castles[Color::White.index()]);
-    row.num(c.castles[Color::Black.index()]);
-    row.num(c.promotions);
-    row.num(c.en_passant);
+    cells.plain(r.and_then(|r| r.termination).map_or("none", |t| t.as_str()));
     match r {
-        Some(r) if final_fen => row.fen(&r.final_position),
-        _ => row.field(""),
+        Some(r) => cells.plain(r.lang.code()),
+        None => cells.null(),
+    }
+    cells.int(i64::from(s.plies));
+    cells.flag(s.valid);
+    cells.int(i64::from(s.errors));
+    cells.opt_text(s.first_error.as_deref());
+    let c = r.map(|r| r.counts).unwrap_or_default();
+    for n in [
+        c.checks,
+        c.captures,
+        c.castles[Color::White.index()],
+        c.castles[Color::Black.index()],
+        c.promotions,
+        c.en_passant,
+    ] {
+        cells.int(i64::from(n));
+    }
+    match r {
+        Some(r) if final_fen => {
+            scratch.clear();
+            fen::write_fen(&r.final_position, fen::CastlingStyle::XFen, scratch);
+            cells.plain(scratch);
+        }
+        Some(_) => cells.plain(""),
+        None => cells.null(),
     }
     // extras
-    row.field(s.marker.map_or("", |m| m.as_str()));
-    row.field(t.termination.as_bytes());
-    row.field(t.time_control.as_bytes());
+    match s.marker {
+        Some(m) => cells.plain(m.as_str()),
+        None => cells.null(),
+    }
+    tag_cell(cells, t, slot::TERMINATION, &t.termination);
+    tag_cell(cells, t, slot::TIME_CONTROL, &t.time_control);
     match r {
-        Some(r) => row.field(match r.variant {
+        Some(r) => cells.plain(match r.variant {
             Variant::Standard => "standard",
             Variant::Chess960 => "chess960",
         }),
-        None => row.field(t.variant.as_bytes()),
+        None => tag_cell(cells, t, slot::VARIANT, &t.variant),
     }
-    row.text.clear();
+    scratch.clear();
     for claim in r.map_or(&[][..], |r| &r.claimable) {
-        if !row.text.is_empty() {
-            row.text.push(' ');
+        if !scratch.is_empty() {
+            scratch.push(' ');
         }
-        row.text.push_str(claim.as_str());
+        scratch.push_str(claim.as_str());
     }
-    row.record.push_field(row.text.as_bytes());
-    row.num(r.map_or(0, |r| r.variation_moves));
-    row.num(s.line);
+    cells.plain(scratch);
+    cells.int(i64::from(r.map_or(0, |r| r.variation_moves)));
+    cells.int(s.line as i64);
     let opening = r.and_then(|r| r.opening);
-    row.field(opening.map_or("", |o| o.eco));
-    row.field(opening.map_or("", |o| o.name));
-    row.field(Speed::from_time_control(&t.time_control).map_or("", Speed::as_str));
+    cells.opt_text(opening.map(|o| o.eco));
+    cells.opt_text(opening.map(|o| o.name));
+    match Speed::from_time_control(&t.time_control) {
+        Some(speed) => cells.plain(speed.as_str()),
+        None => cells.null(),
+    }
 }
 
-/// Appends the values of `tags` (`stats --tags`), each the game's first tag of that name, decoded; empty
+/// Appends the values of `tags` (`stats --tags`), each the game's first tag of that name, decoded; no value
 /// when the game has none.
-pub(crate) fn push_tags(row: &mut Row, game: &Game<'_>, tags: &[String]) {
+pub(crate) fn push_tags(cells: &mut impl Cells, game: &Game<'_>, tags: &[String]) {
     for name in tags {
-        match game.tag(name) {
-            Some(value) => row.field(value.as_bytes()),
-            None => row.field(""),
-        }
+        cells.opt_text(game.tag(name).as_deref());
     }
 }
 
@@ -339,65 +293,30 @@ impl MoveNotes {
     }
 }
 
-/// Seconds, as `180` or `179.5` (fractions as written, trailing zeros dropped).
-pub(crate) fn write_seconds(out: &mut String, d: Duration) {
-    decimal::push(out, d.as_secs());
-    let nanos = d.subsec_nanos();
-    if nanos != 0 {
-        out.push('.');
-        decimal::push_nanos(out, nanos);
-    }
-}
-
-/// The per-move rows of a batch, as a [`MainLineSink`] fed by the replay, appended to a byte buffer.
-///
-/// Written without the `csv` crate: a per-move row is mostly FENs, SAN and numbers, which never need
-/// quoting, and copying them straight in costs far less than the crate's byte-by-byte check of every field.
-/// The two fields that may need quoting (the file name and the comment) are quoted as the crate quotes
-/// (only when they hold a comma, a quote or a line break; quotes doubled), so the output is what the crate
-/// would write.
-pub(crate) struct MoveRows<'w> {
-    out: &'w mut Vec<u8>,
-    /// The file name as a CSV field, quoted if it must be.
-    file: Vec<u8>,
+/// The per-move rows of a batch, as a [`MainLineSink`] fed by the replay, written through `C`.
+pub(crate) struct MoveRows<C> {
+    cells: C,
+    file: String,
     game: u64,
-    text: String,
+    san: String,
+    uci: String,
     /// The position before the move being written, kept between the sink's two calls.
     before: Position,
-    /// The FEN after the last row's move, and which (game, ply) that was.
+    /// The FEN after the last row's move, and which (game, ply) that was: the next row's `fen_before`,
+    /// written once.
     after_fen: String,
     after_fen_of: Option<(u64, u32)>,
     notes: MoveNotes,
 }
 
-/// Appends `field` as a CSV field: quoted, quotes doubled, when it holds a comma, a quote or a line break.
-fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
-    if field
-        .iter()
-        .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-    {
-        out.push(b'"');
-        for &b in field {
-            if b == b'"' {
-                out.push(b'"');
-            }
-            out.push(b);
-        }
-        out.push(b'"');
-    } else {
-        out.extend_from_slice(field);
-    }
-}
-
-impl<'w> MoveRows<'w> {
-    pub(crate) fn new(out: &'w mut Vec<u8>, file: &str) -> Self {
-        let mut quoted = Vec::new();
-        push_csv_field(&mut quoted, file.as_bytes());
+impl<C: Cells> MoveRows<C> {
+    pub(crate) fn new(cells: C, file: &str) -> Self {
         MoveRows {
-            out,
-            file: quoted,
+            cells,
+            file: file.to_owned(),
             game: 0,
-            text: String::new(),
+            san: String::new(),
+            uci: String::new(),
             before: Position::new(),
             after_fen: String::new(),
             after_fen_of: None,
@@ -410,105 +329,84 @@ impl<'w> MoveRows<'w> {
         self.game = number;
     }
 
-    fn num(&mut self, n: u64) {
-        let mut buf = [0u8; 20];
-        self.out.extend_from_slice(decimal::digits(n, &mut buf));
-    }
-
-    fn signed(&mut self, n: i64) {
-        if n < 0 {
-            self.out.push(b'-');
-        }
-        self.num(n.unsigned_abs());
-    }
-
-    fn flag(&mut self, b: bool) {
-        self.out
-            .extend_from_slice(if b { b"true" } else { b"false" });
+    /// The cells, all rows written.
+    pub(crate) fn into_cells(self) -> C {
+        self.cells
     }
 
     /// Writes the row of a move from [`MainLineSink::before_move`]'s position to `after`.
     fn row(&mut self, game: &Game<'_>, at: MoveAt<'_>, m: Option<&Move>, after: &Position) {
         let before = self.before;
-        self.out.extend_from_slice(&self.file);
-        self.out.push(b',');
-        self.num(self.game);
-        self.out.push(b',');
-        self.num(u64::from(at.ply));
-        self.out.push(b',');
+        let cells = &mut self.cells;
+        cells.text(&self.file);
+        cells.int(self.game as i64);
+        cells.int(i64::from(at.ply));
         match m {
             Some(m) => {
                 // convert's writers: the same text as the notation layer's `Display`, without `fmt`.
-                self.text.clear();
-                push_san(&mut self.text, &before, m, after, Language::En);
-                self.text.push(',');
-                push_uci(&mut self.text, &before, m);
-                self.out.extend_from_slice(self.text.as_bytes());
+                self.san.clear();
+                push_san(&mut self.san, &before, m, after, Language::En);
+                self.uci.clear();
+                push_uci(&mut self.uci, &before, m);
+                cells.plain(&self.san);
+                cells.plain(&self.uci);
             }
-            None => self.out.extend_from_slice(b"--,0000"),
+            None => {
+                cells.plain("--");
+                cells.plain("0000");
+            }
         }
-        self.out.push(b',');
-        // The position after the previous row's move is this row's before: written once.
+        // The position after the previous row's move is this row's before.
         if self.after_fen_of != Some((self.game, at.ply.wrapping_sub(1))) {
             self.after_fen.clear();
             fen::write_fen(&before, fen::CastlingStyle::XFen, &mut self.after_fen);
         }
-        self.out.extend_from_slice(self.after_fen.as_bytes());
-        self.out.push(b',');
-        self.flag(m.is_some_and(|m| m.is_capture()));
-        self.out.push(b',');
-        self.flag(after.is_check());
-        self.out.push(b',');
+        cells.plain(&self.after_fen);
+        cells.flag(m.is_some_and(|m| m.is_capture()));
+        cells.flag(after.is_check());
         self.notes.read(game, at.index);
-        if let Some(c) = self.notes.clock {
-            self.text.clear();
-            write_seconds(&mut self.text, c);
-            self.out.extend_from_slice(self.text.as_bytes());
+        match self.notes.clock {
+            Some(c) => cells.seconds(c),
+            None => cells.null(),
         }
-        self.out.push(b',');
-        self.num(u64::from(before.fullmoves()));
-        self.out.extend_from_slice(match before.turn() {
-            Color::White => b",white,",
-            Color::Black => b",black,",
+        cells.int(i64::from(before.fullmoves()));
+        cells.plain(match before.turn() {
+            Color::White => "white",
+            Color::Black => "black",
         });
         self.after_fen.clear();
         fen::write_fen(after, fen::CastlingStyle::XFen, &mut self.after_fen);
         self.after_fen_of = Some((self.game, at.ply));
-        self.out.extend_from_slice(self.after_fen.as_bytes());
-        self.out.push(b',');
+        cells.plain(&self.after_fen);
         match self.notes.eval {
             Some(Eval::Centipawns(cp)) => {
-                self.signed(cp);
-                self.out.push(b',');
+                cells.int(cp);
+                cells.null();
             }
             Some(Eval::Mate(n)) => {
-                self.out.push(b',');
-                self.signed(n);
+                cells.null();
+                cells.int(n);
             }
-            None => self.out.push(b','),
-        }
-        self.out.push(b',');
-        if let Some(t) = self.notes.emt {
-            self.text.clear();
-            write_seconds(&mut self.text, t);
-            self.out.extend_from_slice(self.text.as_bytes());
-        }
-        self.out.push(b',');
-        for (i, nag) in self.notes.nags.iter().enumerate() {
-            if i > 0 {
-                self.out.push(b' ');
+            None => {
+                cells.null();
+                cells.null();
             }
-            let mut buf = [0u8; 20];
-            self.out
-                .extend_from_slice(decimal::digits(u64::from(*nag), &mut buf));
         }
-        self.out.push(b',');
-        push_csv_field(self.out, self.notes.comment.as_bytes());
-        self.out.push(b'\n');
+        match self.notes.emt {
+            Some(t) => cells.seconds(t),
+            None => cells.null(),
+        }
+        cells.nags(&self.notes.nags);
+        if self.notes.comment.is_empty() {
+            cells.null();
+        } else {
+            cells.text(&self.notes.comment);
+        }
+        cells.end_row();
     }
 }
 
-impl MainLineSink for MoveRows<'_> {
+impl<C: Cells> MainLineSink for MoveRows<C> {
     #[inline(always)]
     fn before_move(&mut self, _: &Game<'_>, _: MoveAt<'_>, before: &Position) {
         self.before = *before;
@@ -527,15 +425,23 @@ mod tests {
 
     #[test]
     fn seconds_are_whole_or_decimal() {
-        let mut s = String::new();
-        write_seconds(&mut s, Duration::from_secs(180));
-        assert_eq!(s, "180");
-        s.clear();
-        write_seconds(&mut s, Duration::from_millis(3_723_500));
-        assert_eq!(s, "3723.5");
-        s.clear();
-        write_seconds(&mut s, Duration::new(0, 50_000_000));
-        assert_eq!(s, "0.05");
+        let text = |d| {
+            let mut out = Vec::new();
+            super::super::table::push_seconds(&mut out, d);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(text(Duration::from_secs(180)), "180");
+        assert_eq!(text(Duration::from_millis(3_723_500)), "3723.5");
+        assert_eq!(text(Duration::new(0, 50_000_000)), "0.05");
+    }
+
+    #[test]
+    fn elo_is_a_number_or_nothing() {
+        assert_eq!(elo("2100"), Some(2100));
+        assert_eq!(elo(" 1500 "), Some(1500));
+        for not in ["", "?", "-", "21OO", "+2100", "12345678"] {
+            assert_eq!(elo(not), None, "{not}");
+        }
     }
 
     #[test]
@@ -606,25 +512,21 @@ mod tests {
 
     fn csv_of(pgn: &str, per_move: bool) -> String {
         let games = parse_all(pgn.as_bytes());
+        let file = std::sync::Arc::from("t.pgn");
         let mut buf = Vec::new();
-        {
-            if per_move {
-                let mut sink = MoveRows::new(&mut buf, "t.pgn");
-                for game in &games {
-                    sink.start_game(game.index + 1);
-                    game_stats(game, &std::sync::Arc::from("t.pgn"), None, &mut sink);
-                }
-                return String::from_utf8(buf).unwrap();
-            }
-            let mut w = writer(&mut buf);
-            let mut row = Row::default();
+        if per_move {
+            let mut sink = MoveRows::new(CsvCells::new(&mut buf), "t.pgn");
             for game in &games {
-                {
-                    let s = game_stats(game, &std::sync::Arc::from("t.pgn"), None, &mut ());
-                    write_game(&mut w, "t.pgn", &s, game, &[], &mut row).unwrap();
-                }
+                sink.start_game(game.index + 1);
+                game_stats(game, &file, None, &mut sink);
             }
-            w.flush().unwrap();
+        } else {
+            let mut cells = CsvCells::new(&mut buf);
+            let mut scratch = String::new();
+            for game in &games {
+                let s = game_stats(game, &file, None, &mut ());
+                write_game(&mut cells, &mut scratch, "t.pgn", &s, game, &[]);
+            }
         }
         String::from_utf8(buf).unwrap()
     }

@@ -1,0 +1,504 @@
+//! The tables stats writes, described once: each column's name, type and whether it can be missing, and
+//! the [`Cells`] trait through which a row is written. The row code ([`super::rows`]) says what the values
+//! are; a format says how a value is spelled: CSV ([`CsvCells`], and [`super::rows::Row`] for select), JSON
+//! lines ([`JsonCells`]) or Arrow arrays bound for Parquet ([`super::columnar::ArrowCells`]). One row code
+//! for three formats is what makes them agree row for row.
+
+use std::time::Duration;
+
+use pgnkit::core::decimal;
+
+/// The type of a column's values, the same in every format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// UTF-8 text.
+    Text,
+    /// A 32-bit signed integer (counts, Elo ratings, evaluations).
+    Int32,
+    /// A 64-bit signed integer (game numbers and lines in a file, which have no small bound).
+    Int64,
+    /// `true` or `false`.
+    Bool,
+    /// A duration in seconds, fractions kept (a 64-bit float in Parquet).
+    Seconds,
+    /// A list of Numeric Annotation Glyphs, `$n` as `n` (space-separated in CSV).
+    Nags,
+}
+
+/// One column of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Column<'n> {
+    /// The name, the same in every format.
+    pub(crate) name: &'n str,
+    pub(crate) kind: Kind,
+    /// Whether a row may have no value (an empty CSV field, JSON `null`, a Parquet null).
+    pub(crate) nullable: bool,
+    /// Whether the value comes from the tags and the game's place in its file alone: reading it needs no
+    /// replay (`select --where` on such columns skips it).
+    pub(crate) without_replay: bool,
+}
+
+const fn col(name: &str, kind: Kind, nullable: bool, without_replay: bool) -> Column<'_> {
+    Column {
+        name,
+        kind,
+        nullable,
+        without_replay,
+    }
+}
+
+/// A tag's value: missing when the game has no such tag.
+const fn tag(name: &str) -> Column<'_> {
+    col(name, Kind::Text, true, true)
+}
+
+/// A value the replay gives.
+const fn replayed(name: &str, kind: Kind) -> Column<'_> {
+    col(name, kind, false, false)
+}
+
+/// Columns of the per-game rows: the 26 the first stats issue asked for in their order, then extras (new
+/// columns go last, so scripts that read columns by position keep working).
+pub(crate) const GAME_COLUMNS: [Column<'static>; 36] = [
+    col("file", Kind::Text, false, true),
+    col("game", Kind::Int64, false, true),
+    tag("event"),
+    tag("site"),
+    tag("date"),
+    tag("round"),
+    tag("white"),
+    tag("black"),
+    // The tag read as an integer: missing when absent or not a number (`?`, `-`).
+    col("white_elo", Kind::Int32, true, true),
+    col("black_elo", Kind::Int32, true, true),
+    tag("eco"),
+    tag("opening"),
+    tag("result"),
+    // `none` when the game ends without a rule ending it, or cannot be replayed.
+    replayed("termination", Kind::Text),
+    // Missing when the game cannot be replayed (unsupported variant, illegal FEN tag).
+    col("lang", Kind::Text, true, false),
+    replayed("plies", Kind::Int32),
+    replayed("valid", Kind::Bool),
+    replayed("errors", Kind::Int32),
+    col("first_error", Kind::Text, true, false),
+    replayed("checks", Kind::Int32),
+    replayed("captures", Kind::Int32),
+    replayed("castles_white", Kind::Int32),
+    replayed("castles_black", Kind::Int32),
+    replayed("promotions", Kind::Int32),
+    replayed("en_passant", Kind::Int32),
+    col("final_fen", Kind::Text, true, false),
+    // extras
+    // The termination marker after the moves (`1-0`, `*`...): missing when the movetext has none.
+    col("marker", Kind::Text, true, true),
+    tag("termination_tag"),
+    tag("time_control"),
+    // `standard` or `chess960` when replayed, else the Variant tag as written.
+    col("variant", Kind::Text, true, false),
+    // The draws the player to move may claim at the end, space-separated; empty when none.
+    replayed("claimable", Kind::Text),
+    replayed("variation_moves", Kind::Int32),
+    col("line", Kind::Int64, false, true),
+    col("opening_eco", Kind::Text, true, false),
+    col("opening_name", Kind::Text, true, false),
+    col("time_control_category", Kind::Text, true, true),
+];
+
+/// Columns of the per-move rows.
+pub(crate) const MOVE_COLUMNS: [Column<'static>; 17] = [
+    replayed("file", Kind::Text),
+    replayed("game", Kind::Int64),
+    replayed("ply", Kind::Int32),
+    replayed("san", Kind::Text),
+    replayed("uci", Kind::Text),
+    replayed("fen_before", Kind::Text),
+    replayed("is_capture", Kind::Bool),
+    replayed("is_check", Kind::Bool),
+    // `[%clk]` after the move, in seconds.
+    col("clock", Kind::Seconds, true, false),
+    replayed("move_number", Kind::Int32),
+    replayed("color", Kind::Text),
+    replayed("fen", Kind::Text),
+    // `[%eval]` from White's view: exactly one of the two is set when the move has one.
+    col("eval_cp", Kind::Int32, true, false),
+    col("eval_mate", Kind::Int32, true, false),
+    // `[%emt]`, the time the move took, in seconds.
+    col("emt", Kind::Seconds, true, false),
+    replayed("nags", Kind::Nags),
+    // The comments' text without `[%...]` commands: missing when there is none.
+    col("comment", Kind::Text, true, false),
+];
+
+const fn names<const N: usize>(columns: &[Column<'static>; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = columns[i].name;
+        i += 1;
+    }
+    out
+}
+
+/// The names of [`GAME_COLUMNS`].
+pub(crate) const GAME_HEADER: [&str; 36] = names(&GAME_COLUMNS);
+
+/// Whether the per-game column `name` needs no replay ([`Column::without_replay`]).
+pub(crate) fn without_replay(name: &str) -> bool {
+    GAME_COLUMNS
+        .iter()
+        .any(|c| c.name == name && c.without_replay)
+}
+
+/// A `--tags` column: text, missing when the game has no such tag.
+pub(crate) fn tag_column(name: &str) -> Column<'_> {
+    tag(name)
+}
+
+/// Receives a row's values in column order, each by its [`Kind`], then [`Cells::end_row`].
+pub(crate) trait Cells {
+    /// Any text.
+    fn text(&mut self, value: &str);
+    /// ASCII text that no format needs to quote or escape (no comma, quote, backslash or control
+    /// character): FENs, SAN, UCI, fixed words.
+    fn plain(&mut self, value: &str) {
+        self.text(value);
+    }
+    fn int(&mut self, value: i64);
+    fn flag(&mut self, value: bool);
+    fn seconds(&mut self, value: Duration);
+    fn nags(&mut self, nags: &[u8]);
+    /// No value.
+    fn null(&mut self);
+    fn end_row(&mut self);
+
+    /// Text, or no value.
+    fn opt_text(&mut self, value: Option<&str>) {
+        match value {
+            Some(v) => self.text(v),
+            None => self.null(),
+        }
+    }
+}
+
+/// Appends `field` as a CSV field: quoted, quotes doubled, when it holds a comma, a quote or a line break
+/// (RFC 4180 as the `csv` crate writes it).
+pub(crate) fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
+    if field
+        .iter()
+        .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
+        out.push(b'"');
+        for &b in field {
+            if b == b'"' {
+                out.push(b'"');
+            }
+            out.push(b);
+        }
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(field);
+    }
+}
+
+/// Appends a signed integer in decimal.
+fn push_int(out: &mut Vec<u8>, n: i64) {
+    if n < 0 {
+        out.push(b'-');
+    }
+    let mut buf = [0u8; 20];
+    out.extend_from_slice(decimal::digits(n.unsigned_abs(), &mut buf));
+}
+
+/// Seconds, as `180` or `179.5` (fractions as written, trailing zeros dropped): a JSON number too.
+pub(crate) fn push_seconds(out: &mut Vec<u8>, d: Duration) {
+    let mut buf = [0u8; 20];
+    out.extend_from_slice(decimal::digits(d.as_secs(), &mut buf));
+    let nanos = d.subsec_nanos();
+    if nanos != 0 {
+        let mut text = String::with_capacity(10);
+        text.push('.');
+        decimal::push_nanos(&mut text, nanos);
+        out.extend_from_slice(text.as_bytes());
+    }
+}
+
+/// CSV rows appended to a byte buffer: comma-separated, `\n`-terminated, a field quoted only when it must
+/// be, booleans `true`/`false`, no value an empty field, NAGs space-separated.
+pub(crate) struct CsvCells<'w> {
+    out: &'w mut Vec<u8>,
+    first: bool,
+}
+
+impl<'w> CsvCells<'w> {
+    pub(crate) fn new(out: &'w mut Vec<u8>) -> Self {
+        CsvCells { out, first: true }
+    }
+
+    #[inline]
+    fn sep(&mut self) {
+        if !self.first {
+            self.out.push(b',');
+        }
+        self.first = false;
+    }
+}
+
+impl Cells for CsvCells<'_> {
+    #[inline]
+    fn text(&mut self, value: &str) {
+        self.sep();
+        push_csv_field(self.out, value.as_bytes());
+    }
+
+    #[inline]
+    fn plain(&mut self, value: &str) {
+        self.sep();
+        self.out.extend_from_slice(value.as_bytes());
+    }
+
+    #[inline]
+    fn int(&mut self, value: i64) {
+        self.sep();
+        push_int(self.out, value);
+    }
+
+    #[inline]
+    fn flag(&mut self, value: bool) {
+        self.sep();
+        self.out
+            .extend_from_slice(if value { b"true" } else { b"false" });
+    }
+
+    fn seconds(&mut self, value: Duration) {
+        self.sep();
+        push_seconds(self.out, value);
+    }
+
+    fn nags(&mut self, nags: &[u8]) {
+        self.sep();
+        for (i, &nag) in nags.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b' ');
+            }
+            push_int(self.out, i64::from(nag));
+        }
+    }
+
+    #[inline]
+    fn null(&mut self) {
+        self.sep();
+    }
+
+    #[inline]
+    fn end_row(&mut self) {
+        self.out.push(b'\n');
+        self.first = true;
+    }
+}
+
+/// Appends the CSV header of `columns`.
+pub(crate) fn csv_header<'c, 'n: 'c>(
+    out: &mut Vec<u8>,
+    columns: impl IntoIterator<Item = &'c Column<'n>>,
+) {
+    let mut cells = CsvCells::new(out);
+    for c in columns {
+        cells.text(c.name);
+    }
+    cells.end_row();
+}
+
+/// JSON lines: one object per row, `{"column":value,...}` in column order, numbers and booleans as JSON
+/// numbers and booleans, no value as `null`, NAGs as an array of numbers.
+pub(crate) struct JsonCells<'w> {
+    out: &'w mut Vec<u8>,
+    /// `{"name":` for the first column, `,"name":` for the others.
+    keys: &'w [Vec<u8>],
+    column: usize,
+}
+
+/// The keys [`JsonCells`] writes before each column's value.
+pub(crate) fn json_keys<'c, 'n: 'c>(
+    columns: impl IntoIterator<Item = &'c Column<'n>>,
+) -> Vec<Vec<u8>> {
+    columns
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut key = vec![if i == 0 { b'{' } else { b',' }];
+            push_json_string(&mut key, c.name);
+            key.push(b':');
+            key
+        })
+        .collect()
+}
+
+/// Appends `s` as a JSON string (RFC 8259): quotes, backslashes and control characters escaped.
+pub(crate) fn push_json_string(out: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        if escape.is_empty() {
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(b >> 4)]);
+            out.push(HEX[usize::from(b & 15)]);
+        } else {
+            out.extend_from_slice(escape);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+impl<'w> JsonCells<'w> {
+    pub(crate) fn new(out: &'w mut Vec<u8>, keys: &'w [Vec<u8>]) -> Self {
+        JsonCells {
+            out,
+            keys,
+            column: 0,
+        }
+    }
+
+    #[inline]
+    fn key(&mut self) {
+        if let Some(key) = self.keys.get(self.column) {
+            self.out.extend_from_slice(key);
+        }
+        self.column += 1;
+    }
+}
+
+impl Cells for JsonCells<'_> {
+    fn text(&mut self, value: &str) {
+        self.key();
+        push_json_string(self.out, value);
+    }
+
+    fn plain(&mut self, value: &str) {
+        self.key();
+        self.out.push(b'"');
+        self.out.extend_from_slice(value.as_bytes());
+        self.out.push(b'"');
+    }
+
+    fn int(&mut self, value: i64) {
+        self.key();
+        push_int(self.out, value);
+    }
+
+    fn flag(&mut self, value: bool) {
+        self.key();
+        self.out
+            .extend_from_slice(if value { b"true" } else { b"false" });
+    }
+
+    fn seconds(&mut self, value: Duration) {
+        self.key();
+        push_seconds(self.out, value);
+    }
+
+    fn nags(&mut self, nags: &[u8]) {
+        self.key();
+        self.out.push(b'[');
+        for (i, &nag) in nags.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            push_int(self.out, i64::from(nag));
+        }
+        self.out.push(b']');
+    }
+
+    fn null(&mut self) {
+        self.key();
+        self.out.extend_from_slice(b"null");
+    }
+
+    fn end_row(&mut self) {
+        self.out.extend_from_slice(b"}\n");
+        self.column = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_all(cells: &mut impl Cells) {
+        cells.text("a, \"b\"");
+        cells.plain("e2e4");
+        cells.int(-12);
+        cells.flag(true);
+        cells.seconds(Duration::from_millis(3_723_500));
+        cells.nags(&[1, 14]);
+        cells.null();
+        cells.end_row();
+    }
+
+    const COLUMNS: [Column<'static>; 7] = [
+        tag("t"),
+        replayed("p", Kind::Text),
+        replayed("i", Kind::Int32),
+        replayed("f", Kind::Bool),
+        col("s", Kind::Seconds, true, false),
+        replayed("n", Kind::Nags),
+        tag("x"),
+    ];
+
+    #[test]
+    fn csv_cells_quote_only_what_must_be() {
+        let mut out = Vec::new();
+        csv_header(&mut out, &COLUMNS);
+        write_all(&mut CsvCells::new(&mut out));
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "t,p,i,f,s,n,x\n\"a, \"\"b\"\"\",e2e4,-12,true,3723.5,1 14,\n"
+        );
+    }
+
+    #[test]
+    fn json_cells_write_typed_values() {
+        let keys = json_keys(&COLUMNS);
+        let mut out = Vec::new();
+        write_all(&mut JsonCells::new(&mut out, &keys));
+        write_all(&mut JsonCells::new(&mut out, &keys));
+        let text = String::from_utf8(out).unwrap();
+        let line = r#"{"t":"a, \"b\"","p":"e2e4","i":-12,"f":true,"s":3723.5,"n":[1,14],"x":null}"#;
+        assert_eq!(text, format!("{line}\n{line}\n"));
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(value["s"], 3723.5);
+    }
+
+    #[test]
+    fn json_strings_escape_control_characters() {
+        let mut out = Vec::new();
+        push_json_string(&mut out, "é\t\u{1}\\\"\n");
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text, r#""é\t\u0001\\\"\n""#);
+        assert_eq!(
+            serde_json::from_str::<String>(&text).unwrap(),
+            "é\t\u{1}\\\"\n"
+        );
+    }
+
+    #[test]
+    fn tag_only_columns_are_the_ones_select_reads_without_replay() {
+        assert!(without_replay("white_elo") && without_replay("time_control_category"));
+        assert!(!without_replay("plies") && !without_replay("opening_eco"));
+        assert!(!without_replay("no such column"));
+    }
+}
