@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::input::Source;
-use crate::jobs::stats::columnar::{ParquetFailure, ParquetOut};
+use crate::jobs::stats::columnar::{Encoding, ParquetFailure, ParquetOut};
 use crate::jobs::stats::summary::{Limits, StatsSummary};
 use crate::jobs::stats::table::{self, GAME_HEADER};
 use crate::jobs::stats::{BatchStats, Format, Output, Shapes, StatsOptions, run_batch};
@@ -147,6 +147,10 @@ const BLOCK: usize = bulk::BATCH_SIZE;
 /// waiting in memory small.
 const PER_MOVE_BLOCK: usize = bulk::BATCH_SIZE / 4;
 
+/// Per-move rows to Parquet on several threads: each batch is a row group its worker encodes, and a row
+/// group must be large (about 100,000 rows from a MiB of games) for the file's footer to stay small.
+const PARQUET_MOVE_BLOCK: usize = 1 << 19;
+
 #[derive(Default)]
 struct Totals {
     games: u64,
@@ -199,9 +203,14 @@ pub(crate) fn run(args: Args) -> i32 {
         format,
         tags: args.tags.clone(),
     };
-    let shapes = Shapes::of(&opts);
+    let jobs = threads(args.jobs, args.quiet);
+    let encoding = match output {
+        Output::Moves if jobs > 1 => Encoding::InWorkers,
+        _ => Encoding::OnOutput,
+    };
+    let mut shapes = Shapes::of(&opts);
     let mut parquet = match &shapes.schema {
-        Some(schema) => match ParquetOut::new(schema) {
+        Some(schema) => match ParquetOut::new(schema, encoding) {
             Ok(writer) => Some(writer),
             Err(e) => {
                 let _ = say(&format!("pgnkit: cannot write Parquet: {e:?}\n"));
@@ -210,6 +219,7 @@ pub(crate) fn run(args: Args) -> i32 {
         },
         None => None,
     };
+    shapes.row_groups = parquet.as_ref().and_then(ParquetOut::factory);
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
@@ -221,8 +231,8 @@ pub(crate) fn run(args: Args) -> i32 {
         }
     }
 
-    let jobs = threads(args.jobs, args.quiet);
     let block = match output {
+        Output::Moves if shapes.row_groups.is_some() => PARQUET_MOVE_BLOCK,
         Output::Moves => PER_MOVE_BLOCK,
         _ => BLOCK,
     };
@@ -371,8 +381,13 @@ fn emit(
         bar.suspend(|| out.write_all(&batch.text))
             .map_err(Stop::Write)?;
     }
-    if let (Some(writer), Some(table)) = (parquet, &batch.table) {
-        writer.write(table, out)?;
+    if let Some(writer) = parquet {
+        if let Some(table) = &batch.table {
+            writer.write(table, out)?;
+        }
+        if let Some(group) = batch.row_group {
+            writer.append(group, out)?;
+        }
     }
     show_games(bar, totals.games);
     if let Ok(mut p) = pool.lock() {

@@ -1,6 +1,10 @@
 //! Parquet output: each batch's rows become Arrow arrays on the worker that replayed the games
-//! ([`ArrowCells`]); the ordered output side hands them to the Parquet writer ([`ParquetOut`]), which
-//! encodes them into zstd-compressed row groups and writes each out as soon as it is full.
+//! ([`ArrowCells`]). Then one of two ways ([`ParquetOut`]):
+//! * per-game rows are few and cheap to encode: the ordered output side hands the arrays to a Parquet
+//!   writer that gathers them into large zstd-compressed row groups, each written out once full;
+//! * per-move rows are many, mostly FENs, and encoding and compressing them costs as much as replaying the
+//!   games: with several threads each batch is made large enough to be a row group of its own and the
+//!   worker encodes it ([`encode_row_group`]), so the output side only copies encoded column chunks.
 //!
 //! The schema is fixed by the columns ([`super::table`]), whatever the games contain: a column that is
 //! missing in every game is still there, all null, with its type.
@@ -15,9 +19,11 @@ use arrow_array::builder::{
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
+use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowRowGroupWriterFactory, compute_leaves};
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::errors::ParquetError;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use super::table::{Cells, Column, Kind};
@@ -64,16 +70,22 @@ enum Builder {
 }
 
 impl Builder {
-    fn new(data_type: &DataType) -> Builder {
-        match data_type {
-            DataType::Int32 => Builder::Int32(Int32Builder::new()),
-            DataType::Int64 => Builder::Int64(Int64Builder::new()),
-            DataType::Boolean => Builder::Bool(BooleanBuilder::new()),
-            DataType::Float64 => Builder::Seconds(Float64Builder::new()),
-            DataType::List(_) => {
-                Builder::Nags(ListBuilder::new(Int32Builder::new()).with_field(nag_field()))
+    /// A builder with room for `rows` values of `field`, so that it does not grow by copying itself.
+    fn new(field: &Field, rows: usize) -> Builder {
+        match field.data_type() {
+            DataType::Int32 => Builder::Int32(Int32Builder::with_capacity(rows)),
+            DataType::Int64 => Builder::Int64(Int64Builder::with_capacity(rows)),
+            DataType::Boolean => Builder::Bool(BooleanBuilder::with_capacity(rows)),
+            DataType::Float64 => Builder::Seconds(Float64Builder::with_capacity(rows)),
+            DataType::List(_) => Builder::Nags(
+                ListBuilder::with_capacity(Int32Builder::new(), rows).with_field(nag_field()),
+            ),
+            _ => {
+                // A FEN is about 60 bytes; most other texts are short. Room reserved but never used
+                // costs address space, not memory.
+                let width = if field.name().contains("fen") { 64 } else { 16 };
+                Builder::Text(StringBuilder::with_capacity(rows, rows * width))
             }
-            _ => Builder::Text(StringBuilder::new()),
         }
     }
 
@@ -111,13 +123,14 @@ pub(crate) struct ArrowCells {
 }
 
 impl ArrowCells {
-    pub(crate) fn new(schema: &SchemaRef) -> ArrowCells {
+    /// Cells for about `rows` rows of `schema` (more may come: the builders then grow).
+    pub(crate) fn new(schema: &SchemaRef, rows: usize) -> ArrowCells {
         ArrowCells {
             schema: Arc::clone(schema),
             builders: schema
                 .fields()
                 .iter()
-                .map(|f| Builder::new(f.data_type()))
+                .map(|f| Builder::new(f, rows))
                 .collect(),
             column: 0,
         }
@@ -234,28 +247,109 @@ impl From<ParquetError> for ParquetFailure {
     }
 }
 
+/// How a run writes Parquet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Encoding {
+    /// The output side encodes the batches' arrays into row groups of [`ROW_GROUP_ROWS`].
+    OnOutput,
+    /// Each batch is one row group, encoded by its worker ([`encode_row_group`]).
+    InWorkers,
+}
+
+/// One batch's rows, encoded by its worker: a row group ready to append.
+pub(crate) struct EncodedRowGroup {
+    chunks: Vec<ArrowColumnChunk>,
+    rows: usize,
+}
+
+impl std::fmt::Debug for EncodedRowGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "EncodedRowGroup({} rows)", self.rows)
+    }
+}
+
+/// Encodes a batch into column chunks with writers from `factory` (as the output's writer would).
+pub(crate) fn encode_row_group(
+    factory: &ArrowRowGroupWriterFactory,
+    batch: &RecordBatch,
+) -> Result<EncodedRowGroup, ParquetError> {
+    // The index only matters to encrypted files, which these are not.
+    let mut writers = factory.create_column_writers(0)?;
+    let mut next = writers.iter_mut();
+    for (array, field) in batch.columns().iter().zip(batch.schema().fields()) {
+        for leaf in compute_leaves(field, array)? {
+            let writer = next
+                .next()
+                .ok_or_else(|| ParquetError::General("more leaves than column writers".into()))?;
+            writer.write(&leaf)?;
+        }
+    }
+    let chunks = writers
+        .into_iter()
+        .map(|w| w.close())
+        .collect::<Result<_, _>>()?;
+    Ok(EncodedRowGroup {
+        chunks,
+        rows: batch.num_rows(),
+    })
+}
+
+/// The writer's settings: zstd, large row groups, no dictionary or statistics where they cannot help.
+fn properties(schema: &SchemaRef) -> WriterProperties {
+    let mut props = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+        .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")));
+    // FENs, errors and comments are nearly all distinct: a dictionary would be built only to be given up,
+    // and their smallest and largest values select nothing.
+    for name in ["fen", "fen_before", "final_fen", "first_error", "comment"] {
+        if schema.field_with_name(name).is_ok() {
+            let path = || ColumnPath::from(name);
+            props = props
+                .set_column_dictionary_enabled(path(), false)
+                .set_column_statistics_enabled(path(), EnabledStatistics::None);
+        }
+    }
+    props.build()
+}
+
 /// The Parquet writer of a run. It writes into a buffer whose bytes are passed to the run's output after
 /// each batch: the output (standard output, a compressed or temporary file) need not be `Send`, and what
-/// waits in memory is at most one row group.
-pub(crate) struct ParquetOut {
-    writer: ArrowWriter<Vec<u8>>,
+/// waits in memory is at most a row group.
+pub(crate) enum ParquetOut {
+    OnOutput(ArrowWriter<Vec<u8>>),
+    InWorkers {
+        writer: SerializedFileWriter<Vec<u8>>,
+        factory: Arc<ArrowRowGroupWriterFactory>,
+    },
 }
 
 impl ParquetOut {
     /// A writer for rows of `schema`.
-    pub(crate) fn new(schema: &SchemaRef) -> Result<ParquetOut, ParquetFailure> {
-        let mut props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::default()))
-            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-            .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")));
-        // FENs are nearly all distinct: a dictionary would be built only to be given up.
-        for name in ["fen", "fen_before", "final_fen", "first_error", "comment"] {
-            if schema.field_with_name(name).is_ok() {
-                props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
+    pub(crate) fn new(
+        schema: &SchemaRef,
+        encoding: Encoding,
+    ) -> Result<ParquetOut, ParquetFailure> {
+        let writer =
+            ArrowWriter::try_new(Vec::new(), Arc::clone(schema), Some(properties(schema)))?;
+        Ok(match encoding {
+            Encoding::OnOutput => ParquetOut::OnOutput(writer),
+            Encoding::InWorkers => {
+                let (writer, factory) = writer.into_serialized_writer()?;
+                ParquetOut::InWorkers {
+                    writer,
+                    factory: Arc::new(factory),
+                }
             }
+        })
+    }
+
+    /// What the workers encode their row groups with, when they do.
+    pub(crate) fn factory(&self) -> Option<Arc<ArrowRowGroupWriterFactory>> {
+        match self {
+            ParquetOut::OnOutput(_) => None,
+            ParquetOut::InWorkers { factory, .. } => Some(Arc::clone(factory)),
         }
-        let writer = ArrowWriter::try_new(Vec::new(), Arc::clone(schema), Some(props.build()))?;
-        Ok(ParquetOut { writer })
     }
 
     /// Encodes a batch of rows, then passes whatever the writer has finished to `out`.
@@ -264,14 +358,49 @@ impl ParquetOut {
         batch: &RecordBatch,
         out: &mut impl Write,
     ) -> Result<(), ParquetFailure> {
-        self.writer.write(batch)?;
+        match self {
+            ParquetOut::OnOutput(writer) => writer.write(batch)?,
+            ParquetOut::InWorkers { factory, .. } => {
+                let group = encode_row_group(factory, batch)?;
+                return self.append(group, out);
+            }
+        }
+        self.drain(out)
+    }
+
+    /// Appends a row group a worker encoded, then passes it to `out`.
+    pub(crate) fn append(
+        &mut self,
+        group: EncodedRowGroup,
+        out: &mut impl Write,
+    ) -> Result<(), ParquetFailure> {
+        if group.rows == 0 {
+            return Ok(());
+        }
+        match self {
+            ParquetOut::OnOutput(_) => {
+                return Err(ParquetFailure::Encode(ParquetError::General(
+                    "an encoded row group for a writer that encodes its own".into(),
+                )));
+            }
+            ParquetOut::InWorkers { writer, .. } => {
+                let mut row_group = writer.next_row_group()?;
+                for chunk in group.chunks {
+                    chunk.append_to_row_group(&mut row_group)?;
+                }
+                row_group.close()?;
+            }
+        }
         self.drain(out)
     }
 
     /// Moves the bytes written so far to `out`. The writer counts the bytes it writes itself, so emptying
     /// its buffer does not disturb the offsets it records in the footer.
     fn drain(&mut self, out: &mut impl Write) -> Result<(), ParquetFailure> {
-        let buffer = self.writer.inner_mut();
+        let buffer = match self {
+            ParquetOut::OnOutput(writer) => writer.inner_mut(),
+            ParquetOut::InWorkers { writer, .. } => writer.inner_mut(),
+        };
         if !buffer.is_empty() {
             out.write_all(buffer).map_err(ParquetFailure::Write)?;
             buffer.clear();
@@ -281,7 +410,14 @@ impl ParquetOut {
 
     /// Writes the last row group and the footer.
     pub(crate) fn finish(mut self, out: &mut impl Write) -> Result<(), ParquetFailure> {
-        self.writer.finish()?;
+        match &mut self {
+            ParquetOut::OnOutput(writer) => {
+                writer.finish()?;
+            }
+            ParquetOut::InWorkers { writer, .. } => {
+                writer.finish()?;
+            }
+        }
         self.drain(out)
     }
 }
@@ -296,7 +432,7 @@ mod tests {
     #[test]
     fn every_column_kind_has_a_builder_of_its_type() {
         let schema = schema(GAME_COLUMNS.iter().chain(&MOVE_COLUMNS));
-        let cells = ArrowCells::new(&schema);
+        let cells = ArrowCells::new(&schema, 0);
         let batch = cells.finish().unwrap();
         assert_eq!(batch.num_columns(), 53);
         assert_eq!(batch.num_rows(), 0);
@@ -312,10 +448,16 @@ mod tests {
             MOVE_COLUMNS[16], // comment: nullable text
         ];
         let schema = schema(&columns);
+        for encoding in [Encoding::OnOutput, Encoding::InWorkers] {
+            round_trip(&schema, encoding);
+        }
+    }
+
+    fn round_trip(schema: &SchemaRef, encoding: Encoding) {
         let mut out = Vec::new();
-        let mut writer = ParquetOut::new(&schema).unwrap();
+        let mut writer = ParquetOut::new(schema, encoding).unwrap();
         for part in 0..2 {
-            let mut cells = ArrowCells::new(&schema);
+            let mut cells = ArrowCells::new(schema, 1);
             cells.plain("e4");
             cells.seconds(Duration::from_millis(179_500 + part));
             cells.int(-35);
@@ -328,7 +470,14 @@ mod tests {
             cells.nags(&[]);
             cells.text("a note, \"quoted\"");
             cells.end_row();
-            writer.write(&cells.finish().unwrap(), &mut out).unwrap();
+            let batch = cells.finish().unwrap();
+            match writer.factory() {
+                Some(factory) => {
+                    let group = encode_row_group(&factory, &batch).unwrap();
+                    writer.append(group, &mut out).unwrap();
+                }
+                None => writer.write(&batch, &mut out).unwrap(),
+            }
         }
         writer.finish(&mut out).unwrap();
 
@@ -340,7 +489,7 @@ mod tests {
         let rows: usize = batches.iter().map(RecordBatch::num_rows).sum();
         assert_eq!(rows, 4);
         let b = &batches[0];
-        assert_eq!(b.schema(), schema);
+        assert_eq!(&b.schema(), schema);
         let san = b.column(0).as_any().downcast_ref::<StringArray>().unwrap();
         assert_eq!((san.value(0), san.value(1)), ("e4", "Nf3"));
         let clock = b.column(1).as_any().downcast_ref::<Float64Array>().unwrap();
@@ -357,5 +506,12 @@ mod tests {
         let comment = b.column(4).as_any().downcast_ref::<StringArray>().unwrap();
         assert!(comment.is_null(0));
         assert_eq!(comment.value(1), "a note, \"quoted\"");
+        let last = batches.last().unwrap();
+        let clock = last
+            .column(1)
+            .as_any()
+            .downcast_ref::<Float64Array>()
+            .unwrap();
+        assert_eq!(clock.value(last.num_rows() - 2), 179.501);
     }
 }

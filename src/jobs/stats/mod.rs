@@ -30,7 +30,9 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
-use arrow_schema::{ArrowError, SchemaRef};
+use arrow_schema::SchemaRef;
+use parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory;
+use parquet::errors::ParquetError;
 
 use crate::jobs::validate::{Severity, ValidateOptions, validate_game_with};
 use pgnkit::core::{Claim, Move, Position, Termination};
@@ -434,8 +436,10 @@ pub(crate) fn game_stats_with<'a>(
 pub(crate) struct BatchStats {
     /// CSV or JSON-lines rows (no header), ready to be written out.
     pub(crate) text: Vec<u8>,
-    /// The rows as Arrow arrays, for Parquet.
+    /// The rows as Arrow arrays, for Parquet encoded on the output side.
     pub(crate) table: Option<RecordBatch>,
+    /// The rows as a Parquet row group, encoded here.
+    pub(crate) row_group: Option<columnar::EncodedRowGroup>,
     pub(crate) games: u64,
     pub(crate) games_with_errors: u64,
     /// Main-line half-moves replayed.
@@ -446,39 +450,48 @@ pub(crate) struct BatchStats {
     pub(crate) records: Vec<summary::GameRecord>,
 }
 
-/// The batch-wide constants the workers need: the JSON keys and the Arrow schema, made once per run.
+/// The batch-wide constants the workers need, made once per run: the JSON keys, the Arrow schema, and the
+/// Parquet writers' factory when workers encode their own row groups.
 #[derive(Debug, Default)]
 pub(crate) struct Shapes {
     pub(crate) json_keys: Vec<Vec<u8>>,
     pub(crate) schema: Option<SchemaRef>,
+    pub(crate) row_groups: Option<Arc<ArrowRowGroupWriterFactory>>,
 }
 
 impl Shapes {
+    /// The keys and schema of `opts`' rows (no factory: see [`columnar::ParquetOut::factory`]).
     pub(crate) fn of(opts: &StatsOptions) -> Shapes {
         let columns = opts.columns();
         match opts.format {
             Format::Csv => Shapes::default(),
             Format::Jsonl => Shapes {
                 json_keys: table::json_keys(&columns),
-                schema: None,
+                ..Shapes::default()
             },
             Format::Parquet => Shapes {
-                json_keys: Vec::new(),
                 schema: Some(columnar::schema(&columns)),
+                ..Shapes::default()
             },
         }
     }
 }
 
+/// About the fewest bytes of PGN a game takes (tags included), and a half-move (comments included): the
+/// rows a batch may give, to size its arrays. An overestimate of the rows costs address space, not memory.
+const GAME_BYTES: usize = 300;
+const MOVE_BYTES: usize = 6;
+
 /// Runs stats over one batch of games, writing CSV or JSON rows into `buf` (cleared first; pass a recycled
-/// buffer to save allocations) or gathering Arrow arrays. Only the arrays can fail to build (a bug).
+/// buffer to save allocations) or gathering Arrow arrays (encoded into a row group when `shapes` has the
+/// factory). Only the arrays and their encoding can fail (a bug, or a limit of the format).
 pub(crate) fn run_batch(
     games: &mut GameReader<'_>,
     file: &str,
     opts: &StatsOptions,
     shapes: &Shapes,
     mut buf: Vec<u8>,
-) -> Result<BatchStats, ArrowError> {
+) -> Result<BatchStats, ParquetError> {
     buf.clear();
     let mut out = BatchStats::default();
     let name: Arc<str> = Arc::from(file);
@@ -492,9 +505,9 @@ pub(crate) fn run_batch(
             }
         }
         (Output::Games, Format::Parquet, Some(schema)) => {
-            let mut cells = columnar::ArrowCells::new(schema);
+            let mut cells = columnar::ArrowCells::new(schema, games.remaining() / GAME_BYTES);
             game_rows(games, &name, opts, &mut out, &mut cells);
-            out.table = Some(cells.finish()?);
+            out.set_table(cells.finish()?, shapes)?;
         }
         (Output::Games, Format::Jsonl, _) => {
             let mut cells = table::JsonCells::new(&mut buf, &shapes.json_keys);
@@ -505,14 +518,10 @@ pub(crate) fn run_batch(
             game_rows(games, &name, opts, &mut out, &mut cells);
         }
         (Output::Moves, Format::Parquet, Some(schema)) => {
-            let cells = move_rows(
-                games,
-                &name,
-                opts,
-                &mut out,
-                columnar::ArrowCells::new(schema),
-            );
-            out.table = Some(cells.finish()?);
+            let rows = games.remaining() / MOVE_BYTES;
+            let cells = columnar::ArrowCells::new(schema, rows);
+            let cells = move_rows(games, &name, opts, &mut out, cells);
+            out.set_table(cells.finish()?, shapes)?;
         }
         (Output::Moves, Format::Jsonl, _) => {
             move_rows(
@@ -567,6 +576,17 @@ fn move_rows<C: table::Cells>(
 }
 
 impl BatchStats {
+    /// Keeps the batch's arrays, or the row group they encode to when the workers encode.
+    fn set_table(&mut self, table: RecordBatch, shapes: &Shapes) -> Result<(), ParquetError> {
+        match &shapes.row_groups {
+            Some(factory) => {
+                self.row_group = Some(columnar::encode_row_group(factory, &table)?);
+            }
+            None => self.table = Some(table),
+        }
+        Ok(())
+    }
+
     fn add(&mut self, stats: &GameStats<'_>) {
         self.games += 1;
         self.games_with_errors += u64::from(!stats.valid);

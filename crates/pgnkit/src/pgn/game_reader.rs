@@ -169,6 +169,21 @@ impl<'a> GameReader<'a> {
         self.pos
     }
 
+    /// Bytes of the buffer not yet read: what the games still to come are made of, a size hint for
+    /// whatever is built from them.
+    ///
+    /// ```
+    /// let mut games = pgnkit::pgn::GameReader::new(b"1. e4 *\n\n1. d4 *\n");
+    /// assert_eq!(games.remaining(), 17);
+    /// games.next_game();
+    /// assert!(games.remaining() < 17);
+    /// while games.next_game().is_some() {}
+    /// assert_eq!(games.remaining(), 0);
+    /// ```
+    pub fn remaining(&self) -> usize {
+        self.buf.len().saturating_sub(self.pos)
+    }
+
     fn parse_one(&mut self) -> bool {
         let full = self.buf;
         let start = self.pos;
