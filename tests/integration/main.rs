@@ -14,6 +14,7 @@
 mod util;
 
 mod cli;
+mod columnar;
 mod convert;
 mod fen;
 mod input_safety;

@@ -830,4 +830,38 @@ with open(sys.argv[1], encoding="utf-8") as f:
         evals += usize::from(!cp.is_empty() || !mate.is_empty());
     }
     assert!(evals > 1000, "{evals}");
+
+    // The same values in Parquet: clock a double, evals 32-bit integers, null where python-chess has None.
+    use crate::columnar::{Value, read_parquet};
+    let dir = temp_dir("per-move-parquet");
+    let parquet = dir.join("moves.parquet");
+    run(&[
+        OsStr::new("stats"),
+        OsStr::new("--per-move"),
+        OsStr::new("-o"),
+        parquet.as_os_str(),
+        path.as_os_str(),
+    ])
+    .expect(0);
+    let table = read_parquet(&parquet);
+    let at = |name: &str| table.columns.iter().position(|c| c.0 == name).unwrap();
+    let (clock, eval_cp, eval_mate) = (at("clock"), at("eval_cp"), at("eval_mate"));
+    assert_eq!(table.rows.len(), theirs.len());
+    let int = |s: &str| {
+        if s.is_empty() {
+            Value::Null
+        } else {
+            Value::Int(s.parse().unwrap())
+        }
+    };
+    for (row, (game, ply, c, cp, mate)) in table.rows.iter().zip(&theirs) {
+        let want = c.map_or(Value::Null, Value::Float);
+        assert_eq!(row[clock], want, "game {game} ply {ply}");
+        assert_eq!(
+            (&row[eval_cp], &row[eval_mate]),
+            (&int(cp), &int(mate)),
+            "game {game} ply {ply}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

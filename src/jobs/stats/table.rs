@@ -409,6 +409,10 @@ impl Cells for JsonCells<'_> {
     fn seconds(&mut self, value: Duration) {
         self.key();
         push_seconds(self.out, value);
+        // Always a fraction: readers that guess a column's type from its first values see a float.
+        if value.subsec_nanos() == 0 {
+            self.out.extend_from_slice(b".0");
+        }
     }
 
     fn nags(&mut self, nags: &[u8]) {
@@ -481,6 +485,9 @@ mod tests {
         assert_eq!(text, format!("{line}\n{line}\n"));
         let value: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(value["s"], 3723.5);
+        let mut whole = Vec::new();
+        JsonCells::new(&mut whole, &keys).seconds(Duration::from_secs(180));
+        assert_eq!(whole, br#"{"t":180.0"#);
     }
 
     #[test]

@@ -1,0 +1,814 @@
+//! End-to-end tests of `pgnkit stats --format jsonl|parquet`: the Parquet file read back with the `parquet`
+//! crate's reader (and with pyarrow, DuckDB and Polars when Python has them: CI installs them), the JSON lines
+//! with serde_json, both compared value by value with the CSV of the same run; the fixed schema; how the format
+//! is chosen; the guide's worked examples, run as written.
+
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, Int32Type, Int64Type};
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+use crate::util::{self, BIN, corpus, root, subset};
+
+const LICHESS_50: &str = "games-english/lichess-db-2025-05_blitz_438games_clk.games-1-50.pgn";
+
+fn temp_dir(name: &str) -> PathBuf {
+    util::temp_dir("columnar", name)
+}
+
+/// Runs `pgnkit ARGS`; panics unless it exits with one of `codes`.
+fn pgnkit<S: AsRef<OsStr>>(args: &[S], codes: &[i32]) -> std::process::Output {
+    let out = util::pgnkit(args, None);
+    let shown: Vec<String> = args
+        .iter()
+        .map(|a| a.as_ref().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        codes.contains(&out.status.code().unwrap_or(-1)),
+        "pgnkit {}: exit {:?}\n{}",
+        shown.join(" "),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// One value as read back from Parquet or JSON.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Value {
+    Null,
+    Text(String),
+    Int(i64),
+    Bool(bool),
+    Float(f64),
+    List(Vec<i64>),
+}
+
+impl Value {
+    /// Whether this is the value the CSV field `csv` spells: no value is an empty field, NAGs are
+    /// space-separated, seconds are compared as numbers.
+    fn spells(&self, csv: &str) -> bool {
+        match self {
+            Value::Null => csv.is_empty(),
+            Value::Text(s) => s == csv,
+            Value::Int(n) => n.to_string() == csv,
+            Value::Bool(b) => b.to_string() == csv,
+            Value::Float(f) => csv.parse::<f64>().is_ok_and(|c| c == *f),
+            Value::List(items) => {
+                items
+                    .iter()
+                    .map(i64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    == csv
+            }
+        }
+    }
+}
+
+/// A table read back: column names and types, then the rows.
+pub(crate) struct Table {
+    pub(crate) columns: Vec<(String, DataType, bool)>,
+    pub(crate) rows: Vec<Vec<Value>>,
+    row_groups: usize,
+}
+
+fn value_at(array: &dyn Array, i: usize) -> Value {
+    if array.is_null(i) {
+        return Value::Null;
+    }
+    match array.data_type() {
+        DataType::Utf8 => Value::Text(array.as_string::<i32>().value(i).to_string()),
+        DataType::Int32 => Value::Int(i64::from(array.as_primitive::<Int32Type>().value(i))),
+        DataType::Int64 => Value::Int(array.as_primitive::<Int64Type>().value(i)),
+        DataType::Boolean => Value::Bool(array.as_boolean().value(i)),
+        DataType::Float64 => Value::Float(array.as_primitive::<Float64Type>().value(i)),
+        DataType::List(_) => {
+            let items = array.as_list::<i32>().value(i);
+            let items = items.as_primitive::<Int32Type>();
+            Value::List(items.values().iter().map(|&n| i64::from(n)).collect())
+        }
+        other => panic!("unexpected column type {other}"),
+    }
+}
+
+pub(crate) fn read_parquet(path: &Path) -> Table {
+    let file = File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap_or_else(|e| panic!("{}: not Parquet: {e}", path.display()));
+    let row_groups = builder.metadata().num_row_groups();
+    let schema = builder.schema().clone();
+    let batches: Vec<RecordBatch> = builder.build().unwrap().map(Result::unwrap).collect();
+    let mut rows = Vec::new();
+    for batch in &batches {
+        for i in 0..batch.num_rows() {
+            rows.push(
+                batch
+                    .columns()
+                    .iter()
+                    .map(|c| value_at(c.as_ref(), i))
+                    .collect(),
+            );
+        }
+    }
+    Table {
+        columns: schema
+            .fields()
+            .iter()
+            .map(|f| (f.name().clone(), f.data_type().clone(), f.is_nullable()))
+            .collect(),
+        rows,
+        row_groups,
+    }
+}
+
+fn json_value(v: &serde_json::Value) -> Value {
+    match v {
+        serde_json::Value::Null => Value::Null,
+        serde_json::Value::String(s) => Value::Text(s.clone()),
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) => Value::Int(i),
+            None => Value::Float(n.as_f64().unwrap()),
+        },
+        serde_json::Value::Array(items) => {
+            Value::List(items.iter().map(|i| i.as_i64().unwrap()).collect())
+        }
+        serde_json::Value::Object(_) => panic!("nested object"),
+    }
+}
+
+/// JSON lines read back: each object's keys in order, then the values.
+fn read_jsonl(bytes: &[u8]) -> (Vec<String>, Vec<Vec<Value>>) {
+    let mut names = Vec::new();
+    let mut rows = Vec::new();
+    for line in std::str::from_utf8(bytes).unwrap().lines() {
+        // serde_json's map keeps keys sorted; the order is read from the text, in one pass of a streaming
+        // deserializer over the object's entries.
+        let object: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("not a JSON object: {e}\n{line}"));
+        let order = key_order(line);
+        assert_eq!(order.len(), object.len(), "{line}");
+        if names.is_empty() {
+            names = order.clone();
+        }
+        assert_eq!(
+            order, names,
+            "every line has the same keys in the same order"
+        );
+        rows.push(order.iter().map(|k| json_value(&object[k])).collect());
+    }
+    (names, rows)
+}
+
+/// The keys of a flat JSON object, in the order written.
+fn key_order(line: &str) -> Vec<String> {
+    struct Keys(Vec<String>);
+    impl<'de> serde::de::Visitor<'de> for Keys {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            mut self,
+            mut map: A,
+        ) -> Result<Vec<String>, A::Error> {
+            while let Some((k, _)) = map.next_entry::<String, serde::de::IgnoredAny>()? {
+                self.0.push(k);
+            }
+            Ok(self.0)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(line);
+    serde::Deserializer::deserialize_map(&mut de, Keys(Vec::new())).unwrap()
+}
+
+/// The CSV of a run: header and records.
+fn read_csv(bytes: &[u8]) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let header = reader.headers().unwrap().iter().map(String::from).collect();
+    let rows = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    (header, rows)
+}
+
+/// Asserts that `values` are the CSV's rows, value by value, and that non-nullable columns hold no null.
+fn assert_same_rows(
+    what: &str,
+    names: &[String],
+    nullable: &[bool],
+    values: &[Vec<Value>],
+    csv: &(Vec<String>, Vec<Vec<String>>),
+) {
+    assert_eq!(names, &csv.0[..], "{what}: columns");
+    assert_eq!(values.len(), csv.1.len(), "{what}: rows");
+    for (r, (mine, theirs)) in values.iter().zip(&csv.1).enumerate() {
+        assert_eq!(mine.len(), theirs.len(), "{what}: row {r}");
+        for (c, (v, field)) in mine.iter().zip(theirs).enumerate() {
+            assert!(
+                v.spells(field),
+                "{what}: row {r}, column {}: {v:?} but the CSV has {field:?}",
+                names[c]
+            );
+            assert!(
+                nullable[c] || *v != Value::Null,
+                "{what}: row {r}, column {} is null but not nullable",
+                names[c]
+            );
+        }
+    }
+}
+
+/// Runs stats with `args` on `inputs` as CSV, JSON lines and Parquet, and compares the three.
+fn compare_formats(name: &str, args: &[&str], inputs: &[PathBuf], jobs: &str) -> Table {
+    let dir = temp_dir(name);
+    let parquet = dir.join("rows.parquet");
+    let with = |extra: &[&OsStr]| -> Vec<std::ffi::OsString> {
+        let mut all: Vec<std::ffi::OsString> = vec!["stats".into(), "-q".into(), "-j".into()];
+        all.push(jobs.into());
+        all.extend(args.iter().map(Into::into));
+        all.extend(extra.iter().map(|a| a.to_os_string()));
+        all.extend(inputs.iter().map(|p| p.as_os_str().to_os_string()));
+        all
+    };
+    let csv = pgnkit(&with(&[]), &[0, 1]);
+    let jsonl = pgnkit(&with(&["--format".as_ref(), "jsonl".as_ref()]), &[0, 1]);
+    let written = pgnkit(&with(&["-o".as_ref(), parquet.as_os_str()]), &[0, 1]);
+    assert_eq!(csv.status.code(), jsonl.status.code());
+    assert_eq!(csv.status.code(), written.status.code());
+    assert!(written.stdout.is_empty());
+    let csv = read_csv(&csv.stdout);
+    assert!(!csv.1.is_empty(), "{name}: no rows");
+
+    let table = read_parquet(&parquet);
+    let names: Vec<String> = table.columns.iter().map(|c| c.0.clone()).collect();
+    let nullable: Vec<bool> = table.columns.iter().map(|c| c.2).collect();
+    assert_same_rows(
+        &format!("{name} parquet"),
+        &names,
+        &nullable,
+        &table.rows,
+        &csv,
+    );
+
+    let (json_names, json_rows) = read_jsonl(&jsonl.stdout);
+    assert_same_rows(
+        &format!("{name} jsonl"),
+        &json_names,
+        &nullable,
+        &json_rows,
+        &csv,
+    );
+    // JSON's values have Parquet's types: the same numbers, flags and nulls.
+    for (r, (j, p)) in json_rows.iter().zip(&table.rows).enumerate() {
+        assert_eq!(j, p, "{name}: row {r}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    table
+}
+
+/// The fixtures: hand-made games (tags missing, Windows-1252), damaged files, French letters, lichess games
+/// with clocks, evaluations, NAGs and comments.
+fn fixture_inputs() -> Vec<PathBuf> {
+    let mut inputs: Vec<PathBuf> = ["games.pgn", "tournament.pgn", "latin1.pgn"]
+        .iter()
+        .map(|f| root().join("fixtures/stats").join(f))
+        .collect();
+    inputs.push(subset(LICHESS_50));
+    inputs.push(root().join("fixtures/convert/french.pgn"));
+    inputs.push(root().join("fixtures/convert/invalid.pgn"));
+    inputs.push(root().join("fixtures/pgn/boundaries.pgn"));
+    inputs
+}
+
+/// The per-game columns and their types: fixed whatever the games hold.
+const GAME_TYPES: [(&str, &str); 36] = [
+    ("file", "Utf8"),
+    ("game", "Int64"),
+    ("event", "Utf8"),
+    ("site", "Utf8"),
+    ("date", "Utf8"),
+    ("round", "Utf8"),
+    ("white", "Utf8"),
+    ("black", "Utf8"),
+    ("white_elo", "Int32"),
+    ("black_elo", "Int32"),
+    ("eco", "Utf8"),
+    ("opening", "Utf8"),
+    ("result", "Utf8"),
+    ("termination", "Utf8"),
+    ("lang", "Utf8"),
+    ("plies", "Int32"),
+    ("valid", "Boolean"),
+    ("errors", "Int32"),
+    ("first_error", "Utf8"),
+    ("checks", "Int32"),
+    ("captures", "Int32"),
+    ("castles_white", "Int32"),
+    ("castles_black", "Int32"),
+    ("promotions", "Int32"),
+    ("en_passant", "Int32"),
+    ("final_fen", "Utf8"),
+    ("marker", "Utf8"),
+    ("termination_tag", "Utf8"),
+    ("time_control", "Utf8"),
+    ("variant", "Utf8"),
+    ("claimable", "Utf8"),
+    ("variation_moves", "Int32"),
+    ("line", "Int64"),
+    ("opening_eco", "Utf8"),
+    ("opening_name", "Utf8"),
+    ("time_control_category", "Utf8"),
+];
+
+fn types(table: &Table) -> Vec<(String, String)> {
+    table
+        .columns
+        .iter()
+        .map(|(n, t, _)| (n.clone(), format!("{t:?}")))
+        .collect()
+}
+
+#[test]
+fn game_rows_are_the_same_in_parquet_jsonl_and_csv() {
+    let tags = "--tags=UTCDate,WhiteTitle,Link,WhiteFideId,NoSuchTag";
+    for jobs in ["1", "2"] {
+        let table = compare_formats(&format!("games-j{jobs}"), &[tags], &fixture_inputs(), jobs);
+        let mut want: Vec<(String, String)> = GAME_TYPES
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect();
+        for tag in ["UTCDate", "WhiteTitle", "Link", "WhiteFideId", "NoSuchTag"] {
+            want.push((tag.to_string(), "Utf8".to_string()));
+        }
+        assert_eq!(types(&table), want);
+        let column = |name: &str| table.columns.iter().position(|c| c.0 == name).unwrap();
+        // The lichess games have UTCDate; the hand-made ones do not: a value there, no value here.
+        let utc = column("UTCDate");
+        assert!(
+            table
+                .rows
+                .iter()
+                .any(|r| r[utc] == Value::Text("2025.05.01".into()))
+        );
+        assert!(table.rows.iter().any(|r| r[utc] == Value::Null));
+        assert!(
+            table
+                .rows
+                .iter()
+                .all(|r| r[column("NoSuchTag")] == Value::Null)
+        );
+        // Elo as numbers.
+        let elo = column("white_elo");
+        assert!(
+            table
+                .rows
+                .iter()
+                .any(|r| matches!(r[elo], Value::Int(n) if n > 1000))
+        );
+    }
+}
+
+#[test]
+fn move_rows_are_the_same_in_parquet_jsonl_and_csv() {
+    // -j1 encodes on the output side, -j2 in the workers: the same rows either way.
+    for jobs in ["1", "2"] {
+        let table = compare_formats(
+            &format!("moves-j{jobs}"),
+            &["--per-move"],
+            &fixture_inputs(),
+            jobs,
+        );
+        let want = [
+            ("file", "Utf8"),
+            ("game", "Int64"),
+            ("ply", "Int32"),
+            ("san", "Utf8"),
+            ("uci", "Utf8"),
+            ("fen_before", "Utf8"),
+            ("is_capture", "Boolean"),
+            ("is_check", "Boolean"),
+            ("clock", "Float64"),
+            ("move_number", "Int32"),
+            ("color", "Utf8"),
+            ("fen", "Utf8"),
+            ("eval_cp", "Int32"),
+            ("eval_mate", "Int32"),
+            ("emt", "Float64"),
+            ("nags", "List(Field { name: \"item\", data_type: Int32 })"),
+            ("comment", "Utf8"),
+        ];
+        let got = types(&table);
+        for ((name, ty), (got_name, got_ty)) in want.iter().zip(&got) {
+            assert_eq!(name, got_name);
+            // Arrow's Debug of a list's field varies between versions: its item type is what matters.
+            assert!(
+                got_ty == ty || (ty.starts_with("List") && got_ty.contains("Int32")),
+                "{name}: {got_ty}"
+            );
+        }
+        let clock = 8;
+        assert!(
+            table
+                .rows
+                .iter()
+                .any(|r| matches!(r[clock], Value::Float(_)))
+        );
+        let nags = 15;
+        assert!(
+            table
+                .rows
+                .iter()
+                .any(|r| matches!(&r[nags], Value::List(l) if !l.is_empty()))
+        );
+    }
+}
+
+#[test]
+fn the_schema_does_not_depend_on_the_games() {
+    let dir = temp_dir("schema");
+    let bare = dir.join("bare.pgn");
+    std::fs::write(&bare, "1. e4 e5 *\n").unwrap();
+    let full = subset(LICHESS_50);
+    let mut schemas = Vec::new();
+    for (input, per_move) in [(&bare, false), (&full, false), (&bare, true), (&full, true)] {
+        let out = dir.join("t.parquet");
+        let mut args = vec![OsStr::new("stats"), OsStr::new("-q"), OsStr::new("-o")];
+        args.push(out.as_os_str());
+        if per_move {
+            args.push(OsStr::new("--per-move"));
+        }
+        args.push(input.as_os_str());
+        pgnkit(&args, &[0]);
+        let table = read_parquet(&out);
+        schemas.push(table.columns.clone());
+        if input == &bare && !per_move {
+            // A game without tags: its Elo columns are there, typed, with no value.
+            let elo = table
+                .columns
+                .iter()
+                .position(|c| c.0 == "white_elo")
+                .unwrap();
+            assert_eq!(table.columns[elo].1, DataType::Int32);
+            assert_eq!(table.rows[0][elo], Value::Null);
+        }
+    }
+    assert_eq!(schemas[0], schemas[1]);
+    assert_eq!(schemas[2], schemas[3]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_format_comes_from_the_option_or_the_file_name() {
+    let dir = temp_dir("choice");
+    let input = subset(LICHESS_50);
+    let input = input.to_str().unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let p = path("a.parquet");
+    pgnkit(&["stats", "-q", "-o", &p, input], &[0]);
+    assert!(std::fs::read(&p).unwrap().starts_with(b"PAR1"));
+    let j = path("a.jsonl");
+    pgnkit(&["stats", "-q", "-o", &j, input], &[0]);
+    let text = std::fs::read_to_string(&j).unwrap();
+    assert!(text.starts_with("{\"file\":"), "{text:.100}");
+    assert_eq!(text.lines().count(), 50);
+    let z = path("a.ndjson.zst");
+    pgnkit(&["stats", "-q", "-o", &z, input], &[0]);
+    let out = Command::new("zstd").args(["-dc", &z]).output();
+    if let Ok(out) = out.map(Some).map(|o| o.filter(|o| o.status.success()))
+        && let Some(out) = out
+    {
+        assert_eq!(out.stdout, text.as_bytes());
+    }
+    // --format wins over a name that says nothing.
+    let x = path("a.out");
+    pgnkit(
+        &["stats", "-q", "--format", "parquet", "-o", &x, input],
+        &[0],
+    );
+    assert!(std::fs::read(&x).unwrap().starts_with(b"PAR1"));
+    // Standard output when it is not a terminal.
+    let out = pgnkit(&["stats", "-q", "--format", "parquet", input], &[0]);
+    assert!(out.stdout.starts_with(b"PAR1") && out.stdout.ends_with(b"PAR1"));
+
+    // Contradictions and impossible outputs: usage errors, nothing written.
+    for (args, says) in [
+        (vec!["--format", "csv", "-o", &p], "named"),
+        (vec!["-o", &path("b.parquet.gz")], "compressed inside"),
+        (
+            vec!["--summary", "--format", "parquet"],
+            "cannot be used with",
+        ),
+    ] {
+        let mut all = vec!["stats", "-q"];
+        all.extend(args.iter().map(|s| &**s));
+        all.push(input);
+        let out = pgnkit(&all, &[2]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{all:?}: {err}");
+    }
+    assert!(!dir.join("b.parquet.gz").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn per_move_row_groups_are_large_and_whole() {
+    // Several threads: each batch of games is a row group of its own. Many games in one file still
+    // make few row groups, and every row is there once, in input order.
+    let dir = temp_dir("groups");
+    let big = dir.join("big.pgn");
+    let games = std::fs::read(subset(LICHESS_50)).unwrap();
+    let mut text = Vec::new();
+    for _ in 0..12 {
+        text.extend_from_slice(&games);
+        text.extend_from_slice(b"\n");
+    }
+    std::fs::write(&big, &text).unwrap();
+    let out = dir.join("m.parquet");
+    let mut plies = 0u64;
+    for jobs in ["1", "2"] {
+        pgnkit(
+            &[
+                OsStr::new("stats"),
+                OsStr::new("-q"),
+                OsStr::new("--per-move"),
+                OsStr::new("-j"),
+                OsStr::new(jobs),
+                OsStr::new("-o"),
+                out.as_os_str(),
+                big.as_os_str(),
+            ],
+            &[0],
+        );
+        let table = read_parquet(&out);
+        assert!(
+            table.row_groups >= 1 && table.row_groups <= 4,
+            "{}",
+            table.row_groups
+        );
+        let games: Vec<i64> = table
+            .rows
+            .iter()
+            .map(|r| match r[1] {
+                Value::Int(n) => n,
+                _ => panic!(),
+            })
+            .collect();
+        assert!(games.windows(2).all(|w| w[0] <= w[1]), "input order");
+        assert_eq!(games.last(), Some(&600));
+        if plies == 0 {
+            plies = table.rows.len() as u64;
+        }
+        assert_eq!(table.rows.len() as u64, plies);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether `python3` can import `module`. CI installs what these tests use and sets
+/// `PGNKIT_REQUIRE_CORPUS`: there a missing module fails the test instead of skipping it.
+fn python_has(module: &str) -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("PGNKIT_REQUIRE_CORPUS").is_none(),
+            "python3 cannot import {module}: .ci/run installs it (pip install {module})"
+        );
+        eprintln!("note: python3 cannot import {module}: this check is skipped");
+    }
+    ok
+}
+
+#[test]
+fn pyarrow_reads_the_same_rows_and_types() {
+    if !python_has("pyarrow") {
+        return;
+    }
+    let dir = temp_dir("pyarrow");
+    let out = dir.join("g.parquet");
+    let input = subset(LICHESS_50);
+    pgnkit(
+        &[
+            OsStr::new("stats"),
+            OsStr::new("-q"),
+            OsStr::new("--tags=UTCDate"),
+            OsStr::new("-o"),
+            out.as_os_str(),
+            input.as_os_str(),
+        ],
+        &[0],
+    );
+    let script = "import sys, pyarrow.parquet as pq\n\
+                  t = pq.read_table(sys.argv[1])\n\
+                  print(t.num_rows)\n\
+                  print(','.join(f'{f.name}:{f.type}' for f in t.schema))\n\
+                  print(sum(t.column('plies').to_pylist()))\n\
+                  print(t.column('white_elo').to_pylist()[0])\n";
+    let py = Command::new("python3")
+        .args(["-c", script])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "{}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let text = String::from_utf8(py.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let csv = pgnkit(
+        &[OsStr::new("stats"), OsStr::new("-q"), input.as_os_str()],
+        &[0],
+    );
+    let (header, rows) = read_csv(&csv.stdout);
+    assert_eq!(lines[0], rows.len().to_string());
+    let plies = header.iter().position(|h| h == "plies").unwrap();
+    let total: u64 = rows.iter().map(|r| r[plies].parse::<u64>().unwrap()).sum();
+    assert_eq!(lines[2], total.to_string());
+    let elo = header.iter().position(|h| h == "white_elo").unwrap();
+    assert_eq!(lines[3], rows[0][elo]);
+    let types: HashMap<&str, &str> = lines[1]
+        .split(',')
+        .map(|p| p.split_once(':').unwrap())
+        .collect();
+    assert_eq!(types["plies"], "int32");
+    assert_eq!(types["game"], "int64");
+    assert_eq!(types["valid"], "bool");
+    assert_eq!(types["white_elo"], "int32");
+    assert_eq!(types["UTCDate"], "string");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The shell commands of the guide's block that follows `marker` (lines of a ```sh block; `\` continues a
+/// line; comments dropped).
+fn guide_commands(marker: &str) -> Vec<String> {
+    let guide = std::fs::read_to_string(root().join("docs/guide.md")).unwrap();
+    let start = guide
+        .find(marker)
+        .unwrap_or_else(|| panic!("docs/guide.md has no {marker}"));
+    let block = &guide[start..];
+    let open = block
+        .find("```sh\n")
+        .expect("a ```sh block after the marker")
+        + 6;
+    let close = open + block[open..].find("```").unwrap();
+    let mut commands = Vec::new();
+    let mut current = String::new();
+    for line in block[open..close].lines() {
+        let line = line.trim_end();
+        if line.trim_start().starts_with('#') || (line.is_empty() && current.is_empty()) {
+            continue;
+        }
+        match line.strip_suffix('\\') {
+            Some(part) => {
+                current.push_str(part);
+                current.push(' ');
+            }
+            None => {
+                current.push_str(line);
+                commands.push(std::mem::take(&mut current));
+            }
+        }
+    }
+    commands
+}
+
+/// Runs the guide's commands in a directory holding its example file, with this build's `pgnkit` first
+/// on the PATH; returns what they printed.
+fn run_guide(name: &str, commands: &[String]) -> String {
+    let dir = temp_dir(name);
+    std::fs::copy(subset(LICHESS_50), dir.join("lichess-sample.pgn")).unwrap();
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let mut printed = String::new();
+    for command in commands {
+        let out = Command::new("sh")
+            .args(["-c", command])
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "the guide's command failed: {command}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        printed.push_str(&String::from_utf8_lossy(&out.stdout));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    printed
+}
+
+/// The most frequent `opening_eco` of the sample and its count, from the CSV.
+fn top_opening() -> (String, usize) {
+    let csv = pgnkit(
+        &[
+            OsStr::new("stats"),
+            OsStr::new("-q"),
+            subset(LICHESS_50).as_os_str(),
+        ],
+        &[0],
+    );
+    let (header, rows) = read_csv(&csv.stdout);
+    let eco = header.iter().position(|h| h == "opening_eco").unwrap();
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for r in &rows {
+        *counts.entry(r[eco].clone()).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .max_by_key(|(k, n)| (*n, std::cmp::Reverse(k.clone())))
+        .unwrap()
+}
+
+#[test]
+fn the_guides_duckdb_example_runs_as_written() {
+    let has_cli = Command::new("duckdb")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_cli {
+        assert!(
+            std::env::var_os("PGNKIT_REQUIRE_CORPUS").is_none(),
+            "no duckdb command: .ci/run installs it (pip install duckdb-cli)"
+        );
+        eprintln!("note: no duckdb command: the guide's DuckDB example is not run");
+        return;
+    }
+    let commands = guide_commands("<!-- example: duckdb -->");
+    assert!(commands.iter().any(|c| c.starts_with("pgnkit stats")));
+    assert!(commands.iter().any(|c| c.starts_with("duckdb")));
+    let printed = run_guide("duckdb", &commands);
+    let (eco, n) = top_opening();
+    let line = printed
+        .lines()
+        .find(|l| l.contains(&eco))
+        .unwrap_or_else(|| panic!("{eco} not in DuckDB's answer:\n{printed}"));
+    assert!(line.contains(&n.to_string()), "{line}\n{printed}");
+}
+
+#[test]
+fn the_guides_polars_example_runs_as_written() {
+    if !python_has("polars") {
+        return;
+    }
+    // The Polars block reads the file the DuckDB block's first command writes.
+    let mut commands: Vec<String> = guide_commands("<!-- example: duckdb -->")
+        .into_iter()
+        .filter(|c| c.starts_with("pgnkit "))
+        .collect();
+    commands.extend(guide_commands("<!-- example: polars -->"));
+    let printed = run_guide("polars", &commands);
+    let (eco, n) = top_opening();
+    let line = printed
+        .lines()
+        .find(|l| l.contains(&eco))
+        .unwrap_or_else(|| panic!("{eco} not in Polars' answer:\n{printed}"));
+    assert!(line.contains(&n.to_string()), "{line}\n{printed}");
+}
+
+#[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
+fn corpus_rows_are_the_same_in_every_format() {
+    let dir = corpus("games-english");
+    let inputs: Vec<PathBuf> = [
+        "gnuchess-book_games-000001-020000.pgn",
+        "twic1389_3393games.pgn",
+        "lichess-db-2025-05_blitz_438games_clk.pgn",
+    ]
+    .iter()
+    .map(|f| dir.join(f))
+    .collect();
+    compare_formats(
+        "corpus-games",
+        &["--tags=WhiteFideId,EventDate"],
+        &inputs,
+        "2",
+    );
+    compare_formats(
+        "corpus-moves",
+        &["--per-move"],
+        &[corpus(
+            "games-english/lichess-db-2025-05_blitz_438games_clk.pgn",
+        )],
+        "2",
+    );
+    compare_formats("corpus-french", &[], &[corpus("games-french")], "2");
+}
