@@ -172,7 +172,8 @@ impl Cells for ArrowCells {
             Some(Builder::Int64(b)) => b.append_value(value),
             Some(Builder::Int32(b)) => match i32::try_from(value) {
                 Ok(v) => b.append_value(v),
-                // Values are bounded where they are read (Elo, evaluations); out of range is no value.
+                // 32-bit columns hold values bounded where they are read (Elo, counts): out of range would
+                // be a bug, stored as no value (and refused when the column is required).
                 Err(_) => b.append_null(),
             },
             Some(b) => Self::mismatch(b),
@@ -443,7 +444,7 @@ mod tests {
         let columns = [
             MOVE_COLUMNS[3],  // san: text
             MOVE_COLUMNS[8],  // clock: seconds
-            MOVE_COLUMNS[12], // eval_cp: int32
+            GAME_COLUMNS[8],  // white_elo: nullable int32
             MOVE_COLUMNS[15], // nags
             MOVE_COLUMNS[16], // comment: nullable text
         ];
@@ -495,9 +496,9 @@ mod tests {
         let clock = b.column(1).as_any().downcast_ref::<Float64Array>().unwrap();
         assert_eq!(clock.value(0), 179.5);
         assert!(clock.is_null(1));
-        let eval = b.column(2).as_any().downcast_ref::<Int32Array>().unwrap();
-        assert_eq!(eval.value(0), -35);
-        assert!(eval.is_null(1), "out of range is no value");
+        let elo = b.column(2).as_any().downcast_ref::<Int32Array>().unwrap();
+        assert_eq!(elo.value(0), -35);
+        assert!(elo.is_null(1), "out of range is no value");
         let nags = b.column(3).as_any().downcast_ref::<ListArray>().unwrap();
         let first = nags.value(0);
         let first = first.as_any().downcast_ref::<Int32Array>().unwrap();

@@ -13,9 +13,9 @@ use pgnkit::core::decimal;
 pub(crate) enum Kind {
     /// UTF-8 text.
     Text,
-    /// A 32-bit signed integer (counts, Elo ratings, evaluations).
+    /// A 32-bit signed integer (counts, Elo ratings: values bounded where they are read).
     Int32,
-    /// A 64-bit signed integer (game numbers and lines in a file, which have no small bound).
+    /// A 64-bit signed integer (game numbers, lines, move numbers, evaluations: no small bound).
     Int64,
     /// `true` or `false`.
     Bool,
@@ -117,12 +117,14 @@ pub(crate) const MOVE_COLUMNS: [Column<'static>; 17] = [
     replayed("is_check", Kind::Bool),
     // `[%clk]` after the move, in seconds.
     col("clock", Kind::Seconds, true, false),
-    replayed("move_number", Kind::Int32),
+    // From the position's fullmove counter, which a FEN tag may set beyond 32 bits.
+    replayed("move_number", Kind::Int64),
     replayed("color", Kind::Text),
     replayed("fen", Kind::Text),
-    // `[%eval]` from White's view: exactly one of the two is set when the move has one.
-    col("eval_cp", Kind::Int32, true, false),
-    col("eval_mate", Kind::Int32, true, false),
+    // `[%eval]` from White's view: exactly one of the two is set when the move has one. 64 bits: a comment
+    // may say anything, and every format must hold the same value.
+    col("eval_cp", Kind::Int64, true, false),
+    col("eval_mate", Kind::Int64, true, false),
     // `[%emt]`, the time the move took, in seconds.
     col("emt", Kind::Seconds, true, false),
     replayed("nags", Kind::Nags),

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Side-by-side cost of stats' output formats: the same rows written as CSV, JSON lines and Parquet, per game
+# and per move, with one thread and two, runs interleaved so all see the same machine load. Each run writes a
+# real file (target/bench/formats-out.*, removed after the run): a format's cost includes the bytes it
+# writes. Prints per command the median wall and CPU time, input MB/s, rows/s, output size and peak RSS over
+# RUNS runs, and the ratio of wall and CPU time to CSV's for the same rows and threads.
+#   usage: benches/compare_formats.sh [FILE]   (RUNS=5 by default; without FILE, a file of SIZE_MB=44 MB or a
+#   little more, made by concatenating the English corpus files, each followed by a line break)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-5}
+SHARED=${SHARED:-../shared}
+SIZE_MB=${SIZE_MB:-44}
+
+cargo build --profile dist --quiet
+PGNKIT=target/dist/pgnkit
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
+
+mkdir -p target/bench
+input=${1:-}
+if [ -z "$input" ]; then
+    input=target/bench/corpus-files-${SIZE_MB}MB.pgn
+    if [ ! -f "$input" ]; then
+        : > "$input.part"
+        while [ "$(stat -c %s "$input.part")" -lt $((SIZE_MB * 1000000)) ]; do
+            for f in "$SHARED"/corpus/games-english/*.pgn; do
+                { cat "$f"; printf '\n'; } >> "$input.part"
+                [ "$(stat -c %s "$input.part")" -lt $((SIZE_MB * 1000000)) ] || break
+            done
+        done
+        mv "$input.part" "$input"
+    fi
+fi
+BYTES=$(stat -c %s "$input")
+OUT=target/bench/formats-out
+
+# Rows of each kind, counted once (untimed).
+GAME_ROWS=$("$PGNKIT" stats -q "$input" | tail -n +2 | wc -l)
+MOVE_ROWS=$("$PGNKIT" stats -q --per-move "$input" | tail -n +2 | wc -l)
+
+CASES=()
+for rows in games moves; do
+    for jobs in 1 2; do
+        for format in csv jsonl parquet; do
+            CASES+=("$rows $jobs $format")
+        done
+    done
+done
+
+declare -A WALL CPU RSS SIZE
+for ((r = 1; r <= RUNS; r++)); do
+    for c in "${CASES[@]}"; do
+        read -r rows jobs format <<< "$c"
+        extra=()
+        [ "$rows" = moves ] && extra=(--per-move)
+        log=$(mktemp)
+        start=$EPOCHREALTIME
+        "$TIME" -f "%U %S %M" -o "$log" "$PGNKIT" stats -q -j "$jobs" "${extra[@]}" --format "$format" \
+            -o "$OUT.$format" "$input" || true
+        end=$EPOCHREALTIME
+        read -r user sys rss < <(tail -n 1 "$log")
+        rm -f "$log"
+        WALL[$c]+="$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", e - s }') "
+        CPU[$c]+="$(echo "$user + $sys" | bc) "
+        RSS[$c]+="$rss "
+        SIZE[$c]=$(stat -c %s "$OUT.$format")
+        rm -f "$OUT.$format"
+    done
+done
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+echo "input: $input, $(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1e6 }') MB; $GAME_ROWS game rows, $MOVE_ROWS move rows; $RUNS runs each, medians"
+printf '%-7s %-3s %-8s %8s %8s %8s %11s %9s %9s %8s %8s\n' rows -j format "wall s" "cpu s" "MB/s" "rows/s" "out MB" "RSS MiB" "wall/csv" "cpu/csv"
+for c in "${CASES[@]}"; do
+    read -r rows jobs format <<< "$c"
+    wall=$(echo "${WALL[$c]}" | median)
+    cpu=$(echo "${CPU[$c]}" | median)
+    rss=$(echo "${RSS[$c]}" | median)
+    base="$rows $jobs csv"
+    base_wall=$(echo "${WALL[$base]}" | median)
+    base_cpu=$(echo "${CPU[$base]}" | median)
+    n=$GAME_ROWS
+    [ "$rows" = moves ] && n=$MOVE_ROWS
+    awk -v r="$rows" -v j="$jobs" -v f="$format" -v w="$wall" -v c="$cpu" -v b="$BYTES" -v n="$n" \
+        -v s="${SIZE[$c]}" -v m="$rss" -v bw="$base_wall" -v bc="$base_cpu" 'BEGIN {
+        printf "%-7s %-3s %-8s %8.2f %8.2f %8.1f %11.0f %9.1f %9.1f %8.2f %8.2f\n",
+            r, j, f, w, c, b / 1e6 / w, n / w, s / 1e6, m / 1024, w / bw, c / bc }'
+done
