@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Side-by-side cost of stats' output formats: the same rows written as CSV, JSON lines and Parquet, per game
-# and per move, with one thread and two, runs interleaved so all see the same machine load. Each run writes a
+# Side-by-side cost of stats' output formats: the same rows written as CSV, JSON lines and Parquet (zstd, and
+# LZ4 with --compression lz4), per game and per move, with one thread and two, runs interleaved so all see the same machine load. Each run writes a
 # real file (target/bench/formats-out.*, removed after the run): a format's cost includes the bytes it
 # writes. Prints per command the median wall and CPU time, input MB/s, rows/s, output size and peak RSS over
 # RUNS runs, and the ratio of wall and CPU time to CSV's for the same rows and threads.
@@ -42,7 +42,7 @@ MOVE_ROWS=$("$PGNKIT" stats -q --per-move "$input" | tail -n +2 | wc -l)
 CASES=()
 for rows in games moves; do
     for jobs in 1 2; do
-        for format in csv jsonl parquet; do
+        for format in csv jsonl parquet parquet-lz4; do
             CASES+=("$rows $jobs $format")
         done
     done
@@ -54,9 +54,13 @@ for ((r = 1; r <= RUNS; r++)); do
         read -r rows jobs format <<< "$c"
         extra=()
         [ "$rows" = moves ] && extra=(--per-move)
+        case $format in
+            parquet-lz4) extra+=(--format parquet --compression lz4) ;;
+            *) extra+=(--format "$format") ;;
+        esac
         log=$(mktemp)
         start=$EPOCHREALTIME
-        "$TIME" -f "%U %S %M" -o "$log" "$PGNKIT" stats -q -j "$jobs" "${extra[@]}" --format "$format" \
+        "$TIME" -f "%U %S %M" -o "$log" "$PGNKIT" stats -q -j "$jobs" "${extra[@]}" \
             -o "$OUT.$format" "$input" || true
         end=$EPOCHREALTIME
         read -r user sys rss < <(tail -n 1 "$log")

@@ -521,6 +521,41 @@ fn the_format_comes_from_the_option_or_the_file_name() {
 }
 
 #[test]
+fn every_codec_gives_the_same_rows() {
+    let dir = temp_dir("codecs");
+    let input = subset(LICHESS_50);
+    let mut tables = Vec::new();
+    for codec in ["zstd", "lz4", "none"] {
+        for jobs in ["1", "2"] {
+            let out = dir.join(format!("{codec}-{jobs}.parquet"));
+            pgnkit(
+                &[
+                    OsStr::new("stats"),
+                    OsStr::new("-q"),
+                    OsStr::new("--per-move"),
+                    OsStr::new("-j"),
+                    OsStr::new(jobs),
+                    OsStr::new("--compression"),
+                    OsStr::new(codec),
+                    OsStr::new("-o"),
+                    out.as_os_str(),
+                    input.as_os_str(),
+                ],
+                &[0],
+            );
+            let size = std::fs::metadata(&out).unwrap().len();
+            tables.push((codec, size, read_parquet(&out).rows));
+        }
+    }
+    for (codec, _, rows) in &tables[1..] {
+        assert!(rows == &tables[0].2, "{codec}: rows differ from zstd's");
+    }
+    let size = |codec: &str| tables.iter().find(|t| t.0 == codec).unwrap().1;
+    assert!(size("zstd") < size("lz4") && size("lz4") < size("none"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn per_move_row_groups_are_large_and_whole() {
     // Several threads: each batch of games is a row group of its own. Many games in one file still
     // make few row groups, and every row is there once, in input order.
@@ -647,6 +682,46 @@ fn pyarrow_reads_the_same_rows_and_types() {
     assert_eq!(types["valid"], "bool");
     assert_eq!(types["white_elo"], "int32");
     assert_eq!(types["UTCDate"], "string");
+
+    // LZ4_RAW, the fast codec, reads back as well.
+    let lz4 = dir.join("m.parquet");
+    pgnkit(
+        &[
+            OsStr::new("stats"),
+            OsStr::new("-q"),
+            OsStr::new("--per-move"),
+            OsStr::new("--compression=lz4"),
+            OsStr::new("-o"),
+            lz4.as_os_str(),
+            input.as_os_str(),
+        ],
+        &[0],
+    );
+    let py = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, pyarrow.parquet as pq; print(sum(pq.read_table(sys.argv[1]).column('ply').to_pylist()))",
+        ])
+        .arg(&lz4)
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "{}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    // The sum over the rows of `ply`: 1 + 2 + ... + plies for each game.
+    let triangle: u64 = rows
+        .iter()
+        .map(|r| {
+            let n: u64 = r[plies].parse().unwrap();
+            n * (n + 1) / 2
+        })
+        .sum();
+    assert_eq!(
+        String::from_utf8(py.stdout).unwrap().trim(),
+        triangle.to_string()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

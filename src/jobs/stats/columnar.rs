@@ -28,6 +28,10 @@ use parquet::schema::types::ColumnPath;
 
 use super::table::{Cells, Column, Kind};
 
+/// The output side passes batches to the writer in groups of at least this many rows: the writer's cost per
+/// call and column is fixed, and one thread reads in blocks of a few hundred games.
+const WRITE_ROWS: usize = 16 * 1024;
+
 /// Rows per row group: about what DuckDB and Spark write, large enough to compress well and to keep the
 /// footer small on any input, small enough that a row group in the making stays a few MB.
 const ROW_GROUP_ROWS: usize = 128 * 1024;
@@ -295,12 +299,52 @@ pub(crate) fn encode_row_group(
     })
 }
 
-/// The writer's settings: zstd, large row groups, no dictionary or statistics where they cannot help.
-fn properties(schema: &SchemaRef) -> WriterProperties {
+/// Passes the pending batches to the writer as one.
+fn write_pending(
+    writer: &mut ArrowWriter<Vec<u8>>,
+    pending: &mut Vec<RecordBatch>,
+    pending_rows: &mut usize,
+) -> Result<(), ParquetError> {
+    if let Some(first) = pending.first() {
+        let batch = arrow_select::concat::concat_batches(&first.schema(), pending.iter())?;
+        writer.write(&batch)?;
+    }
+    pending.clear();
+    *pending_rows = 0;
+    Ok(())
+}
+
+/// How the column chunks are compressed (`stats --compression`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Codec {
+    /// zstd at level 1: small files, and what every Parquet reader reads.
+    #[default]
+    Zstd,
+    /// LZ4 (the `LZ4_RAW` codec): several times cheaper to compress, files about 1.7 times zstd's.
+    Lz4,
+    /// No compression.
+    None,
+}
+
+/// The writer's settings: the codec, large row groups, no dictionary or statistics where they cannot help.
+fn properties(schema: &SchemaRef, codec: Codec) -> WriterProperties {
+    let compression = match codec {
+        Codec::Zstd => Compression::ZSTD(ZstdLevel::default()),
+        Codec::Lz4 => Compression::LZ4_RAW,
+        Codec::None => Compression::UNCOMPRESSED,
+    };
     let mut props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_compression(compression)
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
         .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")));
+    // A dictionary pays for text that repeats (names, events, SAN, UCI); numbers compress as well without
+    // one, and hashing every value to build it costs more than the encoding itself.
+    for field in schema.fields() {
+        if field.data_type() != &DataType::Utf8 {
+            props =
+                props.set_column_dictionary_enabled(ColumnPath::from(field.name().as_str()), false);
+        }
+    }
     // FENs, errors and comments are nearly all distinct: a dictionary would be built only to be given up,
     // and their smallest and largest values select nothing.
     for name in ["fen", "fen_before", "final_fen", "first_error", "comment"] {
@@ -318,7 +362,12 @@ fn properties(schema: &SchemaRef) -> WriterProperties {
 /// each batch: the output (standard output, a compressed or temporary file) need not be `Send`, and what
 /// waits in memory is at most a row group.
 pub(crate) enum ParquetOut {
-    OnOutput(ArrowWriter<Vec<u8>>),
+    OnOutput {
+        writer: ArrowWriter<Vec<u8>>,
+        /// Batches not yet passed to the writer ([`WRITE_ROWS`]).
+        pending: Vec<RecordBatch>,
+        pending_rows: usize,
+    },
     InWorkers {
         writer: SerializedFileWriter<Vec<u8>>,
         factory: Arc<ArrowRowGroupWriterFactory>,
@@ -330,11 +379,16 @@ impl ParquetOut {
     pub(crate) fn new(
         schema: &SchemaRef,
         encoding: Encoding,
+        codec: Codec,
     ) -> Result<ParquetOut, ParquetFailure> {
-        let writer =
-            ArrowWriter::try_new(Vec::new(), Arc::clone(schema), Some(properties(schema)))?;
+        let props = properties(schema, codec);
+        let writer = ArrowWriter::try_new(Vec::new(), Arc::clone(schema), Some(props))?;
         Ok(match encoding {
-            Encoding::OnOutput => ParquetOut::OnOutput(writer),
+            Encoding::OnOutput => ParquetOut::OnOutput {
+                writer,
+                pending: Vec::new(),
+                pending_rows: 0,
+            },
             Encoding::InWorkers => {
                 let (writer, factory) = writer.into_serialized_writer()?;
                 ParquetOut::InWorkers {
@@ -348,7 +402,7 @@ impl ParquetOut {
     /// What the workers encode their row groups with, when they do.
     pub(crate) fn factory(&self) -> Option<Arc<ArrowRowGroupWriterFactory>> {
         match self {
-            ParquetOut::OnOutput(_) => None,
+            ParquetOut::OnOutput { .. } => None,
             ParquetOut::InWorkers { factory, .. } => Some(Arc::clone(factory)),
         }
     }
@@ -360,7 +414,17 @@ impl ParquetOut {
         out: &mut impl Write,
     ) -> Result<(), ParquetFailure> {
         match self {
-            ParquetOut::OnOutput(writer) => writer.write(batch)?,
+            ParquetOut::OnOutput {
+                writer,
+                pending,
+                pending_rows,
+            } => {
+                pending.push(batch.clone());
+                *pending_rows += batch.num_rows();
+                if *pending_rows >= WRITE_ROWS {
+                    write_pending(writer, pending, pending_rows)?;
+                }
+            }
             ParquetOut::InWorkers { factory, .. } => {
                 let group = encode_row_group(factory, batch)?;
                 return self.append(group, out);
@@ -379,7 +443,7 @@ impl ParquetOut {
             return Ok(());
         }
         match self {
-            ParquetOut::OnOutput(_) => {
+            ParquetOut::OnOutput { .. } => {
                 return Err(ParquetFailure::Encode(ParquetError::General(
                     "an encoded row group for a writer that encodes its own".into(),
                 )));
@@ -399,7 +463,7 @@ impl ParquetOut {
     /// its buffer does not disturb the offsets it records in the footer.
     fn drain(&mut self, out: &mut impl Write) -> Result<(), ParquetFailure> {
         let buffer = match self {
-            ParquetOut::OnOutput(writer) => writer.inner_mut(),
+            ParquetOut::OnOutput { writer, .. } => writer.inner_mut(),
             ParquetOut::InWorkers { writer, .. } => writer.inner_mut(),
         };
         if !buffer.is_empty() {
@@ -412,7 +476,12 @@ impl ParquetOut {
     /// Writes the last row group and the footer.
     pub(crate) fn finish(mut self, out: &mut impl Write) -> Result<(), ParquetFailure> {
         match &mut self {
-            ParquetOut::OnOutput(writer) => {
+            ParquetOut::OnOutput {
+                writer,
+                pending,
+                pending_rows,
+            } => {
+                write_pending(writer, pending, pending_rows)?;
                 writer.finish()?;
             }
             ParquetOut::InWorkers { writer, .. } => {
@@ -450,13 +519,15 @@ mod tests {
         ];
         let schema = schema(&columns);
         for encoding in [Encoding::OnOutput, Encoding::InWorkers] {
-            round_trip(&schema, encoding);
+            for codec in [Codec::Zstd, Codec::Lz4, Codec::None] {
+                round_trip(&schema, encoding, codec);
+            }
         }
     }
 
-    fn round_trip(schema: &SchemaRef, encoding: Encoding) {
+    fn round_trip(schema: &SchemaRef, encoding: Encoding, codec: Codec) {
         let mut out = Vec::new();
-        let mut writer = ParquetOut::new(schema, encoding).unwrap();
+        let mut writer = ParquetOut::new(schema, encoding, codec).unwrap();
         for part in 0..2 {
             let mut cells = ArrowCells::new(schema, 1);
             cells.plain("e4");
