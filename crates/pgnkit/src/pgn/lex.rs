@@ -221,8 +221,15 @@ fn next_line_start(buf: &[u8], eol: usize) -> usize {
 }
 
 /// Whether `pos` is in column 1: just after a line break, or at the start of a buffer that starts a line.
+/// Byte-order marks before it do not count (columns never count them, and a file concatenated after another
+/// brings its BOM to the start of a line): a reader that starts a buffer after one agrees with a reader that
+/// sees it.
 #[inline(always)]
 pub fn at_column_one(buf: &[u8], pos: usize, buf_at_line_start: bool) -> bool {
+    let mut pos = pos;
+    while pos >= 3 && &buf[pos - 3..pos] == b"\xEF\xBB\xBF" {
+        pos -= 3;
+    }
     if pos == 0 {
         buf_at_line_start
     } else {
@@ -688,6 +695,19 @@ pub(crate) fn rest_of_line(input: &[u8]) -> PResult<'_, &[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn byte_order_marks_do_not_move_a_byte_off_column_one() {
+        let buf = "*\n\u{feff}\u{feff}%x\n a%".as_bytes();
+        let percent = |from: usize| from + buf[from..].iter().position(|&b| b == b'%').unwrap();
+        assert!(at_column_one(buf, percent(0), false));
+        assert!(!at_column_one(buf, percent(percent(0) + 1), true));
+        // A buffer that starts with a BOM: column one only if the buffer starts a line.
+        let buf = "\u{feff}%".as_bytes();
+        assert!(at_column_one(buf, 3, true));
+        assert!(!at_column_one(buf, 3, false));
+        assert!(at_column_one(b"%", 0, true) && !at_column_one(b"a%", 1, true));
+    }
 
     #[test]
     fn find_any_agrees_with_a_byte_loop_at_every_offset() {
