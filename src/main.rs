@@ -1,8 +1,9 @@
-//! The `pgnkit` command: a thin shell over the `pgnkit` library. The jobs (validate, convert, stats and
-//! what they share) are in `src/jobs/`, each subcommand's options and printing in `src/cli/`.
+//! The `pgnkit` command: a thin shell over the `pgnkit` library and its jobs (`pgnkit-jobs`: validate,
+//! convert, stats, select and what they share, in `crates/pgnkit-jobs/`); each subcommand's options and
+//! printing are in `src/cli/`.
 
 mod cli;
-mod jobs;
+use pgnkit_jobs as jobs;
 
 fn main() {
     std::process::exit(cli::run());

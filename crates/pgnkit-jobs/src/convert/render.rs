@@ -13,7 +13,7 @@ use pgnkit::walk::{MoveAt, MoveFailure, Visitor, Walk};
 use std::ops::ControlFlow;
 
 use super::{Failure, Notation, OutputFormat};
-use crate::jobs::moves::{push_san_body, push_uci};
+use crate::moves::{push_san_body, push_uci};
 
 /// Sees every replayed move and writes its text.
 pub(super) struct Render<'c> {

@@ -33,7 +33,7 @@ use render::Render;
 
 /// How moves are written in PGN output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) enum Notation {
+pub enum Notation {
     /// Minimal SAN with `+`/`#` (`Nf3`, `exd5`, `e8=Q#`), in the target language's letters.
     #[default]
     San,
@@ -45,7 +45,7 @@ pub(crate) enum Notation {
 
 /// What convert writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) enum OutputFormat {
+pub enum OutputFormat {
     /// PGN in export format.
     #[default]
     Pgn,
@@ -57,19 +57,19 @@ pub(crate) enum OutputFormat {
 
 /// What the user asked of convert.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ConvertOptions {
+pub struct ConvertOptions {
     /// Piece letters to write.
-    pub(crate) to: Language,
+    pub to: Language,
     /// Piece letters to read; `None` detects them per game.
-    pub(crate) from: Option<Language>,
-    pub(crate) notation: Notation,
-    pub(crate) format: OutputFormat,
-    pub(crate) keep: Keep,
+    pub from: Option<Language>,
+    pub notation: Notation,
+    pub format: OutputFormat,
+    pub keep: Keep,
     /// Leave out games that cannot be converted (else PGN copies them through, JSON lines records them).
-    pub(crate) skip_invalid: bool,
+    pub skip_invalid: bool,
     /// PGN: set the `ECO`, `Opening` and `Variation` tags to the opening the main line reaches
     /// ([`pgnkit::openings`]); a game that reaches none keeps its own.
-    pub(crate) add_opening: bool,
+    pub add_opening: bool,
 }
 
 impl Default for ConvertOptions {
@@ -88,7 +88,7 @@ impl Default for ConvertOptions {
 
 /// Why a game could not be converted.
 #[derive(Clone, Debug)]
-pub(crate) enum Failure {
+pub enum Failure {
     /// The reader found an error (unreadable text, unclosed comment or variation...).
     Reader { kind: DiagnosticKind, span: Span },
     /// No start position: unsupported variant or bad FEN tag.
@@ -106,7 +106,7 @@ pub(crate) enum Failure {
 
 impl Failure {
     /// Where in the game's source.
-    pub(crate) fn span(&self) -> Span {
+    pub fn span(&self) -> Span {
         match self {
             Failure::Reader { span, .. } | Failure::Move { span, .. } => *span,
             Failure::Setup(SetupError::UnsupportedVariant { span, .. })
@@ -167,7 +167,7 @@ impl fmt::Display for Failure {
 
 /// How serious a note is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NoteLevel {
+pub enum NoteLevel {
     /// The game was converted; something about it deserves a look.
     Warning,
     /// The game was not converted.
@@ -177,23 +177,23 @@ pub(crate) enum NoteLevel {
 /// What convert found in one game, for stderr: validate's problems (the same words, locations and source
 /// lines), and what became of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Note {
-    pub(crate) level: NoteLevel,
+pub struct Note {
+    pub level: NoteLevel,
     /// 1-based index of the game in its file.
-    pub(crate) game: u64,
+    pub game: u64,
     /// The players and round, for the heading of each problem.
-    pub(crate) white: TagText,
-    pub(crate) black: TagText,
-    pub(crate) round: TagText,
+    pub white: TagText,
+    pub black: TagText,
+    pub round: TagText,
     /// The problems, in file order: for a game not converted, the errors validate finds in it.
-    pub(crate) problems: Vec<Problem>,
+    pub problems: Vec<Problem>,
     /// For a game not converted: `copied unchanged`, `skipped` or `recorded with its error`.
-    pub(crate) action: Option<&'static str>,
+    pub action: Option<&'static str>,
 }
 
 /// What became of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Fate {
+pub enum Fate {
     Converted,
     /// Not converted; its original bytes were written (PGN) or its error recorded (JSON lines).
     Kept,
@@ -203,19 +203,19 @@ pub(crate) enum Fate {
 
 /// The result of converting a batch: the output bytes, in game order, and what happened.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct BatchOutput {
-    pub(crate) text: Vec<u8>,
-    pub(crate) games: u64,
-    pub(crate) converted: u64,
-    pub(crate) kept: u64,
-    pub(crate) skipped: u64,
+pub struct BatchOutput {
+    pub text: Vec<u8>,
+    pub games: u64,
+    pub converted: u64,
+    pub kept: u64,
+    pub skipped: u64,
     /// Raw bytes of the batch's games.
-    pub(crate) bytes: u64,
-    pub(crate) notes: Vec<Note>,
+    pub bytes: u64,
+    pub notes: Vec<Note>,
 }
 
 /// Converts games one after the other, reusing its buffers.
-pub(crate) struct Converter {
+pub struct Converter {
     opts: ConvertOptions,
     writer: Writer,
     moves: PrintedMoves,
@@ -235,7 +235,7 @@ struct Rendered {
 }
 
 impl Converter {
-    pub(crate) fn new(opts: ConvertOptions) -> Converter {
+    pub fn new(opts: ConvertOptions) -> Converter {
         Converter {
             opts,
             writer: Writer::new(opts.keep),
@@ -300,7 +300,7 @@ impl Converter {
     }
 
     /// Converts one game, appending what is to be written to `out`. `file` names the input in JSON lines.
-    pub(crate) fn convert_game(
+    pub fn convert_game(
         &mut self,
         game: &Game<'_>,
         file: &str,
@@ -492,7 +492,7 @@ fn opening_tags(opening: Option<&'static Opening>) -> Vec<(&'static str, Option<
 }
 
 /// Converts every game of a batch.
-pub(crate) fn convert_batch(
+pub fn convert_batch(
     games: &mut GameReader<'_>,
     file: &str,
     opts: &ConvertOptions,
@@ -502,7 +502,7 @@ pub(crate) fn convert_batch(
 
 /// Converts a whole buffer on the calling thread (tests, small inputs); a leading BOM is skipped.
 #[cfg(test)]
-pub(crate) fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOutput {
+pub fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOutput {
     convert_games(&mut GameReader::new(bytes), file, opts)
 }
 

@@ -7,14 +7,14 @@ use super::report::ProblemKind;
 
 /// A tag problem and the index of the tag it concerns (`None` for a missing tag: located at the game start).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct TagProblem {
-    pub(crate) kind: ProblemKind,
-    pub(crate) tag: Option<usize>,
-    pub(crate) message: String,
+pub struct TagProblem {
+    pub kind: ProblemKind,
+    pub tag: Option<usize>,
+    pub message: String,
 }
 
 /// `YYYY.MM.DD` with `??` (or `????`) for unknown parts, and month/day in range when known.
-pub(crate) fn is_valid_date(value: &str) -> bool {
+pub fn is_valid_date(value: &str) -> bool {
     let parts: Vec<&str> = value.split('.').collect();
     let [year, month, day] = parts.as_slice() else {
         return false;
@@ -31,7 +31,7 @@ pub(crate) fn is_valid_date(value: &str) -> bool {
 }
 
 /// `?`, `-`, or dot-separated positive numbers (`5`, `5.2`).
-pub(crate) fn is_valid_round(value: &str) -> bool {
+pub fn is_valid_round(value: &str) -> bool {
     value == "?"
         || value == "-"
         || (!value.is_empty()
@@ -50,7 +50,7 @@ fn is_valid_result(value: &str) -> bool {
 }
 
 /// Checks the tags of one game, given as (name, value) in file order (names as the file has them: bytes).
-pub(crate) fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
+pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
     let mut problems = Vec::new();
     let find = |name: &str| tags.iter().position(|(n, _)| *n == name.as_bytes());
     // One problem for all the missing ones: a game without tags is one finding, not seven.

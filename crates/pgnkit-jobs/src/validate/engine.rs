@@ -22,22 +22,22 @@ use std::ops::ControlFlow;
 
 /// What the user asked of validate.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct ValidateOptions {
+pub struct ValidateOptions {
     /// Piece letters to read moves with; `None` detects them per game.
-    pub(crate) lang: Option<Language>,
+    pub lang: Option<Language>,
     /// The file is said to be finished: `*` results are worth a warning.
-    pub(crate) finished: bool,
+    pub finished: bool,
     /// Check the Seven Tag Roster and the form of Date/Round/Result.
-    pub(crate) tag_checks: bool,
+    pub tag_checks: bool,
     /// Find the first ply at which a draw could be claimed (costs a little per move).
-    pub(crate) track_claims: bool,
+    pub track_claims: bool,
     /// Fill `final_fen` (costs a string per game; the human report does not show it).
-    pub(crate) final_fen: bool,
+    pub final_fen: bool,
     /// Non-standard spellings are errors, not notes.
-    pub(crate) strict: bool,
+    pub strict: bool,
     /// Fill the report's players, event, site and round, and the fingerprint of the game for duplicate
     /// detection (a job with its own reading of the tags, as stats, needs only the verdict).
-    pub(crate) report_tags: bool,
+    pub report_tags: bool,
 }
 
 /// Where problems are turned into located records.
@@ -134,7 +134,7 @@ fn located(
 
 /// A problem of `kind` at `span` of `game`, located and shown as validate shows its own (other jobs word
 /// their findings through this, so every message of pgnkit has validate's precision).
-pub(crate) fn problem_at(
+pub fn problem_at(
     game: &Game<'_>,
     kind: ProblemKind,
     span: Span,
@@ -301,13 +301,13 @@ impl Visitor for Alone {
 }
 
 /// What validate found of a game that could be replayed, besides its report.
-pub(crate) struct Replay {
+pub struct Replay {
     /// The language and variant the game was replayed with, and how its start was read.
-    pub(crate) prepared: Prepared,
+    pub prepared: Prepared,
     /// The main line as far as it was replayed.
-    pub(crate) state: GameState,
+    pub state: GameState,
     /// Legal moves played in variations.
-    pub(crate) variation_moves: u32,
+    pub variation_moves: u32,
 }
 
 /// A cheap running hash of the players and moves (multiply-xor): duplicate detection needs speed per move,
@@ -493,7 +493,7 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
 }
 
 /// Validates one game. `file` names the input in the report.
-pub(crate) fn validate_game(
+pub fn validate_game(
     game: &Game<'_>,
     file: &Arc<str>,
     opts: &ValidateOptions,
@@ -503,7 +503,7 @@ pub(crate) fn validate_game(
 
 /// Validates one game with a companion visitor that sees every move of the same walk; with the report comes
 /// what the replay found, when the game could be replayed.
-pub(crate) fn validate_game_with<C: Visitor>(
+pub fn validate_game_with<C: Visitor>(
     game: &Game<'_>,
     file: &Arc<str>,
     opts: &ValidateOptions,

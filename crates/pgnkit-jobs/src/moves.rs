@@ -7,7 +7,7 @@ use pgnkit::notation::{CheckMark, Language, San};
 /// Appends the canonical SAN of a legal move (minimal disambiguation, `+`/`#` from the position after) in
 /// `lang`'s letters. The same text as `SanPlus::from_move(..).display(lang)`, written without the
 /// formatting machinery: this runs once per move of every game.
-pub(crate) fn push_san(
+pub fn push_san(
     out: &mut String,
     before: &Position,
     m: &Move,
@@ -23,7 +23,7 @@ pub(crate) fn push_san(
 /// Appends the canonical SAN of a legal move without its check mark. A token that is canonical already (see
 /// [`pgnkit::notation::Resolved::canonical`]) is copied, its piece letter put in `lang`: most tokens of real
 /// files are, and copying skips working out the disambiguation again.
-pub(crate) fn push_san_body(
+pub fn push_san_body(
     out: &mut String,
     token: &[u8],
     canonical: bool,
@@ -63,7 +63,7 @@ pub(crate) fn push_san_body(
 }
 
 /// Appends the UCI form of a legal move (castling as the position's castling mode wants it).
-pub(crate) fn push_uci(out: &mut String, before: &Position, m: &Move) {
+pub fn push_uci(out: &mut String, before: &Position, m: &Move) {
     let uci = Uci::from_move(before, m);
     for sq in [uci.from, uci.to] {
         out.push(sq.file().char());

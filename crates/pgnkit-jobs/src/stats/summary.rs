@@ -27,7 +27,7 @@ use pgnkit::pgn::GameResult;
 
 /// How a game ended for the standings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Outcome {
+pub enum Outcome {
     WhiteWins,
     Draw,
     BlackWins,
@@ -69,21 +69,21 @@ impl Outcome {
 
 /// What the summary needs of one game (owned: it travels from a worker to the output side).
 #[derive(Clone, Debug)]
-pub(crate) struct GameRecord {
-    pub(crate) event: String,
-    pub(crate) white: String,
-    pub(crate) black: String,
-    pub(crate) white_elo: Option<u16>,
-    pub(crate) black_elo: Option<u16>,
-    pub(crate) outcome: Outcome,
-    pub(crate) eco: String,
-    pub(crate) termination: Option<Termination>,
-    pub(crate) plies: u32,
-    pub(crate) valid: bool,
+pub struct GameRecord {
+    pub event: String,
+    pub white: String,
+    pub black: String,
+    pub white_elo: Option<u16>,
+    pub black_elo: Option<u16>,
+    pub outcome: Outcome,
+    pub eco: String,
+    pub termination: Option<Termination>,
+    pub plies: u32,
+    pub valid: bool,
 }
 
 impl GameRecord {
-    pub(crate) fn of(s: &GameStats<'_>) -> GameRecord {
+    pub fn of(s: &GameStats<'_>) -> GameRecord {
         let t = &s.tags;
         let result = if t.result.is_empty() {
             s.marker
@@ -114,21 +114,21 @@ impl GameRecord {
 
 /// The bounds of the summary's memory and of what the report lists.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Limits {
+pub struct Limits {
     /// Events tracked (the first ones seen).
-    pub(crate) events: usize,
+    pub events: usize,
     /// Player entries tracked, over all events.
-    pub(crate) players: usize,
+    pub players: usize,
     /// Distinct ECO values tracked.
-    pub(crate) eco_codes: usize,
+    pub eco_codes: usize,
     /// Largest event that gets a crosstable.
-    pub(crate) crosstable_players: usize,
+    pub crosstable_players: usize,
     /// ECO codes listed.
-    pub(crate) listed_eco: usize,
+    pub listed_eco: usize,
     /// Events listed.
-    pub(crate) listed_events: usize,
+    pub listed_events: usize,
     /// Players listed per event.
-    pub(crate) listed_players: usize,
+    pub listed_players: usize,
 }
 
 impl Default for Limits {
@@ -147,26 +147,26 @@ impl Default for Limits {
 
 /// One player in one event.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Standing {
-    pub(crate) name: String,
+pub struct Standing {
+    pub name: String,
     /// The last rating seen in the player's tags.
-    pub(crate) rating: Option<u16>,
-    pub(crate) games: u64,
-    pub(crate) half_points: u64,
+    pub rating: Option<u16>,
+    pub games: u64,
+    pub half_points: u64,
     /// Games against rated opponents, what they scored, and the opponents' ratings added up.
-    pub(crate) rated_games: u64,
-    pub(crate) rated_half_points: u64,
-    pub(crate) opponents_sum: u64,
+    pub rated_games: u64,
+    pub rated_half_points: u64,
+    pub opponents_sum: u64,
 }
 
 impl Standing {
     /// Performance against the rated opponents ([`performance`]).
-    pub(crate) fn performance(&self) -> Option<i64> {
+    pub fn performance(&self) -> Option<i64> {
         performance(self.opponents_sum, self.rated_games, self.rated_half_points)
     }
 
     /// Average rating of the rated opponents, rounded.
-    pub(crate) fn opponents_average(&self) -> Option<u64> {
+    pub fn opponents_average(&self) -> Option<u64> {
         let g = self.rated_games;
         (g > 0).then(|| self.opponents_sum / g + u64::from(2 * (self.opponents_sum % g) >= g))
     }
@@ -181,28 +181,28 @@ struct Pair {
 
 /// One event's table.
 #[derive(Debug, Default)]
-pub(crate) struct EventTable {
-    pub(crate) name: String,
-    pub(crate) games: u64,
+pub struct EventTable {
+    pub name: String,
+    pub games: u64,
     /// Games without a decisive or drawn result.
-    pub(crate) unscored: u64,
-    pub(crate) players: Vec<Standing>,
+    pub unscored: u64,
+    pub players: Vec<Standing>,
     index: HashMap<String, u32>,
     /// (row, column) -> row's score against column; dropped when the event outgrows the crosstable.
     pairs: Option<HashMap<(u32, u32), Pair>>,
     /// Player-games left out because the player limit was reached.
-    pub(crate) untracked: u64,
+    pub untracked: u64,
 }
 
 /// Everything `--summary` reports, aggregated game by game in bounded memory.
 #[derive(Debug, Default)]
-pub(crate) struct StatsSummary {
-    pub(crate) limits: Limits,
-    pub(crate) files: u64,
-    pub(crate) bytes: u64,
-    pub(crate) games: u64,
-    pub(crate) plies: u64,
-    pub(crate) games_with_errors: u64,
+pub struct StatsSummary {
+    pub limits: Limits,
+    pub files: u64,
+    pub bytes: u64,
+    pub games: u64,
+    pub plies: u64,
+    pub games_with_errors: u64,
     results: [u64; 5],
     /// `None` first, then the terminations in [`TERMINATIONS`] order.
     terminations: [u64; 6],
@@ -230,7 +230,7 @@ fn termination_slot(t: Option<Termination>) -> usize {
 }
 
 impl StatsSummary {
-    pub(crate) fn new(limits: Limits) -> StatsSummary {
+    pub fn new(limits: Limits) -> StatsSummary {
         StatsSummary {
             limits,
             ..StatsSummary::default()
@@ -239,12 +239,12 @@ impl StatsSummary {
 
     /// The events tracked, in order of first appearance.
     #[cfg(test)]
-    pub(crate) fn events(&self) -> &[EventTable] {
+    pub fn events(&self) -> &[EventTable] {
         &self.events
     }
 
     /// Adds one game.
-    pub(crate) fn add(&mut self, r: GameRecord) {
+    pub fn add(&mut self, r: GameRecord) {
         self.games += 1;
         self.plies += u64::from(r.plies);
         self.games_with_errors += u64::from(!r.valid);
@@ -321,7 +321,7 @@ impl StatsSummary {
     }
 
     /// The report, as text.
-    pub(crate) fn render(&self) -> String {
+    pub fn render(&self) -> String {
         let mut s = String::new();
         let _ = self.write_report(&mut s);
         s
@@ -455,7 +455,7 @@ impl EventTable {
     }
 
     /// Indices of the players, best first: points, then score rate, then name.
-    pub(crate) fn order(&self) -> Vec<usize> {
+    pub fn order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.players.len()).collect();
         order.sort_by(|&a, &b| {
             let (pa, pb) = (&self.players[a], &self.players[b]);
@@ -602,7 +602,7 @@ fn truncate(name: &str, width: usize) -> String {
 }
 
 /// Half-points as points: `3`, `½`, `2½`.
-pub(crate) fn points(half_points: u64) -> String {
+pub fn points(half_points: u64) -> String {
     match (half_points / 2, half_points % 2) {
         (0, 1) => "½".to_string(),
         (n, 1) => format!("{n}½"),

@@ -54,7 +54,7 @@ fn data_type(kind: Kind) -> DataType {
 }
 
 /// The Arrow schema of a table with these columns.
-pub(crate) fn schema<'c, 'n: 'c>(columns: impl IntoIterator<Item = &'c Column<'n>>) -> SchemaRef {
+pub fn schema<'c, 'n: 'c>(columns: impl IntoIterator<Item = &'c Column<'n>>) -> SchemaRef {
     Arc::new(Schema::new(
         columns
             .into_iter()
@@ -120,7 +120,7 @@ impl Builder {
 ///
 /// A value of the wrong kind for its column would be a bug in the row code; it is stored as no value
 /// (and caught in debug builds) rather than shifting the row's other values.
-pub(crate) struct ArrowCells {
+pub struct ArrowCells {
     schema: SchemaRef,
     builders: Vec<Builder>,
     column: usize,
@@ -128,7 +128,7 @@ pub(crate) struct ArrowCells {
 
 impl ArrowCells {
     /// Cells for about `rows` rows of `schema` (more may come: the builders then grow).
-    pub(crate) fn new(schema: &SchemaRef, rows: usize) -> ArrowCells {
+    pub fn new(schema: &SchemaRef, rows: usize) -> ArrowCells {
         ArrowCells {
             schema: Arc::clone(schema),
             builders: schema
@@ -154,7 +154,7 @@ impl ArrowCells {
     }
 
     /// The rows as one record batch.
-    pub(crate) fn finish(mut self) -> Result<RecordBatch, ArrowError> {
+    pub fn finish(mut self) -> Result<RecordBatch, ArrowError> {
         let arrays = self.builders.iter_mut().map(Builder::finish).collect();
         RecordBatch::try_new(self.schema, arrays)
     }
@@ -233,7 +233,7 @@ impl Cells for ArrowCells {
 
 /// Why Parquet output failed.
 #[derive(Debug)]
-pub(crate) enum ParquetFailure {
+pub enum ParquetFailure {
     /// Writing to the output failed.
     Write(io::Error),
     /// The Parquet writer refused (a bug, or a limit of the format).
@@ -254,7 +254,7 @@ impl From<ParquetError> for ParquetFailure {
 
 /// How a run writes Parquet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Encoding {
+pub enum Encoding {
     /// The output side encodes the batches' arrays into row groups of [`ROW_GROUP_ROWS`].
     OnOutput,
     /// Each batch is one row group, encoded by its worker ([`encode_row_group`]).
@@ -262,7 +262,7 @@ pub(crate) enum Encoding {
 }
 
 /// One batch's rows, encoded by its worker: a row group ready to append.
-pub(crate) struct EncodedRowGroup {
+pub struct EncodedRowGroup {
     chunks: Vec<ArrowColumnChunk>,
     rows: usize,
 }
@@ -274,7 +274,7 @@ impl std::fmt::Debug for EncodedRowGroup {
 }
 
 /// Encodes a batch into column chunks with writers from `factory` (as the output's writer would).
-pub(crate) fn encode_row_group(
+pub fn encode_row_group(
     factory: &ArrowRowGroupWriterFactory,
     batch: &RecordBatch,
 ) -> Result<EncodedRowGroup, ParquetError> {
@@ -316,7 +316,7 @@ fn write_pending(
 
 /// How the column chunks are compressed (`stats --compression`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Codec {
+pub enum Codec {
     /// zstd at level 1: small files, and what every Parquet reader reads.
     #[default]
     Zstd,
@@ -361,7 +361,7 @@ fn properties(schema: &SchemaRef, codec: Codec) -> WriterProperties {
 /// The Parquet writer of a run. It writes into a buffer whose bytes are passed to the run's output after
 /// each batch: the output (standard output, a compressed or temporary file) need not be `Send`, and what
 /// waits in memory is at most a row group.
-pub(crate) enum ParquetOut {
+pub enum ParquetOut {
     OnOutput {
         writer: ArrowWriter<Vec<u8>>,
         /// Batches not yet passed to the writer ([`WRITE_ROWS`]).
@@ -376,7 +376,7 @@ pub(crate) enum ParquetOut {
 
 impl ParquetOut {
     /// A writer for rows of `schema`.
-    pub(crate) fn new(
+    pub fn new(
         schema: &SchemaRef,
         encoding: Encoding,
         codec: Codec,
@@ -400,7 +400,7 @@ impl ParquetOut {
     }
 
     /// What the workers encode their row groups with, when they do.
-    pub(crate) fn factory(&self) -> Option<Arc<ArrowRowGroupWriterFactory>> {
+    pub fn factory(&self) -> Option<Arc<ArrowRowGroupWriterFactory>> {
         match self {
             ParquetOut::OnOutput { .. } => None,
             ParquetOut::InWorkers { factory, .. } => Some(Arc::clone(factory)),
@@ -408,7 +408,7 @@ impl ParquetOut {
     }
 
     /// Encodes a batch of rows, then passes whatever the writer has finished to `out`.
-    pub(crate) fn write(
+    pub fn write(
         &mut self,
         batch: &RecordBatch,
         out: &mut impl Write,
@@ -434,7 +434,7 @@ impl ParquetOut {
     }
 
     /// Appends a row group a worker encoded, then passes it to `out`.
-    pub(crate) fn append(
+    pub fn append(
         &mut self,
         group: EncodedRowGroup,
         out: &mut impl Write,
@@ -474,7 +474,7 @@ impl ParquetOut {
     }
 
     /// Writes the last row group and the footer.
-    pub(crate) fn finish(mut self, out: &mut impl Write) -> Result<(), ParquetFailure> {
+    pub fn finish(mut self, out: &mut impl Write) -> Result<(), ParquetFailure> {
         match &mut self {
             ParquetOut::OnOutput {
                 writer,
@@ -495,7 +495,7 @@ impl ParquetOut {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::stats::table::{GAME_COLUMNS, MOVE_COLUMNS};
+    use crate::stats::table::{GAME_COLUMNS, MOVE_COLUMNS};
     use arrow_array::{Array, Float64Array, Int32Array, ListArray, StringArray};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 

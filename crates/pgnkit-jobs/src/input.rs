@@ -17,14 +17,14 @@ use std::path::{Path, PathBuf};
 
 /// One input as the user named it (or as found inside a named directory).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Source {
+pub enum Source {
     Stdin,
     File(PathBuf),
 }
 
 impl Source {
     /// The name used in diagnostics and output records (`-` for standard input).
-    pub(crate) fn display_name(&self) -> String {
+    pub fn display_name(&self) -> String {
         match self {
             Source::Stdin => "-".to_string(),
             Source::File(p) => p.display().to_string(),
@@ -32,7 +32,7 @@ impl Source {
     }
 
     /// Size in bytes on disk, when known (for progress bars): not for a pipe (`<(zcat x.gz)`) or a device.
-    pub(crate) fn size_hint(&self) -> Option<u64> {
+    pub fn size_hint(&self) -> Option<u64> {
         match self {
             Source::Stdin => None,
             Source::File(p) => std::fs::metadata(p)
@@ -50,7 +50,7 @@ impl fmt::Display for Source {
 }
 
 #[derive(Debug)]
-pub(crate) enum InputError {
+pub enum InputError {
     NotFound(PathBuf),
     Io {
         path: String,
@@ -81,7 +81,7 @@ impl std::error::Error for InputError {}
 /// Whether a file name looks like PGN (plain or compressed), for directory searches. The name is compared
 /// as bytes, the extension case-insensitively: a name that is not valid UTF-8 (`Turnier_M\xfcnchen.pgn`
 /// from a Latin-1 system) is found like any other.
-pub(crate) fn is_pgn_name(path: &Path) -> bool {
+pub fn is_pgn_name(path: &Path) -> bool {
     let Some(name) = path.file_name() else {
         return false;
     };
@@ -95,25 +95,25 @@ pub(crate) fn is_pgn_name(path: &Path) -> bool {
 
 /// The inputs of a run: what to read, in order, and what a directory search left out.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct Expanded {
+pub struct Expanded {
     /// The inputs to read, in order.
-    pub(crate) sources: Vec<Source>,
+    pub sources: Vec<Source>,
     /// Entries found by a directory search and not read, with the reason (to be reported to the user).
-    pub(crate) skipped: Vec<Skipped>,
+    pub skipped: Vec<Skipped>,
 }
 
 /// An entry of a directory search that is not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Skipped {
+pub struct Skipped {
     /// The entry, as found (the searched directory joined with the names below it).
-    pub(crate) path: PathBuf,
+    pub path: PathBuf,
     /// Why it is not read.
-    pub(crate) reason: SkipReason,
+    pub reason: SkipReason,
 }
 
 /// Why a directory entry is not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum SkipReason {
+pub enum SkipReason {
     /// A FIFO, socket or device with a PGN name: opening or reading it could wait forever. Named on the command
     /// line it would be read.
     NotRegularFile(SpecialKind),
@@ -125,7 +125,7 @@ pub(crate) enum SkipReason {
 
 /// A kind of file that is not a regular file nor a directory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum SpecialKind {
+pub enum SpecialKind {
     Fifo,
     Socket,
     CharDevice,
@@ -232,7 +232,7 @@ struct Search {
 /// listed, by name or through a link, is skipped), searches each directory once (symbolic link loops end),
 /// and never opens a FIFO, socket or device: those are listed in [`Expanded::skipped`]. A path named twice on
 /// the command line is read twice.
-pub(crate) fn expand(paths: &[PathBuf]) -> Result<Expanded, InputError> {
+pub fn expand(paths: &[PathBuf]) -> Result<Expanded, InputError> {
     let mut search = Search::default();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -331,14 +331,14 @@ impl Search {
 
 /// Compression detected from magic bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Compression {
+pub enum Compression {
     None,
     Gzip,
     Zstd,
 }
 
 impl Compression {
-    pub(crate) fn sniff(head: &[u8]) -> Compression {
+    pub fn sniff(head: &[u8]) -> Compression {
         if head.starts_with(&[0x1f, 0x8b]) {
             Compression::Gzip
         } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
@@ -350,7 +350,7 @@ impl Compression {
 }
 
 /// A byte counter around the raw (compressed) stream, so progress follows the file on disk.
-pub(crate) struct Counted<R> {
+pub struct Counted<R> {
     inner: R,
     count: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
@@ -365,20 +365,20 @@ impl<R: Read> Read for Counted<R> {
 }
 
 /// An opened input: decompressed bytes, and a shared counter of raw bytes read so far.
-pub(crate) struct Opened {
-    pub(crate) reader: Box<dyn Read + Send>,
-    pub(crate) raw_bytes_read: std::sync::Arc<std::sync::atomic::AtomicU64>,
+pub struct Opened {
+    pub reader: Box<dyn Read + Send>,
+    pub raw_bytes_read: std::sync::Arc<std::sync::atomic::AtomicU64>,
     #[cfg_attr(
         not(test),
         allow(dead_code, reason = "what was sniffed, checked by the tests")
     )]
-    pub(crate) compression: Compression,
+    pub compression: Compression,
 }
 
 /// Opens a source, decompressing gzip (also multi-member, as `cat a.gz b.gz` makes; zero bytes after the last
 /// member are padding, as `gzip -dc` reads them) or zstd transparently. A decompression error is reported as
 /// `damaged gzip data: ...` or `damaged zstd data: ...`; the bytes decoded before it are delivered first.
-pub(crate) fn open(source: &Source) -> Result<Opened, InputError> {
+pub fn open(source: &Source) -> Result<Opened, InputError> {
     let raw: Box<dyn Read + Send> = match source {
         Source::Stdin => Box::new(io::stdin()),
         Source::File(path) => Box::new(File::open(path).map_err(|e| match e.kind() {
@@ -449,7 +449,7 @@ impl<R: Read> Read for Labelled<R> {
 /// A gzip stream of one or more members (`cat a.gz b.gz`), like flate2's `MultiGzDecoder`, except that zero
 /// bytes after a member, to the end of the input, end the stream cleanly: `gzip -dc` reads such files (tape
 /// and block-device images pad them) without complaint. Anything else after a member must be another member.
-pub(crate) struct GzMembers<R: BufRead> {
+pub struct GzMembers<R: BufRead> {
     /// The member being decoded; `None` once the stream has ended.
     member: Option<flate2::bufread::GzDecoder<R>>,
     /// An error to return (the member's input is gone with it).
@@ -458,7 +458,7 @@ pub(crate) struct GzMembers<R: BufRead> {
 
 impl<R: BufRead> GzMembers<R> {
     /// A decoder over `inner`, which must start with a gzip header.
-    pub(crate) fn new(inner: R) -> Self {
+    pub fn new(inner: R) -> Self {
         GzMembers {
             member: Some(flate2::bufread::GzDecoder::new(inner)),
             failed: None,

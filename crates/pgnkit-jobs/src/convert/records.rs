@@ -5,7 +5,7 @@ use std::fmt::{self, Write as _};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
-use crate::jobs::validate::{Problem, report::termination_or_none};
+use crate::validate::{Problem, report::termination_or_none};
 use pgnkit::core::Termination;
 use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, GameResult};

@@ -10,7 +10,7 @@ use pgnkit::core::decimal;
 
 /// The type of a column's values, the same in every format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
     /// UTF-8 text.
     Text,
     /// A 32-bit signed integer (counts, Elo ratings: values bounded where they are read).
@@ -27,15 +27,15 @@ pub(crate) enum Kind {
 
 /// One column of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Column<'n> {
+pub struct Column<'n> {
     /// The name, the same in every format.
-    pub(crate) name: &'n str,
-    pub(crate) kind: Kind,
+    pub name: &'n str,
+    pub kind: Kind,
     /// Whether a row may have no value (an empty CSV field, JSON `null`, a Parquet null).
-    pub(crate) nullable: bool,
+    pub nullable: bool,
     /// Whether the value comes from the tags and the game's place in its file alone: reading it needs no
     /// replay (`select --where` on such columns skips it).
-    pub(crate) without_replay: bool,
+    pub without_replay: bool,
 }
 
 const fn col(name: &str, kind: Kind, nullable: bool, without_replay: bool) -> Column<'_> {
@@ -59,7 +59,7 @@ const fn replayed(name: &str, kind: Kind) -> Column<'_> {
 
 /// Columns of the per-game rows: the 26 the first stats issue asked for in their order, then extras (new
 /// columns go last, so scripts that read columns by position keep working).
-pub(crate) const GAME_COLUMNS: [Column<'static>; 36] = [
+pub const GAME_COLUMNS: [Column<'static>; 36] = [
     col("file", Kind::Text, false, true),
     col("game", Kind::Int64, false, true),
     tag("event"),
@@ -106,7 +106,7 @@ pub(crate) const GAME_COLUMNS: [Column<'static>; 36] = [
 ];
 
 /// Columns of the per-move rows.
-pub(crate) const MOVE_COLUMNS: [Column<'static>; 17] = [
+pub const MOVE_COLUMNS: [Column<'static>; 17] = [
     replayed("file", Kind::Text),
     replayed("game", Kind::Int64),
     replayed("ply", Kind::Int32),
@@ -143,22 +143,22 @@ const fn names<const N: usize>(columns: &[Column<'static>; N]) -> [&'static str;
 }
 
 /// The names of [`GAME_COLUMNS`].
-pub(crate) const GAME_HEADER: [&str; 36] = names(&GAME_COLUMNS);
+pub const GAME_HEADER: [&str; 36] = names(&GAME_COLUMNS);
 
 /// Whether the per-game column `name` needs no replay ([`Column::without_replay`]).
-pub(crate) fn without_replay(name: &str) -> bool {
+pub fn without_replay(name: &str) -> bool {
     GAME_COLUMNS
         .iter()
         .any(|c| c.name == name && c.without_replay)
 }
 
 /// A `--tags` column: text, missing when the game has no such tag.
-pub(crate) fn tag_column(name: &str) -> Column<'_> {
+pub fn tag_column(name: &str) -> Column<'_> {
     tag(name)
 }
 
 /// Receives a row's values in column order, each by its [`Kind`], then [`Cells::end_row`].
-pub(crate) trait Cells {
+pub trait Cells {
     /// Any text.
     fn text(&mut self, value: &str);
     /// ASCII text that no format needs to quote or escape (no comma, quote, backslash or control
@@ -185,7 +185,7 @@ pub(crate) trait Cells {
 
 /// Appends `field` as a CSV field: quoted, quotes doubled, when it holds a comma, a quote or a line break
 /// (RFC 4180 as the `csv` crate writes it).
-pub(crate) fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
+pub fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
     if field
         .iter()
         .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
@@ -213,7 +213,7 @@ fn push_int(out: &mut Vec<u8>, n: i64) {
 }
 
 /// Seconds, as `180` or `179.5` (fractions as written, trailing zeros dropped): a JSON number too.
-pub(crate) fn push_seconds(out: &mut Vec<u8>, d: Duration) {
+pub fn push_seconds(out: &mut Vec<u8>, d: Duration) {
     let mut buf = [0u8; 20];
     out.extend_from_slice(decimal::digits(d.as_secs(), &mut buf));
     let nanos = d.subsec_nanos();
@@ -227,13 +227,13 @@ pub(crate) fn push_seconds(out: &mut Vec<u8>, d: Duration) {
 
 /// CSV rows appended to a byte buffer: comma-separated, `\n`-terminated, a field quoted only when it must
 /// be, booleans `true`/`false`, no value an empty field, NAGs space-separated.
-pub(crate) struct CsvCells<'w> {
+pub struct CsvCells<'w> {
     out: &'w mut Vec<u8>,
     first: bool,
 }
 
 impl<'w> CsvCells<'w> {
-    pub(crate) fn new(out: &'w mut Vec<u8>) -> Self {
+    pub fn new(out: &'w mut Vec<u8>) -> Self {
         CsvCells { out, first: true }
     }
 
@@ -300,7 +300,7 @@ impl Cells for CsvCells<'_> {
 }
 
 /// Appends the CSV header of `columns`.
-pub(crate) fn csv_header<'c, 'n: 'c>(
+pub fn csv_header<'c, 'n: 'c>(
     out: &mut Vec<u8>,
     columns: impl IntoIterator<Item = &'c Column<'n>>,
 ) {
@@ -313,7 +313,7 @@ pub(crate) fn csv_header<'c, 'n: 'c>(
 
 /// JSON lines: one object per row, `{"column":value,...}` in column order, numbers and booleans as JSON
 /// numbers and booleans, no value as `null`, NAGs as an array of numbers.
-pub(crate) struct JsonCells<'w> {
+pub struct JsonCells<'w> {
     out: &'w mut Vec<u8>,
     /// `{"name":` for the first column, `,"name":` for the others.
     keys: &'w [Vec<u8>],
@@ -321,7 +321,7 @@ pub(crate) struct JsonCells<'w> {
 }
 
 /// The keys [`JsonCells`] writes before each column's value.
-pub(crate) fn json_keys<'c, 'n: 'c>(
+pub fn json_keys<'c, 'n: 'c>(
     columns: impl IntoIterator<Item = &'c Column<'n>>,
 ) -> Vec<Vec<u8>> {
     columns
@@ -337,7 +337,7 @@ pub(crate) fn json_keys<'c, 'n: 'c>(
 }
 
 /// Appends `s` as a JSON string (RFC 8259): quotes, backslashes and control characters escaped.
-pub(crate) fn push_json_string(out: &mut Vec<u8>, s: &str) {
+pub fn push_json_string(out: &mut Vec<u8>, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
     let bytes = s.as_bytes();
@@ -367,7 +367,7 @@ pub(crate) fn push_json_string(out: &mut Vec<u8>, s: &str) {
 }
 
 impl<'w> JsonCells<'w> {
-    pub(crate) fn new(out: &'w mut Vec<u8>, keys: &'w [Vec<u8>]) -> Self {
+    pub fn new(out: &'w mut Vec<u8>, keys: &'w [Vec<u8>]) -> Self {
         JsonCells {
             out,
             keys,

@@ -15,10 +15,10 @@ use pgnkit::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, GameReader};
 /// every thread busy and that a batch is still in a shared cache when a worker takes it from the reading
 /// thread, large enough that handing them out costs little (the sizes tried: docs/performance.md, "Tuning
 /// constants").
-pub(crate) const BATCH_SIZE: usize = 128 << 10;
+pub const BATCH_SIZE: usize = 128 << 10;
 
 /// What the ordered output side sees, in input order.
-pub(crate) enum Event<R> {
+pub enum Event<R> {
     /// A source is about to be read.
     #[cfg_attr(
         not(test),
@@ -127,7 +127,7 @@ impl Iterator for Items<'_> {
 ///
 /// With one thread, blocks are parsed where they are read (no split, no copy: the fastest path); with more,
 /// the reader cuts batches of whole games of about `batch_size` bytes that the pool parses and processes.
-pub(crate) fn run<R, B, W, E>(
+pub fn run<R, B, W, E>(
     sources: &[Source],
     jobs: usize,
     batch_size: usize,

@@ -10,18 +10,18 @@
 //! A game is replayed only when the choice needs it: a `--where` on tags alone reads the tags and stops
 //! there.
 
-pub(crate) mod expr;
-pub(crate) mod material;
+pub mod expr;
+pub mod material;
 
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::Arc;
 
-use crate::jobs::convert::{ConvertOptions, Converter, Note};
-use crate::jobs::stats::rows::{self, GAME_HEADER, Row};
-use crate::jobs::stats::table::without_replay;
-use crate::jobs::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
+use crate::convert::{ConvertOptions, Converter, Note};
+use crate::stats::rows::{self, GAME_HEADER, Row};
+use crate::stats::table::without_replay;
+use crate::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
 use expr::{Expr, Field};
 use material::Material;
 use pgnkit::core::{Move, Position, PositionKey};
@@ -31,13 +31,13 @@ use pgnkit::walk::MoveAt;
 
 /// A position to look for (`--reaches`).
 #[derive(Clone, Debug)]
-pub(crate) struct Target {
+pub struct Target {
     zobrist: u64,
     key: PositionKey,
 }
 
 impl Target {
-    pub(crate) fn new(pos: &Position) -> Target {
+    pub fn new(pos: &Position) -> Target {
         Target {
             zobrist: pos.zobrist(),
             key: pos.key(),
@@ -47,28 +47,28 @@ impl Target {
 
 /// What the user asked of select.
 #[derive(Debug, Default)]
-pub(crate) struct SelectOptions {
+pub struct SelectOptions {
     /// `--where`.
-    pub(crate) filter: Option<Expr>,
+    pub filter: Option<Expr>,
     /// `--reaches`: the main line reaches any of these.
-    pub(crate) reaches: Vec<Target>,
+    pub reaches: Vec<Target>,
     /// `--material`: the main line reaches a position with any of these.
-    pub(crate) materials: Vec<Material>,
+    pub materials: Vec<Material>,
     /// `--dedupe`: compute each game's key.
-    pub(crate) dedupe: bool,
+    pub dedupe: bool,
     /// Piece letters to read moves with; `None` detects them per game.
-    pub(crate) lang: Option<Language>,
+    pub lang: Option<Language>,
     /// Write the chosen games in export format (English SAN) instead of their own text.
-    pub(crate) normalise: bool,
+    pub normalise: bool,
     /// Keep the chosen games' text (not for `--count`).
-    pub(crate) keep_text: bool,
+    pub keep_text: bool,
     /// `--split`: the group each chosen game goes to.
-    pub(crate) split: Option<SplitBy>,
+    pub split: Option<SplitBy>,
 }
 
 /// How `--split` groups the chosen games into files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SplitBy {
+pub enum SplitBy {
     /// By the `Event` tag.
     Event,
     /// By the `Round` tag.
@@ -100,7 +100,7 @@ impl SplitBy {
     }
 }
 
-/// The columns that need [`Counts`](crate::jobs::stats::Counts) kept along the replay.
+/// The columns that need [`Counts`](crate::stats::Counts) kept along the replay.
 const COUNT_COLUMNS: [&str; 6] = [
     "checks",
     "captures",
@@ -144,35 +144,35 @@ impl SelectOptions {
 }
 
 /// The columns `--where` may name: the per-game stats CSV's.
-pub(crate) fn columns() -> &'static [&'static str] {
+pub fn columns() -> &'static [&'static str] {
     &GAME_HEADER
 }
 
 /// A chosen game, as the output side receives it.
 #[derive(Clone, Debug)]
-pub(crate) struct Chosen {
+pub struct Chosen {
     /// Its text in [`SelectBatch::text`] (empty with `--count`).
-    pub(crate) text: Range<usize>,
+    pub text: Range<usize>,
     /// Its duplicate key (`--dedupe`): `None` for a game without moves, never a duplicate.
-    pub(crate) key: Option<u128>,
+    pub key: Option<u128>,
     /// Its group (`--split` by a value of the game).
-    pub(crate) group: Option<Box<str>>,
+    pub group: Option<Box<str>>,
     /// What convert said of it (`--normalise`): why it was copied unconverted, or what deserves a look.
-    pub(crate) notes: Vec<Note>,
+    pub notes: Vec<Note>,
 }
 
 /// What one batch gives.
 #[derive(Debug, Default)]
-pub(crate) struct SelectBatch {
-    pub(crate) text: Vec<u8>,
-    pub(crate) chosen: Vec<Chosen>,
-    pub(crate) games: u64,
+pub struct SelectBatch {
+    pub text: Vec<u8>,
+    pub chosen: Vec<Chosen>,
+    pub games: u64,
     /// Input bytes of the batch (decompressed).
-    pub(crate) bytes: u64,
+    pub bytes: u64,
 }
 
 /// Judges every game of a batch. `buf` is reused for the text (cleared first).
-pub(crate) fn select_batch(
+pub fn select_batch(
     games: &mut GameReader<'_>,
     file: &str,
     opts: &SelectOptions,
@@ -505,7 +505,7 @@ mod tests {
         ));
         let (mut replayed, mut unreplayed) = (Row::default(), Row::default());
         for game in &games {
-            let full = crate::jobs::stats::game_stats(game, &Arc::from("f"), None, &mut ());
+            let full = crate::stats::game_stats(game, &Arc::from("f"), None, &mut ());
             let mut scratch = String::new();
             replayed.clear();
             unreplayed.clear();

@@ -24,7 +24,7 @@ use regex::Regex;
 
 /// A value an expression reads from a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Field {
+pub enum Field {
     /// A column of the per-game stats CSV, by its index in the header.
     Column(usize),
     /// A PGN tag, by its exact name.
@@ -32,7 +32,7 @@ pub(crate) enum Field {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) enum Operand {
+pub enum Operand {
     Field(Field),
     Text(Box<str>),
     /// An unquoted number: its value.
@@ -40,7 +40,7 @@ pub(crate) enum Operand {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Comparison {
+pub enum Comparison {
     Eq,
     Ne,
     Lt,
@@ -64,7 +64,7 @@ impl Comparison {
 
 /// A parsed `--where` expression.
 #[derive(Clone, Debug)]
-pub(crate) enum Expr {
+pub enum Expr {
     /// Every one holds (kept flat: a long chain nests nothing).
     And(Vec<Expr>),
     /// Any one holds.
@@ -83,9 +83,9 @@ pub(crate) enum Expr {
 
 /// Why an expression does not parse: where (1-based, in characters) and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct ExprError {
-    pub(crate) column: usize,
-    pub(crate) message: String,
+pub struct ExprError {
+    pub column: usize,
+    pub message: String,
 }
 
 impl fmt::Display for ExprError {
@@ -209,7 +209,7 @@ fn tokens(text: &str) -> Result<Vec<(Token, usize)>, ExprError> {
 }
 
 /// A value read as a number: an optional sign, digits, and an optional fraction.
-pub(crate) fn number(text: &str) -> Option<f64> {
+pub fn number(text: &str) -> Option<f64> {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
@@ -422,7 +422,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Parses an expression; lowercase names must be among `columns`.
-pub(crate) fn parse(text: &str, columns: &[&str]) -> Result<Expr, ExprError> {
+pub fn parse(text: &str, columns: &[&str]) -> Result<Expr, ExprError> {
     let mut parser = Parser {
         tokens: tokens(text)?,
         at: 0,
@@ -460,7 +460,7 @@ struct Value<'v> {
 
 impl Expr {
     /// Whether a game passes, reading its fields through `get`.
-    pub(crate) fn eval<'s, 'v: 's>(&'s self, get: &mut impl FnMut(&Field) -> Cow<'v, str>) -> bool {
+    pub fn eval<'s, 'v: 's>(&'s self, get: &mut impl FnMut(&Field) -> Cow<'v, str>) -> bool {
         match self {
             Expr::And(terms) => terms.iter().all(|e| e.eval(get)),
             Expr::Or(terms) => terms.iter().any(|e| e.eval(get)),
@@ -484,7 +484,7 @@ impl Expr {
     }
 
     /// Every field the expression reads.
-    pub(crate) fn fields(&self) -> Vec<&Field> {
+    pub fn fields(&self) -> Vec<&Field> {
         let mut out = Vec::new();
         self.collect_fields(&mut out);
         out

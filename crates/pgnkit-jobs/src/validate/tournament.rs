@@ -8,7 +8,7 @@ use super::report::{GameReport, Problem, ProblemKind};
 
 /// Beyond this many games in one file, duplicate tracking stops (and says so) to keep memory bounded
 /// (tens of megabytes at this limit).
-pub(crate) const MAX_TRACKED_GAMES: usize = 1_000_000;
+pub const MAX_TRACKED_GAMES: usize = 1_000_000;
 
 /// Keys here are already 64-bit hashes (or hashed once into one): mixing them again with SipHash is wasted
 /// work on a path that runs once per game.
@@ -34,22 +34,22 @@ impl Hasher for Mix {
 type Map<K> = HashMap<K, u64, BuildHasherDefault<Mix>>;
 
 #[derive(Default)]
-pub(crate) struct Tournament {
+pub struct Tournament {
     /// Fingerprint (players + moves) → first game number.
     seen: Map<u64>,
     /// Hash of (Event, Site, Round, player) → game number.
     rounds: Map<u64>,
     /// Set once the limit is reached.
-    pub(crate) saturated: bool,
+    pub saturated: bool,
 }
 
 impl Tournament {
-    pub(crate) fn new() -> Tournament {
+    pub fn new() -> Tournament {
         Tournament::default()
     }
 
     /// Adds the cross-game warnings to `report`; returns whether any was added.
-    pub(crate) fn check(&mut self, report: &mut GameReport) -> bool {
+    pub fn check(&mut self, report: &mut GameReport) -> bool {
         let before = report.problems.len();
         if self.seen.len() >= MAX_TRACKED_GAMES {
             self.saturated = true;

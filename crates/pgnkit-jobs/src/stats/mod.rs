@@ -20,11 +20,11 @@
 //! `validate` either; a game with one is handed to [`validate_game`] itself, which then gives the error
 //! count and the first error. Errors are rare, so the cost of the second pass is too.
 
-pub(crate) mod columnar;
-pub(crate) mod perf;
-pub(crate) mod rows;
-pub(crate) mod summary;
-pub(crate) mod table;
+pub mod columnar;
+pub mod perf;
+pub mod rows;
+pub mod summary;
+pub mod table;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -34,7 +34,7 @@ use arrow_schema::SchemaRef;
 use parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory;
 use parquet::errors::ParquetError;
 
-use crate::jobs::validate::{Severity, ValidateOptions, validate_game_with};
+use crate::validate::{Severity, ValidateOptions, validate_game_with};
 use pgnkit::core::{Claim, Move, Position, Termination};
 use pgnkit::notation::Language;
 use pgnkit::openings::{self, Classifier, Opening};
@@ -44,7 +44,7 @@ use std::ops::ControlFlow;
 
 /// What a stats run writes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Output {
+pub enum Output {
     /// One CSV row per game.
     #[default]
     Games,
@@ -56,7 +56,7 @@ pub(crate) enum Output {
 
 /// How rows are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Format {
+pub enum Format {
     /// RFC 4180 CSV with a header line.
     #[default]
     Csv,
@@ -68,19 +68,19 @@ pub(crate) enum Format {
 
 /// What the user asked of stats.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct StatsOptions {
+pub struct StatsOptions {
     /// Piece letters to read moves with; `None` detects them per game (as validate does).
-    pub(crate) lang: Option<Language>,
-    pub(crate) output: Output,
-    pub(crate) format: Format,
+    pub lang: Option<Language>,
+    pub output: Output,
+    pub format: Format,
     /// Tags written as extra columns of the per-game rows, in this order (`--tags`).
-    pub(crate) tags: Vec<String>,
+    pub tags: Vec<String>,
 }
 
 impl StatsOptions {
     /// The columns of the rows: the per-game or per-move ones, `--tags` after the per-game ones; none for
     /// the summary.
-    pub(crate) fn columns(&self) -> Vec<table::Column<'_>> {
+    pub fn columns(&self) -> Vec<table::Column<'_>> {
         match self.output {
             Output::Games => table::GAME_COLUMNS
                 .iter()
@@ -95,21 +95,21 @@ impl StatsOptions {
 
 /// Counts over the main line's replayed moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Counts {
+pub struct Counts {
     /// Moves that give check (mates included).
-    pub(crate) checks: u32,
+    pub checks: u32,
     /// Moves that capture, en passant included.
-    pub(crate) captures: u32,
+    pub captures: u32,
     /// Castling moves, by side: White, then Black ([`pgnkit::core::Color::index`]).
-    pub(crate) castles: [u32; 2],
-    pub(crate) promotions: u32,
-    pub(crate) en_passant: u32,
+    pub castles: [u32; 2],
+    pub promotions: u32,
+    pub en_passant: u32,
 }
 
 impl Counts {
     /// Counts one legal move; `after` is the position it produced (the mover is the side not to move there).
     #[inline]
-    pub(crate) fn add(&mut self, m: &Move, after: &Position) {
+    pub fn add(&mut self, m: &Move, after: &Position) {
         self.captures += u32::from(m.capture.is_some());
         self.promotions += u32::from(m.promotion.is_some());
         self.en_passant += u32::from(m.is_en_passant());
@@ -122,42 +122,42 @@ impl Counts {
 
 /// The tag values a row shows, decoded and unescaped (borrowed from the game when nothing needs doing).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct RowTags<'a> {
-    pub(crate) event: Cow<'a, str>,
-    pub(crate) site: Cow<'a, str>,
-    pub(crate) date: Cow<'a, str>,
-    pub(crate) round: Cow<'a, str>,
-    pub(crate) white: Cow<'a, str>,
-    pub(crate) black: Cow<'a, str>,
-    pub(crate) white_elo: Cow<'a, str>,
-    pub(crate) black_elo: Cow<'a, str>,
-    pub(crate) eco: Cow<'a, str>,
-    pub(crate) opening: Cow<'a, str>,
-    pub(crate) result: Cow<'a, str>,
+pub struct RowTags<'a> {
+    pub event: Cow<'a, str>,
+    pub site: Cow<'a, str>,
+    pub date: Cow<'a, str>,
+    pub round: Cow<'a, str>,
+    pub white: Cow<'a, str>,
+    pub black: Cow<'a, str>,
+    pub white_elo: Cow<'a, str>,
+    pub black_elo: Cow<'a, str>,
+    pub eco: Cow<'a, str>,
+    pub opening: Cow<'a, str>,
+    pub result: Cow<'a, str>,
     /// The `Termination` tag (how the game ended off the board: `Normal`, `Time forfeit`...).
-    pub(crate) termination: Cow<'a, str>,
-    pub(crate) time_control: Cow<'a, str>,
-    pub(crate) variant: Cow<'a, str>,
+    pub termination: Cow<'a, str>,
+    pub time_control: Cow<'a, str>,
+    pub variant: Cow<'a, str>,
     /// Which tags the game has: bit `k` for the field in [`slot`] `k`.
-    pub(crate) present: u16,
+    pub present: u16,
 }
 
 /// The place of each [`RowTags`] field, in field order.
-pub(crate) mod slot {
-    pub(crate) const EVENT: usize = 0;
-    pub(crate) const SITE: usize = 1;
-    pub(crate) const DATE: usize = 2;
-    pub(crate) const ROUND: usize = 3;
-    pub(crate) const WHITE: usize = 4;
-    pub(crate) const BLACK: usize = 5;
-    pub(crate) const WHITE_ELO: usize = 6;
-    pub(crate) const BLACK_ELO: usize = 7;
-    pub(crate) const ECO: usize = 8;
-    pub(crate) const OPENING: usize = 9;
-    pub(crate) const RESULT: usize = 10;
-    pub(crate) const TERMINATION: usize = 11;
-    pub(crate) const TIME_CONTROL: usize = 12;
-    pub(crate) const VARIANT: usize = 13;
+pub mod slot {
+    pub const EVENT: usize = 0;
+    pub const SITE: usize = 1;
+    pub const DATE: usize = 2;
+    pub const ROUND: usize = 3;
+    pub const WHITE: usize = 4;
+    pub const BLACK: usize = 5;
+    pub const WHITE_ELO: usize = 6;
+    pub const BLACK_ELO: usize = 7;
+    pub const ECO: usize = 8;
+    pub const OPENING: usize = 9;
+    pub const RESULT: usize = 10;
+    pub const TERMINATION: usize = 11;
+    pub const TIME_CONTROL: usize = 12;
+    pub const VARIANT: usize = 13;
 }
 
 /// The slot of a tag in [`RowTags`]' field order (a `match` compiles to a length switch and one comparison).
@@ -190,7 +190,7 @@ fn tag_slot(name: &[u8]) -> Option<usize> {
 
 impl<'a> RowTags<'a> {
     /// The first value of each tag, in one pass over the tag pairs.
-    pub(crate) fn of(game: &Game<'a>) -> RowTags<'a> {
+    pub fn of(game: &Game<'a>) -> RowTags<'a> {
         let mut found = [None; 14];
         for tag in &game.tags {
             if let Some(k) = tag_slot(game.bytes(tag.name))
@@ -225,53 +225,53 @@ impl<'a> RowTags<'a> {
     }
 
     /// Whether the game has the tag of [`slot`] `k`.
-    pub(crate) fn has(&self, k: usize) -> bool {
+    pub fn has(&self, k: usize) -> bool {
         self.present & (1 << k) != 0
     }
 }
 
 /// What the replay of a playable game found.
 #[derive(Clone, Debug)]
-pub(crate) struct ReplayFacts {
-    pub(crate) lang: Language,
-    pub(crate) variant: Variant,
+pub struct ReplayFacts {
+    pub lang: Language,
+    pub variant: Variant,
     /// How the final main-line position stands (as validate's `termination`).
-    pub(crate) termination: Option<Termination>,
+    pub termination: Option<Termination>,
     /// Draws the player to move may claim in the final main-line position.
-    pub(crate) claimable: Vec<Claim>,
+    pub claimable: Vec<Claim>,
     /// The last replayed main-line position.
-    pub(crate) final_position: Position,
-    pub(crate) counts: Counts,
+    pub final_position: Position,
+    pub counts: Counts,
     /// Legal moves played in variations.
-    pub(crate) variation_moves: u32,
+    pub variation_moves: u32,
     /// The opening the main line reached ([`pgnkit::openings`]: the latest named position).
-    pub(crate) opening: Option<&'static Opening>,
+    pub opening: Option<&'static Opening>,
 }
 
 /// Everything stats says about one game.
 #[derive(Clone, Debug)]
-pub(crate) struct GameStats<'a> {
+pub struct GameStats<'a> {
     /// 1-based index of the game in its file.
-    pub(crate) number: u64,
+    pub number: u64,
     /// Line of the file where the game starts.
-    pub(crate) line: u64,
-    pub(crate) tags: RowTags<'a>,
+    pub line: u64,
+    pub tags: RowTags<'a>,
     /// The termination marker after the moves.
-    pub(crate) marker: Option<GameResult>,
+    pub marker: Option<GameResult>,
     /// `None` when the game cannot be replayed (unsupported variant, illegal FEN tag).
-    pub(crate) replayed: Option<ReplayFacts>,
+    pub replayed: Option<ReplayFacts>,
     /// Main-line half-moves replayed, up to the first move that does not replay.
-    pub(crate) plies: u32,
+    pub plies: u32,
     /// Validate's `valid`: no error, variations included.
-    pub(crate) valid: bool,
+    pub valid: bool,
     /// Validate's error count.
-    pub(crate) errors: u32,
+    pub errors: u32,
     /// The error that comes first in the file, as `line:column: message`.
-    pub(crate) first_error: Option<String>,
+    pub first_error: Option<String>,
 }
 
 /// Receives the main line's moves as they are replayed (the per-move CSV rows).
-pub(crate) trait MainLineSink {
+pub trait MainLineSink {
     /// A main-line move (or null move) is about to be played in `before`.
     fn before_move(&mut self, _game: &Game<'_>, _at: MoveAt<'_>, _before: &Position) {}
     /// The main-line move announced by [`MainLineSink::before_move`] was played: `m` is `None` for a null
@@ -296,16 +296,16 @@ struct Tally<'g, 'a, 's, S> {
 /// Which of the main line's tallies to keep ([`game_stats_with`]): a run that reads neither (select on
 /// plies or termination) skips their cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Tallies {
+pub struct Tallies {
     /// [`Counts`]: checks, captures, castling, promotions, en passant.
-    pub(crate) counts: bool,
+    pub counts: bool,
     /// The opening reached ([`ReplayFacts::opening`]).
-    pub(crate) opening: bool,
+    pub opening: bool,
 }
 
 impl Tallies {
     /// Everything: what stats writes.
-    pub(crate) const ALL: Tallies = Tallies {
+    pub const ALL: Tallies = Tallies {
         counts: true,
         opening: true,
     };
@@ -357,7 +357,7 @@ impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
 /// Analyses one game: one replay, validate's, which gives the verdict (the error count and the first error
 /// exactly as `validate` reports them) while a [`Tally`] counts the main line and feeds `sink`. `file`
 /// names the input in validate's messages.
-pub(crate) fn game_stats<'a>(
+pub fn game_stats<'a>(
     game: &Game<'a>,
     file: &Arc<str>,
     lang: Option<Language>,
@@ -367,7 +367,7 @@ pub(crate) fn game_stats<'a>(
 }
 
 /// [`game_stats`] keeping only the `wanted` tallies (the others stay at zero, the opening at `None`).
-pub(crate) fn game_stats_with<'a>(
+pub fn game_stats_with<'a>(
     game: &Game<'a>,
     file: &Arc<str>,
     lang: Option<Language>,
@@ -433,35 +433,35 @@ pub(crate) fn game_stats_with<'a>(
 
 /// What one batch of games gives.
 #[derive(Debug, Default)]
-pub(crate) struct BatchStats {
+pub struct BatchStats {
     /// CSV or JSON-lines rows (no header), ready to be written out.
-    pub(crate) text: Vec<u8>,
+    pub text: Vec<u8>,
     /// The rows as Arrow arrays, for Parquet encoded on the output side.
-    pub(crate) table: Option<RecordBatch>,
+    pub table: Option<RecordBatch>,
     /// The rows as a Parquet row group, encoded here.
-    pub(crate) row_group: Option<columnar::EncodedRowGroup>,
-    pub(crate) games: u64,
-    pub(crate) games_with_errors: u64,
+    pub row_group: Option<columnar::EncodedRowGroup>,
+    pub games: u64,
+    pub games_with_errors: u64,
     /// Main-line half-moves replayed.
-    pub(crate) plies: u64,
+    pub plies: u64,
     /// Input bytes of the batch (decompressed).
-    pub(crate) bytes: u64,
+    pub bytes: u64,
     /// One record per game, for [`Output::StatsSummary`].
-    pub(crate) records: Vec<summary::GameRecord>,
+    pub records: Vec<summary::GameRecord>,
 }
 
 /// The batch-wide constants the workers need, made once per run: the JSON keys, the Arrow schema, and the
 /// Parquet writers' factory when workers encode their own row groups.
 #[derive(Debug, Default)]
-pub(crate) struct Shapes {
-    pub(crate) json_keys: Vec<Vec<u8>>,
-    pub(crate) schema: Option<SchemaRef>,
-    pub(crate) row_groups: Option<Arc<ArrowRowGroupWriterFactory>>,
+pub struct Shapes {
+    pub json_keys: Vec<Vec<u8>>,
+    pub schema: Option<SchemaRef>,
+    pub row_groups: Option<Arc<ArrowRowGroupWriterFactory>>,
 }
 
 impl Shapes {
     /// The keys and schema of `opts`' rows (no factory: see [`columnar::ParquetOut::factory`]).
-    pub(crate) fn of(opts: &StatsOptions) -> Shapes {
+    pub fn of(opts: &StatsOptions) -> Shapes {
         let columns = opts.columns();
         match opts.format {
             Format::Csv => Shapes::default(),
@@ -485,7 +485,7 @@ const MOVE_BYTES: usize = 6;
 /// Runs stats over one batch of games, writing CSV or JSON rows into `buf` (cleared first; pass a recycled
 /// buffer to save allocations) or gathering Arrow arrays (encoded into a row group when `shapes` has the
 /// factory). Only the arrays and their encoding can fail (a bug, or a limit of the format).
-pub(crate) fn run_batch(
+pub fn run_batch(
     games: &mut GameReader<'_>,
     file: &str,
     opts: &StatsOptions,
@@ -597,7 +597,7 @@ impl BatchStats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::validate::validate_game;
+    use crate::validate::validate_game;
     use pgnkit::pgn::parse_all;
 
     fn stats_of(pgn: &str) -> GameStats<'_> {

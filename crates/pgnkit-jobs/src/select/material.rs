@@ -6,7 +6,7 @@ use pgnkit::core::{Board, Color, Piece, Role};
 
 /// A balance of material to look for: the exact pieces of one side and of the other, in either colour.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Material {
+pub struct Material {
     /// Pieces per role ([`Role::index`]) of each side, kings included.
     sides: [[u8; 6]; 2],
     /// Pieces on the board in all: a quick first test.
@@ -15,7 +15,7 @@ pub(crate) struct Material {
 
 /// Why a `--material` text does not read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct MaterialError(String);
+pub struct MaterialError(String);
 
 impl fmt::Display for MaterialError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -27,7 +27,7 @@ impl Material {
     /// Reads `KRP v KR` (also `KRPvKR`, `KRP KR`, `KRP-KR`, `rp r`): the pieces of each side by their
     /// English letters, K Q R B N P in either case, repeated for each piece (`KPP`: two pawns); the king may
     /// be left out.
-    pub(crate) fn parse(text: &str) -> Result<Material, MaterialError> {
+    pub fn parse(text: &str) -> Result<Material, MaterialError> {
         let fail = |m: String| Err(MaterialError(m));
         let compact: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let halves: Vec<&str> = if let Some((a, b)) = compact.split_once(['v', 'V', '-']) {
@@ -75,7 +75,7 @@ impl Material {
 
     /// Whether the board holds exactly this material, one side's for White and the other's for Black.
     #[inline]
-    pub(crate) fn matches(&self, board: &Board) -> bool {
+    pub fn matches(&self, board: &Board) -> bool {
         if board.occupied().count() != self.total {
             return false;
         }

@@ -14,7 +14,7 @@ use pgnkit::walk::Confidence;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub(crate) enum Severity {
+pub enum Severity {
     /// A spelling outside the PGN standard that was read as what it plainly means (`nf3`, `1/2`, `e8(Q)`...):
     /// the game replays; counted per kind and game. Errors with `--strict`.
     Note,
@@ -25,7 +25,7 @@ pub(crate) enum Severity {
 /// Every kind of problem validate reports. The snake_case name is the `kind` in JSON output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub(crate) enum ProblemKind {
+pub enum ProblemKind {
     // --- errors: the file is wrong ---
     /// The PGN text itself could not be read (unclosed comment, bad tag...).
     Syntax,
@@ -98,7 +98,7 @@ pub(crate) enum ProblemKind {
 }
 
 impl ProblemKind {
-    pub(crate) fn severity(self) -> Severity {
+    pub fn severity(self) -> Severity {
         use ProblemKind::*;
         match self {
             Syntax | UnreadableMove | NoPieceCanReach | LeavesKingInCheck | CastlingNotAllowed
@@ -128,7 +128,7 @@ impl ProblemKind {
         }
     }
 
-    pub(crate) fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         use ProblemKind::*;
         match self {
             Syntax => "syntax",
@@ -169,50 +169,50 @@ impl ProblemKind {
 
 /// One problem, located in the file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct Problem {
-    pub(crate) severity: Severity,
-    pub(crate) kind: ProblemKind,
+pub struct Problem {
+    pub severity: Severity,
+    pub kind: ProblemKind,
     /// 1-based line in the file.
-    pub(crate) line: u64,
+    pub line: u64,
     /// 1-based column, in characters, as editors count.
-    pub(crate) column: u64,
+    pub column: u64,
     /// 1-based half-move of the main line or variation the problem concerns, when it concerns a move.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) ply: Option<u32>,
+    pub ply: Option<u32>,
     /// The move number and side as a reader would write it: `23.` or `23...`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) move_number: Option<String>,
+    pub move_number: Option<String>,
     /// The move as written in the file.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
-    pub(crate) move_text: Option<String>,
+    pub move_text: Option<String>,
     /// True when the move is inside a variation.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub(crate) in_variation: bool,
-    pub(crate) message: String,
+    pub in_variation: bool,
+    pub message: String,
     /// The one legal move that the text plausibly meant, and why.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) suggestion: Option<String>,
+    pub suggestion: Option<String>,
     /// How many problems this record stands for: a note counts every use of its spelling in the game (its
     /// location is the first), and identical consecutive problems (same kind, message and move) are kept
     /// once with their number. Absent for a single problem.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) count: Option<u32>,
+    pub count: Option<u32>,
     /// Byte offset in the file (not serialised).
     #[serde(skip)]
-    pub(crate) offset: u64,
+    pub offset: u64,
     /// The line the problem is on, for showing under the message (not serialised): at most about a hundred
     /// characters around the problem, `…` where cut, control characters escaped.
     #[serde(skip)]
-    pub(crate) source_line: String,
+    pub source_line: String,
     /// Characters of `source_line` before the problem (where a caret goes; not serialised).
     #[serde(skip)]
-    pub(crate) source_caret: u32,
+    pub source_caret: u32,
 }
 
 impl Problem {
     /// A problem of `kind`, with the kind's severity, at a line and column of the file (`offset` its byte),
     /// with no move, no suggestion and no source line yet.
-    pub(crate) fn new(
+    pub fn new(
         kind: ProblemKind,
         line: u64,
         column: u64,
@@ -239,7 +239,7 @@ impl Problem {
 
     /// Whether `other` says the same thing about the same kind of text, wherever it is: such consecutive
     /// problems are kept once, with their number.
-    pub(crate) fn same_as(&self, other: &Problem) -> bool {
+    pub fn same_as(&self, other: &Problem) -> bool {
         self.severity == other.severity
             && self.kind == other.kind
             && self.message == other.message
@@ -249,7 +249,7 @@ impl Problem {
     }
 
     /// How many problems this record stands for (at least 1).
-    pub(crate) fn times(&self) -> u64 {
+    pub fn times(&self) -> u64 {
         u64::from(self.count.unwrap_or(1))
     }
 }
@@ -261,7 +261,7 @@ impl Problem {
 /// two threads every allocation costs more: the reports are built on one thread and read on another, and
 /// glibc's arenas then contend for their locks.
 #[derive(Clone, Default, PartialEq, Eq)]
-pub(crate) struct TagText(Repr);
+pub struct TagText(Repr);
 
 #[derive(Clone, PartialEq, Eq)]
 enum Repr {
@@ -283,9 +283,9 @@ impl Default for Repr {
 
 impl TagText {
     /// The longest text kept inline: the same size as a `String` on 64-bit targets.
-    pub(crate) const INLINE: usize = 22;
+    pub const INLINE: usize = 22;
 
-    pub(crate) fn new(text: &str) -> TagText {
+    pub fn new(text: &str) -> TagText {
         if text.len() <= Self::INLINE {
             let mut bytes = [0; Self::INLINE];
             bytes[..text.len()].copy_from_slice(text.as_bytes());
@@ -298,7 +298,7 @@ impl TagText {
         }
     }
 
-    pub(crate) fn as_str(&self) -> &str {
+    pub fn as_str(&self) -> &str {
         match &self.0 {
             // Always the bytes of a whole `&str` (see `new`): never fails.
             Repr::Inline { len, bytes } => {
@@ -355,75 +355,75 @@ impl Serialize for TagText {
 
 /// Everything validate found out about one game.
 #[derive(Debug, Clone, Serialize)]
-pub(crate) struct GameReport {
-    pub(crate) file: Arc<str>,
+pub struct GameReport {
+    pub file: Arc<str>,
     /// 1-based index of the game in its file.
-    pub(crate) game: u64,
-    pub(crate) white: TagText,
-    pub(crate) black: TagText,
-    pub(crate) round: TagText,
-    pub(crate) event: TagText,
-    pub(crate) site: TagText,
+    pub game: u64,
+    pub white: TagText,
+    pub black: TagText,
+    pub round: TagText,
+    pub event: TagText,
+    pub site: TagText,
     /// The Result tag.
-    pub(crate) result: TagText,
+    pub result: TagText,
     /// The termination marker after the moves, if any.
-    pub(crate) marker: Option<GameResult>,
+    pub marker: Option<GameResult>,
     /// Language of the piece letters (its code in JSON: `en`, `fr`, ...).
-    pub(crate) lang: Language,
+    pub lang: Language,
     /// How the language was found: `given` (--lang), `letters` (only one language fits the letters),
     /// `replay` (only one fitting language replays the game), `guessed` (several replay it; preference chose),
     /// `irrelevant` (no piece letters).
-    pub(crate) lang_confidence: Confidence,
+    pub lang_confidence: Confidence,
     /// Other languages that read this game's letters the same way.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub(crate) lang_equivalents: Vec<Language>,
+    pub lang_equivalents: Vec<Language>,
     /// Main-line half-moves replayed (up to the first illegal move).
-    pub(crate) plies: u32,
+    pub plies: u32,
     /// No errors, variations included.
-    pub(crate) valid: bool,
+    pub valid: bool,
     /// How the final position ended the game by rule, if it did (`none` in JSON when it did not).
     #[serde(serialize_with = "termination_or_none")]
-    pub(crate) termination: Option<Termination>,
+    pub termination: Option<Termination>,
     /// The draws the player to move could claim in the final position.
-    pub(crate) claimable: Vec<Claim>,
+    pub claimable: Vec<Claim>,
     /// The first ply at which the game ended by rule, when it differs from the last ply.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) ended_at_ply: Option<u32>,
+    pub ended_at_ply: Option<u32>,
     /// The first ply at which a draw could have been claimed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) claimable_from_ply: Option<u32>,
+    pub claimable_from_ply: Option<u32>,
     /// Main-line moves written after the first illegal one, not checked.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) unchecked_moves: Option<u32>,
+    pub unchecked_moves: Option<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) variant: Option<String>,
+    pub variant: Option<String>,
     /// FEN of the final main-line position.
-    pub(crate) final_fen: String,
-    pub(crate) problems: Vec<Problem>,
+    pub final_fen: String,
+    pub problems: Vec<Problem>,
     /// Moves replayed in variations (not part of `plies`).
     #[serde(skip)]
-    pub(crate) variation_moves: u32,
+    pub variation_moves: u32,
     /// Line where the game starts (for summaries; not serialised).
     #[serde(skip)]
-    pub(crate) line: u64,
+    pub line: u64,
     /// Hash of the players and the main-line moves, to find duplicate games (not serialised).
     #[serde(skip)]
-    pub(crate) fingerprint: u64,
+    pub fingerprint: u64,
 }
 
 impl GameReport {
     /// Errors (a record that stands for several counts them all: see [`Problem::count`]).
-    pub(crate) fn errors(&self) -> u64 {
+    pub fn errors(&self) -> u64 {
         self.count(Severity::Error)
     }
 
     /// Warnings.
-    pub(crate) fn warnings(&self) -> u64 {
+    pub fn warnings(&self) -> u64 {
         self.count(Severity::Warning)
     }
 
     /// Uses of non-standard spellings (see [`Severity::Note`]).
-    pub(crate) fn notes(&self) -> u64 {
+    pub fn notes(&self) -> u64 {
         self.count(Severity::Note)
     }
 
@@ -437,12 +437,12 @@ impl GameReport {
 }
 
 /// The word for a termination in reports and summaries: its identifier, or `none`.
-pub(crate) fn termination_name(t: Option<Termination>) -> &'static str {
+pub fn termination_name(t: Option<Termination>) -> &'static str {
     t.map_or("none", Termination::as_str)
 }
 
 /// Serializes an optional termination as [`termination_name`] does.
-pub(crate) fn termination_or_none<S: Serializer>(
+pub fn termination_or_none<S: Serializer>(
     t: &Option<Termination>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {

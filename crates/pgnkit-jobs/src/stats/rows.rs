@@ -3,10 +3,10 @@
 
 use std::time::Duration;
 
-pub(crate) use super::table::GAME_HEADER;
+pub use super::table::GAME_HEADER;
 use super::table::{Cells, CsvCells};
 use super::{GameStats, MainLineSink, RowTags};
-use crate::jobs::moves::{push_san, push_uci};
+use crate::moves::{push_san, push_uci};
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::core::{decimal, fen};
 use pgnkit::notation::Language;
@@ -16,18 +16,18 @@ use pgnkit::walk::{MoveAt, Variant};
 /// A per-game row as CSV fields, read back by column index: what `select --where` compares (a missing
 /// value is an empty field, as in the CSV).
 #[derive(Default)]
-pub(crate) struct Row {
+pub struct Row {
     record: csv::ByteRecord,
 }
 
 impl Row {
     /// Field `index` of the row, as written.
-    pub(crate) fn get(&self, index: usize) -> Option<&[u8]> {
+    pub fn get(&self, index: usize) -> Option<&[u8]> {
         self.record.get(index)
     }
 
     /// Empties the row for the next game.
-    pub(crate) fn clear(&mut self) {
+    pub fn clear(&mut self) {
         self.record.clear();
     }
 }
@@ -75,7 +75,7 @@ impl Cells for Row {
 }
 
 /// An Elo tag as an integer: `None` when it is not one (`?`, `-`, empty) or out of any rating's range.
-pub(crate) fn elo(value: &str) -> Option<i64> {
+pub fn elo(value: &str) -> Option<i64> {
     let digits = value.trim_ascii();
     if digits.is_empty() || digits.len() > 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -85,7 +85,7 @@ pub(crate) fn elo(value: &str) -> Option<i64> {
 
 /// Writes one game's row: its fields ([`fill_game_row`]), then the values of `tags`, then the row's end.
 /// `scratch` is reused from game to game.
-pub(crate) fn write_game(
+pub fn write_game(
     cells: &mut impl Cells,
     scratch: &mut String,
     file: &str,
@@ -110,7 +110,7 @@ fn tag_cell(cells: &mut impl Cells, tags: &RowTags<'_>, slot: usize, value: &str
 /// Writes one game's fields, in [`GAME_HEADER`]'s order, without ending the row: what [`write_game`]
 /// writes, and what `select --where` compares. Without `final_fen` that field is left empty: writing a FEN
 /// is most of the cost of a row, and select needs it only when asked for it.
-pub(crate) fn fill_game_row(
+pub fn fill_game_row(
     cells: &mut impl Cells,
     scratch: &mut String,
     file: &str,
@@ -205,7 +205,7 @@ pub(crate) fn fill_game_row(
 
 /// Appends the values of `tags` (`stats --tags`), each the game's first tag of that name, decoded; no value
 /// when the game has none.
-pub(crate) fn push_tags(cells: &mut impl Cells, game: &Game<'_>, tags: &[String]) {
+pub fn push_tags(cells: &mut impl Cells, game: &Game<'_>, tags: &[String]) {
     for name in tags {
         cells.opt_text(game.tag(name).as_deref());
     }
@@ -214,17 +214,17 @@ pub(crate) fn push_tags(cells: &mut impl Cells, game: &Game<'_>, tags: &[String]
 /// What the comments and NAGs after a main-line move say of it: those that follow it before the next move,
 /// variation or termination marker.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct MoveNotes {
+pub struct MoveNotes {
     /// The first `[%clk]`.
-    pub(crate) clock: Option<Duration>,
+    pub clock: Option<Duration>,
     /// The first `[%eval]` that reads.
-    pub(crate) eval: Option<Eval>,
+    pub eval: Option<Eval>,
     /// The first `[%emt]`.
-    pub(crate) emt: Option<Duration>,
+    pub emt: Option<Duration>,
     /// The NAGs, a suffix glued to the move first.
-    pub(crate) nags: Vec<u8>,
+    pub nags: Vec<u8>,
     /// The comments' text without `[%...]` commands, blanks collapsed, comments joined by a space.
-    pub(crate) comment: String,
+    pub comment: String,
 }
 
 impl MoveNotes {
@@ -248,7 +248,7 @@ impl MoveNotes {
     }
 
     /// Reads the notes of the move at `move_index` in the game's tokens into `self` (cleared first).
-    pub(crate) fn read(&mut self, game: &Game<'_>, move_index: usize) {
+    pub fn read(&mut self, game: &Game<'_>, move_index: usize) {
         self.clock = None;
         self.eval = None;
         self.emt = None;
@@ -294,7 +294,7 @@ impl MoveNotes {
 }
 
 /// The per-move rows of a batch, as a [`MainLineSink`] fed by the replay, written through `C`.
-pub(crate) struct MoveRows<C> {
+pub struct MoveRows<C> {
     cells: C,
     file: String,
     game: u64,
@@ -310,7 +310,7 @@ pub(crate) struct MoveRows<C> {
 }
 
 impl<C: Cells> MoveRows<C> {
-    pub(crate) fn new(cells: C, file: &str) -> Self {
+    pub fn new(cells: C, file: &str) -> Self {
         MoveRows {
             cells,
             file: file.to_owned(),
@@ -325,12 +325,12 @@ impl<C: Cells> MoveRows<C> {
     }
 
     /// The rows that follow belong to game `number` (1-based).
-    pub(crate) fn start_game(&mut self, number: u64) {
+    pub fn start_game(&mut self, number: u64) {
         self.game = number;
     }
 
     /// The cells, all rows written.
-    pub(crate) fn into_cells(self) -> C {
+    pub fn into_cells(self) -> C {
         self.cells
     }
 
@@ -420,7 +420,7 @@ impl<C: Cells> MainLineSink for MoveRows<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::jobs::stats::game_stats;
+    use crate::stats::game_stats;
     use pgnkit::pgn::parse_all;
 
     #[test]

@@ -1,0 +1,15 @@
+//! The jobs pgnkit runs over many games: validate, convert, stats, select, and the machinery they share (inputs,
+//! decompression, the parallel ordered pipeline). Pure library code: no clap, no terminal handling.
+//!
+//! The engine behind the `pgnkit` command (`src/cli/`) and the Python package (`python/`), which must give the
+//! same answers: both call these functions. Its items are public for them, not a stable API; the stable
+//! library is `pgnkit` (rules, notation, PGN).
+
+pub mod bulk;
+pub mod convert;
+pub mod input;
+pub mod moves;
+pub mod pipeline;
+pub mod select;
+pub mod stats;
+pub mod validate;

@@ -1,0 +1,10 @@
+//! `validate`: replay every game under the rules and report each problem with its location.
+
+mod engine;
+pub mod report;
+pub mod tags;
+pub mod tournament;
+
+pub use engine::{ValidateOptions, problem_at, validate_game, validate_game_with};
+pub use report::{GameReport, Problem, ProblemKind, Severity, TagText, termination_name};
+pub use tournament::Tournament;
