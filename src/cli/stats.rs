@@ -11,7 +11,7 @@ use crate::jobs::bulk::{self, Event};
 use crate::jobs::input::Source;
 use crate::jobs::stats::columnar::{Codec, Encoding, ParquetFailure, ParquetOut};
 use crate::jobs::stats::summary::{Limits, StatsSummary};
-use crate::jobs::stats::table::{self, GAME_HEADER};
+use crate::jobs::stats::table;
 use crate::jobs::stats::{BatchStats, Format, Output, Shapes, StatsOptions, run_batch};
 
 use super::output::{
@@ -210,7 +210,7 @@ pub(crate) fn run(args: Args) -> i32 {
         (false, true) => Output::Moves,
         (false, false) => Output::Games,
     };
-    if let Err(message) = check_tags(&args.tags) {
+    if let Err(message) = crate::jobs::stats::check_tags(&args.tags) {
         let _ = say(&format!("pgnkit: --tags: {message}\n"));
         return 2;
     }
@@ -365,24 +365,6 @@ pub(crate) fn run(args: Args) -> i32 {
         totals.io_errors,
         totals.games_with_errors > 0 || no_games,
     ))
-}
-
-/// Tag names for `--tags`: PGN tag names (letters, digits, `_`), each once, none the name of a column.
-fn check_tags(tags: &[String]) -> Result<(), String> {
-    for (i, tag) in tags.iter().enumerate() {
-        if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            return Err(format!(
-                "`{tag}` is not a tag name (letters, digits and `_`)"
-            ));
-        }
-        if GAME_HEADER.contains(&tag.as_str()) {
-            return Err(format!("`{tag}` is already a column"));
-        }
-        if tags[..i].contains(tag) {
-            return Err(format!("`{tag}` is given twice"));
-        }
-    }
-    Ok(())
 }
 
 /// Writes a batch's rows (or adds its records to the summary) on the ordered output side.

@@ -7,13 +7,7 @@ use pgnkit::notation::{CheckMark, Language, San};
 /// Appends the canonical SAN of a legal move (minimal disambiguation, `+`/`#` from the position after) in
 /// `lang`'s letters. The same text as `SanPlus::from_move(..).display(lang)`, written without the
 /// formatting machinery: this runs once per move of every game.
-pub fn push_san(
-    out: &mut String,
-    before: &Position,
-    m: &Move,
-    after: &Position,
-    lang: Language,
-) {
+pub fn push_san(out: &mut String, before: &Position, m: &Move, after: &Position, lang: Language) {
     San::from_move(before, m).push_to(out, lang);
     if let Some(mark) = CheckMark::after(after) {
         out.push_str(mark.as_str());

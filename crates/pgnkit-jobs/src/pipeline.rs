@@ -23,12 +23,7 @@ const QUEUED_PER_POOL_THREAD: usize = 3;
 /// the `jobs` workers: the pool has `jobs - 1` threads. With `jobs == 1` no pool is built and everything runs
 /// on the calling thread. `emit` may stop the run early with
 /// `ControlFlow::Break` (e.g. a closed output pipe); the break value is returned.
-pub fn run_ordered<T, R, B, I, W, E>(
-    items: I,
-    jobs: usize,
-    work: W,
-    mut emit: E,
-) -> Option<B>
+pub fn run_ordered<T, R, B, I, W, E>(items: I, jobs: usize, work: W, mut emit: E) -> Option<B>
 where
     T: Send,
     R: Send,

@@ -477,6 +477,24 @@ impl Shapes {
     }
 }
 
+/// Tag names for `--tags`: PGN tag names (letters, digits, `_`), each once, none the name of a column.
+pub fn check_tags(tags: &[String]) -> Result<(), String> {
+    for (i, tag) in tags.iter().enumerate() {
+        if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+            return Err(format!(
+                "`{tag}` is not a tag name (letters, digits and `_`)"
+            ));
+        }
+        if table::GAME_HEADER.contains(&tag.as_str()) {
+            return Err(format!("`{tag}` is already a column"));
+        }
+        if tags[..i].contains(tag) {
+            return Err(format!("`{tag}` is given twice"));
+        }
+    }
+    Ok(())
+}
+
 /// About the fewest bytes of PGN a game takes (tags included), and a half-move (comments included): the
 /// rows a batch may give, to size its arrays. An overestimate of the rows costs address space, not memory.
 const GAME_BYTES: usize = 300;

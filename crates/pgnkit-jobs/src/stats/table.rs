@@ -321,9 +321,7 @@ pub struct JsonCells<'w> {
 }
 
 /// The keys [`JsonCells`] writes before each column's value.
-pub fn json_keys<'c, 'n: 'c>(
-    columns: impl IntoIterator<Item = &'c Column<'n>>,
-) -> Vec<Vec<u8>> {
+pub fn json_keys<'c, 'n: 'c>(columns: impl IntoIterator<Item = &'c Column<'n>>) -> Vec<Vec<u8>> {
     columns
         .into_iter()
         .enumerate()

@@ -134,12 +134,7 @@ fn located(
 
 /// A problem of `kind` at `span` of `game`, located and shown as validate shows its own (other jobs word
 /// their findings through this, so every message of pgnkit has validate's precision).
-pub fn problem_at(
-    game: &Game<'_>,
-    kind: ProblemKind,
-    span: Span,
-    message: String,
-) -> Problem {
+pub fn problem_at(game: &Game<'_>, kind: ProblemKind, span: Span, message: String) -> Problem {
     Reporter::new(game, false).locate(kind, span, message)
 }
 
@@ -493,11 +488,7 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
 }
 
 /// Validates one game. `file` names the input in the report.
-pub fn validate_game(
-    game: &Game<'_>,
-    file: &Arc<str>,
-    opts: &ValidateOptions,
-) -> GameReport {
+pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -> GameReport {
     validate_game_with(game, file, opts, &mut Alone).0
 }
 

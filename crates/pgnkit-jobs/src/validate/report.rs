@@ -212,13 +212,7 @@ pub struct Problem {
 impl Problem {
     /// A problem of `kind`, with the kind's severity, at a line and column of the file (`offset` its byte),
     /// with no move, no suggestion and no source line yet.
-    pub fn new(
-        kind: ProblemKind,
-        line: u64,
-        column: u64,
-        offset: u64,
-        message: String,
-    ) -> Problem {
+    pub fn new(kind: ProblemKind, line: u64, column: u64, offset: u64, message: String) -> Problem {
         Problem {
             severity: kind.severity(),
             kind,

@@ -1,0 +1,100 @@
+"""pgnkit: chess PGN to the letter of the FIDE Laws, from Python.
+
+The same engine as the ``pgnkit`` command: ``stats`` gives the rows of ``pgnkit stats --format parquet`` as a
+``pyarrow.Table`` (same columns, types and values), ``validate`` the records of ``pgnkit validate --format
+json``. Work runs in Rust on all cores (``jobs`` threads) with the GIL released.
+
+A *source* is any of:
+
+* a path (``str`` or ``os.PathLike``) to a ``.pgn``, ``.pgn.gz`` or ``.pgn.zst`` file, or a directory searched
+  for them; or a list of paths (``list[os.PathLike]``);
+* ``bytes``: one PGN text (one or more games);
+* a list of PGN texts (``str`` or ``bytes``), each one or more games;
+* a ``pyarrow`` string array or chunked array of PGN texts (a column of games, as in Spark's ``mapInArrow``).
+
+For texts, the ``file`` column (and a record's ``file``) holds the index of the text in the list, so rows can be
+joined back to their game; ``game`` numbers the games within a text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, List, Optional, Sequence, Union
+
+import pyarrow as pa
+
+from . import _native
+
+__version__: str = _native.__version__
+
+__all__ = ["stats", "stats_schema", "validate", "__version__"]
+
+
+def _texts(source: Any):
+    """The source as (kind, items): ("paths", [path, ...]) or ("texts", [bytes, ...])."""
+    if isinstance(source, (str, os.PathLike)):
+        return "paths", [os.fspath(source)]
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return "texts", [bytes(source)]
+    if isinstance(source, (pa.Array, pa.ChunkedArray)):
+        items = source.to_pylist()
+    elif isinstance(source, Sequence):
+        items = list(source)
+    else:
+        raise TypeError(f"pgnkit: cannot read PGN from {type(source).__name__}")
+    if items and all(isinstance(i, os.PathLike) for i in items):
+        return "paths", [os.fspath(i) for i in items]
+    texts = []
+    for i, item in enumerate(items):
+        if item is None:
+            texts.append(b"")
+        elif isinstance(item, str):
+            texts.append(item.encode("utf-8"))
+        elif isinstance(item, (bytes, bytearray, memoryview)):
+            texts.append(bytes(item))
+        else:
+            raise TypeError(f"pgnkit: item {i} is a {type(item).__name__}, not a PGN text")
+    return "texts", texts
+
+
+def stats_schema(*, tags: Optional[List[str]] = None, per_move: bool = False) -> pa.Schema:
+    """The schema of the table ``stats`` returns with these options, known before reading any data."""
+    return _native.stats_schema(tags=tags, per_move=per_move)
+
+
+def stats(
+    source: Any,
+    *,
+    tags: Optional[List[str]] = None,
+    per_move: bool = False,
+    jobs: Optional[int] = None,
+) -> pa.Table:
+    """One row per game (or per main-line half-move with ``per_move=True``), as ``pgnkit stats``.
+
+    ``tags`` adds PGN tags as string columns named by the tag, in the order given. Raises ``OSError`` for a
+    path that cannot be read (a truncated compressed file included) and ``ValueError`` for bad options.
+    """
+    schema = stats_schema(tags=tags, per_move=per_move)
+    kind, items = _texts(source)
+    if kind == "paths":
+        batches = _native.stats_paths(items, tags=tags, per_move=per_move, jobs=jobs)
+    else:
+        names = [str(i) for i in range(len(items))]
+        batches = _native.stats_texts(items, names, tags=tags, per_move=per_move, jobs=jobs)
+    return pa.Table.from_batches(batches, schema=schema)
+
+
+def validate(source: Any, *, lang: str = "auto", strict: bool = False, jobs: Optional[int] = None) -> List[dict]:
+    """The records of ``pgnkit validate --format json``: one dict per game, with its problems located.
+
+    ``lang`` reads the moves in a language's piece letters (``"fr"``, ``"de"``...) instead of detecting them
+    per game; ``strict`` makes non-standard spellings errors.
+    """
+    kind, items = _texts(source)
+    if kind == "paths":
+        lines = _native.validate_paths(items, lang=lang, strict=strict, jobs=jobs)
+    else:
+        names = [str(i) for i in range(len(items))]
+        lines = _native.validate_texts(items, names, lang=lang, strict=strict, jobs=jobs)
+    return [json.loads(line) for line in lines]

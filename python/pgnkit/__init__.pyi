@@ -1,0 +1,28 @@
+import os
+from typing import Any, List, Optional, Sequence, Union
+
+import pyarrow as pa
+
+__version__: str
+
+Source = Union[
+    str,
+    os.PathLike,
+    bytes,
+    Sequence[Union[str, bytes]],
+    Sequence[os.PathLike],
+    pa.Array,
+    pa.ChunkedArray,
+]
+
+def stats_schema(*, tags: Optional[List[str]] = ..., per_move: bool = ...) -> pa.Schema: ...
+def stats(
+    source: Source,
+    *,
+    tags: Optional[List[str]] = ...,
+    per_move: bool = ...,
+    jobs: Optional[int] = ...,
+) -> pa.Table: ...
+def validate(
+    source: Source, *, lang: str = ..., strict: bool = ..., jobs: Optional[int] = ...
+) -> List[dict[str, Any]]: ...

@@ -1,0 +1,318 @@
+//! `pgnkit._native`, the extension module of the Python package: the jobs of the `pgnkit` command
+//! (`pgnkit-jobs`) called with the same options, so Python gets the command's answers. `pgnkit/__init__.py`
+//! wraps it: it turns the sources Python users have (paths, bytes, lists of texts, Arrow string arrays) into
+//! the two kinds this module takes, and the record batches into a `pyarrow.Table`.
+//!
+//! The GIL is released while Rust works; the work runs on a rayon pool of `jobs` threads.
+
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use arrow_pyarrow::ToPyArrow;
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use rayon::prelude::*;
+
+use pgnkit::notation::Language;
+use pgnkit::pgn::GameReader;
+use pgnkit_jobs::bulk::{self, Event};
+use pgnkit_jobs::input::{self, Source};
+use pgnkit_jobs::stats::{Format, Output, Shapes, StatsOptions, check_tags, run_batch};
+use pgnkit_jobs::validate::tournament::Tournament;
+use pgnkit_jobs::validate::{ValidateOptions, validate_game};
+
+/// Texts handled by one task: enough that a task's batch is not tiny, few enough to spread over threads.
+const TEXTS_PER_TASK: usize = 256;
+
+fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> PyResult<StatsOptions> {
+    let tags = tags.unwrap_or_default();
+    if per_move && !tags.is_empty() {
+        return Err(PyValueError::new_err(
+            "tags are columns of the per-game rows: not with per_move=True",
+        ));
+    }
+    check_tags(&tags).map_err(|m| PyValueError::new_err(format!("tags: {m}")))?;
+    Ok(StatsOptions {
+        lang: None,
+        output: if per_move {
+            Output::Moves
+        } else {
+            Output::Games
+        },
+        format: Format::Parquet,
+        tags,
+    })
+}
+
+/// A pool of `jobs` threads (all cores when `None` or 0).
+fn pool(jobs: Option<usize>) -> PyResult<rayon::ThreadPool> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = match jobs {
+        None | Some(0) => cores,
+        Some(n) => n.min(cores),
+    };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| PyOSError::new_err(format!("cannot start {threads} threads: {e}")))
+}
+
+/// The arrow schema of `stats`' rows.
+#[pyfunction]
+#[pyo3(signature = (*, tags=None, per_move=false))]
+fn stats_schema(py: Python<'_>, tags: Option<Vec<String>>, per_move: bool) -> PyResult<Py<PyAny>> {
+    let opts = stats_options(tags, per_move)?;
+    let schema = Shapes::of(&opts)
+        .schema
+        .ok_or_else(|| PyValueError::new_err("no schema"))?;
+    Ok(schema.as_ref().to_pyarrow(py)?.unbind())
+}
+
+fn to_python(py: Python<'_>, batches: Vec<RecordBatch>) -> PyResult<Vec<Py<PyAny>>> {
+    batches
+        .iter()
+        .map(|b| b.to_pyarrow(py).map(Bound::unbind))
+        .collect()
+}
+
+/// Rows of PGN texts held in memory, each one or more games, named `names` in the `file` column.
+#[pyfunction]
+#[pyo3(signature = (texts, names, *, tags=None, per_move=false, jobs=None))]
+fn stats_texts(
+    py: Python<'_>,
+    texts: Vec<Vec<u8>>,
+    names: Vec<String>,
+    tags: Option<Vec<String>>,
+    per_move: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    if texts.len() != names.len() {
+        return Err(PyValueError::new_err("as many names as texts"));
+    }
+    let opts = stats_options(tags, per_move)?;
+    let shapes = Shapes::of(&opts);
+    let pool = pool(jobs)?;
+    let batches = py.detach(|| {
+        pool.install(|| {
+            texts
+                .par_chunks(TEXTS_PER_TASK)
+                .zip(names.par_chunks(TEXTS_PER_TASK))
+                .map(|(texts, names)| {
+                    let mut tables = Vec::new();
+                    for (text, name) in texts.iter().zip(names) {
+                        let mut games = GameReader::new(text);
+                        let batch = run_batch(&mut games, name, &opts, &shapes, Vec::new())
+                            .map_err(|e| e.to_string())?;
+                        tables.extend(batch.table);
+                    }
+                    match tables.first() {
+                        Some(first) => {
+                            arrow_select::concat::concat_batches(&first.schema(), &tables)
+                                .map(Some)
+                                .map_err(|e| e.to_string())
+                        }
+                        None => Ok(None),
+                    }
+                })
+                .collect::<Result<Vec<Option<RecordBatch>>, String>>()
+        })
+    });
+    let batches = batches.map_err(PyValueError::new_err)?;
+    to_python(py, batches.into_iter().flatten().collect())
+}
+
+/// The sources of `paths` (directories searched for .pgn, .pgn.gz, .pgn.zst, as the command does).
+fn sources(paths: Vec<PathBuf>) -> PyResult<Vec<Source>> {
+    let found = input::expand(&paths).map_err(|e| PyOSError::new_err(e.to_string()))?;
+    if let Some(skipped) = found.skipped.first() {
+        return Err(PyOSError::new_err(skipped.to_string()));
+    }
+    Ok(found.sources)
+}
+
+/// Rows of PGN files (and directories), read on all cores in input order.
+#[pyfunction]
+#[pyo3(signature = (paths, *, tags=None, per_move=false, jobs=None))]
+fn stats_paths(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    tags: Option<Vec<String>>,
+    per_move: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let opts = stats_options(tags, per_move)?;
+    let shapes = Shapes::of(&opts);
+    let sources = sources(paths)?;
+    let names: Vec<String> = sources.iter().map(Source::display_name).collect();
+    let threads = pool(jobs)?.current_num_threads();
+    let result = py.detach(|| {
+        let mut tables = Vec::new();
+        let mut errors = Vec::new();
+        bulk::run(
+            &sources,
+            threads,
+            bulk::BATCH_SIZE,
+            |source, games| run_batch(games, &names[source], &opts, &shapes, Vec::new()),
+            |event| {
+                match event {
+                    Event::Batch { result, .. } => match result {
+                        Ok(batch) => tables.extend(batch.table),
+                        Err(e) => return ControlFlow::Break(e.to_string()),
+                    },
+                    Event::Error { message, .. } => errors.push(message),
+                    Event::Start { .. } | Event::End { .. } => {}
+                }
+                ControlFlow::Continue(())
+            },
+            |_| {},
+        )
+        .map_or(Ok((tables, errors)), Err)
+    });
+    let (tables, errors) = result.map_err(PyValueError::new_err)?;
+    if !errors.is_empty() {
+        // The command goes on with the other files and exits with 2; Python has no partial success.
+        return Err(PyOSError::new_err(errors.join("\n")));
+    }
+    to_python(py, tables)
+}
+
+fn validate_options(lang: &str, strict: bool) -> PyResult<ValidateOptions> {
+    let lang = if lang.eq_ignore_ascii_case("auto") {
+        None
+    } else {
+        Some(
+            Language::from_code(&lang.to_ascii_lowercase())
+                .ok_or_else(|| PyValueError::new_err(format!("unknown language '{lang}'")))?,
+        )
+    };
+    // `validate --format json`'s options.
+    Ok(ValidateOptions {
+        lang,
+        finished: false,
+        tag_checks: true,
+        track_claims: true,
+        final_fen: true,
+        strict,
+        report_tags: true,
+    })
+}
+
+/// The reports of one source's games as JSON records, with the checks across its games.
+fn validate_source(
+    games: &mut GameReader<'_>,
+    name: &Arc<str>,
+    opts: &ValidateOptions,
+) -> Vec<String> {
+    let mut tournament = Tournament::new();
+    let mut records = Vec::new();
+    while let Some(game) = games.next_game() {
+        let mut report = validate_game(game, name, opts);
+        if opts.tag_checks {
+            tournament.check(&mut report);
+        }
+        records.push(serde_json::to_string(&report).unwrap_or_default());
+    }
+    records
+}
+
+/// `validate --format json`'s records (as JSON text) for texts in memory.
+#[pyfunction]
+#[pyo3(signature = (texts, names, *, lang="auto", strict=false, jobs=None))]
+fn validate_texts(
+    py: Python<'_>,
+    texts: Vec<Vec<u8>>,
+    names: Vec<String>,
+    lang: &str,
+    strict: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<String>> {
+    if texts.len() != names.len() {
+        return Err(PyValueError::new_err("as many names as texts"));
+    }
+    let opts = validate_options(lang, strict)?;
+    let pool = pool(jobs)?;
+    Ok(py.detach(|| {
+        pool.install(|| {
+            texts
+                .par_iter()
+                .zip(names.par_iter())
+                .flat_map_iter(|(text, name)| {
+                    validate_source(&mut GameReader::new(text), &Arc::from(name.as_str()), &opts)
+                })
+                .collect()
+        })
+    }))
+}
+
+/// `validate --format json`'s records (as JSON text) for files and directories, read on all cores in input
+/// order; a file's games are checked against each other as the command does.
+#[pyfunction]
+#[pyo3(signature = (paths, *, lang="auto", strict=false, jobs=None))]
+fn validate_paths(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    lang: &str,
+    strict: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let opts = validate_options(lang, strict)?;
+    let sources = sources(paths)?;
+    let names: Vec<Arc<str>> = sources
+        .iter()
+        .map(|s| Arc::from(s.display_name()))
+        .collect();
+    let threads = pool(jobs)?.current_num_threads();
+    let (records, errors) = py.detach(|| {
+        let mut records = Vec::new();
+        let mut errors = Vec::new();
+        let mut tournament = Tournament::new();
+        bulk::run(
+            &sources,
+            threads,
+            bulk::BATCH_SIZE,
+            |source, games| {
+                let mut reports = Vec::new();
+                while let Some(game) = games.next_game() {
+                    reports.push(validate_game(game, &names[source], &opts));
+                }
+                reports
+            },
+            |event| {
+                match event {
+                    Event::Start { .. } => tournament = Tournament::new(),
+                    Event::Batch { result, .. } => {
+                        for mut report in result {
+                            if opts.tag_checks {
+                                tournament.check(&mut report);
+                            }
+                            records.push(serde_json::to_string(&report).unwrap_or_default());
+                        }
+                    }
+                    Event::Error { message, .. } => errors.push(message),
+                    Event::End { .. } => {}
+                }
+                ControlFlow::<()>::Continue(())
+            },
+            |_| {},
+        );
+        (records, errors)
+    });
+    if !errors.is_empty() {
+        return Err(PyOSError::new_err(errors.join("\n")));
+    }
+    Ok(records)
+}
+
+/// The extension module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(stats_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(stats_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(stats_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(validate_paths, m)?)?;
+    Ok(())
+}
