@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Python package in a fresh venv with `pip install ./python` (as a user would, from the repository
 # root) and runs its tests against the command built from the same sources. Called by .ci/run.
-#   usage: python/tests/run.sh   (VENV=dir to choose the venv's place; default target/python-venv)
+#   usage: python/tests/run.sh   (VENV=dir to choose the venv's place, default target/python-venv;
+#   PGNKIT_SPARK=1 also installs pyspark and pandas for the Spark example's test, as .ci/run does)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 VENV=${VENV:-target/python-venv}
@@ -11,5 +12,8 @@ python3 -m venv "$VENV"
 # The venv builds with the repository's target directory: the dependencies compiled for the command are reused.
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$(pwd)/target}
 "$VENV/bin/python" -m pip install --quiet ./python pytest
+if [ "${PGNKIT_SPARK:-0}" = 1 ]; then
+    "$VENV/bin/python" -m pip install --quiet pyspark "pandas>=2.2"
+fi
 cargo build --release --quiet
 PGNKIT_BIN=$CARGO_TARGET_DIR/release/pgnkit "$VENV/bin/python" -m pytest -q python/tests
