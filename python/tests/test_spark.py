@@ -55,6 +55,8 @@ def test_spark_job_gives_the_command_totals(tmp_path):
     from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
 
+    # The executors' Python is this one, which has pgnkit (Spark would take the first python3 on the PATH).
+    os.environ["PYSPARK_PYTHON"] = sys.executable
     spark = (
         SparkSession.builder.master("local[2]")
         .appName("pgnkit test")
