@@ -31,7 +31,7 @@ def stats_of_games(batches):
     """mapInArrow's function: record batches of game texts in, record batches of pgnkit's rows out."""
     for batch in batches:
         texts = [
-            text if text.startswith("[Event ") else "[Event " + text
+            text if text.startswith(b"[Event ") else b"[Event " + text
             for text in batch.column("value").to_pylist()
             if text and text.strip()
         ]
@@ -40,7 +40,13 @@ def stats_of_games(batches):
 
 
 def run(spark, paths, out):
-    games = spark.read.option("lineSep", GAME_START).text(paths)
+    # As bytes: Spark's text source does not decode, and real files hold Windows-1252 games, which pgnkit
+    # decodes as the command does (a UTF-8 string column would not even convert to Python).
+    games = (
+        spark.read.option("lineSep", GAME_START)
+        .text(paths)
+        .select(F.col("value").cast("binary").alias("value"))
+    )
     schema = from_arrow_schema(pgnkit.stats_schema())
     rows = games.mapInArrow(stats_of_games, schema)
     month = F.regexp_extract(F.coalesce(F.col("date"), F.lit("")), r"^(\d{4})\.(\d{2})", 0)

@@ -19,7 +19,9 @@ use pgnkit::notation::Language;
 use pgnkit::pgn::GameReader;
 use pgnkit_jobs::bulk::{self, Event};
 use pgnkit_jobs::input::{self, Source};
-use pgnkit_jobs::stats::{Format, Output, Shapes, StatsOptions, check_tags, run_batch};
+use pgnkit_jobs::stats::{
+    Format, Output, Shapes, StatsOptions, check_tags, run_batch, table_of_texts,
+};
 use pgnkit_jobs::validate::tournament::Tournament;
 use pgnkit_jobs::validate::{ValidateOptions, validate_game};
 
@@ -100,21 +102,11 @@ fn stats_texts(
                 .par_chunks(TEXTS_PER_TASK)
                 .zip(names.par_chunks(TEXTS_PER_TASK))
                 .map(|(texts, names)| {
-                    let mut tables = Vec::new();
-                    for (text, name) in texts.iter().zip(names) {
-                        let mut games = GameReader::new(text);
-                        let batch = run_batch(&mut games, name, &opts, &shapes, Vec::new())
-                            .map_err(|e| e.to_string())?;
-                        tables.extend(batch.table);
-                    }
-                    match tables.first() {
-                        Some(first) => {
-                            arrow_select::concat::concat_batches(&first.schema(), &tables)
-                                .map(Some)
-                                .map_err(|e| e.to_string())
-                        }
-                        None => Ok(None),
-                    }
+                    let texts = texts
+                        .iter()
+                        .map(Vec::as_slice)
+                        .zip(names.iter().map(String::as_str));
+                    table_of_texts(texts, &opts, &shapes).map_err(|e| e.to_string())
                 })
                 .collect::<Result<Vec<Option<RecordBatch>>, String>>()
         })

@@ -558,6 +558,37 @@ pub fn run_batch(
     Ok(out)
 }
 
+/// The Arrow rows of PGN texts held in memory (`name` each, for the `file` column), as one record batch: for
+/// callers with many small texts (one game each, from a data frame), for which a batch per text would cost
+/// more than the games. `None` when the texts hold no game. `shapes` must have the schema (Parquet format).
+pub fn table_of_texts<'t>(
+    texts: impl IntoIterator<Item = (&'t [u8], &'t str)>,
+    opts: &StatsOptions,
+    shapes: &Shapes,
+) -> Result<Option<RecordBatch>, ParquetError> {
+    let schema = shapes
+        .schema
+        .as_ref()
+        .ok_or_else(|| ParquetError::General("no Arrow schema: not the Parquet format".into()))?;
+    let mut out = BatchStats::default();
+    let mut cells = columnar::ArrowCells::new(schema, 0);
+    for (text, name) in texts {
+        let name: Arc<str> = Arc::from(name);
+        let mut games = GameReader::new(text);
+        cells = match opts.output {
+            Output::Moves => move_rows(&mut games, &name, opts, &mut out, cells),
+            _ => {
+                game_rows(&mut games, &name, opts, &mut out, &mut cells);
+                cells
+            }
+        };
+    }
+    if out.games == 0 {
+        return Ok(None);
+    }
+    Ok(Some(cells.finish()?))
+}
+
 /// One row per game of the batch.
 fn game_rows(
     games: &mut GameReader<'_>,
