@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, Iterator, List, Optional, Sequence, Union
 
 import pyarrow as pa
 
@@ -28,7 +28,7 @@ from . import _native
 
 __version__: str = _native.__version__
 
-__all__ = ["stats", "stats_schema", "validate", "__version__"]
+__all__ = ["stats", "stats_schema", "validate", "convert", "select", "read_games", "__version__"]
 
 
 def _texts(source: Any):
@@ -98,3 +98,74 @@ def validate(source: Any, *, lang: str = "auto", strict: bool = False, jobs: Opt
         names = [str(i) for i in range(len(items))]
         lines = _native.validate_texts(items, names, lang=lang, strict=strict, jobs=jobs)
     return [json.loads(line) for line in lines]
+
+
+def _kwargs(source: Any) -> dict:
+    kind, items = _texts(source)
+    return {"paths": items} if kind == "paths" else {"texts": items}
+
+
+def convert(
+    source: Any,
+    *,
+    to: str = "en",
+    source_lang: str = "auto",
+    notation: str = "san",
+    output_format: str = "pgn",
+    skip_invalid: bool = False,
+) -> str:
+    """The output of ``pgnkit convert`` as text: PGN export format (``output_format="pgn"``), JSON lines
+    (``"jsonl"``) or EPD (``"epd"``), moves in ``to``'s piece letters (``"en"``, ``"fr"``, ...) and
+    ``notation`` (``"san"``, ``"lan"``, ``"uci"``). A game that cannot be converted is copied through as the
+    command does (recorded with its error in JSON lines), or left out with ``skip_invalid``.
+    """
+    return _native.convert(
+        **_kwargs(source),
+        to=to,
+        source_lang=source_lang,
+        notation=notation,
+        output_format=output_format,
+        skip_invalid=skip_invalid,
+    )
+
+
+def select(
+    source: Any,
+    where: Optional[str] = None,
+    *,
+    reaches: Sequence[str] = (),
+    material: Sequence[str] = (),
+    dedupe: bool = False,
+    lang: str = "auto",
+) -> List[str]:
+    """The texts of the games ``pgnkit select`` chooses, in input order: those for which ``where`` (an
+    expression over stats' columns and the tags, as ``--where``) holds, whose main line reaches one of the
+    ``reaches`` positions (FEN or EPD) or a position with one of the ``material`` balances, without duplicates
+    with ``dedupe``. Raises ``ValueError`` for an expression that does not parse, with its column.
+    """
+    return _native.select(
+        **_kwargs(source),
+        where_=where,
+        reaches=list(reaches),
+        material=list(material),
+        dedupe=dedupe,
+        lang=lang,
+    )
+
+
+def read_games(source: Any, *, lang: str = "auto") -> Iterator[dict]:
+    """The games of a source, one dict each, for notebooks: ``tags`` (a dict, in the file's order), ``san`` and
+    ``uci`` (the main line's moves as lists, canonical English SAN and UCI), ``result``, ``termination``,
+    ``plies``, ``lang``, ``valid`` and ``problems`` (validate's located problems), and ``converted`` (false
+    when the moves could not all be replayed: then ``san``/``uci`` hold what replayed).
+    """
+    records = convert(source, source_lang=lang, output_format="jsonl")
+    reports = validate(source, lang=lang)
+    for line, report in zip(records.splitlines(), reports):
+        game = json.loads(line)
+        for key in ("san", "uci"):
+            moves = game.get(key)
+            game[key] = moves.split() if isinstance(moves, str) else []
+        game["valid"] = report["valid"]
+        game["problems"] = report["problems"]
+        yield game

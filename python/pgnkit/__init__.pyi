@@ -1,5 +1,5 @@
 import os
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, Iterator, List, Optional, Sequence, Union
 
 import pyarrow as pa
 
@@ -26,3 +26,22 @@ def stats(
 def validate(
     source: Source, *, lang: str = ..., strict: bool = ..., jobs: Optional[int] = ...
 ) -> List[dict[str, Any]]: ...
+def convert(
+    source: Source,
+    *,
+    to: str = ...,
+    source_lang: str = ...,
+    notation: str = ...,
+    output_format: str = ...,
+    skip_invalid: bool = ...,
+) -> str: ...
+def select(
+    source: Source,
+    where: Optional[str] = ...,
+    *,
+    reaches: Sequence[str] = ...,
+    material: Sequence[str] = ...,
+    dedupe: bool = ...,
+    lang: str = ...,
+) -> List[str]: ...
+def read_games(source: Source, *, lang: str = ...) -> Iterator[dict[str, Any]]: ...

@@ -297,6 +297,165 @@ fn validate_paths(
     Ok(records)
 }
 
+/// A source's texts: files and directories read whole in input order, or the texts given. Each comes with its
+/// name (the path, or the text's index).
+fn source_texts(
+    paths: Option<Vec<PathBuf>>,
+    texts: Option<Vec<Vec<u8>>>,
+) -> PyResult<Vec<(String, Vec<u8>)>> {
+    if let Some(texts) = texts {
+        return Ok(texts
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| (i.to_string(), t))
+            .collect());
+    }
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    let sources = sources(paths.unwrap_or_default())?;
+    for source in &sources {
+        let name = source.display_name();
+        match input::open(source) {
+            Ok(mut opened) => {
+                let mut bytes = Vec::new();
+                match std::io::Read::read_to_end(&mut opened.reader, &mut bytes) {
+                    Ok(_) => out.push((name, bytes)),
+                    Err(e) => errors.push(format!("{name}: {e}")),
+                }
+            }
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(PyOSError::new_err(errors.join("\n")));
+    }
+    Ok(out)
+}
+
+fn language(code: &str) -> PyResult<Option<Language>> {
+    if code.eq_ignore_ascii_case("auto") {
+        return Ok(None);
+    }
+    Language::from_code(&code.to_ascii_lowercase())
+        .map(Some)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown language '{code}'")))
+}
+
+/// `pgnkit convert`'s output for the games of the source, as text.
+#[pyfunction]
+#[pyo3(signature = (paths=None, texts=None, *, to="en", source_lang="auto", notation="san", output_format="pgn", skip_invalid=false))]
+#[allow(clippy::too_many_arguments)]
+fn convert(
+    py: Python<'_>,
+    paths: Option<Vec<PathBuf>>,
+    texts: Option<Vec<Vec<u8>>>,
+    to: &str,
+    source_lang: &str,
+    notation: &str,
+    output_format: &str,
+    skip_invalid: bool,
+) -> PyResult<String> {
+    use pgnkit_jobs::convert::{ConvertOptions, Notation, OutputFormat, convert_batch};
+    let opts = ConvertOptions {
+        to: language(to)?.ok_or_else(|| PyValueError::new_err("to: a language, not auto"))?,
+        from: language(source_lang)?,
+        notation: match notation {
+            "san" => Notation::San,
+            "lan" => Notation::Lan,
+            "uci" => Notation::Uci,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "notation: san, lan or uci, not {other:?}"
+                )));
+            }
+        },
+        format: match output_format {
+            "pgn" => OutputFormat::Pgn,
+            "jsonl" => OutputFormat::Jsonl,
+            "epd" => OutputFormat::Epd,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "output_format: pgn, jsonl or epd, not {other:?}"
+                )));
+            }
+        },
+        skip_invalid,
+        ..ConvertOptions::default()
+    };
+    let inputs = source_texts(paths, texts)?;
+    let text = py.detach(|| {
+        inputs
+            .par_iter()
+            .map(|(name, bytes)| convert_batch(&mut GameReader::new(bytes), name, &opts).text)
+            .collect::<Vec<Vec<u8>>>()
+            .concat()
+    });
+    String::from_utf8(text).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The texts of the games `pgnkit select` chooses, in input order.
+#[pyfunction]
+#[pyo3(signature = (paths=None, texts=None, *, where_=None, reaches=Vec::new(), material=Vec::new(), dedupe=false, lang="auto"))]
+#[allow(clippy::too_many_arguments)]
+fn select(
+    py: Python<'_>,
+    paths: Option<Vec<PathBuf>>,
+    texts: Option<Vec<Vec<u8>>>,
+    where_: Option<&str>,
+    reaches: Vec<String>,
+    material: Vec<String>,
+    dedupe: bool,
+    lang: &str,
+) -> PyResult<Vec<String>> {
+    use pgnkit_jobs::select::material::Material;
+    use pgnkit_jobs::select::{SelectOptions, Target, columns, expr, select_batch};
+    let filter = where_
+        .map(|text| expr::parse(text, columns()))
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("where: {e}")))?;
+    let reaches = reaches
+        .iter()
+        .map(|fen| {
+            pgnkit::core::fen::parse_fen(fen)
+                .map(|pos| Target::new(&pos))
+                .map_err(|e| PyValueError::new_err(format!("reaches {fen:?}: {e}")))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let materials = material
+        .iter()
+        .map(|m| Material::parse(m).map_err(|e| PyValueError::new_err(format!("material: {e}"))))
+        .collect::<PyResult<Vec<_>>>()?;
+    let opts = SelectOptions {
+        filter,
+        reaches,
+        materials,
+        dedupe,
+        lang: language(lang)?,
+        normalise: false,
+        keep_text: true,
+        split: None,
+    };
+    let inputs = source_texts(paths, texts)?;
+    let batches = py.detach(|| {
+        inputs
+            .par_iter()
+            .map(|(name, bytes)| select_batch(&mut GameReader::new(bytes), name, &opts, Vec::new()))
+            .collect::<Vec<_>>()
+    });
+    let mut seen = std::collections::HashSet::new();
+    let mut chosen = Vec::new();
+    for batch in &batches {
+        for game in &batch.chosen {
+            // --dedupe: the first of each key is kept; games without moves are never duplicates.
+            if dedupe && game.key.is_some_and(|key| !seen.insert(key)) {
+                continue;
+            }
+            chosen.push(String::from_utf8_lossy(&batch.text[game.text.clone()]).into_owned());
+        }
+    }
+    Ok(chosen)
+}
+
 /// The extension module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -306,5 +465,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats_paths, m)?)?;
     m.add_function(wrap_pyfunction!(validate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(validate_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(convert, m)?)?;
+    m.add_function(wrap_pyfunction!(select, m)?)?;
     Ok(())
 }

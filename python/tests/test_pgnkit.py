@@ -123,3 +123,48 @@ def test_errors_are_python_exceptions(tmp_path):
 
 def test_version():
     assert pgnkit.__version__ == cli("--version").stdout.decode().split()[-1]
+
+
+FRENCH = ROOT / "fixtures" / "convert" / "french.pgn"
+
+
+def test_convert_equals_the_command():
+    for args, kwargs in [
+        ([], {}),
+        (["--to", "fr"], {"to": "fr"}),
+        (["--output-format", "jsonl"], {"output_format": "jsonl"}),
+        (["--notation", "uci"], {"notation": "uci"}),
+    ]:
+        for path in (FRENCH, LICHESS, ROOT / "fixtures" / "convert" / "invalid.pgn"):
+            run = cli("convert", "-q", *args, path)
+            assert run.returncode in (0, 1), run.stderr
+            assert pgnkit.convert(path, **kwargs) == run.stdout.decode()
+    assert pgnkit.convert(["1. Cf3 Cf6 *"], source_lang="fr").strip().endswith("1. Nf3 Nf6 *")
+
+
+def test_select_equals_the_command():
+    for args, kwargs in [
+        (["--where", 'termination == "checkmate"'], {"where": 'termination == "checkmate"'}),
+        (["--where", "WhiteElo >= 1500 and plies > 60"], {"where": "WhiteElo >= 1500 and plies > 60"}),
+        (["--material", "KRvKR"], {"material": ["KRvKR"]}),
+        (["--dedupe"], {"dedupe": True}),
+    ]:
+        run = cli("select", *args, LICHESS)
+        assert run.returncode in (0, 1), run.stderr
+        chosen = pgnkit.select(LICHESS, **kwargs)
+        assert "".join(chosen) == run.stdout.decode()
+    with pytest.raises(ValueError, match="column"):
+        pgnkit.select(LICHESS, "plies = 3")
+
+
+def test_read_games_for_notebooks():
+    games = list(pgnkit.read_games(LICHESS))
+    assert len(games) == 50
+    first = games[0]
+    assert first["tags"]["Site"].startswith("https://lichess.org/")
+    assert first["san"][:1] == ["e4"] and first["uci"][:1] == ["e2e4"]
+    assert len(first["san"]) == first["plies"] and first["valid"] is True
+    stats = pgnkit.stats(LICHESS)
+    assert [g["plies"] for g in games] == stats.column("plies").to_pylist()
+    (bad,) = pgnkit.read_games(["1. e4 e5 2. Ke3 *"])
+    assert bad["valid"] is False and bad["problems"]
