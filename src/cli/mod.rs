@@ -12,6 +12,7 @@ mod perft;
 mod select;
 mod sink;
 mod split;
+mod standings;
 mod stats;
 mod validate;
 
@@ -51,6 +52,9 @@ enum Command {
     /// Write the games that match an expression, reach a position or are not duplicates, as they were
     #[command(after_help = SELECT_EXIT_CODES)]
     Select(select::Args),
+    /// Tournament standings with tie-breaks (Buchholz, Sonneborn-Berger...), per (Event, Site, year)
+    #[command(after_help = EXIT_CODES)]
+    Standings(standings::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)
     #[command(after_help = EXIT_CODES)]
     Perft(perft::Args),
@@ -101,6 +105,7 @@ fn dispatch(cli: Cli) -> i32 {
         Command::Fen(args) => fen::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Select(args) => select::run(args),
+        Command::Standings(args) => standings::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),

@@ -46,6 +46,7 @@ fn committed_man_pages_equal_the_generated_ones() {
             "pgnkit-fen.1",
             "pgnkit-perft.1",
             "pgnkit-select.1",
+            "pgnkit-standings.1",
             "pgnkit-stats.1",
             "pgnkit-validate.1",
             "pgnkit.1"

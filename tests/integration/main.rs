@@ -30,5 +30,6 @@ mod pgn_roundtrip;
 mod properties;
 mod real_world;
 mod select;
+mod standings;
 mod stats;
 mod validate;

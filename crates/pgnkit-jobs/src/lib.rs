@@ -11,5 +11,6 @@ pub mod input;
 pub mod moves;
 pub mod pipeline;
 pub mod select;
+pub mod standings;
 pub mod stats;
 pub mod validate;

@@ -1,0 +1,271 @@
+//! `pgnkit standings`: per tournament (Event, Site, year), each player's points and tie-breaks, ranked.
+
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+
+use crate::jobs::bulk::{self, Event};
+use crate::jobs::standings::{
+    GameEntry, Standing, Standings, Tiebreak, TournamentKey, decimal, entry_of,
+};
+
+use super::output::{exit_code, inputs, progress_bar, read_error, say, threads, write_failure};
+use super::sink::open_output;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Csv,
+    Json,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input. All inputs
+    /// of a run are read together: a tournament kept as one file per round is one tournament
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Only the tournaments whose Event tag is NAME
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
+    /// `text` (a table per tournament), `csv` (one row per player) or `json` (one object per tournament)
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Tie-breaks after points, in order, comma-separated: buchholz_cut1, buchholz, sonneborn_berger, wins
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "buchholz_cut1,buchholz,sonneborn_berger,wins"
+    )]
+    tiebreaks: Vec<String>,
+    /// Write to FILE instead of standard output
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Worker threads (default, or 0: all cores)
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// No progress bar
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+/// Player entries kept over all tournaments: bounded memory whatever the input (a month of online games
+/// makes a "tournament" of every game).
+const MAX_PLAYERS: usize = 1_000_000;
+
+pub(crate) fn run(args: Args) -> i32 {
+    let mut tiebreaks = Vec::new();
+    for name in &args.tiebreaks {
+        match Tiebreak::from_name(name.trim()) {
+            Some(t) => tiebreaks.push(t),
+            None => {
+                let _ = say(&format!(
+                    "pgnkit: --tiebreaks: unknown tie-break '{name}': use buchholz_cut1, buchholz, sonneborn_berger or wins\n"
+                ));
+                return 2;
+            }
+        }
+    }
+    let Some(sources) = inputs(&args.paths) else {
+        return 2;
+    };
+    let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
+        return 2;
+    };
+    let jobs = threads(args.jobs, args.quiet);
+    let bar = progress_bar(&sources, args.quiet);
+    let mut standings = Standings::new(MAX_PLAYERS);
+    let mut io_errors = 0u64;
+    let stopped = bulk::run(
+        &sources,
+        jobs,
+        bulk::BATCH_SIZE,
+        |_, games| {
+            let mut entries: Vec<Option<GameEntry>> = Vec::new();
+            while let Some(game) = games.next_game() {
+                entries.push(entry_of(game));
+            }
+            entries
+        },
+        |event| {
+            match event {
+                Event::Batch { result, .. } => {
+                    for entry in &result {
+                        standings.add(entry.as_ref());
+                    }
+                }
+                Event::Error { message, .. } => {
+                    io_errors += 1;
+                    if let Err(e) = read_error(&bar, &message) {
+                        return ControlFlow::Break(e);
+                    }
+                }
+                Event::Start { .. } | Event::End { .. } => {}
+            }
+            ControlFlow::Continue(())
+        },
+        |bytes| bar.set_position(bytes),
+    );
+    bar.finish_and_clear();
+    if let Some(e) = stopped {
+        return write_failure(&e);
+    }
+    let ranked: Vec<_> = standings
+        .ranked(&tiebreaks)
+        .into_iter()
+        .filter(|(key, _, _)| args.event.as_ref().is_none_or(|e| &key.event == e))
+        .collect();
+    let text = match args.format {
+        Format::Csv => csv(&ranked),
+        Format::Json => json(&ranked),
+        Format::Text => text(&ranked, &tiebreaks),
+    };
+    if let Err(e) = out.write_all(text.as_bytes()) {
+        return write_failure(&e);
+    }
+    let mut notes = String::new();
+    if standings.without_event > 0 {
+        notes.push_str(&format!(
+            "pgnkit standings: {} games without an Event tag (or `?`) belong to no tournament\n",
+            standings.without_event
+        ));
+    }
+    if standings.games_left_out > 0 {
+        notes.push_str(&format!(
+            "pgnkit standings: {} games left out: more than {MAX_PLAYERS} players\n",
+            standings.games_left_out
+        ));
+    }
+    if !args.quiet && !notes.is_empty() && say(&notes).is_err() {
+        return 2;
+    }
+    out.close(exit_code(io_errors, ranked.is_empty()))
+}
+
+type Ranked<'a> = (
+    &'a TournamentKey,
+    &'a crate::jobs::standings::Tournament,
+    Vec<Standing>,
+);
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn opt(v: Option<i64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+fn csv(ranked: &[Ranked<'_>]) -> String {
+    let mut out = String::from(
+        "event,site,year,rank,player,rating,points,games,wins,unfinished,buchholz,buchholz_cut1,sonneborn_berger,aro,performance\n",
+    );
+    for (key, _, rows) in ranked {
+        for r in rows {
+            out.push_str(&format!(
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                csv_field(&key.event),
+                csv_field(&key.site),
+                csv_field(&key.year),
+                r.rank,
+                csv_field(&r.player),
+                r.rating.map(|r| r.to_string()).unwrap_or_default(),
+                decimal(r.half_points, false),
+                r.games,
+                r.wins,
+                r.unfinished,
+                decimal(r.buchholz, false),
+                decimal(r.buchholz_cut1, false),
+                decimal(r.sonneborn_berger_quarters, true),
+                opt(r.aro),
+                opt(r.performance),
+            ));
+        }
+    }
+    out
+}
+
+fn json(ranked: &[Ranked<'_>]) -> String {
+    let mut out = String::new();
+    for (key, t, rows) in ranked {
+        let players: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "rank": r.rank,
+                    "player": r.player,
+                    "rating": r.rating,
+                    "points": r.half_points as f64 / 2.0,
+                    "games": r.games,
+                    "wins": r.wins,
+                    "unfinished": r.unfinished,
+                    "buchholz": r.buchholz as f64 / 2.0,
+                    "buchholz_cut1": r.buchholz_cut1 as f64 / 2.0,
+                    "sonneborn_berger": r.sonneborn_berger_quarters as f64 / 4.0,
+                    "aro": r.aro,
+                    "performance": r.performance,
+                })
+            })
+            .collect();
+        let record = serde_json::json!({
+            "event": key.event,
+            "site": key.site,
+            "year": key.year,
+            "unfinished_games": t.unfinished,
+            "players": players,
+        });
+        out.push_str(&record.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak]) -> String {
+    let mut out = String::new();
+    let names: Vec<&str> = tiebreaks.iter().map(|t| t.name()).collect();
+    for (key, t, rows) in ranked {
+        out.push_str(&format!(
+            "{} — {} — {}: {} players",
+            key.event,
+            key.site,
+            key.year,
+            rows.len()
+        ));
+        if t.unfinished > 0 {
+            out.push_str(&format!(", {} unfinished games not scored", t.unfinished));
+        }
+        out.push_str(&format!("; ranked by points, then {}\n", names.join(", ")));
+        let width = rows
+            .iter()
+            .map(|r| r.player.chars().count())
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        out.push_str(&format!(
+            "  rank  {:width$}  rating  points  games  wins  buchholz  bh-cut1  s-b      aro  perf\n",
+            "player"
+        ));
+        for r in rows {
+            out.push_str(&format!(
+                "  {:>4}  {:width$}  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}\n",
+                r.rank,
+                r.player,
+                r.rating.map(|r| r.to_string()).unwrap_or_else(|| "-".into()),
+                decimal(r.half_points, false),
+                r.games,
+                r.wins,
+                decimal(r.buchholz, false),
+                decimal(r.buchholz_cut1, false),
+                decimal(r.sonneborn_berger_quarters, true),
+                r.aro.map(|v| v.to_string()).unwrap_or_else(|| "-".into()),
+                r.performance.map(|v| v.to_string()).unwrap_or_else(|| "-".into()),
+            ));
+        }
+        out.push('\n');
+    }
+    out
+}
