@@ -236,7 +236,10 @@ fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak]) -> String {
             rows.len()
         ));
         if t.unfinished > 0 {
-            out.push_str(&format!(", {} unfinished games not scored", t.unfinished));
+            out.push_str(&format!(
+                ", unfinished games (not scored): {}",
+                t.unfinished
+            ));
         }
         out.push_str(&format!("; ranked by points, then {}\n", names.join(", ")));
         let width = rows
