@@ -540,7 +540,7 @@ fn summary_standings_and_crosstable_of_a_hand_made_tournament() {
         ["3", "Dan", "-", "3", "1", "33.3%", "3", "2100", "1975"]
     );
     assert!(
-        text.contains("event \"Spring Open\": 7 games, 4 players; 1 without a result (not scored)"),
+        text.contains("event \"Spring Open\" (Graz, 2024): 7 games, 4 players; 1 without a result (not scored)"),
         "{r}"
     );
     assert_eq!(

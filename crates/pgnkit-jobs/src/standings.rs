@@ -43,14 +43,27 @@ pub struct GameEntry {
     pub white_half_points: Option<u8>,
 }
 
+impl TournamentKey {
+    /// The tournament of a game: `None` when it belongs to none (Event missing, empty or `?`).
+    pub fn of(game: &Game<'_>) -> Option<TournamentKey> {
+        let tag = |name: &str| game.tag(name).map(|v| v.trim().to_string());
+        let event = tag("Event").filter(|e| !e.is_empty() && e != "?")?;
+        let date = tag("EventDate")
+            .filter(|d| !d.is_empty())
+            .or_else(|| tag("Date").filter(|d| !d.is_empty()))
+            .unwrap_or_else(|| "????".to_string());
+        Some(TournamentKey {
+            event,
+            site: tag("Site").unwrap_or_default(),
+            year: date.chars().take(4).collect(),
+        })
+    }
+}
+
 /// The entry of a game: `None` when it belongs to no tournament (Event missing, empty or `?`).
 pub fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
     let tag = |name: &str| game.tag(name).map(|v| v.trim().to_string());
-    let event = tag("Event").filter(|e| !e.is_empty() && e != "?")?;
-    let date = tag("EventDate")
-        .filter(|d| !d.is_empty())
-        .or_else(|| tag("Date").filter(|d| !d.is_empty()))
-        .unwrap_or_else(|| "????".to_string());
+    let key = TournamentKey::of(game)?;
     let result = tag("Result")
         .and_then(|r| GameResult::from_tag(&r))
         .or(game.result);
@@ -61,11 +74,7 @@ pub fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
         _ => None,
     };
     Some(GameEntry {
-        key: TournamentKey {
-            event,
-            site: tag("Site").unwrap_or_default(),
-            year: date.chars().take(4).collect(),
-        },
+        key,
         white: tag("White").unwrap_or_default(),
         black: tag("Black").unwrap_or_default(),
         white_rating: tag("WhiteElo").and_then(|r| rating_of(&r)),

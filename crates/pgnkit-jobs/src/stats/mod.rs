@@ -519,7 +519,7 @@ pub fn run_batch(
                 out.bytes += game.source.len() as u64;
                 let stats = game_stats(game, &name, opts.lang, &mut ());
                 out.add(&stats);
-                out.records.push(summary::GameRecord::of(&stats));
+                out.records.push(summary::GameRecord::of(&stats, game));
             }
         }
         (Output::Games, Format::Parquet, Some(schema)) => {

@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use super::GameStats;
 use super::perf::{performance, rating_of};
 use pgnkit::core::Termination;
-use pgnkit::pgn::GameResult;
+use pgnkit::pgn::{Game, GameResult};
 
 /// How a game ended for the standings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +70,11 @@ impl Outcome {
 /// What the summary needs of one game (owned: it travels from a worker to the output side).
 #[derive(Clone, Debug)]
 pub struct GameRecord {
+    /// The tournament: Event, Site and year (of EventDate, else Date; see [`crate::standings`]). An empty
+    /// event (the tag missing, empty or `?`) is no tournament.
     pub event: String,
+    pub site: String,
+    pub year: String,
     pub white: String,
     pub black: String,
     pub white_elo: Option<u16>,
@@ -83,8 +87,9 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    pub fn of(s: &GameStats<'_>) -> GameRecord {
+    pub fn of(s: &GameStats<'_>, game: &Game<'_>) -> GameRecord {
         let t = &s.tags;
+        let key = crate::standings::TournamentKey::of(game);
         let result = if t.result.is_empty() {
             s.marker
         } else {
@@ -97,8 +102,11 @@ impl GameRecord {
             Some(GameResult::Unknown) => Outcome::Unfinished,
             None => Outcome::Unknown,
         };
+        let (event, site, year) = key.map_or_else(Default::default, |k| (k.event, k.site, k.year));
         GameRecord {
-            event: t.event.trim().to_string(),
+            event,
+            site,
+            year,
             white: t.white.trim().to_string(),
             black: t.black.trim().to_string(),
             white_elo: rating_of(&t.white_elo),
@@ -182,7 +190,10 @@ struct Pair {
 /// One event's table.
 #[derive(Debug, Default)]
 pub struct EventTable {
+    /// The Event tag; with `site` and `year`, the tournament.
     pub name: String,
+    pub site: String,
+    pub year: String,
     pub games: u64,
     /// Games without a decisive or drawn result.
     pub unscored: u64,
@@ -210,8 +221,10 @@ pub struct StatsSummary {
     eco_untracked: u64,
     no_eco: u64,
     events: Vec<EventTable>,
-    event_index: HashMap<String, usize>,
+    event_index: HashMap<(String, String, String), usize>,
     games_in_untracked_events: u64,
+    /// Games whose Event tag is missing, empty or `?`: no tournament, no standings.
+    games_without_event: u64,
     players: usize,
 }
 
@@ -263,15 +276,22 @@ impl StatsSummary {
             self.eco_untracked += 1;
         }
 
-        let event = match self.event_index.get(&r.event) {
+        if r.event.is_empty() {
+            self.games_without_event += 1;
+            return;
+        }
+        let key = (r.event, r.site, r.year);
+        let event = match self.event_index.get(&key) {
             Some(&k) => k,
             None if self.events.len() < self.limits.events => {
                 self.events.push(EventTable {
-                    name: r.event.clone(),
+                    name: key.0.clone(),
+                    site: key.1.clone(),
+                    year: key.2.clone(),
                     pairs: Some(HashMap::new()),
                     ..EventTable::default()
                 });
-                self.event_index.insert(r.event, self.events.len() - 1);
+                self.event_index.insert(key, self.events.len() - 1);
                 self.events.len() - 1
             }
             None => {
@@ -424,6 +444,13 @@ impl StatsSummary {
                 self.events.len() - self.limits.listed_events
             )?;
         }
+        if self.games_without_event > 0 {
+            writeln!(
+                s,
+                "\n({} games without an Event tag, or with `?`, belong to no tournament: no standings)",
+                self.games_without_event
+            )?;
+        }
         if self.games_in_untracked_events > 0 {
             writeln!(
                 s,
@@ -472,10 +499,14 @@ impl EventTable {
     }
 
     fn write(&self, s: &mut String, limits: &Limits) -> std::fmt::Result {
-        let name = if self.name.is_empty() {
-            "(no Event tag)".to_string()
-        } else {
+        let place: Vec<&str> = [self.site.as_str(), self.year.as_str()]
+            .into_iter()
+            .filter(|p| !p.is_empty() && *p != "?" && *p != "????")
+            .collect();
+        let name = if place.is_empty() {
             format!("\"{}\"", self.name)
+        } else {
+            format!("\"{}\" ({})", self.name, place.join(", "))
         };
         writeln!(
             s,
@@ -627,6 +658,8 @@ mod tests {
     ) -> GameRecord {
         GameRecord {
             event: event.into(),
+            site: String::new(),
+            year: String::new(),
             white: white.into(),
             black: black.into(),
             white_elo: (elos.0 > 0).then_some(elos.0),
@@ -718,5 +751,33 @@ mod tests {
         assert_eq!(points(1), "½");
         assert_eq!(points(2), "1");
         assert_eq!(points(7), "3½");
+    }
+
+    #[test]
+    fn a_tournament_is_event_site_and_year_and_event_question_mark_is_none() {
+        let mut summary = StatsSummary::new(Limits::default());
+        for (event, year) in [
+            ("Dortmund", "1992"),
+            ("Dortmund", "1993"),
+            ("Dortmund", "1992"),
+            ("", ""),
+        ] {
+            let mut r = record(event, "A", "B", (2500, 2400), Outcome::WhiteWins);
+            r.site = "Dortmund GER".into();
+            r.year = year.into();
+            summary.add(r);
+        }
+        let tables: Vec<(&str, u64)> = summary
+            .events()
+            .iter()
+            .map(|t| (t.year.as_str(), t.games))
+            .collect();
+        assert_eq!(tables, [("1992", 2), ("1993", 1)]);
+        let text = summary.render();
+        assert!(
+            text.contains("event \"Dortmund\" (Dortmund GER, 1992): 2 games"),
+            "{text}"
+        );
+        assert!(text.contains("1 games without an Event tag"), "{text}");
     }
 }
