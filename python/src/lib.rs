@@ -171,17 +171,9 @@ fn stats_paths(
 }
 
 fn validate_options(lang: &str, strict: bool) -> PyResult<ValidateOptions> {
-    let lang = if lang.eq_ignore_ascii_case("auto") {
-        None
-    } else {
-        Some(
-            Language::from_code(&lang.to_ascii_lowercase())
-                .ok_or_else(|| PyValueError::new_err(format!("unknown language '{lang}'")))?,
-        )
-    };
     // `validate --format json`'s options.
     Ok(ValidateOptions {
-        lang,
+        lang: language(lang)?,
         finished: false,
         tag_checks: true,
         track_claims: true,
