@@ -9,6 +9,7 @@ mod fen;
 mod man;
 mod output;
 mod perft;
+mod report;
 mod select;
 mod sink;
 mod split;
@@ -55,6 +56,9 @@ enum Command {
     /// Tournament standings with tie-breaks (Buchholz, Sonneborn-Berger...), per (Event, Site, year)
     #[command(after_help = EXIT_CODES)]
     Standings(standings::Args),
+    /// One self-contained HTML page: standings, crosstables, each game's status, a diagram at each error
+    #[command(after_help = EXIT_CODES)]
+    Report(report::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)
     #[command(after_help = EXIT_CODES)]
     Perft(perft::Args),
@@ -106,6 +110,7 @@ fn dispatch(cli: Cli) -> i32 {
         Command::Convert(args) => convert::run(args),
         Command::Select(args) => select::run(args),
         Command::Standings(args) => standings::run(args),
+        Command::Report(args) => report::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),

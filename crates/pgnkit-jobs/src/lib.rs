@@ -10,6 +10,7 @@ pub mod convert;
 pub mod input;
 pub mod moves;
 pub mod pipeline;
+pub mod report;
 pub mod select;
 pub mod standings;
 pub mod stats;

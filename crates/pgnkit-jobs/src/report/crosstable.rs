@@ -1,0 +1,333 @@
+//! Who played whom, in which round, with which colour, and how it ended: the games of each tournament kept
+//! for its crosstable, in bounded memory.
+//!
+//! Two shapes of crosstable (chosen per tournament by [`Shape::of`]):
+//! * a grid, player × player, when every pair of players met or there are at most
+//!   [`GRID_MAX_PLAYERS`] players: the usual table of a round-robin, where each cell holds the row player's
+//!   scores against the column player (several in a double round-robin);
+//! * per round otherwise (a Swiss or an open): each row a player, each column a round, each cell the
+//!   opponent's rank, the colour played and the score, as FIDE's tournament reports write them.
+//!
+//! Kept apart from [`crate::standings`] on purpose: the report needs only the pairings of the tournaments it
+//! shows, and builds them from the same keys ([`TournamentKey`]).
+
+use std::collections::HashMap;
+
+use crate::standings::{GameEntry, TournamentKey};
+
+/// At most this many players: a grid even when not every pair met (an unfinished round-robin).
+pub const GRID_MAX_PLAYERS: usize = 16;
+/// A round-robin of more players than this is shown per round all the same: a grid that wide is unreadable.
+pub const GRID_WIDEST: usize = 40;
+
+/// One game of a tournament, as a crosstable needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// The round: the Round tag up to its first `.` (`3.2` is board 2 of round 3), `?` when unknown.
+    pub round: String,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// White's score in half points (2, 1, 0); `None` for an unfinished game.
+    pub white_half_points: Option<u8>,
+}
+
+/// The round of a Round tag: up to its first `.`, `?` when empty, `?` or `-`.
+pub fn round_of(tag: &str) -> String {
+    let round = tag.trim().split('.').next().unwrap_or("").trim();
+    if round.is_empty() || round == "?" || round == "-" {
+        "?".to_string()
+    } else {
+        round.to_string()
+    }
+}
+
+/// The pairings of the first tournaments met, at most `max_pairings` over all of them.
+#[derive(Clone, Debug)]
+pub struct Pairings {
+    tournaments: Vec<Vec<Pairing>>,
+    index: HashMap<TournamentKey, usize>,
+    max_tournaments: usize,
+    max_pairings: usize,
+    kept: usize,
+    /// Games of kept tournaments that were not kept (over `max_pairings`).
+    pub left_out: u64,
+}
+
+impl Pairings {
+    /// Keeps the games of the first `max_tournaments` tournaments met, `max_pairings` games in all.
+    pub fn new(max_tournaments: usize, max_pairings: usize) -> Pairings {
+        Pairings {
+            tournaments: Vec::new(),
+            index: HashMap::new(),
+            max_tournaments,
+            max_pairings,
+            kept: 0,
+            left_out: 0,
+        }
+    }
+
+    /// Adds one game of a tournament (`round`: its Round tag).
+    pub fn add(&mut self, entry: &GameEntry, round: &str) {
+        let i = match self.index.get(&entry.key) {
+            Some(&i) => i,
+            None if self.tournaments.len() < self.max_tournaments => {
+                self.tournaments.push(Vec::new());
+                self.index
+                    .insert(entry.key.clone(), self.tournaments.len() - 1);
+                self.tournaments.len() - 1
+            }
+            // A tournament the page will not show: its games are not kept (no note: the page says how many
+            // tournaments it left out).
+            None => return,
+        };
+        if self.kept >= self.max_pairings {
+            self.left_out += 1;
+            return;
+        }
+        self.kept += 1;
+        self.tournaments[i].push(Pairing {
+            round: round_of(round),
+            white: entry.white.clone(),
+            black: entry.black.clone(),
+            white_half_points: entry.white_half_points,
+        });
+    }
+
+    /// The games kept of a tournament (none when it is not kept).
+    pub fn of(&self, key: &TournamentKey) -> &[Pairing] {
+        self.index
+            .get(key)
+            .map_or(&[][..], |&i| self.tournaments[i].as_slice())
+    }
+}
+
+/// How a tournament's crosstable is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Player × player.
+    Grid,
+    /// Player × round.
+    PerRound,
+}
+
+impl Shape {
+    /// The shape for `players` (in rank order) and their games: a grid for a round-robin (every pair met)
+    /// up to [`GRID_WIDEST`] players, or for at most [`GRID_MAX_PLAYERS`]; per round otherwise.
+    pub fn of(players: &[&str], pairings: &[Pairing]) -> Shape {
+        let n = players.len();
+        if n <= GRID_MAX_PLAYERS {
+            return Shape::Grid;
+        }
+        if n > GRID_WIDEST {
+            return Shape::PerRound;
+        }
+        let index: HashMap<&str, usize> = players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+        let mut met = vec![false; n * n];
+        for p in pairings {
+            if let (Some(&w), Some(&b)) = (index.get(p.white.as_str()), index.get(p.black.as_str())) {
+                met[w * n + b] = true;
+                met[b * n + w] = true;
+            }
+        }
+        let all_met = (0..n).all(|i| (0..n).all(|j| i == j || met[i * n + j]));
+        if all_met {
+            Shape::Grid
+        } else {
+            Shape::PerRound
+        }
+    }
+}
+
+/// A score as a crosstable writes it: `1`, `½`, `0`, `*` (unfinished).
+pub fn score(half_points: Option<u8>) -> &'static str {
+    match half_points {
+        Some(2) => "1",
+        Some(1) => "½",
+        Some(0) => "0",
+        Some(_) => "?",
+        None => "*",
+    }
+}
+
+/// The grid: `cells[i][j]` are the scores of player `i` against player `j` (rank order), in the order played.
+pub fn grid(players: &[&str], pairings: &[Pairing]) -> Vec<Vec<Vec<&'static str>>> {
+    let n = players.len();
+    let index: HashMap<&str, usize> = players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    let mut cells = vec![vec![Vec::new(); n]; n];
+    for p in pairings {
+        if let (Some(&w), Some(&b)) = (index.get(p.white.as_str()), index.get(p.black.as_str())) {
+            cells[w][b].push(score(p.white_half_points));
+            cells[b][w].push(score(p.white_half_points.map(|hp| 2 - hp.min(2))));
+        }
+    }
+    cells
+}
+
+/// One cell of a per-round table: the opponent (index in rank order), whether the player had white, and
+/// the player's score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundCell {
+    /// The opponent, as an index into the players in rank order.
+    pub opponent: usize,
+    /// The player had the white pieces.
+    pub white: bool,
+    /// The player's half points, `None` unfinished.
+    pub half_points: Option<u8>,
+}
+
+/// The rounds in order (numbers first, by value; then the others as text) and, per player in rank order,
+/// per round, the games played in it.
+pub fn per_round(players: &[&str], pairings: &[Pairing]) -> (Vec<String>, Vec<Vec<Vec<RoundCell>>>) {
+    let mut rounds: Vec<String> = Vec::new();
+    let mut round_index: HashMap<&str, usize> = HashMap::new();
+    for p in pairings {
+        if !round_index.contains_key(p.round.as_str()) {
+            round_index.insert(p.round.as_str(), rounds.len());
+            rounds.push(p.round.clone());
+        }
+    }
+    let order_key = |r: &String| match r.parse::<u64>() {
+        Ok(n) => (0, n, String::new()),
+        Err(_) => (1, 0, r.clone()),
+    };
+    let mut sorted = rounds.clone();
+    sorted.sort_by_key(order_key);
+    let column: HashMap<&str, usize> = sorted.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
+    let index: HashMap<&str, usize> = players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    let mut cells = vec![vec![Vec::new(); sorted.len()]; players.len()];
+    for p in pairings {
+        let c = column[p.round.as_str()];
+        if let (Some(&w), Some(&b)) = (index.get(p.white.as_str()), index.get(p.black.as_str())) {
+            cells[w][c].push(RoundCell {
+                opponent: b,
+                white: true,
+                half_points: p.white_half_points,
+            });
+            cells[b][c].push(RoundCell {
+                opponent: w,
+                white: false,
+                half_points: p.white_half_points.map(|hp| 2 - hp.min(2)),
+            });
+        }
+    }
+    (sorted, cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairing(round: &str, white: &str, black: &str, hp: Option<u8>) -> Pairing {
+        Pairing {
+            round: round_of(round),
+            white: white.into(),
+            black: black.into(),
+            white_half_points: hp,
+        }
+    }
+
+    #[test]
+    fn rounds_from_round_tags() {
+        assert_eq!(round_of("3.2"), "3");
+        assert_eq!(round_of(" 12 "), "12");
+        assert_eq!(round_of("?"), "?");
+        assert_eq!(round_of(""), "?");
+        assert_eq!(round_of("-"), "?");
+        assert_eq!(round_of("Final"), "Final");
+    }
+
+    #[test]
+    fn a_grid_holds_both_sides_of_each_game() {
+        let players = ["A", "B", "C"];
+        let games = [
+            pairing("1", "A", "B", Some(2)),
+            pairing("2", "C", "A", Some(1)),
+            pairing("3", "B", "C", None),
+            pairing("4", "B", "A", Some(2)),
+        ];
+        let cells = grid(&players, &games);
+        assert_eq!(cells[0][1], ["1", "0"]);
+        assert_eq!(cells[1][0], ["0", "1"]);
+        assert_eq!(cells[0][2], ["½"]);
+        assert_eq!(cells[2][0], ["½"]);
+        assert_eq!(cells[1][2], ["*"]);
+        assert!(cells[0][0].is_empty());
+        assert_eq!(Shape::of(&players, &games), Shape::Grid);
+    }
+
+    #[test]
+    fn per_round_cells_and_round_order() {
+        let players = ["A", "B", "C", "D"];
+        let games = [
+            pairing("10", "A", "B", Some(0)),
+            pairing("2.1", "C", "A", Some(1)),
+            pairing("2.2", "B", "D", Some(2)),
+            pairing("?", "D", "C", None),
+        ];
+        let (rounds, cells) = per_round(&players, &games);
+        assert_eq!(rounds, ["2", "10", "?"]);
+        // A: round 2 black against C (a draw), round 10 white against B (a loss).
+        assert_eq!(
+            cells[0][0],
+            [RoundCell {
+                opponent: 2,
+                white: false,
+                half_points: Some(1)
+            }]
+        );
+        assert_eq!(
+            cells[0][1],
+            [RoundCell {
+                opponent: 1,
+                white: true,
+                half_points: Some(0)
+            }]
+        );
+        assert_eq!(cells[3][2][0].half_points, None);
+        assert_eq!(cells[1][0][0].half_points, Some(2));
+    }
+
+    #[test]
+    fn shape_by_size_and_completeness() {
+        let names: Vec<String> = (0..20).map(|i| format!("P{i}")).collect();
+        let players: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut games = Vec::new();
+        for i in 0..20 {
+            for j in i + 1..20 {
+                games.push(pairing("1", &names[i], &names[j], Some(1)));
+            }
+        }
+        // 20 players who all met: a round-robin.
+        assert_eq!(Shape::of(&players, &games), Shape::Grid);
+        games.pop();
+        assert_eq!(Shape::of(&players, &games), Shape::PerRound);
+        assert_eq!(Shape::of(&players[..10], &games), Shape::Grid);
+    }
+
+    #[test]
+    fn memory_is_bounded() {
+        let entry = |event: &str| GameEntry {
+            key: TournamentKey {
+                event: event.into(),
+                site: "S".into(),
+                year: "2024".into(),
+            },
+            white: "A".into(),
+            black: "B".into(),
+            white_rating: None,
+            black_rating: None,
+            white_half_points: Some(2),
+        };
+        let mut p = Pairings::new(2, 3);
+        for event in ["T1", "T2", "T3", "T1", "T2"] {
+            p.add(&entry(event), "1");
+        }
+        assert_eq!(p.of(&entry("T1").key).len(), 2);
+        assert_eq!(p.of(&entry("T2").key).len(), 1);
+        // T3 is not one of the first two tournaments; the last T2 game is over the pairing limit.
+        assert!(p.of(&entry("T3").key).is_empty());
+        assert_eq!(p.left_out, 1);
+    }
+}

@@ -1,0 +1,294 @@
+//! Every word of the report page that pgnkit writes itself, in English and French, in one table
+//! ([`Label::text`]): a new language is a new column there. The problems' messages come from validate.
+
+use pgnkit::core::{Color, Termination};
+
+/// The language of the page's labels (`--messages`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// French.
+    Fr,
+}
+
+impl Lang {
+    /// Every language, for help texts and tests.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::Fr];
+
+    /// The language of a code (`en`, `fr`, any case).
+    pub fn from_code(code: &str) -> Option<Lang> {
+        match code.to_ascii_lowercase().as_str() {
+            "en" => Some(Lang::En),
+            "fr" => Some(Lang::Fr),
+            _ => None,
+        }
+    }
+
+    /// The code, as the page's `lang` attribute says it.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fr => "fr",
+        }
+    }
+}
+
+/// A word or phrase of the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs, reason = "each variant is its English text, in Label::text")]
+pub enum Label {
+    Title,
+    GeneratedBy,
+    Files,
+    File,
+    Games,
+    Game,
+    Ok,
+    Warnings,
+    Errors,
+    Notes,
+    NotListed,
+    Tournaments,
+    NoTournament,
+    Standings,
+    Crosstable,
+    Rank,
+    Player,
+    Rating,
+    Points,
+    Wins,
+    Unfinished,
+    Tiebreaks,
+    Buchholz,
+    BuchholzCut1,
+    SonnebornBerger,
+    Aro,
+    Performance,
+    Round,
+    White,
+    Black,
+    Result,
+    Status,
+    Termination,
+    Problems,
+    Suggestion,
+    Line,
+    Column,
+    Move,
+    InVariation,
+    PositionBefore,
+    WhiteToMove,
+    BlackToMove,
+    Error,
+    Warning,
+    Note,
+    StatusOk,
+    StatusWarnings,
+    StatusErrors,
+    NoTermination,
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    SeventyFiveMoves,
+    FivefoldRepetition,
+    LeftOut,
+    GamesNotListed,
+    GamesNotDetailed,
+    ProblemsNotShown,
+    DiagramsNotDrawn,
+    TournamentsNotShown,
+    PlayersNotShown,
+    CrosstableTooLarge,
+    GamesWithoutEvent,
+    GamesBeyondPlayerLimit,
+    PairingsNotKept,
+    ReadErrors,
+    GridExplained,
+    PerRoundExplained,
+    ColourWhite,
+    ColourBlack,
+    NothingLeftOut,
+    NoGames,
+    Everything,
+    UnfinishedNotScored,
+}
+
+impl Label {
+    /// The text in `lang`.
+    pub fn text(self, lang: Lang) -> &'static str {
+        use Label::*;
+        let (en, fr) = match self {
+            Title => ("PGN report", "Rapport PGN"),
+            GeneratedBy => ("Written by pgnkit", "Écrit par pgnkit"),
+            Files => ("Files", "Fichiers"),
+            File => ("File", "Fichier"),
+            Games => ("Games", "Parties"),
+            Game => ("Game", "Partie"),
+            Ok => ("OK", "Correctes"),
+            Warnings => ("Warnings", "Avertissements"),
+            Errors => ("Errors", "Erreurs"),
+            Notes => ("Notes", "Remarques"),
+            NotListed => ("Not listed", "Non listées"),
+            Tournaments => ("Tournaments", "Tournois"),
+            NoTournament => (
+                "No tournament: no game has an Event tag.",
+                "Aucun tournoi : aucune partie n'a de balise Event.",
+            ),
+            Standings => ("Standings", "Classement"),
+            Crosstable => ("Crosstable", "Grille américaine"),
+            Rank => ("Rank", "Rang"),
+            Player => ("Player", "Joueur"),
+            Rating => ("Rating", "Elo"),
+            Points => ("Points", "Points"),
+            Wins => ("Wins", "Victoires"),
+            Unfinished => ("Unfinished", "Non terminées"),
+            Tiebreaks => ("Tie-breaks", "Départages"),
+            Buchholz => ("Buchholz", "Buchholz"),
+            BuchholzCut1 => ("Buchholz cut 1", "Buchholz tronqué 1"),
+            SonnebornBerger => ("Sonneborn-Berger", "Sonneborn-Berger"),
+            Aro => ("Average opponent rating", "Elo moyen des adversaires"),
+            Performance => ("Performance", "Performance"),
+            Round => ("Round", "Ronde"),
+            White => ("White", "Blancs"),
+            Black => ("Black", "Noirs"),
+            Result => ("Result", "Résultat"),
+            Status => ("Status", "État"),
+            Termination => ("Ended by rule", "Fin selon les règles"),
+            Problems => ("Problems", "Problèmes"),
+            Suggestion => ("Suggestion", "Suggestion"),
+            Line => ("line", "ligne"),
+            Column => ("column", "colonne"),
+            Move => ("Move", "Coup"),
+            InVariation => ("in a variation", "dans une variante"),
+            PositionBefore => ("Position before", "Position avant"),
+            WhiteToMove => ("White to move", "Trait aux Blancs"),
+            BlackToMove => ("Black to move", "Trait aux Noirs"),
+            Error => ("error", "erreur"),
+            Warning => ("warning", "avertissement"),
+            Note => ("note", "remarque"),
+            StatusOk => ("ok", "correcte"),
+            StatusWarnings => ("warnings", "avertissements"),
+            StatusErrors => ("errors", "erreurs"),
+            NoTermination => ("—", "—"),
+            Checkmate => ("checkmate", "mat"),
+            Stalemate => ("stalemate", "pat"),
+            InsufficientMaterial => (
+                "dead position (insufficient material)",
+                "position morte (matériel insuffisant)",
+            ),
+            SeventyFiveMoves => ("75-move rule", "règle des 75 coups"),
+            FivefoldRepetition => ("fivefold repetition", "quintuple répétition"),
+            LeftOut => ("Left out of this page", "Absent de cette page"),
+            GamesNotListed => (
+                "Games not listed in the games table (counted in the files table)",
+                "Parties absentes du tableau des parties (comptées dans celui des fichiers)",
+            ),
+            GamesNotDetailed => (
+                "Games with problems whose problems are not shown",
+                "Parties à problèmes dont les problèmes ne sont pas détaillés",
+            ),
+            ProblemsNotShown => (
+                "Problems not shown in games that are shown",
+                "Problèmes non détaillés dans les parties détaillées",
+            ),
+            DiagramsNotDrawn => ("Diagrams not drawn", "Diagrammes non dessinés"),
+            TournamentsNotShown => ("Tournaments not shown", "Tournois non montrés"),
+            PlayersNotShown => (
+                "Players not shown in the standings",
+                "Joueurs absents des classements",
+            ),
+            CrosstableTooLarge => (
+                "Too many players for a crosstable on this page.",
+                "Trop de joueurs pour une grille sur cette page.",
+            ),
+            GamesWithoutEvent => (
+                "Games without an Event tag (no tournament)",
+                "Parties sans balise Event (hors tournoi)",
+            ),
+            GamesBeyondPlayerLimit => (
+                "Games left out of the standings (player limit)",
+                "Parties hors classement (limite de joueurs)",
+            ),
+            PairingsNotKept => (
+                "Games left out of the crosstables (pairing limit)",
+                "Parties absentes des grilles (limite d'appariements)",
+            ),
+            ReadErrors => ("Inputs that could not be read", "Entrées illisibles"),
+            GridExplained => (
+                "Each row is a player, each column an opponent by rank: 1 a win, ½ a draw, 0 a loss, * unfinished.",
+                "Chaque ligne est un joueur, chaque colonne un adversaire par son rang : 1 gain, ½ nulle, 0 perte, * non terminée.",
+            ),
+            PerRoundExplained => (
+                "Each cell: the opponent's rank, the colour played (w white, b black) and the score.",
+                "Chaque case : le rang de l'adversaire, la couleur jouée (b blancs, n noirs) et le score.",
+            ),
+            ColourWhite => ("w", "b"),
+            ColourBlack => ("b", "n"),
+            NothingLeftOut => ("Nothing.", "Rien."),
+            NoGames => ("No game found.", "Aucune partie trouvée."),
+            Everything => ("All", "Total"),
+            UnfinishedNotScored => (
+                "Unfinished games (not scored)",
+                "Parties non terminées (non comptées)",
+            ),
+        };
+        match lang {
+            Lang::En => en,
+            Lang::Fr => fr,
+        }
+    }
+
+    /// The label of a termination (`None`: the game did not end by rule).
+    pub fn of_termination(t: Option<Termination>) -> Label {
+        match t {
+            None => Label::NoTermination,
+            Some(Termination::Checkmate) => Label::Checkmate,
+            Some(Termination::Stalemate) => Label::Stalemate,
+            Some(Termination::InsufficientMaterial) => Label::InsufficientMaterial,
+            Some(Termination::SeventyFiveMoves) => Label::SeventyFiveMoves,
+            Some(Termination::FivefoldRepetition) => Label::FivefoldRepetition,
+        }
+    }
+
+    /// "White to move" or "Black to move".
+    pub fn to_move(side: Color) -> Label {
+        match side {
+            Color::White => Label::WhiteToMove,
+            Color::Black => Label::BlackToMove,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_by_code() {
+        assert_eq!(Lang::from_code("FR"), Some(Lang::Fr));
+        assert_eq!(Lang::from_code("en"), Some(Lang::En));
+        assert_eq!(Lang::from_code("de"), None);
+        for lang in Lang::ALL {
+            assert_eq!(Lang::from_code(lang.code()), Some(lang));
+        }
+    }
+
+    #[test]
+    fn french_chess_words() {
+        assert_eq!(Label::Standings.text(Lang::Fr), "Classement");
+        assert_eq!(Label::Crosstable.text(Lang::Fr), "Grille américaine");
+        assert_eq!(Label::Round.text(Lang::Fr), "Ronde");
+        assert_eq!(Label::Game.text(Lang::Fr), "Partie");
+        assert_eq!(Label::Tiebreaks.text(Lang::Fr), "Départages");
+        assert_eq!(Label::Standings.text(Lang::En), "Standings");
+        // The colour letters of a crosstable must tell the two sides apart in each language.
+        for lang in Lang::ALL {
+            assert_ne!(
+                Label::ColourWhite.text(lang),
+                Label::ColourBlack.text(lang)
+            );
+        }
+    }
+}

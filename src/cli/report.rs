@@ -1,0 +1,152 @@
+//! `pgnkit report`: one self-contained HTML page (standings, crosstables, each game's status, a diagram at
+//! each faulty move), written to `-o FILE` or to standard output when that is not a terminal.
+
+use std::io::{self, IsTerminal, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::jobs::bulk::{self, Event};
+use crate::jobs::report::html::{PageOptions, page};
+use crate::jobs::report::{Collector, GameFacts, Lang, Limits, examine};
+use crate::jobs::standings::Tiebreak;
+use crate::jobs::validate::ValidateOptions;
+
+use super::output::{
+    exit_code, inputs, progress_bar, read_error, say, show_games, threads, write_failure,
+};
+use super::sink::open_output;
+
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input. All inputs
+    /// of a run make one page: a tournament kept as one file per round is one tournament
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Write the page to FILE (required when standard output is a terminal; `FILE.gz`/`.zst` compress it)
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Only the tournaments whose Event tag is NAME get standings and a crosstable (every game is still
+    /// checked and listed)
+    #[arg(long, value_name = "NAME")]
+    event: Option<String>,
+    /// Language of the page's headings and labels: en or fr (the problems' messages are validate's)
+    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_messages)]
+    messages: LangArg,
+    /// Worker threads (default, or 0: all cores; at most one per core)
+    #[arg(long, short = 'j')]
+    jobs: Option<usize>,
+    /// No progress bar, no summary on stderr
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LangArg(Lang);
+
+fn parse_messages(s: &str) -> Result<LangArg, String> {
+    Lang::from_code(s)
+        .map(LangArg)
+        .ok_or_else(|| format!("unknown language '{s}': use en or fr"))
+}
+
+/// What a worker hands back for one batch.
+struct BatchResult {
+    games: Vec<GameFacts>,
+}
+
+pub(crate) fn run(args: Args) -> i32 {
+    // An HTML page on a terminal is of no use to anyone: ask for a file (a pipe or a redirection is fine).
+    if args.output.is_none() && io::stdout().is_terminal() {
+        let _ = say(
+            "pgnkit report: the page is HTML: give -o FILE (or redirect standard output to a file)\n",
+        );
+        return 2;
+    }
+    let Some(sources) = inputs(&args.paths) else {
+        return 2;
+    };
+    let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
+        return 2;
+    };
+    let opts = ValidateOptions {
+        lang: None,
+        finished: false,
+        tag_checks: true,
+        track_claims: true,
+        final_fen: false,
+        strict: false,
+        report_tags: true,
+    };
+    let limits = Limits::default();
+    let jobs = threads(args.jobs, args.quiet);
+    let bar = progress_bar(&sources, args.quiet);
+    let names: Vec<Arc<str>> = sources.iter().map(|s| s.display_name().into()).collect();
+    let mut collector = Collector::new(limits, opts.tag_checks);
+    let mut io_errors = 0u64;
+    let stopped = bulk::run(
+        &sources,
+        jobs,
+        bulk::BATCH_SIZE,
+        |source, reader| {
+            let mut games = Vec::new();
+            while let Some(game) = reader.next_game() {
+                games.push(examine(game, &names[source], &opts, &limits));
+            }
+            BatchResult { games }
+        },
+        |event| {
+            match event {
+                Event::Start { source } => collector.start_file(&names[source]),
+                Event::Batch { result, .. } => {
+                    for facts in result.games {
+                        collector.add(facts);
+                    }
+                    show_games(&bar, collector.games);
+                }
+                Event::Error { message, .. } => {
+                    io_errors += 1;
+                    if let Err(e) = read_error(&bar, &message) {
+                        return ControlFlow::Break(e);
+                    }
+                    collector.read_error(message);
+                }
+                Event::End { .. } => {}
+            }
+            ControlFlow::Continue(())
+        },
+        |bytes| bar.set_position(bytes),
+    );
+    bar.finish_and_clear();
+    if let Some(e) = stopped {
+        return write_failure(&e);
+    }
+    let html = page(
+        &collector,
+        &PageOptions {
+            lang: args.messages.0,
+            event: args.event.as_deref(),
+            tiebreaks: &Tiebreak::DEFAULT,
+        },
+    );
+    if let Err(e) = out.write_all(html.as_bytes()) {
+        return write_failure(&e);
+    }
+    if !args.quiet {
+        let text = format!(
+            "pgnkit report: {} games, {} errors, {} warnings; {} diagrams{}\n",
+            collector.games,
+            collector.errors,
+            collector.warnings,
+            collector.diagrams_drawn,
+            match &args.output {
+                Some(path) => format!("; page written to {}", path.display()),
+                None => String::new(),
+            }
+        );
+        if say(&text).is_err() {
+            return out.close(2);
+        }
+    }
+    out.close(exit_code(io_errors, collector.has_problems()))
+}
