@@ -53,7 +53,7 @@ h3{margin-bottom:.4rem}h4{margin:.8rem 0 .3rem}
 table{border-collapse:collapse;margin:.4rem 0 1rem;font-size:.9rem}
 th,td{border:1px solid #c8c8c8;padding:.2rem .45rem;text-align:left;vertical-align:top}
 th{background:#eef2e8}td.n{text-align:right;font-variant-numeric:tabular-nums}
-table.grid td{text-align:center;min-width:1.6rem}table.grid td.self{background:#555}
+table.grid td{text-align:center;min-width:1.6rem}table.grid td:nth-child(2){text-align:left}table.grid td.self{background:#555}
 .ok{color:#1a7f37}.warnings{color:#9a6700}.errors{color:#cf222e;font-weight:600}
 .summary span{margin-right:1.2rem}
 .problem{border-left:4px solid #c8c8c8;padding:.3rem .8rem;margin:.6rem 0;background:#fafafa}
