@@ -29,6 +29,7 @@ mod pgn_robustness;
 mod pgn_roundtrip;
 mod properties;
 mod real_world;
+mod report;
 mod select;
 mod standings;
 mod stats;

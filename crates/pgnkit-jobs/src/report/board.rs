@@ -240,9 +240,15 @@ mod tests {
     #[test]
     fn sixty_four_squares_and_the_pieces_of_the_fen() {
         let fens = [
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 32),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                32,
+            ),
             ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", 2),
-            ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", 32),
+            (
+                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                32,
+            ),
             ("8/P7/8/8/8/8/2k5/K7 w - - 0 1", 3),
         ];
         for (fen, pieces) in fens {
@@ -265,9 +271,17 @@ mod tests {
         let mut svg = String::new();
         push_svg(&Diagram::new(pos), "", &mut svg);
         // e1: file 4, bottom row; e8: top row; h1: last file.
-        let e1 = format!(r##"href="#pgnkit-wk" x="{}" y="{}""##, MARGIN + 4 * SQ, 7 * SQ);
+        let e1 = format!(
+            r##"href="#pgnkit-wk" x="{}" y="{}""##,
+            MARGIN + 4 * SQ,
+            7 * SQ
+        );
         let e8 = format!(r##"href="#pgnkit-bk" x="{}" y="0""##, MARGIN + 4 * SQ);
-        let h1 = format!(r##"href="#pgnkit-wr" x="{}" y="{}""##, MARGIN + 7 * SQ, 7 * SQ);
+        let h1 = format!(
+            r##"href="#pgnkit-wr" x="{}" y="{}""##,
+            MARGIN + 7 * SQ,
+            7 * SQ
+        );
         for want in [e1, e8, h1] {
             assert!(svg.contains(&want), "{want} not in {svg}");
         }
@@ -297,11 +311,21 @@ mod tests {
     fn the_label_is_escaped_and_the_defs_define_every_piece() {
         let mut svg = String::new();
         push_svg(&Diagram::new(Position::default()), "<b>\"x\"", &mut svg);
-        assert!(svg.contains("aria-label=\"&lt;b&gt;&quot;x&quot;\""), "{svg}");
+        assert!(
+            svg.contains("aria-label=\"&lt;b&gt;&quot;x&quot;\""),
+            "{svg}"
+        );
         let defs = piece_defs();
         assert_nested(&defs);
         assert_eq!(count(&defs, "<symbol "), 12);
-        for id in ["pgnkit-wp", "pgnkit-bn", "pgnkit-wb", "pgnkit-br", "pgnkit-wq", "pgnkit-bk"] {
+        for id in [
+            "pgnkit-wp",
+            "pgnkit-bn",
+            "pgnkit-wb",
+            "pgnkit-br",
+            "pgnkit-wq",
+            "pgnkit-bk",
+        ] {
             assert!(defs.contains(&format!("id=\"{id}\"")), "{id}");
         }
         let alone = standalone_svg(&Diagram::new(Position::default()));

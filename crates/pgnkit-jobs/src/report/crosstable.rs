@@ -123,10 +123,12 @@ impl Shape {
         if n > GRID_WIDEST {
             return Shape::PerRound;
         }
-        let index: HashMap<&str, usize> = players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+        let index: HashMap<&str, usize> =
+            players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
         let mut met = vec![false; n * n];
         for p in pairings {
-            if let (Some(&w), Some(&b)) = (index.get(p.white.as_str()), index.get(p.black.as_str())) {
+            if let (Some(&w), Some(&b)) = (index.get(p.white.as_str()), index.get(p.black.as_str()))
+            {
                 met[w * n + b] = true;
                 met[b * n + w] = true;
             }
@@ -179,7 +181,10 @@ pub struct RoundCell {
 
 /// The rounds in order (numbers first, by value; then the others as text) and, per player in rank order,
 /// per round, the games played in it.
-pub fn per_round(players: &[&str], pairings: &[Pairing]) -> (Vec<String>, Vec<Vec<Vec<RoundCell>>>) {
+pub fn per_round(
+    players: &[&str],
+    pairings: &[Pairing],
+) -> (Vec<String>, Vec<Vec<Vec<RoundCell>>>) {
     let mut rounds: Vec<String> = Vec::new();
     let mut round_index: HashMap<&str, usize> = HashMap::new();
     for p in pairings {
@@ -194,7 +199,11 @@ pub fn per_round(players: &[&str], pairings: &[Pairing]) -> (Vec<String>, Vec<Ve
     };
     let mut sorted = rounds.clone();
     sorted.sort_by_key(order_key);
-    let column: HashMap<&str, usize> = sorted.iter().enumerate().map(|(i, r)| (r.as_str(), i)).collect();
+    let column: HashMap<&str, usize> = sorted
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.as_str(), i))
+        .collect();
     let index: HashMap<&str, usize> = players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
     let mut cells = vec![vec![Vec::new(); sorted.len()]; players.len()];
     for p in pairings {

@@ -77,7 +77,9 @@ pub fn page(c: &Collector, opts: &PageOptions<'_>) -> String {
     out.push_str("\">\n<head>\n<meta charset=\"utf-8\">\n");
     // Nothing may be fetched: not by this page, nor by anything a hostile input could slip into it.
     out.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n");
-    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    out.push_str(
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+    );
     out.push_str(t(Label::Title));
     out.push_str("</title>\n<style>\n");
     out.push_str(STYLE);
@@ -192,7 +194,10 @@ fn tournaments(c: &Collector, opts: &PageOptions<'_>, out: &mut String) {
         out.push_str(&format!("<p>{}</p>\n", t(Label::NoTournament)));
     }
     for (n, (key, tournament, rows)) in shown.iter().enumerate() {
-        out.push_str(&format!("<article class=\"tournament\" id=\"t{}\">\n<h3>", n + 1));
+        out.push_str(&format!(
+            "<article class=\"tournament\" id=\"t{}\">\n<h3>",
+            n + 1
+        ));
         push_escaped(&key.event, out);
         for part in [&key.site, &key.year] {
             if !part.is_empty() {
@@ -286,13 +291,7 @@ fn tiebreak_label(tb: Tiebreak) -> Label {
     }
 }
 
-fn crosstable(
-    c: &Collector,
-    key: &TournamentKey,
-    rows: &[Standing],
-    lang: Lang,
-    out: &mut String,
-) {
+fn crosstable(c: &Collector, key: &TournamentKey, rows: &[Standing], lang: Lang, out: &mut String) {
     let t = |l: Label| l.text(lang);
     out.push_str(&format!("<h4>{}</h4>\n", t(Label::Crosstable)));
     if rows.len() > c.limits().crosstable_players {
@@ -316,7 +315,10 @@ fn crosstable(
             for i in 1..=players.len() {
                 out.push_str(&format!("<th>{i}</th>"));
             }
-            out.push_str(&format!("<th>{}</th></tr></thead><tbody>\n", t(Label::Points)));
+            out.push_str(&format!(
+                "<th>{}</th></tr></thead><tbody>\n",
+                t(Label::Points)
+            ));
             for (i, r) in rows.iter().enumerate() {
                 out.push_str(&format!("<tr><td class=\"n\">{}</td><td>", r.rank));
                 push_escaped(&r.player, out);
@@ -351,7 +353,10 @@ fn crosstable(
                 push_escaped(round, out);
                 out.push_str("</th>");
             }
-            out.push_str(&format!("<th>{}</th></tr></thead><tbody>\n", t(Label::Points)));
+            out.push_str(&format!(
+                "<th>{}</th></tr></thead><tbody>\n",
+                t(Label::Points)
+            ));
             for (i, r) in rows.iter().enumerate() {
                 out.push_str(&format!("<tr><td class=\"n\">{}</td><td>", r.rank));
                 push_escaped(&r.player, out);
@@ -677,9 +682,16 @@ mod tests {
     #[test]
     fn an_error_has_its_diagram_reason_and_status() {
         let html = page_of(HOSTILE, Lang::En);
-        assert_eq!(html.matches("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\"").count(), 1);
+        assert_eq!(
+            html.matches("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\"")
+                .count(),
+            1
+        );
         assert!(html.contains("Position before 2. Qxe5 — White to move"));
-        assert!(html.contains("no queen can reach e5") || html.contains("queen"), "{html}");
+        assert!(
+            html.contains("no queen can reach e5") || html.contains("queen"),
+            "{html}"
+        );
         assert!(html.contains("<td class=\"errors\">errors</td>"));
     }
 
@@ -687,7 +699,15 @@ mod tests {
     fn french_labels() {
         let html = page_of(HOSTILE, Lang::Fr);
         assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"fr\">"));
-        for word in ["Classement", "Grille américaine", "Partie", "Ronde", "Points", "Départages", "Trait aux Blancs"] {
+        for word in [
+            "Classement",
+            "Grille américaine",
+            "Partie",
+            "Ronde",
+            "Points",
+            "Départages",
+            "Trait aux Blancs",
+        ] {
             assert!(html.contains(word), "{word} missing");
         }
         assert!(!html.contains(">Standings<"));

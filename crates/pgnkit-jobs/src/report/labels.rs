@@ -37,7 +37,10 @@ impl Lang {
 
 /// A word or phrase of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs, reason = "each variant is its English text, in Label::text")]
+#[allow(
+    missing_docs,
+    reason = "each variant is its English text, in Label::text"
+)]
 pub enum Label {
     Title,
     GeneratedBy,
@@ -285,10 +288,7 @@ mod tests {
         assert_eq!(Label::Standings.text(Lang::En), "Standings");
         // The colour letters of a crosstable must tell the two sides apart in each language.
         for lang in Lang::ALL {
-            assert_ne!(
-                Label::ColourWhite.text(lang),
-                Label::ColourBlack.text(lang)
-            );
+            assert_ne!(Label::ColourWhite.text(lang), Label::ColourBlack.text(lang));
         }
     }
 }

@@ -424,7 +424,10 @@ impl Collector {
                 white: report.white.to_string(),
                 black: report.black.to_string(),
                 result: if report.result.is_empty() {
-                    report.marker.map(|m| m.as_str().to_string()).unwrap_or_default()
+                    report
+                        .marker
+                        .map(|m| m.as_str().to_string())
+                        .unwrap_or_default()
                 } else {
                     report.result.to_string()
                 },
@@ -499,7 +502,12 @@ mod tests {
         assert_eq!(g.report.errors(), 1);
         assert_eq!(g.diagrams.len(), 1);
         let (offset, d) = &g.diagrams[0];
-        let problem = g.report.problems.iter().find(|p| p.offset == *offset).unwrap();
+        let problem = g
+            .report
+            .problems
+            .iter()
+            .find(|p| p.offset == *offset)
+            .unwrap();
         assert_eq!(problem.move_text.as_deref(), Some("Qxe5"));
         // The position after 1. e4 e5, White to move, 32 pieces; the target is marked.
         assert_eq!(d.position.board().iter().count(), 32);
@@ -515,7 +523,12 @@ mod tests {
         let f = facts("[Event \"E\"]\n[Result \"*\"]\n\n1. e4 e5 2. Ng3 *\n");
         let g = &f[0];
         let (offset, d) = &g.diagrams[0];
-        let problem = g.report.problems.iter().find(|p| p.offset == *offset).unwrap();
+        let problem = g
+            .report
+            .problems
+            .iter()
+            .find(|p| p.offset == *offset)
+            .unwrap();
         assert_eq!(problem.suggestion.is_some(), d.suggestion.is_some());
         assert_eq!(d.to, Some(Square::G3));
     }
@@ -524,7 +537,11 @@ mod tests {
     fn counts_status_and_limits() {
         let mut pgn = String::new();
         for i in 0..10 {
-            let moves = if i % 2 == 0 { "1. e4 e5 *" } else { "1. e4 e4 *" };
+            let moves = if i % 2 == 0 {
+                "1. e4 e5 *"
+            } else {
+                "1. e4 e4 *"
+            };
             pgn.push_str(&format!(
                 "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"{i}\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"*\"]\n\n{moves}\n\n"
             ));

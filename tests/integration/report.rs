@@ -1,0 +1,521 @@
+//! End-to-end tests of `pgnkit report`: the page loads nothing from outside, has a board at each faulty move
+//! with the position before it (piece counts from a replay of our own here), escapes hostile text, shows the
+//! standings of `pgnkit standings`, speaks French with `--messages fr`, keeps validate's exit codes; and a real
+//! headless browser (Debian's chromium, through `tests/browser/check_report.sh`) loads it without a console
+//! message and draws it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pgnkit::core::Position;
+use pgnkit::notation::{Language, SanPlus};
+use pgnkit::pgn::parse_all;
+
+use crate::util::{self, pgnkit, root, run, show};
+
+fn temp_dir(name: &str) -> PathBuf {
+    util::temp_dir("report", name)
+}
+
+/// Runs `pgnkit report ARGS -o DIR/page.html`; the exit code and the page.
+fn report(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let page = dir.join("page.html");
+    let mut all: Vec<&str> = vec!["report", "-q"];
+    all.extend_from_slice(args);
+    let page_arg = page.to_str().unwrap().to_string();
+    all.extend_from_slice(&["-o", &page_arg]);
+    let out = run(&all);
+    let html = std::fs::read_to_string(&page)
+        .unwrap_or_else(|e| panic!("no page ({e}):\n{}", show(&all, &out)));
+    (out.status.code(), html)
+}
+
+/// `&amp;` & co. back to text.
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// The cells of each row of the tables of class `class`, in page order.
+fn table_rows(html: &str, class: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for table in html.split(&format!("<table class=\"{class}\">")).skip(1) {
+        let body = table.split("</table>").next().unwrap();
+        let body = body.split("<tbody>").nth(1).unwrap_or("");
+        for row in body.split("<tr>").skip(1) {
+            let cells: Vec<String> = row
+                .split("<td")
+                .skip(1)
+                .map(|cell| {
+                    let inner = &cell[cell.find('>').unwrap() + 1..];
+                    unescape(inner.split("</td>").next().unwrap())
+                })
+                .collect();
+            rows.push(cells);
+        }
+    }
+    rows
+}
+
+/// Each problem shown: (article id of its game, the move as shown, pieces on its diagram if it has one).
+fn problems_shown(html: &str) -> Vec<(String, Option<String>, Option<usize>)> {
+    let mut found = Vec::new();
+    for article in html.split("<article class=\"game\" id=\"").skip(1) {
+        let id = article.split('"').next().unwrap().to_string();
+        let article = article.split("</article>").next().unwrap();
+        for problem in article.split("<div class=\"problem ").skip(1) {
+            let shown_move = problem
+                .split("<code>")
+                .nth(2)
+                .map(|m| unescape(m.split("</code>").next().unwrap()));
+            let pieces = problem
+                .split("<svg ")
+                .nth(1)
+                .map(|svg| svg.matches("class=\"piece\"").count());
+            found.push((id.clone(), shown_move, pieces));
+        }
+    }
+    found
+}
+
+/// Pieces on the board before main-line half-move `ply` of `game`, replayed here move by move with the
+/// notation layer (not the walk the report uses).
+fn pieces_before(pgn: &str, game: usize, ply: usize, lang: Language) -> usize {
+    let games = parse_all(pgn.as_bytes());
+    let g = &games[game];
+    let mut pos = Position::default();
+    for (_, mt) in g.main_line().take(ply - 1) {
+        let san = SanPlus::parse(g.san(mt), lang).unwrap();
+        let m = san.resolve(&pos).unwrap().mv;
+        pos.play_unchecked(m);
+    }
+    pos.board().iter().count()
+}
+
+#[test]
+fn the_page_loads_nothing_from_outside() {
+    let dir = temp_dir("offline");
+    let (code, html) = report(
+        &dir,
+        &[
+            "fixtures/validate/errors.pgn",
+            "fixtures/stats/tournament.pgn",
+            "fixtures/examples/round5.pgn",
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.trim_end().ends_with("</html>"));
+    for banned in [
+        "<link", "<script", "<img", "<iframe", "src=", "url(", "@import",
+    ] {
+        assert!(!html.contains(banned), "{banned} in the page");
+    }
+    // The SVG namespace is a name, not a load; no other URL may appear.
+    let rest = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    assert!(!rest.contains("http://") && !rest.contains("https://"));
+    assert!(html.contains("default-src 'none'"), "the CSP forbids loads");
+    // Every href is an anchor of the page itself, and each points somewhere.
+    for href in html.split("href=\"").skip(1) {
+        let target = href.split('"').next().unwrap();
+        let id = target.strip_prefix('#').expect("a link inside the page");
+        assert!(
+            html.contains(&format!("id=\"{id}\"")),
+            "no element with id {id}"
+        );
+    }
+}
+
+#[test]
+fn a_board_at_each_faulty_move_with_the_position_before_it() {
+    let dir = temp_dir("boards");
+    let (code, html) = report(&dir, &["fixtures/validate/errors.pgn"]);
+    assert_eq!(code, Some(1));
+    let out = run(&[
+        "validate",
+        "--format",
+        "json",
+        "-q",
+        "fixtures/validate/errors.pgn",
+    ]);
+    let pgn = std::fs::read_to_string(root().join("fixtures/validate/errors.pgn")).unwrap();
+    let shown = problems_shown(&html);
+    let mut boards = 0;
+    for record in util::records(&out) {
+        let game = record["game"].as_u64().unwrap();
+        for p in record["problems"].as_array().unwrap() {
+            if p["severity"] != "error" || p.get("ply").is_none() || p.get("in_variation").is_some()
+            {
+                continue;
+            }
+            let ply = p["ply"].as_u64().unwrap() as usize;
+            let text = format!(
+                "{} {}",
+                p["move_number"].as_str().unwrap(),
+                p["move"].as_str().unwrap()
+            );
+            let id = format!("g1-{game}");
+            let (_, _, pieces) = shown
+                .iter()
+                .find(|(g, m, _)| *g == id && m.as_deref() == Some(text.as_str()))
+                .unwrap_or_else(|| panic!("{id} {text} not shown"));
+            let want = pieces_before(&pgn, game as usize - 1, ply, Language::En);
+            assert_eq!(*pieces, Some(want), "game {game}, {text}");
+            boards += 1;
+        }
+    }
+    // Seven of the eleven errors of errors.pgn are at a move of the main line.
+    assert!(boards >= 7, "{boards} boards");
+    // The captions name the move and the side to move.
+    assert!(
+        html.contains("Position before 2. Ng3 — White to move"),
+        "caption"
+    );
+}
+
+#[test]
+fn a_hand_checked_board_and_a_french_game() {
+    let dir = temp_dir("hand");
+    // round5: five captures before 16. Qxe2 (counted by hand in the game): 27 pieces.
+    let (_, html) = report(&dir, &["fixtures/examples/round5.pgn"]);
+    let shown = problems_shown(&html);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert_eq!(shown[0].1.as_deref(), Some("16. Qxe2"));
+    assert_eq!(shown[0].2, Some(27));
+    // The queen's destination is marked, the board shows White to move.
+    assert!(html.contains("class=\"to\""));
+
+    let french = "[Event \"Open\"]\n[Site \"Lyon\"]\n[Date \"2024.03.01\"]\n[Round \"1\"]\n[White \"Dupont\"]\n[Black \"Durand\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. Fa4 Cf6 5. O-O Fe7 6. Dxe7 1-0\n";
+    let path = dir.join("fr.pgn");
+    std::fs::write(&path, french).unwrap();
+    let (code, html) = report(&dir, &[path.to_str().unwrap(), "--messages", "fr"]);
+    assert_eq!(code, Some(1));
+    let shown = problems_shown(&html);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert_eq!(shown[0].1.as_deref(), Some("6. Dxe7"));
+    assert_eq!(shown[0].2, Some(pieces_before(french, 0, 11, Language::Fr)));
+    assert!(html.contains("Position avant 6. Dxe7 — Trait aux Blancs"));
+}
+
+#[test]
+fn a_hostile_name_is_shown_as_text() {
+    let dir = temp_dir("hostile");
+    let path = dir.join("hostile.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"<script>alert('e')</script>\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
+         [White \"<script>alert(1)</script>\"]\n[Black \"</td></tr></table><b onmouseover=x>\"]\n[Result \"1-0\"]\n\n\
+         {<script>alert(2)</script>} 1. e4 e5 2. Qxe5 1-0\n",
+    )
+    .unwrap();
+    let (code, html) = report(&dir, &[path.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert!(!html.contains("<script"), "a script tag got through");
+    assert!(!html.contains("<b onmouseover"), "markup got through");
+    assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    // The standings and the games table still hold the names whole.
+    let standings = table_rows(&html, "standings");
+    assert!(
+        standings
+            .iter()
+            .any(|r| r[1] == "<script>alert(1)</script>"),
+        "{standings:?}"
+    );
+    assert!(
+        table_rows(&html, "games")
+            .iter()
+            .any(|r| r[4] == "</td></tr></table><b onmouseover=x>")
+    );
+}
+
+#[test]
+fn standings_are_those_of_pgnkit_standings() {
+    let dir = temp_dir("standings");
+    let inputs = [
+        "fixtures/stats/tournament.pgn",
+        "fixtures/validate/errors.pgn",
+    ];
+    let (code, html) = report(&dir, &inputs);
+    assert_eq!(code, Some(1));
+    let mut args = vec!["standings", "--format", "csv"];
+    args.extend_from_slice(&inputs);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+    let mut reader = csv::Reader::from_reader(&out.stdout[..]);
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let expected: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| {
+            let r: HashMap<&str, String> = header
+                .iter()
+                .map(String::as_str)
+                .zip(r.unwrap().iter().map(String::from))
+                .collect();
+            [
+                "rank",
+                "player",
+                "rating",
+                "points",
+                "games",
+                "wins",
+                "unfinished",
+                "buchholz",
+                "buchholz_cut1",
+                "sonneborn_berger",
+                "aro",
+                "performance",
+            ]
+            .iter()
+            .map(|k| r[k].clone())
+            .collect()
+        })
+        .collect();
+    let shown = table_rows(&html, "standings");
+    assert!(expected.len() > 10, "{} rows", expected.len());
+    assert_eq!(shown, expected);
+}
+
+#[test]
+fn crosstables_round_robin_and_per_round() {
+    let dir = temp_dir("crosstables");
+    let (_, html) = report(&dir, &["fixtures/stats/tournament.pgn"]);
+    // Spring Open: four players, a grid. Alice (first) beat Bob and Dan and drew Carol.
+    let grid = table_rows(&html, "grid");
+    let alice = grid.iter().find(|r| r[1] == "Alice").expect("Alice's row");
+    assert_eq!(alice[0], "1");
+    assert_eq!(alice[2], "", "the diagonal");
+    let mut scores: Vec<&str> = alice[3..6].iter().map(String::as_str).collect();
+    scores.sort();
+    // One of the three is her unfinished game against Dan as well as her win.
+    assert!(scores.contains(&"½"), "{alice:?}");
+    assert_eq!(alice[6], "2.5");
+    // Each cell has its mirror: a 1 for one is a 0 for the other.
+    let ones = grid
+        .iter()
+        .flat_map(|r| r[2..r.len() - 1].iter())
+        .filter(|c| c.split(' ').any(|s| s == "1"))
+        .count();
+    let zeros = grid
+        .iter()
+        .flat_map(|r| r[2..r.len() - 1].iter())
+        .filter(|c| c.split(' ').any(|s| s == "0"))
+        .count();
+    assert_eq!(ones, zeros);
+
+    // Seventeen players who did not all meet: per round.
+    let mut pgn = String::new();
+    for round in 1..=3 {
+        for board in 0..9 {
+            let (w, b) = ((board * 2 + round) % 18, (board * 2 + 1 + round * 3) % 18);
+            if w == b {
+                continue;
+            }
+            pgn.push_str(&format!(
+                "[Event \"Swiss\"]\n[Site \"X\"]\n[Date \"2024.01.0{round}\"]\n[Round \"{round}.{board}\"]\n[White \"P{w:02}\"]\n[Black \"P{b:02}\"]\n[Result \"1-0\"]\n\n1-0\n\n"
+            ));
+        }
+    }
+    let path = dir.join("swiss.pgn");
+    std::fs::write(&path, pgn).unwrap();
+    let (_, html) = report(&dir, &[path.to_str().unwrap()]);
+    assert!(!html.contains("<table class=\"grid\">"));
+    let rows = table_rows(&html, "rounds");
+    assert!(rows.len() > 16, "{} players", rows.len());
+    assert!(html.contains("<th>Round 1</th><th>Round 2</th><th>Round 3</th>"));
+    // Every cell played: the opponent's rank, w or b, the score (all games here are won by White).
+    let ranks: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    let mut played = 0;
+    for row in &rows {
+        for cell in row[2..row.len() - 1].iter().filter(|c| !c.is_empty()) {
+            let (rank, rest) = cell.split_at(cell.find(['w', 'b']).expect(cell));
+            assert!(ranks.contains(&rank), "{cell}");
+            assert!(rest == "w 1" || rest == "b 0", "{cell}");
+            played += 1;
+        }
+    }
+    assert_eq!(played, 2 * 27);
+}
+
+#[test]
+fn french_labels() {
+    let dir = temp_dir("french");
+    let (_, html) = report(
+        &dir,
+        &[
+            "--messages",
+            "fr",
+            "fixtures/stats/tournament.pgn",
+            "fixtures/examples/round5.pgn",
+        ],
+    );
+    assert!(html.contains("<html lang=\"fr\">"));
+    for word in [
+        "Classement",
+        "Grille américaine",
+        "<th>Partie</th>",
+        "<th>Ronde</th>",
+        "<th>Points</th>",
+        "Départages",
+        "Trait aux Blancs",
+    ] {
+        assert!(html.contains(word), "{word} missing");
+    }
+    for english in [
+        ">Standings<",
+        ">Crosstable<",
+        "<th>Round</th>",
+        "White to move",
+    ] {
+        assert!(!html.contains(english), "{english} in the French page");
+    }
+    let out = run(&[
+        "report",
+        "--messages",
+        "de",
+        "fixtures/stats/tournament.pgn",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn exit_codes_and_where_the_page_goes() {
+    let dir = temp_dir("exit");
+    // Clean games: 0.
+    let (code, _) = report(&dir, &["fixtures/stats/tournament.pgn"]);
+    assert_eq!(code, Some(0));
+    // Standard output when it is not a terminal (here a pipe).
+    let out = pgnkit(&["report", "-q", "fixtures/stats/tournament.pgn"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.starts_with(b"<!DOCTYPE html>"));
+    // An input that cannot be read: 2, and FILE is not written.
+    let page = dir.join("missing.html");
+    let out = run(&[
+        "report",
+        "-q",
+        "fixtures/no-such-file.pgn",
+        "-o",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!page.exists());
+    // The output may not be an input.
+    let copy = dir.join("in.pgn");
+    std::fs::copy(root().join("fixtures/stats/tournament.pgn"), &copy).unwrap();
+    let before = std::fs::read(&copy).unwrap();
+    let out = run(&[
+        "report",
+        "-q",
+        copy.to_str().unwrap(),
+        "-o",
+        copy.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(&copy).unwrap(), before);
+    // No game at all: 1, as validate says, and the page says so.
+    let empty = dir.join("empty.pgn");
+    std::fs::write(&empty, "").unwrap();
+    let (code, html) = report(&dir, &[empty.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    assert!(html.contains("No game found."));
+}
+
+#[test]
+fn a_large_input_makes_a_bounded_page() {
+    let dir = temp_dir("large");
+    let mut pgn = String::new();
+    for i in 0..3000 {
+        let moves = if i % 3 == 0 {
+            "1. e4 e5 2. Qxe5 *"
+        } else {
+            "1. d4 d5 *"
+        };
+        pgn.push_str(&format!(
+            "[Event \"Online {i}\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"*\"]\n\n{moves}\n\n"
+        ));
+    }
+    let path = dir.join("many.pgn");
+    std::fs::write(&path, pgn).unwrap();
+    let (code, html) = report(&dir, &[path.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    // The games table stops at 2000 rows, the details at 300 games, the tournaments at 50; each is said.
+    assert_eq!(table_rows(&html, "games").len(), 2000);
+    assert_eq!(html.matches("<article class=\"game\"").count(), 300);
+    assert_eq!(html.matches("<article class=\"tournament\"").count(), 50);
+    for said in [
+        "Games not listed in the games table (counted in the files table): 1000",
+        "Games with problems whose problems are not shown: 700",
+        "Tournaments not shown: 2950",
+    ] {
+        assert!(html.contains(said), "{said}");
+    }
+    assert!(html.len() < 8 << 20, "{} bytes", html.len());
+}
+
+/// Runs the browser check; `None` when it was skipped (no chromium and none could be installed; the script
+/// fails instead when PGNKIT_REQUIRE_CORPUS is set).
+fn browser_check(page: &Path, board: bool) -> Option<std::process::Output> {
+    let mut cmd = Command::new("bash");
+    cmd.arg(root().join("tests/browser/check_report.sh"))
+        .arg(page);
+    if board {
+        cmd.arg("--board");
+    }
+    let out = cmd.output().expect("run bash");
+    if out.status.code() == Some(3) {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        return None;
+    }
+    Some(out)
+}
+
+#[test]
+fn a_real_browser_shows_the_page_without_a_console_message() {
+    let dir = temp_dir("browser");
+    let (_, html) = report(
+        &dir,
+        &[
+            "fixtures/examples/round5.pgn",
+            "fixtures/validate/errors.pgn",
+        ],
+    );
+    assert!(html.contains("class=\"board\""));
+    let Some(out) = browser_check(&dir.join("page.html"), true) else {
+        return;
+    };
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The check itself can fail: a page whose script throws is caught, and so is a blank one.
+    let bad = dir.join("bad.html");
+    std::fs::write(
+        &bad,
+        "<!DOCTYPE html><html><body><p>x</p><script>nope();</script></body></html>",
+    )
+    .unwrap();
+    let out = browser_check(&bad, false).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("console"));
+    let blank = dir.join("blank.html");
+    std::fs::write(&blank, "<!DOCTYPE html><html><body></body></html>").unwrap();
+    let out = browser_check(&blank, false).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("blank"));
+}
