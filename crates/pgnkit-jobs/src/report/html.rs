@@ -158,18 +158,16 @@ fn files(c: &Collector, lang: Lang, out: &mut String) {
     out.push_str("</section>\n");
 }
 
-/// The tournaments shown: those asked for (`--event`), the first [`super::Limits::tournaments`] of them.
-fn shown_tournaments<'c>(
-    c: &'c Collector,
-    opts: &PageOptions<'_>,
-) -> (
-    Vec<(
-        &'c TournamentKey,
-        &'c crate::standings::Tournament,
-        Vec<Standing>,
-    )>,
-    usize,
-) {
+/// A tournament as the page shows it: its key, its games, its ranked players.
+type Shown<'c> = (
+    &'c TournamentKey,
+    &'c crate::standings::Tournament,
+    Vec<Standing>,
+);
+
+/// The tournaments shown: those asked for (`--event`), the first [`super::Limits::tournaments`] of them; and
+/// how many more there were.
+fn shown_tournaments<'c>(c: &'c Collector, opts: &PageOptions<'_>) -> (Vec<Shown<'c>>, usize) {
     let all: Vec<_> = c
         .standings
         .ranked(opts.tiebreaks)
