@@ -8,11 +8,11 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use pgnkit::pgn::{TokenKind, parse_all};
 
-use crate::util::{self, BIN, pgnkit, show};
+use crate::util::{self, pgnkit, show};
 
 fn fixture(name: &str) -> PathBuf {
     util::root().join("fixtures/convert").join(name)
@@ -280,7 +280,7 @@ fn many_games_in_parallel_keep_their_order_and_a_closed_pipe_exits_0() {
     assert_eq!(one, two);
     assert_eq!(parse_all(&one).len(), 5000);
 
-    let mut child = Command::new(BIN)
+    let mut child = crate::util::bin_command()
         .args(["convert", big.to_str().unwrap()])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -19,7 +19,7 @@
 use std::fmt::Write;
 
 use crate::core::{Color, File, Rank, Role, Square, Termination};
-use crate::notation::{CastlingError, IllegalReason, Language, PieceAt, SanError, Slip};
+use crate::notation::{CastlingError, IllegalReason, Language, Leniency, PieceAt, SanError, Slip};
 use crate::notation::{SyntaxError, SyntaxErrorKind};
 use crate::pgn::DiagnosticKind;
 use crate::walk::SetupRepair;
@@ -443,6 +443,35 @@ impl Explain for Slip {
             (Slip::MissingPieceLetter, Locale::Fr) => "lettre de pièce manquante".into(),
             (Slip::CastlingAsKingMove, Locale::Fr) => "roque écrit comme un coup du roi".into(),
         }
+    }
+}
+
+impl Explain for Leniency {
+    fn explain(&self, locale: Locale) -> String {
+        if locale == Locale::En {
+            return self.to_string();
+        }
+        match self {
+            Leniency::CastlingZeros => "roque écrit avec des zéros",
+            Leniency::EnPassantSuffix => "suffixe 'e.p.'",
+            Leniency::PromotionWithoutEquals => "promotion sans '='",
+            Leniency::LowercasePromotion => "pièce de promotion en minuscule",
+            Leniency::DoublePlusMate => "'++' pour le mat",
+            Leniency::PawnLetter => "lettre du pion écrite",
+            Leniency::ColonCapture => "':' pour une prise",
+            Leniency::LongAlgebraic => "notation algébrique longue (case de départ écrite)",
+            Leniency::OverDisambiguated => "précision de départ inutile",
+            Leniency::MissingCapture => "prise sans 'x'",
+            Leniency::SpuriousCapture => "'x' sur un coup qui ne prend rien",
+            Leniency::MissingPawnFile => "prise de pion sans la colonne du pion",
+            Leniency::MissingCheckMark => "échec ou mat non marqué",
+            Leniency::SpuriousCheckMark => "marque d'échec sur un coup qui ne donne pas échec",
+            Leniency::WrongCheckMark => "'+' et '#' confondus",
+            Leniency::LowercasePieceLetter => "lettre de pièce en minuscule",
+            Leniency::CoordinateMove => "coup écrit en coordonnées",
+            Leniency::ParenthesizedPromotion => "pièce de promotion entre parenthèses",
+        }
+        .into()
     }
 }
 
