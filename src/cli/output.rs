@@ -145,6 +145,16 @@ pub(crate) fn no_games_text(sources: &[Source]) -> String {
     }
 }
 
+/// The `no_games` warning line on stderr (convert, stats), in the run's language.
+pub(crate) fn no_games_warning(sources: &[Source]) -> String {
+    localized!(
+        locale(),
+        "warning[no_games]: {}\n",
+        "avertissement[no_games] : {}\n",
+        no_games_text(sources)
+    )
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
 pub(crate) enum ColorChoice {
     /// Colours when writing to a terminal

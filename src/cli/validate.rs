@@ -317,8 +317,12 @@ pub(crate) fn run(args: Args) -> i32 {
         summary.warnings += 1;
         let paint = Paint::new(args.color.enabled(json));
         let mut text = String::new();
-        paint.push(YELLOW, "warning[no_games]", &mut text);
-        text.push_str(": ");
+        paint.push(
+            YELLOW,
+            localized_str("warning[no_games]", "avertissement[no_games]"),
+            &mut text,
+        );
+        text.push_str(colon());
         paint.push(BOLD, &no_games_text(&sources), &mut text);
         text.push('\n');
         if let Err(e) = say_or_write(json, &mut out, &text) {
