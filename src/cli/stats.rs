@@ -333,7 +333,7 @@ pub(crate) fn run(args: Args) -> i32 {
     }
     if output == Output::StatsSummary {
         summary.bytes = totals.bytes;
-        if let Err(e) = out.write_all(summary.render().as_bytes()) {
+        if let Err(e) = out.write_all(summary.render_in(locale()).as_bytes()) {
             return write_failure(&e);
         }
     }
