@@ -18,7 +18,10 @@
 
 use std::fmt::Write;
 
-use crate::core::{Color, File, Rank, Role, Square, Termination};
+use crate::core::fen::{Counter, CounterProblem, FenError, FenErrorKind};
+use crate::core::{
+    CastlingProblem, Color, EnPassantProblem, File, PositionError, Rank, Role, Square, Termination,
+};
 use crate::notation::{CastlingError, IllegalReason, Language, Leniency, PieceAt, SanError, Slip};
 use crate::notation::{SyntaxError, SyntaxErrorKind};
 use crate::pgn::DiagnosticKind;
@@ -486,6 +489,178 @@ impl Explain for SetupRepair {
     }
 }
 
+/// "les Blancs", "les Noirs" (the side as a subject: verbs agree in the plural).
+fn french_side(color: Color) -> &'static str {
+    match color {
+        Color::White => "les Blancs",
+        Color::Black => "les Noirs",
+    }
+}
+
+impl Explain for CastlingProblem {
+    fn explain(&self, locale: Locale) -> String {
+        match (self, locale) {
+            (_, Locale::En) => self.to_string(),
+            (CastlingProblem::NoRook, Locale::Fr) => "aucune tour de cette couleur n'y est".into(),
+            (CastlingProblem::KingNotOnBackRank, Locale::Fr) => {
+                "le roi n'est pas sur sa première rangée".into()
+            }
+            (CastlingProblem::NotStandardSquares, Locale::Fr) => {
+                "aux échecs classiques, on ne roque qu'avec le roi en e1/e8 et les tours sur les colonnes a et h"
+                    .into()
+            }
+            (CastlingProblem::TwoRooksOneSide, Locale::Fr) => {
+                "un autre droit nomme déjà une tour de ce côté du roi".into()
+            }
+            (CastlingProblem::NotOnBackRank, Locale::Fr) => {
+                "les tours qui roquent sont sur la première rangée".into()
+            }
+        }
+    }
+}
+
+impl Explain for PositionError {
+    fn explain(&self, locale: Locale) -> String {
+        if locale == Locale::En {
+            return self.to_string();
+        }
+        match self {
+            PositionError::MissingKing(c) => format!("{} n'ont pas de roi", french_side(*c)),
+            PositionError::TooManyKings(c, n) => format!("{} ont {n} rois", french_side(*c)),
+            PositionError::PawnOnBackRank(sq) => {
+                format!("pion en {sq} : un pion ne peut pas être sur la rangée 1 ou 8")
+            }
+            PositionError::TooManyPawns(c, n) => {
+                format!("{} ont {n} pions (au plus 8)", french_side(*c))
+            }
+            PositionError::TooManyPieces(c, n) => {
+                format!("{} ont {n} pièces (au plus 16)", french_side(*c))
+            }
+            PositionError::TooMuchMaterial {
+                color,
+                promoted,
+                missing_pawns,
+            } => format!(
+                "{} ont {promoted} pièces de plus que le jeu de départ, mais seuls {missing_pawns} pions ont pu être promus",
+                french_side(*color)
+            ),
+            PositionError::InvalidCastlingRight {
+                color,
+                rook_square,
+                problem,
+            } => format!(
+                "droit de roque des {} avec la tour en {rook_square} : {}",
+                match color {
+                    Color::White => "Blancs",
+                    Color::Black => "Noirs",
+                },
+                problem.explain(locale)
+            ),
+            PositionError::AsymmetricCastling => {
+                "les deux camps gardent des droits de roque mais leurs rois ou leurs tours sont sur des colonnes différentes"
+                    .into()
+            }
+            PositionError::InvalidEnPassant { square, problem } => match problem {
+                EnPassantProblem::WrongRank => {
+                    let rank = if square.rank() == Rank::Sixth { 3 } else { 6 };
+                    format!(
+                        "la case en passant {square} n'est pas sur la bonne rangée pour le camp au trait (rangée {rank} attendue)"
+                    )
+                }
+                EnPassantProblem::NoPawn => format!(
+                    "case en passant {square} : aucun pion devant elle ne vient d'avancer de deux cases"
+                ),
+                EnPassantProblem::SquaresOccupied => format!(
+                    "case en passant {square} : elle et la case d'où vient le pion doivent être vides"
+                ),
+            },
+            PositionError::EnPassantWithHalfmoves { square, halfmoves } => format!(
+                "la case en passant {square} dit qu'un pion vient d'avancer, mais le compteur de demi-coups vaut {halfmoves}, pas 0"
+            ),
+            PositionError::OppositeCheck { king, attacker } => format!(
+                "le camp qui n'a pas le trait est en échec (roi en {king} attaqué depuis {attacker})"
+            ),
+            PositionError::TooManyCheckers(n) => {
+                format!("le roi est attaqué par {n} pièces (au plus 2)")
+            }
+            PositionError::ImpossibleCheck { king, checkers } => {
+                let from: Vec<String> = (*checkers).map(|sq| sq.to_string()).collect();
+                format!(
+                    "l'échec au roi en {king} depuis {} n'a pu être donné par aucun dernier coup",
+                    from.join(" et ")
+                )
+            }
+        }
+    }
+}
+
+impl Explain for FenErrorKind {
+    fn explain(&self, locale: Locale) -> String {
+        if locale == Locale::En {
+            return self.to_string();
+        }
+        match self {
+            FenErrorKind::FieldCount(n) => {
+                format!("6 champs attendus (ou 4 en EPD) séparés par des espaces, {n} trouvés")
+            }
+            FenErrorKind::PlacementChar(c) => format!(
+                "placement des pièces erroné : {c:?} n'est ni une lettre de pièce (PNBRQK, pnbrqk), ni un chiffre de 1 à 8, ni '/'"
+            ),
+            FenErrorKind::AdjacentDigits => {
+                "placement des pièces erroné : deux chiffres de suite (une suite de cases vides s'écrit d'un seul chiffre)"
+                    .into()
+            }
+            FenErrorKind::RankLength { rank, squares } => format!(
+                "placement des pièces erroné : la rangée {} a {squares} cases, pas 8",
+                rank.char()
+            ),
+            FenErrorKind::RankCount(n) => {
+                format!("placement des pièces erroné : {n} rangées, pas 8")
+            }
+            FenErrorKind::Side(s) => format!("le trait doit être 'w' ou 'b', pas {s:?}"),
+            FenErrorKind::CastlingChar(c) => format!(
+                "champ de roque erroné : {c:?} n'est ni K, Q, k, q ni une lettre de colonne (ou '-' seul)"
+            ),
+            FenErrorKind::CastlingRepeated(c) => {
+                format!("champ de roque erroné : {c:?} répète un droit")
+            }
+            FenErrorKind::CastlingOrder(s) => format!(
+                "champ de roque erroné : {s:?} n'est pas dans l'ordre (droits des Blancs d'abord, K avant Q)"
+            ),
+            FenErrorKind::EnPassant(s) => {
+                format!("le champ en passant doit être '-' ou une case, pas {s:?}")
+            }
+            FenErrorKind::Counter {
+                counter,
+                text,
+                problem,
+            } => {
+                let name = match counter {
+                    Counter::Halfmoves => "le compteur de demi-coups",
+                    Counter::Fullmoves => "le numéro de coup",
+                };
+                let why = match problem {
+                    CounterProblem::NotANumber => "n'est pas un nombre",
+                    CounterProblem::TooLarge => "est trop grand",
+                    CounterProblem::LeadingZeros => "commence par des zéros",
+                    CounterProblem::Zero => "doit valoir au moins 1",
+                };
+                format!("{name} {text:?} {why}")
+            }
+            FenErrorKind::Position(e) => e.explain(locale),
+        }
+    }
+}
+
+impl Explain for FenError {
+    fn explain(&self, locale: Locale) -> String {
+        match locale {
+            Locale::En => self.to_string(),
+            Locale::Fr => format!("colonne {} : {}", self.column, self.kind.explain(locale)),
+        }
+    }
+}
+
 impl Explain for Termination {
     fn explain(&self, locale: Locale) -> String {
         match locale {
@@ -551,6 +726,35 @@ mod tests {
         );
         let none = error("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "Qd4");
         assert_eq!(none.explain(Locale::Fr), "aucune dame ne peut aller en d4");
+    }
+
+    #[test]
+    fn fen_problems_in_french() {
+        let invalid = fen::parse_fen("8/8/8/8 w - - 0 1").unwrap_err();
+        let text: Vec<String> = invalid
+            .problems()
+            .iter()
+            .map(|p| p.explain(Locale::Fr))
+            .collect();
+        assert_eq!(
+            text,
+            ["colonne 8 : placement des pièces erroné : 4 rangées, pas 8"]
+        );
+        let kings = fen::parse_fen("8/8/8/8/8/8/8/K6K w - - 0 1").unwrap_err();
+        let text: Vec<String> = kings
+            .problems()
+            .iter()
+            .map(|p| p.explain(Locale::Fr))
+            .collect();
+        assert!(
+            text.iter().any(|t| t.contains("les Blancs ont 2 rois")),
+            "{text:?}"
+        );
+        assert!(
+            text.iter()
+                .any(|t| t.contains("les Noirs n'ont pas de roi")),
+            "{text:?}"
+        );
     }
 
     #[test]

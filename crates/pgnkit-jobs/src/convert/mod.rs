@@ -130,6 +130,7 @@ impl fmt::Display for Failure {
                 "variant \"{name}\" is not supported (only standard chess and Chess960)"
             ),
             Failure::Setup(SetupError::InvalidFen { problems, .. }) => {
+                let problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
                 write!(
                     f,
                     "the FEN tag is not a legal position: {}",

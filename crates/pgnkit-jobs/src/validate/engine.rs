@@ -658,7 +658,11 @@ pub fn validate_game_with<C: Visitor>(
                 rep.locale,
                 "the FEN tag is not a legal position: {}",
                 "la balise FEN ne décrit pas une position légale : {}",
-                problems.join("; ")
+                problems
+                    .iter()
+                    .map(|p| p.explain(rep.locale))
+                    .collect::<Vec<_>>()
+                    .join("; ")
             );
             rep.push(ProblemKind::InvalidFen, span, message);
             return (finish(report, rep, None, opts), None);
