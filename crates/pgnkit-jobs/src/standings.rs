@@ -30,13 +30,15 @@
 //! split by their games together. For a round robin FIDE lists direct encounter first
 //! (`--tiebreaks direct_encounter,sonneborn_berger,wins`); in a Swiss the tied players have rarely all met.
 //!
-//! The `trf` module writes one tournament as FIDE's Tournament Report File (TRF-16).
+//! [`trf`] writes one tournament as FIDE's Tournament Report File (TRF-16).
 
 use std::collections::HashMap;
 
 use pgnkit::pgn::{Game, GameResult};
 
 use crate::stats::perf::{performance, rating_of};
+
+pub mod trf;
 
 /// A tournament: (Event, Site, year).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
