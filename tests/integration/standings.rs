@@ -99,7 +99,7 @@ fn a_hand_checked_round_robin() {
         .collect();
     let line = |name: &str| spring.iter().find(|r| r["player"] == name).unwrap();
     // Alice beat Bob and Dan, drew Carol: 2.5; her opponents scored Bob 1.5, Carol 1, Dan 1 (the unfinished
-    // Dan-Carol game counts for nobody).
+    // Alice-Bob game of round 4 counts for nobody).
     let alice = line("Alice");
     assert_eq!(
         (
