@@ -530,11 +530,12 @@ fn direct_encounter(t: &Tournament, keys: &[Vec<u64>]) -> Vec<Option<u64>> {
             let mut met: Vec<usize> = Vec::new();
             let mut score = 0u64;
             for p in t.pairings(i) {
-                if let Some(hp) = p.half_points {
-                    if group_of[p.opponent] == group_of[i] && p.opponent != i {
-                        met.push(p.opponent);
-                        score += u64::from(hp);
-                    }
+                if let Some(hp) = p.half_points
+                    && group_of[p.opponent] == group_of[i]
+                    && p.opponent != i
+                {
+                    met.push(p.opponent);
+                    score += u64::from(hp);
                 }
             }
             met.sort_unstable();

@@ -118,9 +118,11 @@ struct Cell {
     half_points: Option<u8>,
 }
 
-/// Each player's games by round column (0-based), and the date of each column (see the module
-/// documentation for how games without a free round are placed).
-fn rounds(t: &Tournament) -> Result<(Vec<BTreeMap<usize, Cell>>, BTreeMap<usize, Date>), TrfError> {
+/// Each player's games by round column (0-based), and the date of each column.
+type Rounds = (Vec<BTreeMap<usize, Cell>>, BTreeMap<usize, Date>);
+
+/// The games placed in rounds (see the module documentation for games without a free round).
+fn rounds(t: &Tournament) -> Result<Rounds, TrfError> {
     let n = t.players().len();
     for (i, p) in t.players().enumerate() {
         if t.pairings(i).len() > MAX_ROUNDS {
@@ -166,10 +168,13 @@ fn rounds(t: &Tournament) -> Result<(Vec<BTreeMap<usize, Cell>>, BTreeMap<usize,
                 half_points: p.half_points.map(|hp| 2 - hp),
             },
         );
-        if round(p) == Some(column + 1) {
-            if let Some(&d) = p.round.and_then(|r| t.details().round_dates.get(&r)) {
-                dates.insert(column, d);
-            }
+        // A round's date only for games in their own round: a moved game's date says nothing of its column.
+        if let Some(&d) = p
+            .round
+            .filter(|_| round(p) == Some(column + 1))
+            .and_then(|r| t.details().round_dates.get(&r))
+        {
+            dates.insert(column, d);
         }
     }
     Ok((cells, dates))
