@@ -1,5 +1,6 @@
 //! `pgnkit report`: one self-contained HTML page (standings, crosstables, each game's status, a diagram at
-//! each faulty move), written to `-o FILE` or to standard output when that is not a terminal.
+//! each faulty move), written to `-o FILE` or to standard output when that is not a terminal. Its labels and
+//! validate's messages are in the language of `--messages` (global: see `cli/mod.rs`).
 
 use std::io::{self, IsTerminal, Write};
 use std::ops::ControlFlow;
@@ -8,12 +9,12 @@ use std::sync::Arc;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::report::html::{PageOptions, page};
-use crate::jobs::report::{Collector, GameFacts, Lang, Limits, examine};
+use crate::jobs::report::{Collector, GameFacts, Limits, examine};
 use crate::jobs::standings::Tiebreak;
 use crate::jobs::validate::ValidateOptions;
 
 use super::output::{
-    exit_code, inputs, progress_bar, read_error, say, show_games, threads, write_failure,
+    exit_code, inputs, locale, progress_bar, read_error, say, show_games, threads, write_failure,
 };
 use super::sink::open_output;
 
@@ -30,24 +31,12 @@ pub(crate) struct Args {
     /// checked and listed)
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
-    /// Language of the page's headings and labels: en or fr (the problems' messages are validate's)
-    #[arg(long, value_name = "LANG", default_value = "en", value_parser = parse_messages)]
-    messages: LangArg,
     /// Worker threads (default, or 0: all cores; at most one per core)
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No progress bar, no summary on stderr
     #[arg(long, short = 'q')]
     quiet: bool,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct LangArg(Lang);
-
-fn parse_messages(s: &str) -> Result<LangArg, String> {
-    Lang::from_code(s)
-        .map(LangArg)
-        .ok_or_else(|| format!("unknown language '{s}': use en or fr"))
 }
 
 /// What a worker hands back for one batch.
@@ -77,6 +66,8 @@ pub(crate) fn run(args: Args) -> i32 {
         final_fen: false,
         strict: false,
         report_tags: true,
+        // The page's labels and validate's messages in one language (the global `--messages`).
+        messages: locale(),
     };
     let limits = Limits::default();
     let jobs = threads(args.jobs, args.quiet);
@@ -124,7 +115,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let html = page(
         &collector,
         &PageOptions {
-            lang: args.messages.0,
+            lang: locale(),
             event: args.event.as_deref(),
             tiebreaks: &Tiebreak::DEFAULT,
         },

@@ -22,6 +22,10 @@ fn temp_dir(name: &str) -> PathBuf {
 fn report(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
     let page = dir.join("page.html");
     let mut all: Vec<&str> = vec!["report", "-q"];
+    // English unless asked: the default follows LANG, which the machine running the tests may set.
+    if !args.contains(&"--messages") {
+        all.extend_from_slice(&["--messages", "en"]);
+    }
     all.extend_from_slice(args);
     let page_arg = page.to_str().unwrap().to_string();
     all.extend_from_slice(&["-o", &page_arg]);
@@ -268,6 +272,7 @@ fn standings_are_those_of_pgnkit_standings() {
                 "sonneborn_berger",
                 "aro",
                 "performance",
+                "direct_encounter",
             ]
             .iter()
             .map(|k| r[k].clone())
@@ -388,7 +393,16 @@ fn exit_codes_and_where_the_page_goes() {
     let (code, _) = report(&dir, &["fixtures/stats/tournament.pgn"]);
     assert_eq!(code, Some(0));
     // Standard output when it is not a terminal (here a pipe).
-    let out = pgnkit(&["report", "-q", "fixtures/stats/tournament.pgn"], None);
+    let out = pgnkit(
+        &[
+            "report",
+            "-q",
+            "--messages",
+            "en",
+            "fixtures/stats/tournament.pgn",
+        ],
+        None,
+    );
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.starts_with(b"<!DOCTYPE html>"));
     // An input that cannot be read: 2, and FILE is not written.

@@ -89,8 +89,8 @@ impl Pairings {
         self.kept += 1;
         self.tournaments[i].push(Pairing {
             round: round_of(round),
-            white: entry.white.clone(),
-            black: entry.black.clone(),
+            white: entry.white.name.clone(),
+            black: entry.black.name.clone(),
             white_half_points: entry.white_half_points,
         });
     }
@@ -317,17 +317,11 @@ mod tests {
 
     #[test]
     fn memory_is_bounded() {
-        let entry = |event: &str| GameEntry {
-            key: TournamentKey {
-                event: event.into(),
-                site: "S".into(),
-                year: "2024".into(),
-            },
-            white: "A".into(),
-            black: "B".into(),
-            white_rating: None,
-            black_rating: None,
-            white_half_points: Some(2),
+        let entry = |event: &str| {
+            let pgn = format!(
+                "[Event \"{event}\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n"
+            );
+            crate::standings::entry_of(&pgnkit::pgn::parse_all(pgn.as_bytes())[0]).unwrap()
         };
         let mut p = Pairings::new(2, 3);
         for event in ["T1", "T2", "T3", "T1", "T2"] {

@@ -7,7 +7,7 @@ use crate::standings::{Standing, Tiebreak, TournamentKey, decimal};
 
 use super::board::{self, Diagram};
 use super::crosstable::{self, Shape};
-use super::labels::{Label, Lang};
+use super::labels::{Label, Locale};
 use super::{Collector, Detail, Status};
 use crate::validate::{Problem, Severity, termination_name};
 
@@ -15,7 +15,7 @@ use crate::validate::{Problem, Severity, termination_name};
 #[derive(Clone, Copy, Debug)]
 pub struct PageOptions<'a> {
     /// The language of the labels.
-    pub lang: Lang,
+    pub lang: Locale,
     /// Only the tournaments whose Event tag is this (the games are all listed).
     pub event: Option<&'a str>,
     /// Tie-breaks after points, in order.
@@ -100,7 +100,7 @@ pub fn page(c: &Collector, opts: &PageOptions<'_>) -> String {
     out
 }
 
-fn summary(c: &Collector, lang: Lang, out: &mut String) {
+fn summary(c: &Collector, lang: Locale, out: &mut String) {
     let t = |l: Label| l.text(lang);
     let (ok, warned, failed) = c.files.iter().fold((0, 0, 0), |(o, w, e), f| {
         (o + f.ok, w + f.with_warnings, e + f.with_errors)
@@ -122,7 +122,7 @@ fn summary(c: &Collector, lang: Lang, out: &mut String) {
     }
 }
 
-fn files(c: &Collector, lang: Lang, out: &mut String) {
+fn files(c: &Collector, lang: Locale, out: &mut String) {
     let t = |l: Label| l.text(lang);
     out.push_str(&format!(
         "<section id=\"files\">\n<h2>{}</h2>\n<table class=\"files\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead><tbody>\n",
@@ -248,6 +248,7 @@ fn standings_table(rows: &[Standing], limit: usize, opts: &PageOptions<'_>, out:
         Label::SonnebornBerger,
         Label::Aro,
         Label::Performance,
+        Label::DirectEncounter,
     ] {
         out.push_str(&format!("<th>{}</th>", t(label)));
     }
@@ -257,7 +258,7 @@ fn standings_table(rows: &[Standing], limit: usize, opts: &PageOptions<'_>, out:
         out.push_str(&format!("<tr><td class=\"n\">{}</td><td>", r.rank));
         push_escaped(&r.player, out);
         out.push_str(&format!(
-            "</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+            "</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
             r.rating.map(|r| r.to_string()).unwrap_or_default(),
             decimal(r.half_points, false),
             r.games,
@@ -268,6 +269,9 @@ fn standings_table(rows: &[Standing], limit: usize, opts: &PageOptions<'_>, out:
             decimal(r.sonneborn_berger_quarters, true),
             opt(r.aro),
             opt(r.performance),
+            r.direct_encounter
+                .map(|v| decimal(v, false))
+                .unwrap_or_default(),
         ));
     }
     out.push_str("</tbody></table>\n");
@@ -286,10 +290,17 @@ fn tiebreak_label(tb: Tiebreak) -> Label {
         Tiebreak::Buchholz => Label::Buchholz,
         Tiebreak::SonnebornBerger => Label::SonnebornBerger,
         Tiebreak::Wins => Label::Wins,
+        Tiebreak::DirectEncounter => Label::DirectEncounter,
     }
 }
 
-fn crosstable(c: &Collector, key: &TournamentKey, rows: &[Standing], lang: Lang, out: &mut String) {
+fn crosstable(
+    c: &Collector,
+    key: &TournamentKey,
+    rows: &[Standing],
+    lang: Locale,
+    out: &mut String,
+) {
     let t = |l: Label| l.text(lang);
     out.push_str(&format!("<h4>{}</h4>\n", t(Label::Crosstable)));
     if rows.len() > c.limits().crosstable_players {
@@ -392,7 +403,7 @@ fn anchor(file: usize, game: u64) -> String {
     format!("g{}-{game}", file + 1)
 }
 
-fn status_cell(status: Status, lang: Lang) -> String {
+fn status_cell(status: Status, lang: Locale) -> String {
     let class = match status {
         Status::Ok => "ok",
         Status::Warnings => "warnings",
@@ -401,7 +412,7 @@ fn status_cell(status: Status, lang: Lang) -> String {
     format!("<td class=\"{class}\">{}</td>", status.label().text(lang))
 }
 
-fn games(c: &Collector, lang: Lang, out: &mut String) {
+fn games(c: &Collector, lang: Locale, out: &mut String) {
     let t = |l: Label| l.text(lang);
     out.push_str(&format!(
         "<section id=\"games\">\n<h2>{}</h2>\n<table class=\"games\"><thead><tr>",
@@ -451,7 +462,7 @@ fn games(c: &Collector, lang: Lang, out: &mut String) {
     out.push_str("</tbody></table>\n</section>\n");
 }
 
-fn problems(c: &Collector, lang: Lang, out: &mut String) {
+fn problems(c: &Collector, lang: Locale, out: &mut String) {
     let t = |l: Label| l.text(lang);
     out.push_str(&format!(
         "<section id=\"problems\">\n<h2>{}</h2>\n",
@@ -463,7 +474,7 @@ fn problems(c: &Collector, lang: Lang, out: &mut String) {
     out.push_str("</section>\n");
 }
 
-fn detail(c: &Collector, d: &Detail, lang: Lang, out: &mut String) {
+fn detail(c: &Collector, d: &Detail, lang: Locale, out: &mut String) {
     let t = |l: Label| l.text(lang);
     let r = &d.report;
     out.push_str(&format!(
@@ -513,7 +524,7 @@ fn detail(c: &Collector, d: &Detail, lang: Lang, out: &mut String) {
     out.push_str("</article>\n");
 }
 
-fn problem(p: &Problem, diagram: Option<&Diagram>, lang: Lang, out: &mut String) {
+fn problem(p: &Problem, diagram: Option<&Diagram>, lang: Locale, out: &mut String) {
     let t = |l: Label| l.text(lang);
     let (class, word) = match p.severity {
         Severity::Error => ("error", Label::Error),
@@ -624,12 +635,13 @@ mod tests {
     use crate::validate::ValidateOptions;
     use pgnkit::pgn::parse_all;
 
-    fn page_of(pgn: &str, lang: Lang) -> String {
+    fn page_of(pgn: &str, lang: Locale) -> String {
         let file: Arc<str> = "t.pgn".into();
         let opts = ValidateOptions {
             tag_checks: true,
             track_claims: true,
             report_tags: true,
+            messages: lang,
             ..ValidateOptions::default()
         };
         let mut c = Collector::new(Limits::default(), true);
@@ -651,7 +663,7 @@ mod tests {
 
     #[test]
     fn hostile_text_is_shown_as_text() {
-        let html = page_of(HOSTILE, Lang::En);
+        let html = page_of(HOSTILE, Locale::En);
         assert!(!html.contains("<script"), "a script tag got through");
         assert!(!html.contains("<img"), "an img tag got through");
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
@@ -668,7 +680,7 @@ mod tests {
 
     #[test]
     fn nothing_is_loaded_from_outside() {
-        let html = page_of(HOSTILE, Lang::En);
+        let html = page_of(HOSTILE, Locale::En);
         for banned in ["<link", "<script", "src=\"", "url(", "@import"] {
             assert!(!html.contains(banned), "{banned} in the page");
         }
@@ -679,7 +691,7 @@ mod tests {
 
     #[test]
     fn an_error_has_its_diagram_reason_and_status() {
-        let html = page_of(HOSTILE, Lang::En);
+        let html = page_of(HOSTILE, Locale::En);
         assert_eq!(
             html.matches("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"board\"")
                 .count(),
@@ -695,7 +707,7 @@ mod tests {
 
     #[test]
     fn french_labels() {
-        let html = page_of(HOSTILE, Lang::Fr);
+        let html = page_of(HOSTILE, Locale::Fr);
         assert!(html.starts_with("<!DOCTYPE html>\n<html lang=\"fr\">"));
         for word in [
             "Classement",
@@ -717,7 +729,7 @@ mod tests {
             "[Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n\n\
              [Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"2\"]\n[White \"B\"]\n[Black \"C\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n\
              [Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"3\"]\n[White \"C\"]\n[Black \"A\"]\n[Result \"0-1\"]\n\n0-1\n",
-            Lang::En,
+            Locale::En,
         );
         // A beat both: first; the row of A reads 1 against B (rank 2 or 3) and 1 against C.
         assert!(html.contains("<table class=\"grid\">"));

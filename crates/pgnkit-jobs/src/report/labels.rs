@@ -1,39 +1,10 @@
 //! Every word of the report page that pgnkit writes itself, in English and French, in one table
-//! ([`Label::text`]): a new language is a new column there. The problems' messages come from validate.
+//! ([`Label::text`]): a new language is a new column there. The problems' messages come from validate, in
+//! the same [`Locale`].
 
 use pgnkit::core::{Color, Termination};
 
-/// The language of the page's labels (`--messages`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Lang {
-    /// English.
-    #[default]
-    En,
-    /// French.
-    Fr,
-}
-
-impl Lang {
-    /// Every language, for help texts and tests.
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Fr];
-
-    /// The language of a code (`en`, `fr`, any case).
-    pub fn from_code(code: &str) -> Option<Lang> {
-        match code.to_ascii_lowercase().as_str() {
-            "en" => Some(Lang::En),
-            "fr" => Some(Lang::Fr),
-            _ => None,
-        }
-    }
-
-    /// The code, as the page's `lang` attribute says it.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Fr => "fr",
-        }
-    }
-}
+pub use crate::messages::Locale;
 
 /// A word or phrase of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,6 +40,7 @@ pub enum Label {
     SonnebornBerger,
     Aro,
     Performance,
+    DirectEncounter,
     Round,
     White,
     Black,
@@ -120,7 +92,7 @@ pub enum Label {
 
 impl Label {
     /// The text in `lang`.
-    pub fn text(self, lang: Lang) -> &'static str {
+    pub fn text(self, lang: Locale) -> &'static str {
         use Label::*;
         let (en, fr) = match self {
             Title => ("PGN report", "Rapport PGN"),
@@ -153,6 +125,7 @@ impl Label {
             SonnebornBerger => ("Sonneborn-Berger", "Sonneborn-Berger"),
             Aro => ("Average opponent rating", "Elo moyen des adversaires"),
             Performance => ("Performance", "Performance"),
+            DirectEncounter => ("Direct encounter", "Confrontation directe"),
             Round => ("Round", "Ronde"),
             White => ("White", "Blancs"),
             Black => ("Black", "Noirs"),
@@ -238,8 +211,8 @@ impl Label {
             ),
         };
         match lang {
-            Lang::En => en,
-            Lang::Fr => fr,
+            Locale::En => en,
+            Locale::Fr => fr,
         }
     }
 
@@ -269,25 +242,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn languages_by_code() {
-        assert_eq!(Lang::from_code("FR"), Some(Lang::Fr));
-        assert_eq!(Lang::from_code("en"), Some(Lang::En));
-        assert_eq!(Lang::from_code("de"), None);
-        for lang in Lang::ALL {
-            assert_eq!(Lang::from_code(lang.code()), Some(lang));
-        }
-    }
-
-    #[test]
     fn french_chess_words() {
-        assert_eq!(Label::Standings.text(Lang::Fr), "Classement");
-        assert_eq!(Label::Crosstable.text(Lang::Fr), "Grille américaine");
-        assert_eq!(Label::Round.text(Lang::Fr), "Ronde");
-        assert_eq!(Label::Game.text(Lang::Fr), "Partie");
-        assert_eq!(Label::Tiebreaks.text(Lang::Fr), "Départages");
-        assert_eq!(Label::Standings.text(Lang::En), "Standings");
+        assert_eq!(Label::Standings.text(Locale::Fr), "Classement");
+        assert_eq!(Label::Crosstable.text(Locale::Fr), "Grille américaine");
+        assert_eq!(Label::Round.text(Locale::Fr), "Ronde");
+        assert_eq!(Label::Game.text(Locale::Fr), "Partie");
+        assert_eq!(Label::Tiebreaks.text(Locale::Fr), "Départages");
+        assert_eq!(Label::Standings.text(Locale::En), "Standings");
         // The colour letters of a crosstable must tell the two sides apart in each language.
-        for lang in Lang::ALL {
+        for lang in Locale::ALL {
             assert_ne!(Label::ColourWhite.text(lang), Label::ColourBlack.text(lang));
         }
     }

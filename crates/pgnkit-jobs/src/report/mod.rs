@@ -27,7 +27,7 @@ use crate::validate::{GameReport, Severity, ValidateOptions, validate_game_with}
 
 pub use board::Diagram;
 pub use crosstable::Pairings;
-pub use labels::{Label, Lang};
+pub use labels::{Label, Locale};
 
 /// How much of a large input the page shows (the counts are always whole).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
