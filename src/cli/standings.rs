@@ -9,8 +9,12 @@ use crate::jobs::standings::{
     GameEntry, Standing, Standings, Tiebreak, TournamentKey, decimal, entry_of, trf,
 };
 
-use super::output::{exit_code, inputs, progress_bar, read_error, say, threads, write_failure};
+use super::output::{
+    exit_code, inputs, locale, progress_bar, read_error, say, threads, write_failure,
+};
 use super::sink::open_output;
+use crate::jobs::localized;
+use crate::jobs::messages::Locale;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
@@ -165,15 +169,19 @@ pub(crate) fn run(args: Args) -> i32 {
     }
     let mut notes = String::new();
     if standings.without_event > 0 {
-        notes.push_str(&format!(
-            "pgnkit standings: {} games without an Event tag (or `?`) belong to no tournament\n",
-            standings.without_event
+        let n = standings.without_event;
+        notes.push_str(&localized!(
+            locale(),
+            "pgnkit standings: {n} games without an Event tag (or `?`) belong to no tournament\n",
+            "pgnkit standings : {n} parties sans balise Event (ou avec `?`) n'appartiennent à aucun tournoi\n"
         ));
     }
     if standings.games_left_out > 0 {
-        notes.push_str(&format!(
-            "pgnkit standings: {} games left out: more than {MAX_PLAYERS} players\n",
-            standings.games_left_out
+        let n = standings.games_left_out;
+        notes.push_str(&localized!(
+            locale(),
+            "pgnkit standings: {n} games left out: more than {MAX_PLAYERS} players\n",
+            "pgnkit standings : {n} parties laissées de côté : plus de {MAX_PLAYERS} joueurs\n"
         ));
     }
     if !args.quiet && !notes.is_empty() && say(&notes).is_err() {
@@ -272,30 +280,45 @@ fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak]) -> String {
     let mut out = String::new();
     let names: Vec<&str> = tiebreaks.iter().map(|t| t.name()).collect();
     for (key, t, rows) in ranked {
-        out.push_str(&format!(
-            "{} — {} — {}: {} players",
-            key.event,
-            key.site,
-            key.year,
-            rows.len()
+        let (event, site, year, players) = (&key.event, &key.site, &key.year, rows.len());
+        out.push_str(&localized!(
+            locale(),
+            "{event} — {site} — {year}: {players} players",
+            "{event} — {site} — {year} : {players} joueurs"
         ));
         if t.unfinished > 0 {
-            out.push_str(&format!(
-                ", unfinished games (not scored): {}",
-                t.unfinished
+            let n = t.unfinished;
+            out.push_str(&localized!(
+                locale(),
+                ", unfinished games (not scored): {n}",
+                ", parties inachevées (non comptées) : {n}"
             ));
         }
-        out.push_str(&format!("; ranked by points, then {}\n", names.join(", ")));
+        let names = names.join(", ");
+        out.push_str(&localized!(
+            locale(),
+            "; ranked by points, then {names}\n",
+            " ; classés aux points, puis {names}\n"
+        ));
         let width = rows
             .iter()
             .map(|r| r.player.chars().count())
             .max()
             .unwrap_or(6)
             .max(6);
-        out.push_str(&format!(
-            "  rank  {:width$}  rating  points  games  wins  buchholz  bh-cut1  s-b      aro  perf  d-e\n",
-            "player"
-        ));
+        out.push_str(&match locale() {
+            Locale::En => format!(
+                "  rank  {:width$}  rating  points  games  wins  buchholz  bh-cut1  s-b      aro  perf  d-e\n",
+                "player"
+            ),
+            // The same widths as the rows: rang, Elo, parties, gains, moyenne des adversaires, confrontation
+            // directe.
+            Locale::Fr => format!(
+                "  {:>4}  {:width$}  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}  {:>3}\n",
+                "rang", "joueur", "Elo", "points", "part.", "gain", "buchholz", "bh-cut1", "s-b", "m.adv", "perf",
+                "c-d"
+            ),
+        });
         for r in rows {
             out.push_str(&format!(
                 "  {:>4}  {:width$}  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}  {:>3}\n",

@@ -474,3 +474,45 @@ fn trf_points_of_corpus_tournaments_equal_an_independent_computation() {
         );
     }
 }
+
+/// The guide's standings examples (English, the French run of the round robin, the TRF) print what the guide
+/// shows, word for word: run from the repository root with this build's `pgnkit` first on the PATH.
+#[test]
+fn the_guides_standings_examples_print_what_the_guide_shows() {
+    let guide = std::fs::read_to_string(crate::util::root().join("docs/guide.md")).unwrap();
+    let bin_dir = std::path::Path::new(crate::util::BIN).parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let mut checked = Vec::new();
+    // Each example: a ```text block whose first line is `$ pgnkit standings ...`, the rest its output.
+    for block in guide.split("```text\n").skip(1) {
+        let block = &block[..block.find("```").unwrap()];
+        let Some(rest) = block.strip_prefix("$ pgnkit standings ") else {
+            continue;
+        };
+        let (args, shown) = rest.split_once('\n').unwrap();
+        let command = format!("pgnkit standings {args}");
+        let out = Command::new("sh")
+            .args(["-c", &command])
+            .current_dir(crate::util::root())
+            .env("PATH", &path)
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("LANG")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command}: {}", show(&[], &out));
+        // TRF lines end with CR LF; the guide shows them without the CR.
+        let printed = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+        assert_eq!(printed.trim_end(), shown.trim_end(), "{command}");
+        checked.push(command);
+    }
+    assert!(
+        checked.iter().any(|c| c.contains("--messages fr"))
+            && checked.iter().any(|c| c.contains("--format trf"))
+            && checked.len() >= 3,
+        "{checked:?}"
+    );
+}
