@@ -303,9 +303,19 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
     )
     .unwrap();
     std::fs::write(dir.join("notes.txt"), b"not a pgn").unwrap();
-    let out = run(&["validate", "--format", "json", "-q", dir.to_str().unwrap()]);
+    // The same games twice: the checks across files would find the second copy's games again (below).
+    let unchecked = [
+        "validate",
+        "--format",
+        "json",
+        "-q",
+        "--no-tournament-checks",
+    ];
+    let out = run(&[&unchecked[..], &[dir.to_str().unwrap()]].concat());
     let recs = strip_file(&out);
-    let once = strip_file(&plain);
+    let once = strip_file(&run(
+        &[&unchecked[..], &["fixtures/validate/errors.pgn"]].concat()
+    ));
     assert_eq!(
         recs.len(),
         2 * once.len(),
@@ -313,6 +323,42 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
     );
     assert_eq!(&recs[..once.len()], &once[..]);
     assert_eq!(&recs[once.len()..], &once[..]);
+    // With the checks, every game of the second file names its twin in the first: the same players in the
+    // same round, and for the games that replayed, the same moves.
+    let checked = records(&run(&[
+        "validate",
+        "--format",
+        "json",
+        "-q",
+        dir.to_str().unwrap(),
+    ]));
+    let first = dir.join("a.pgn.gz").display().to_string();
+    let kinds_naming_first = |rec: &Value| {
+        rec["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| {
+                p["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!(" of {first}"))
+            })
+            .map(|p| p["kind"].as_str().unwrap().to_string())
+            .collect::<BTreeSet<_>>()
+    };
+    for rec in &checked[..once.len()] {
+        assert!(kinds_naming_first(rec).is_empty(), "{rec}");
+    }
+    for rec in &checked[once.len()..] {
+        let kinds = kinds_naming_first(rec);
+        assert!(kinds.contains("player_twice_in_round"), "{rec}");
+        assert_eq!(
+            kinds.contains("duplicate_game"),
+            rec["plies"].as_u64() > Some(0),
+            "{rec}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

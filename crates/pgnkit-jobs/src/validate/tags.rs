@@ -20,21 +20,34 @@ pub struct TagProblem {
     pub message: String,
 }
 
+/// The year, month and day of a date `YYYY.MM.DD` (`None` for a part written with `?`: `2024.??.??`), or
+/// `None` when it is not one (month and day must be in range when known). Bytes only, no allocation: it runs
+/// on the Date and EventDate of every game.
+pub fn date_parts(value: &str) -> Option<[Option<u32>; 3]> {
+    let b = value.as_bytes();
+    if b.len() != 10 || b[4] != b'.' || b[7] != b'.' {
+        return None;
+    }
+    let part = |digits: &[u8], max: u32| {
+        if digits.iter().all(|&c| c == b'?') {
+            return Some(None);
+        }
+        if !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let n = digits.iter().fold(0, |n, &c| n * 10 + u32::from(c - b'0'));
+        (1..=max).contains(&n).then_some(Some(n))
+    };
+    Some([
+        part(&b[..4], 9999)?,
+        part(&b[5..7], 12)?,
+        part(&b[8..10], 31)?,
+    ])
+}
+
 /// `YYYY.MM.DD` with `??` (or `????`) for unknown parts, and month/day in range when known.
 pub fn is_valid_date(value: &str) -> bool {
-    let parts: Vec<&str> = value.split('.').collect();
-    let [year, month, day] = parts.as_slice() else {
-        return false;
-    };
-    let number_or_unknown = |s: &str, len: usize, max: u32| {
-        s.len() == len
-            && (s.bytes().all(|b| b == b'?')
-                || (s.bytes().all(|b| b.is_ascii_digit())
-                    && s.parse::<u32>().is_ok_and(|n| (1..=max).contains(&n))))
-    };
-    number_or_unknown(year, 4, 9999)
-        && number_or_unknown(month, 2, 12)
-        && number_or_unknown(day, 2, 31)
+    date_parts(value).is_some()
 }
 
 /// A day of the proleptic Gregorian calendar, ordered as dates are.
@@ -91,18 +104,21 @@ impl std::fmt::Display for CivilDate {
 /// Whether a date of the form [`is_valid_date`] accepts is certainly after `latest`: its known leading parts
 /// say so (`2099.??.??` is; `????.12.31` and `2024.??.??` in 2024 are not).
 pub fn is_after(value: &str, latest: CivilDate) -> bool {
-    let mut parts = value.split('.').map(|p| p.parse::<u32>().ok());
-    let (Some(Some(year)), month, day) =
-        (parts.next(), parts.next().flatten(), parts.next().flatten())
-    else {
+    date_parts(value).is_some_and(|parts| parts_after(parts, latest))
+}
+
+/// [`is_after`] on a date's parts.
+fn parts_after([year, month, day]: [Option<u32>; 3], latest: CivilDate) -> bool {
+    use std::cmp::Ordering::{Equal, Greater};
+    let Some(year) = year else {
         return false;
     };
     match (year.cmp(&latest.year), month) {
-        (std::cmp::Ordering::Equal, Some(month)) => match (month.cmp(&latest.month), day) {
-            (std::cmp::Ordering::Equal, Some(day)) => day > latest.day,
-            (order, _) => order == std::cmp::Ordering::Greater,
+        (Equal, Some(month)) => match (month.cmp(&latest.month), day) {
+            (Equal, Some(day)) => day > latest.day,
+            (order, _) => order == Greater,
         },
-        (order, _) => order == std::cmp::Ordering::Greater,
+        (order, _) => order == Greater,
     }
 }
 
@@ -205,7 +221,8 @@ pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -
                 } else {
                     "EventDate"
                 };
-                if !is_valid_date(value) {
+                let parts = date_parts(value);
+                if parts.is_none() {
                     push(
                         ProblemKind::MalformedTag,
                         i,
@@ -213,7 +230,7 @@ pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -
                             "{name} \"{value}\" is not YYYY.MM.DD (use ?? for unknown parts, e.g. 2024.??.??)"
                         ),
                     );
-                } else if is_after(value, latest) {
+                } else if parts.is_some_and(|parts| parts_after(parts, latest)) {
                     push(
                         ProblemKind::FutureDate,
                         i,
