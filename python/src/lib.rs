@@ -180,6 +180,7 @@ fn validate_options(lang: &str, strict: bool) -> PyResult<ValidateOptions> {
         final_fen: true,
         strict,
         report_tags: true,
+        messages: pgnkit_jobs::messages::Locale::En,
     })
 }
 

@@ -16,11 +16,12 @@ use pgnkit::pgn::writer::Keep;
 
 use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    CYAN, ColorChoice, Paint, exit_code, inputs, no_games_text, plural, progress_bar, read_error,
-    say, say_over, show_games, threads, write_failure,
+    CYAN, ColorChoice, Paint, exit_code, inputs, locale, no_games_warning, plural_here,
+    progress_bar, read_error, say, say_over, show_games, threads, write_failure,
 };
 use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
+use crate::jobs::localized;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum NotationArg {
@@ -122,6 +123,7 @@ pub(crate) fn run(args: Args) -> i32 {
         return 2;
     };
     let opts = ConvertOptions {
+        messages: locale(),
         to: args.to,
         from: args.from.0,
         notation: match args.notation {
@@ -190,7 +192,7 @@ pub(crate) fn run(args: Args) -> i32 {
         return write_failure(&e);
     }
     let no_games = summary.games == 0 && summary.io_errors == 0;
-    if no_games && let Err(e) = say(&format!("warning[no_games]: {}\n", no_games_text(&sources))) {
+    if no_games && let Err(e) = say(&no_games_warning(&sources)) {
         return write_failure(&e);
     }
     if !args.quiet
@@ -240,8 +242,14 @@ pub(crate) fn notes_text(notes: &[Note], name: &str, paint: &Paint) -> String {
         render_problems(&label, &n.problems, paint, &mut text);
         if let Some(action) = n.action {
             text.push_str("  ");
-            text.push_str(&paint.show(CYAN, "= note:").to_string());
-            text.push_str(" game ");
+            let fr = locale() == crate::jobs::messages::Locale::Fr;
+            let (heading, game) = if fr {
+                ("= remarque :", " partie ")
+            } else {
+                ("= note:", " game ")
+            };
+            text.push_str(&paint.show(CYAN, heading).to_string());
+            text.push_str(game);
             text.push_str(&n.game.to_string());
             text.push(' ');
             text.push_str(action);
@@ -252,24 +260,34 @@ pub(crate) fn notes_text(notes: &[Note], name: &str, paint: &Paint) -> String {
 }
 
 fn summary_text(s: &ConvertTotals, elapsed: f64) -> String {
-    let out = s.converted + s.kept;
-    let mut text = format!(
-        "{} game{} in, {} out ({} converted, {} not converted and kept as {}), {} skipped, in {:.2} s ({:.1} MB/s)\n",
-        s.games,
-        plural(s.games),
-        out,
-        s.converted,
-        s.kept,
-        if s.kept == 1 { "it was" } else { "they were" },
-        s.skipped,
-        elapsed,
-        s.bytes as f64 / elapsed.max(1e-9) / 1e6
-    );
+    let (games, out) = (s.games, s.converted + s.kept);
+    let (converted, kept, skipped) = (s.converted, s.kept, s.skipped);
+    let mb_per_s = s.bytes as f64 / elapsed.max(1e-9) / 1e6;
+    let g = plural_here(games);
+    let mut text = match locale() {
+        crate::jobs::messages::Locale::En => {
+            let were = if kept == 1 { "it was" } else { "they were" };
+            format!(
+                "{games} game{g} in, {out} out ({converted} converted, {kept} not converted and kept as {were}), {skipped} skipped, in {elapsed:.2} s ({mb_per_s:.1} MB/s)\n"
+            )
+        }
+        crate::jobs::messages::Locale::Fr => {
+            let k = plural_here(kept);
+            format!(
+                "{games} partie{g} lue{g}, {out} écrite{o} ({converted} convertie{c}, {kept} non convertie{k} et gardée{k} telle{k} quelle{k}), {skipped} ignorée{i}, en {elapsed:.2} s ({mb_per_s:.1} Mo/s)\n",
+                o = plural_here(out),
+                c = plural_here(converted),
+                i = plural_here(skipped)
+            )
+        }
+    };
     if s.io_errors > 0 {
-        text.push_str(&format!(
-            "{} input{} could not be read\n",
-            s.io_errors,
-            plural(s.io_errors)
+        let n = s.io_errors;
+        let p = plural_here(n);
+        text.push_str(&localized!(
+            locale(),
+            "{n} input{p} could not be read\n",
+            "{n} entrée{p} illisible{p}\n"
         ));
     }
     text

@@ -3,7 +3,9 @@
 
 use crate::jobs::validate::{GameReport, Problem, Severity};
 
-use super::output::{BOLD, CYAN, Paint, RED, YELLOW};
+use crate::jobs::messages::Locale;
+
+use super::output::{BOLD, CYAN, Paint, RED, YELLOW, locale};
 
 /// What names a game in a diagnostic's heading.
 pub(crate) struct GameLabel<'r> {
@@ -38,6 +40,8 @@ pub(crate) fn render_problems(
     text: &mut String,
 ) {
     let name = |n: &str| if n.is_empty() { "?" } else { n }.to_owned();
+    let fr = locale() == Locale::Fr;
+    let word = |en: &'static str, french: &'static str| if fr { french } else { en };
     // Everything is pushed piece by piece: on a file with hundreds of thousands of warnings (duplicate games),
     // the formatting machinery was a good part of the ordered output thread's time.
     let players = if label.white.is_empty() && label.black.is_empty() {
@@ -49,12 +53,12 @@ pub(crate) fn render_problems(
     let round = if label.round.is_empty() || label.round == "?" || label.round == "-" {
         String::new()
     } else {
-        escape_controls(&[", round ", label.round].concat()).into_owned()
+        escape_controls(&[word(", round ", ", ronde "), label.round].concat()).into_owned()
     };
     for p in problems {
         let (colour, severity) = match p.severity {
-            Severity::Error => (RED, "error"),
-            Severity::Warning => (YELLOW, "warning"),
+            Severity::Error => (RED, word("error", "erreur")),
+            Severity::Warning => (YELLOW, word("warning", "avertissement")),
             // Summed up once per file (see FileNotes).
             Severity::Note => continue,
         };
@@ -63,13 +67,13 @@ pub(crate) fn render_problems(
             &[severity, "[", p.kind.as_str(), "]"].concat(),
             text,
         );
-        text.push_str(": ");
+        text.push_str(word(": ", " : "));
         paint.push(BOLD, &escape_controls(&p.message), text);
         if p.times() > 1 {
             let more = p.times() - 1;
-            text.push_str(" (and ");
+            text.push_str(word(" (and ", " (et "));
             pgnkit::core::decimal::push(text, more);
-            text.push_str(" more like this)");
+            text.push_str(word(" more like this)", " autres semblables)"));
         }
         // A finding about the whole game (missing tags, a duplicate): one line.
         let whole_game = p.source_line.is_empty() && p.move_text.is_none();
@@ -85,7 +89,12 @@ pub(crate) fn render_problems(
         pgnkit::core::decimal::push(text, p.line);
         text.push(':');
         pgnkit::core::decimal::push(text, p.column);
-        text.push_str(if whole_game { ", game " } else { " (game " });
+        text.push_str(match (whole_game, fr) {
+            (true, false) => ", game ",
+            (false, false) => " (game ",
+            (true, true) => ", partie ",
+            (false, true) => " (partie ",
+        });
         pgnkit::core::decimal::push(text, label.game);
         text.push_str(&players);
         text.push_str(&round);
@@ -95,7 +104,7 @@ pub(crate) fn render_problems(
             text.push(' ');
             text.push_str(&escape_controls(m));
             if p.in_variation {
-                text.push_str(" in a variation");
+                text.push_str(word(" in a variation", " dans une variante"));
             }
         }
         text.push_str(")\n");
@@ -138,7 +147,7 @@ pub(crate) fn render_problems(
         }
         if let Some(s) = &p.suggestion {
             text.push_str("  ");
-            paint.push(CYAN, "= help:", text);
+            paint.push(CYAN, word("= help:", "= aide :"), text);
             text.push(' ');
             text.push_str(&escape_controls(s));
             text.push('\n');

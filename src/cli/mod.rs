@@ -33,6 +33,10 @@ const SELECT_EXIT_CODES: &str =
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Language of the messages for people: en or fr (default: from LC_ALL, LC_MESSAGES or LANG, else en).
+    /// Problem kinds, JSON keys and CSV columns never change with it
+    #[arg(long, global = true, value_name = "LANG", value_parser = output::parse_messages)]
+    messages: Option<pgnkit_jobs::messages::Locale>,
 }
 
 #[derive(Subcommand)]
@@ -99,6 +103,7 @@ fn finish(code: i32) -> i32 {
 }
 
 fn dispatch(cli: Cli) -> i32 {
+    output::set_locale(cli.messages);
     match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Stats(args) => stats::run(args),

@@ -5,8 +5,12 @@
 use std::fmt;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+use crate::jobs::localized;
+use crate::jobs::messages::{Locale, plural as plural_in};
 
 use crate::jobs::input::{self, Source};
 use crate::jobs::pipeline::default_jobs;
@@ -49,14 +53,49 @@ pub(crate) fn threads(jobs: Option<usize>, quiet: bool) -> usize {
         None | Some(0) => cores,
         Some(n) if n > most => {
             if !quiet {
-                let _ = say(&format!(
-                    "pgnkit: --jobs {n} capped to {most}, the number of cores available\n"
+                let _ = say(&localized!(
+                    locale(),
+                    "pgnkit: --jobs {n} capped to {most}, the number of cores available\n",
+                    "pgnkit : --jobs {n} ramené à {most}, le nombre de cœurs disponibles\n"
                 ));
             }
             most
         }
         Some(n) => n,
     }
+}
+
+/// The language of the run's messages, set once from `--messages` or the environment.
+static LOCALE: OnceLock<Locale> = OnceLock::new();
+
+/// The language of the messages: `--messages` when given, else from `LC_ALL`/`LC_MESSAGES`/`LANG`.
+pub(crate) fn set_locale(asked: Option<Locale>) {
+    let _ = LOCALE.set(asked.unwrap_or_else(locale_from_env));
+}
+
+/// The run's message language (English until [`set_locale`]).
+pub(crate) fn locale() -> Locale {
+    LOCALE.get().copied().unwrap_or_default()
+}
+
+/// What the POSIX locale variables ask for (see [`Locale::from_posix`]).
+pub(crate) fn locale_from_env() -> Locale {
+    let var = |name: &str| std::env::var(name).ok();
+    Locale::from_posix(
+        var("LC_ALL").as_deref(),
+        var("LC_MESSAGES").as_deref(),
+        var("LANG").as_deref(),
+    )
+}
+
+/// `--messages`: `en` or `fr`.
+pub(crate) fn parse_messages(s: &str) -> Result<Locale, String> {
+    Locale::from_code(s).ok_or_else(|| format!("unknown message language '{s}': use en or fr"))
+}
+
+/// `s` after a count that takes the plural in the run's language.
+pub(crate) fn plural_here(n: u64) -> &'static str {
+    plural_in(locale(), n)
 }
 
 /// Set once a write to standard error failed: nothing more can be said, and the exit code becomes 2.
@@ -85,12 +124,35 @@ pub(crate) fn stderr_lost() -> bool {
 /// The warning of a run that read its inputs without finding a single game (exit code 1): an empty file, empty
 /// standard input, a file of blank lines, or a wrong path to something that is not PGN.
 pub(crate) fn no_games_text(sources: &[Source]) -> String {
-    let where_ = match sources {
-        [Source::Stdin] => "on standard input".to_string(),
-        [Source::File(p)] => format!("in {}", p.display()),
-        _ => format!("in the {} inputs", sources.len()),
-    };
-    format!("no game found {where_}")
+    let n = sources.len();
+    match sources {
+        [Source::Stdin] => localized!(
+            locale(),
+            "no game found on standard input",
+            "aucune partie trouvée sur l'entrée standard"
+        ),
+        [Source::File(p)] => localized!(
+            locale(),
+            "no game found in {}",
+            "aucune partie trouvée dans {}",
+            p.display()
+        ),
+        _ => localized!(
+            locale(),
+            "no game found in the {n} inputs",
+            "aucune partie trouvée dans les {n} entrées"
+        ),
+    }
+}
+
+/// The `no_games` warning line on stderr (convert, stats), in the run's language.
+pub(crate) fn no_games_warning(sources: &[Source]) -> String {
+    localized!(
+        locale(),
+        "warning[no_games]: {}\n",
+        "avertissement[no_games] : {}\n",
+        no_games_text(sources)
+    )
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
@@ -238,7 +300,11 @@ pub(crate) fn write_failure(e: &io::Error) -> i32 {
     if e.kind() == io::ErrorKind::BrokenPipe {
         return 0;
     }
-    let _ = say(&format!("pgnkit: cannot write output: {e}\n"));
+    let _ = say(&localized!(
+        locale(),
+        "pgnkit: cannot write output: {e}\n",
+        "pgnkit : impossible d'écrire la sortie : {e}\n"
+    ));
     2
 }
 

@@ -15,8 +15,8 @@ use crate::jobs::stats::table;
 use crate::jobs::stats::{BatchStats, Format, Output, Shapes, StatsOptions, run_batch};
 
 use super::output::{
-    exit_code, inputs, no_games_text, progress_bar, read_error, say, show_games, threads,
-    write_failure,
+    exit_code, inputs, locale, no_games_warning, progress_bar, read_error, say, show_games,
+    threads, write_failure,
 };
 use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
@@ -333,7 +333,7 @@ pub(crate) fn run(args: Args) -> i32 {
     }
     if output == Output::StatsSummary {
         summary.bytes = totals.bytes;
-        if let Err(e) = out.write_all(summary.render().as_bytes()) {
+        if let Err(e) = out.write_all(summary.render_in(locale()).as_bytes()) {
             return write_failure(&e);
         }
     }
@@ -341,13 +341,15 @@ pub(crate) fn run(args: Args) -> i32 {
         return write_failure(&e);
     }
     let no_games = totals.games == 0 && totals.io_errors == 0;
-    if no_games && let Err(e) = say(&format!("warning[no_games]: {}\n", no_games_text(&sources))) {
+    if no_games && let Err(e) = say(&no_games_warning(&sources)) {
         return write_failure(&e);
     }
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64().max(1e-9);
-        let closing = format!(
+        let closing = crate::jobs::localized!(
+            locale(),
             "pgnkit stats: {} games, {} half-moves, {} with errors; {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
+            "pgnkit stats : {} parties, {} demi-coups, {} avec erreurs ; {:.1} Mo en {:.2} s ({:.1} Mo/s, {:.0} parties/s)\n",
             totals.games,
             totals.plies,
             totals.games_with_errors,

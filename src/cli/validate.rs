@@ -15,9 +15,11 @@ use pgnkit::notation::Language;
 
 use super::diagnostics::{GameLabel, escape_controls, render_problems};
 use super::output::{
-    BOLD, CYAN, ColorChoice, Paint, YELLOW, exit_code, inputs, no_games_text, plural, progress_bar,
-    read_error, say, say_over, show_games, threads, write_failure,
+    BOLD, CYAN, ColorChoice, Paint, YELLOW, exit_code, inputs, locale, no_games_text, plural_here,
+    progress_bar, read_error, say, say_over, show_games, threads, write_failure,
 };
+use crate::jobs::localized;
+use crate::jobs::messages::Explain;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Format {
@@ -125,12 +127,14 @@ impl FileNotes {
         }
         let describe = |kind: &ProblemKind, tally: &NoteTally| {
             let (line, column, game) = tally.first;
-            format!(
+            localized!(
+                locale(),
                 "{} {} in {} game{} (first {line}:{column}, game {game})",
+                "{} {} dans {} partie{} (première {line}:{column}, partie {game})",
                 kind.as_str(),
                 tally.uses,
                 tally.games,
-                plural(tally.games)
+                plural_here(tally.games)
             )
         };
         let (spellings, other): (Vec<_>, Vec<_>) = self
@@ -141,24 +145,43 @@ impl FileNotes {
         if !spellings.is_empty() {
             let uses: u64 = spellings.iter().map(|(_, k)| k.uses).sum();
             let each: Vec<String> = spellings.iter().map(|(k, v)| describe(k, v)).collect();
-            parts.push(format!(
-                "{uses} non-standard spelling{} read as meant (errors with --strict): {}",
-                plural(uses),
-                each.join(", ")
+            let s = plural_here(uses);
+            let each = each.join(", ");
+            parts.push(localized!(
+                locale(),
+                "{uses} non-standard spelling{s} read as meant (errors with --strict): {each}",
+                "{uses} graphie{s} hors norme lue{s} comme voulu (erreurs avec --strict) : {each}"
             ));
         }
         for (kind, value) in other {
-            parts.push(format!(
+            parts.push(localized!(
+                locale(),
                 "text that is not UTF-8 read as Windows-1252: {}",
+                "texte qui n'est pas en UTF-8 lu en Windows-1252 : {}",
                 describe(kind, value)
             ));
         }
         format!(
-            "{}: {}: {}\n\n",
-            paint.show(CYAN, "note"),
+            "{}{}{}{}{}\n\n",
+            paint.show(CYAN, localized_str("note", "remarque")),
+            colon(),
             escape_controls(file),
+            colon(),
             parts.join("; ")
         )
+    }
+}
+
+/// `: ` in English, ` : ` in French (a space before the colon).
+fn colon() -> &'static str {
+    localized_str(": ", " : ")
+}
+
+/// One of two fixed texts, in the run's language.
+fn localized_str(en: &'static str, fr: &'static str) -> &'static str {
+    match locale() {
+        crate::jobs::messages::Locale::En => en,
+        crate::jobs::messages::Locale::Fr => fr,
     }
 }
 
@@ -189,6 +212,7 @@ pub(crate) fn run(args: Args) -> i32 {
         final_fen: args.format == Format::Json,
         strict: args.strict,
         report_tags: true,
+        messages: locale(),
     };
     let jobs = threads(args.jobs, args.quiet);
     let json = args.format == Format::Json;
@@ -320,8 +344,12 @@ pub(crate) fn run(args: Args) -> i32 {
         summary.warnings += 1;
         let paint = Paint::new(args.color.enabled(json));
         let mut text = String::new();
-        paint.push(YELLOW, "warning[no_games]", &mut text);
-        text.push_str(": ");
+        paint.push(
+            YELLOW,
+            localized_str("warning[no_games]", "avertissement[no_games]"),
+            &mut text,
+        );
+        text.push_str(colon());
         paint.push(BOLD, &no_games_text(&sources), &mut text);
         text.push('\n');
         if let Err(e) = say_or_write(json, &mut out, &text) {
@@ -407,62 +435,106 @@ fn say_or_write(json: bool, out: &mut impl Write, text: &str) -> io::Result<()> 
 
 fn summary_text(s: &RunTotals, elapsed: f64, paint: &Paint) -> String {
     let secs = elapsed.max(1e-9);
-    let mut text = format!(
-        "{} {} game{}, {} half-moves in the main lines and {} in variations, in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
-        paint.bold("validated"),
-        s.games,
-        plural(s.games),
-        s.plies,
-        s.variation_moves,
-        elapsed,
-        s.bytes as f64 / secs / 1e6,
-        s.games as f64 / secs
+    let locale = locale();
+    let (games, plies, in_variations) = (s.games, s.plies, s.variation_moves);
+    let mb_per_s = s.bytes as f64 / secs / 1e6;
+    let games_per_s = s.games as f64 / secs;
+    let g = plural_here(s.games);
+    let mut text = localized!(
+        locale,
+        "{} {games} game{g}, {plies} half-moves in the main lines and {in_variations} in variations, in {elapsed:.2} s ({mb_per_s:.1} MB/s, {games_per_s:.0} games/s)\n",
+        "{} {games} partie{g}, {plies} demi-coups dans les lignes principales et {in_variations} dans les variantes, en {elapsed:.2} s ({mb_per_s:.1} Mo/s, {games_per_s:.0} parties/s)\n",
+        paint.bold(localized_str("validated", "validé :"))
     );
     let verdict = if s.errors == 0 {
-        paint.bold("no errors")
+        paint.bold(localized_str("no errors", "aucune erreur"))
     } else {
-        paint.error(&format!(
-            "{} error{} in {} game{}",
-            s.errors,
-            plural(s.errors),
-            s.games_with_errors,
-            plural(s.games_with_errors)
+        let (errors, in_games) = (s.errors, s.games_with_errors);
+        let (e, g) = (plural_here(errors), plural_here(in_games));
+        paint.error(&localized!(
+            locale,
+            "{errors} error{e} in {in_games} game{g}",
+            "{errors} erreur{e} dans {in_games} partie{g}"
         ))
     };
-    text.push_str(&format!(
-        "{verdict}, {} warning{}",
-        s.warnings,
-        plural(s.warnings)
+    let warnings = s.warnings;
+    let w = plural_here(warnings);
+    text.push_str(&localized!(
+        locale,
+        "{verdict}, {warnings} warning{w}",
+        "{verdict}, {warnings} avertissement{w}"
     ));
     if s.notes > 0 {
-        text.push_str(&format!(", {} note{}", s.notes, plural(s.notes)));
+        let notes = s.notes;
+        let n = plural_here(notes);
+        text.push_str(&localized!(
+            locale,
+            ", {notes} note{n}",
+            ", {notes} remarque{n}"
+        ));
     }
     text.push('\n');
     let endings: Vec<String> = s
         .terminations
         .iter()
-        .map(|(k, v)| format!("{k} {v}"))
+        .map(|(k, v)| format!("{} {v}", ending_name(k)))
         .collect();
     if !endings.is_empty() {
-        text.push_str(&format!("endings: {}\n", endings.join(", ")));
+        let endings = endings.join(", ");
+        text.push_str(&localized!(
+            locale,
+            "endings: {endings}\n",
+            "fins : {endings}\n"
+        ));
     }
     if !s.claimable.is_empty() {
         let claims: Vec<String> = s
             .claimable
             .iter()
-            .map(|(k, v)| format!("{k} {v}"))
+            .map(|(k, v)| format!("{} {v}", claim_name(k)))
             .collect();
-        text.push_str(&format!(
-            "draw claimable at the end: {}\n",
-            claims.join(", ")
+        let claims = claims.join(", ");
+        text.push_str(&localized!(
+            locale,
+            "draw claimable at the end: {claims}\n",
+            "nulle réclamable à la fin : {claims}\n"
         ));
     }
     if s.io_errors > 0 {
-        text.push_str(&paint.error(&format!(
-            "{} input{} could not be read\n",
-            s.io_errors,
-            plural(s.io_errors)
+        let n = s.io_errors;
+        let p = plural_here(n);
+        text.push_str(&paint.error(&localized!(
+            locale,
+            "{n} input{p} could not be read\n",
+            "{n} entrée{p} illisible{p}\n"
         )));
     }
     text
+}
+
+/// A termination's name in the summary: the JSON name in English (`checkmate`, `none`), words in French.
+fn ending_name(name: &str) -> String {
+    use pgnkit::core::Termination;
+    if locale() == crate::jobs::messages::Locale::En {
+        return name.to_string();
+    }
+    [
+        Termination::Checkmate,
+        Termination::Stalemate,
+        Termination::InsufficientMaterial,
+        Termination::SeventyFiveMoves,
+        Termination::FivefoldRepetition,
+    ]
+    .into_iter()
+    .find(|t| t.as_str() == name)
+    .map_or_else(|| "aucune".to_string(), |t| t.explain(locale()))
+}
+
+/// A draw claim's name in the summary (the JSON name in English).
+fn claim_name(name: &str) -> &str {
+    match (locale(), name) {
+        (crate::jobs::messages::Locale::Fr, "threefold_repetition") => "triple répétition",
+        (crate::jobs::messages::Locale::Fr, "fifty_moves") => "règle des 50 coups",
+        _ => name,
+    }
 }

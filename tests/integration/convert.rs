@@ -8,11 +8,11 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use pgnkit::pgn::{TokenKind, parse_all};
 
-use crate::util::{self, BIN, pgnkit, show};
+use crate::util::{self, pgnkit, show};
 
 fn fixture(name: &str) -> PathBuf {
     util::root().join("fixtures/convert").join(name)
@@ -280,7 +280,7 @@ fn many_games_in_parallel_keep_their_order_and_a_closed_pipe_exits_0() {
     assert_eq!(one, two);
     assert_eq!(parse_all(&one).len(), 5000);
 
-    let mut child = Command::new(BIN)
+    let mut child = crate::util::bin_command()
         .args(["convert", big.to_str().unwrap()])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -518,4 +518,30 @@ fn english_to_french_to_english_is_the_identity() {
         assert!(back == canonical, "{name}: en → fr → en differs");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--messages fr`: the notes about games and the summary in French; the converted games are the same bytes.
+#[test]
+fn messages_in_french() {
+    let file = "fixtures/validate/errors.pgn";
+    let french = crate::util::run(&["convert", "--to", "en", "--messages", "fr", file]);
+    let english = crate::util::run(&["convert", "--to", "en", file]);
+    let said = String::from_utf8_lossy(&french.stderr);
+    for expected in [
+        "erreur[no_piece_can_reach] : aucun cavalier ne peut aller en g3",
+        "= remarque : partie 1 copiée telle quelle, signalée par un commentaire",
+        "11 parties lues, 11 écrites (1 convertie, 10 non converties",
+    ] {
+        assert!(said.contains(expected), "missing {expected:?} in:\n{said}");
+    }
+    assert_eq!(french.status.code(), english.status.code());
+    // Only the marking comments of the games copied unconverted say why in the chosen language.
+    let lines = |out: &std::process::Output| {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| !l.starts_with('{'))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(lines(&french), lines(&english));
 }

@@ -20,7 +20,7 @@ fn temp(name: &str) -> PathBuf {
 /// Runs `pgnkit ARGS`; kills it and fails when it runs longer than `limit`.
 fn run_for<S: AsRef<std::ffi::OsStr>>(args: &[S], limit: Duration) -> Output {
     let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_owned()).collect();
-    let mut child = Command::new(BIN)
+    let mut child = crate::util::bin_command()
         .args(&args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -3,12 +3,9 @@
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::process::Command;
 
 use pgnkit::core::fen::{self, CastlingStyle, InvalidFen, STARTING_FEN};
 use pgnkit::core::perft;
-
-use crate::util::BIN;
 
 /// Seeds for mutation: valid positions with castling, e.p., promotions and Chess960 rights.
 const SEEDS: &[&str] = &[
@@ -87,7 +84,7 @@ fn as_arg(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn run(args: &[&OsStr]) -> (i32, String, String) {
-    let output = Command::new(BIN)
+    let output = crate::util::bin_command()
         .args(args)
         .output()
         .expect("the binary runs");

@@ -90,7 +90,7 @@ fn run_with(
 ) -> Run {
     let capture_out = stdout.is_none();
     let capture_err = stderr.is_none();
-    let child = Command::new(BIN)
+    let child = crate::util::bin_command()
         .args(args)
         .current_dir(dir)
         .stdin(stdin)
@@ -490,7 +490,7 @@ fn start_converting(dir: &Path, wrapper: Option<&str>) -> Converting {
             c
         }
         None => {
-            let mut c = Command::new(BIN);
+            let mut c = crate::util::bin_command();
             // Whatever the test runner inherited (a background job starts with SIGINT ignored), the child
             // starts with the default actions, as from a terminal.
             // SAFETY: only async-signal-safe calls between fork and exec.

@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::util::{self, BIN, corpus, root, subset};
+use crate::util::{self, corpus, root, subset};
 
 const GNUCHESS: &str = "games-english/gnuchess-book_games-000001-020000.pgn";
 const LICHESS: &str = "games-english/lichess-db-2025-05_blitz_438games_clk.pgn";
@@ -583,7 +583,7 @@ fn summary_standings_and_crosstable_of_a_hand_made_tournament() {
 fn broken_pipe_ends_quietly_with_success() {
     // 20,000 rows: far more than a pipe holds, so pgnkit is still writing when the reader goes away
     let input = corpus(GNUCHESS);
-    let mut child = Command::new(BIN)
+    let mut child = crate::util::bin_command()
         .arg("stats")
         .arg(&input)
         .stdout(Stdio::piped())

@@ -13,6 +13,17 @@ use serde_json::Value;
 /// The `pgnkit` binary, built by cargo for the tests.
 pub const BIN: &str = env!("CARGO_BIN_EXE_pgnkit");
 
+/// A command running the `pgnkit` binary in English whatever the tester's locale (`LANG=fr_FR` would make
+/// its messages French): the tests that want French ask for it.
+pub fn bin_command() -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG");
+    command
+}
+
 /// The package root (also the tests' current directory, so `fixtures/...` resolves from either).
 pub fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -40,7 +51,7 @@ pub fn temp_dir(area: &str, name: &str) -> PathBuf {
 /// Runs `pgnkit ARGS` from the package root without standard input; a panic fails the test, whatever the
 /// exit code.
 pub fn run(args: &[&str]) -> Output {
-    let out = Command::new(BIN)
+    let out = bin_command()
         .args(args)
         .current_dir(root())
         .output()
@@ -55,7 +66,7 @@ pub fn run(args: &[&str]) -> Output {
 
 /// Runs `pgnkit ARGS`, feeding `stdin` from a thread so a full stdout pipe cannot deadlock the test.
 pub fn pgnkit<S: AsRef<OsStr>>(args: &[S], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(BIN)
+    let mut child = bin_command()
         .args(args)
         .stdin(if stdin.is_some() {
             Stdio::piped()

@@ -5,11 +5,11 @@
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use serde_json::Value;
 
-use crate::util::{self, BIN, corpus, records, root, run, subset};
+use crate::util::{self, corpus, records, root, run, subset};
 
 /// (kind, line, column) of every problem of a record.
 fn problems(record: &Value) -> Vec<(String, u64, u64)> {
@@ -273,7 +273,7 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
         "fixtures/validate/errors.pgn",
     ]);
     let text = std::fs::read(root().join("fixtures/validate/errors.pgn")).unwrap();
-    let mut child = Command::new(BIN)
+    let mut child = crate::util::bin_command()
         .args(["validate", "--format", "json", "-q", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -366,7 +366,7 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
 fn french_game_with_only_kings_and_pawns_is_read_as_french() {
     // `R` is the king in French (and the rook in English): only the French reading replays this game.
     let pgn = "[Event \"?\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 2. Re2 Re7 3. Rf3 Rf6 *\n";
-    let mut child = Command::new(BIN)
+    let mut child = crate::util::bin_command()
         .args(["validate", "--format", "json", "-q", "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -935,4 +935,69 @@ fn tag_checks_are_located_at_their_tags() {
         "fixtures/validate/tags.pgn",
     ]);
     assert!(records(&off).iter().all(|r| problems(r).is_empty()));
+}
+
+/// `--messages fr` (or a French `LANG`): every message and the summary in French with French piece names;
+/// the kinds, keys and exit code as in English.
+#[test]
+fn messages_in_french_keep_kinds_and_keys() {
+    let file = "fixtures/validate/errors.pgn";
+    let french = run(&["validate", "--messages", "fr", file]);
+    let text = String::from_utf8_lossy(&french.stdout);
+    for expected in [
+        "erreur[no_piece_can_reach] : aucun cavalier ne peut aller en g3",
+        "illégal : le cavalier en c3 est cloué sur le roi en e1 par le fou en b4",
+        "ambigu : les deux cavaliers en b1 et f3 peuvent aller en d2",
+        "roque interdit : le roi ou la tour en h1 a bougé",
+        "(partie 1, Alpha – Bravo, ronde 1; 2. Ng3)",
+        "validé : 11 parties",
+        "11 erreurs dans 11 parties",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    assert!(!text.contains("error["), "English left in:\n{text}");
+    let english = run(&["validate", file]);
+    assert_eq!(french.status.code(), english.status.code());
+    assert!(String::from_utf8_lossy(&english.stdout).contains("no knight can reach g3"));
+
+    // The environment decides when --messages is not given; --messages wins over it.
+    let by_env = |lang: &str, args: &[&str]| {
+        let out = util::bin_command()
+            .args(args)
+            .env("LANG", lang)
+            .current_dir(root())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(by_env("fr_FR.UTF-8", &["validate", file]).contains("aucun cavalier"));
+    assert!(by_env("fr_FR.UTF-8", &["validate", "--messages", "en", file]).contains("no knight"));
+    assert!(by_env("en_GB.UTF-8", &["validate", file]).contains("no knight"));
+
+    // JSON: the same records, kinds and locations; only the messages differ.
+    let json = |lang: &str| {
+        records(&run(&[
+            "validate",
+            "--format",
+            "json",
+            "--messages",
+            lang,
+            file,
+        ]))
+    };
+    let (en, fr) = (json("en"), json("fr"));
+    assert_eq!(en.len(), fr.len());
+    for (e, f) in en.iter().zip(&fr) {
+        assert_eq!(problems(e), problems(f));
+        let keys = |v: &Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(e), keys(f));
+    }
+    let message = |records: &[Value]| {
+        records[0]["problems"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(message(&fr), "aucun cavalier ne peut aller en g3");
+    assert_ne!(message(&en), message(&fr));
 }

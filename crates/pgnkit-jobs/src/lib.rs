@@ -8,6 +8,7 @@
 pub mod bulk;
 pub mod convert;
 pub mod input;
+pub mod messages;
 pub mod moves;
 pub mod pipeline;
 pub mod select;

@@ -3,7 +3,8 @@
 //!
 //! Layers, lowest first (a layer never imports a higher one): [`core`] (the rules: squares, positions, move
 //! generation, FEN, outcomes), [`notation`] (SAN/LAN/UCI, piece letters in many languages), [`pgn`] (reading
-//! and writing PGN), [`openings`] (opening names from the moves), [`walk`] (replaying a parsed game move by move with a [`walk::Visitor`]).
+//! and writing PGN), [`openings`] (opening names from the moves), [`walk`] (replaying a parsed game move by move with a [`walk::Visitor`]); [`explain`] writes
+//! the reasons for people in English or French.
 
 #![warn(missing_docs)]
 
@@ -13,6 +14,7 @@ pub use crate::core::{
     Bitboard, Board, CastlingMode, Color, File, Move, MoveKind, MoveList, Piece, Position, Rank,
     Role, Setup, Square,
 };
+pub mod explain;
 pub mod notation;
 pub mod openings;
 pub mod pgn;

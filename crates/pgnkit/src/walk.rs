@@ -174,8 +174,9 @@ pub enum SetupError {
     },
     /// The FEN tag is not a legal position; `span` is its tag.
     InvalidFen {
-        /// What is wrong with it, one message per problem.
-        problems: Vec<String>,
+        /// What is wrong with it, each problem at its column of the FEN (`Display` or
+        /// [`Explain`](crate::explain::Explain) for the text).
+        problems: Vec<fen::FenError>,
         /// Where the tag is.
         span: Span,
     },
@@ -253,7 +254,7 @@ pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, Setu
                     Ok(start)
                 })
                 .map_err(|invalid: InvalidFen| SetupError::InvalidFen {
-                    problems: invalid.problems().iter().map(|e| e.to_string()).collect(),
+                    problems: invalid.problems().to_vec(),
                     span: tag_span(game, "FEN"),
                 })?;
             match variant {

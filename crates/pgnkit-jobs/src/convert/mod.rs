@@ -17,6 +17,8 @@ use std::sync::Arc;
 use super::validate::{
     Problem, ProblemKind, Severity, TagText, ValidateOptions, problem_at, validate_game,
 };
+use crate::localized;
+use crate::messages::Locale;
 use pgnkit::core::GameState;
 use pgnkit::core::fen;
 use pgnkit::notation::Language;
@@ -70,6 +72,8 @@ pub struct ConvertOptions {
     /// PGN: set the `ECO`, `Opening` and `Variation` tags to the opening the main line reaches
     /// ([`pgnkit::openings`]); a game that reaches none keeps its own.
     pub add_opening: bool,
+    /// The language of the notes about games (and of the comment that marks a game copied unconverted).
+    pub messages: Locale,
 }
 
 impl Default for ConvertOptions {
@@ -82,6 +86,7 @@ impl Default for ConvertOptions {
             keep: Keep::default(),
             skip_invalid: false,
             add_opening: false,
+            messages: Locale::En,
         }
     }
 }
@@ -125,6 +130,7 @@ impl fmt::Display for Failure {
                 "variant \"{name}\" is not supported (only standard chess and Chess960)"
             ),
             Failure::Setup(SetupError::InvalidFen { problems, .. }) => {
+                let problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
                 write!(
                     f,
                     "the FEN tag is not a legal position: {}",
@@ -338,10 +344,16 @@ impl Converter {
         let replayed = match replayed {
             Ok(r) => r,
             Err(failure) => {
-                let action = match (self.opts.skip_invalid, self.opts.format) {
-                    (true, _) | (false, OutputFormat::Epd) => "skipped",
-                    (false, OutputFormat::Pgn) => "copied unchanged, marked by a comment",
-                    (false, OutputFormat::Jsonl) => "recorded with its error",
+                let fr = self.opts.messages == Locale::Fr;
+                let action = match (self.opts.skip_invalid, self.opts.format, fr) {
+                    (true, _, false) | (false, OutputFormat::Epd, false) => "skipped",
+                    (true, _, true) | (false, OutputFormat::Epd, true) => "ignorée",
+                    (false, OutputFormat::Pgn, false) => "copied unchanged, marked by a comment",
+                    (false, OutputFormat::Pgn, true) => {
+                        "copiée telle quelle, signalée par un commentaire"
+                    }
+                    (false, OutputFormat::Jsonl, false) => "recorded with its error",
+                    (false, OutputFormat::Jsonl, true) => "enregistrée avec son erreur",
                 };
                 let problems = self.explain(game, file, &failure);
                 let fate = self.keep_invalid(game, file, &problems[0], out);
@@ -350,7 +362,12 @@ impl Converter {
             }
         };
         if replayed.confidence == Confidence::Guessed && replayed.guessed_among.len() > 1 {
-            let names: Vec<&str> = replayed.guessed_among.iter().map(|l| l.name()).collect();
+            let locale = self.opts.messages;
+            let name = |l: Language| match locale {
+                Locale::En => l.name(),
+                Locale::Fr => crate::messages::french_language_name(l),
+            };
+            let names: Vec<&str> = replayed.guessed_among.iter().map(|l| name(*l)).collect();
             let first = game
                 .main_line()
                 .next()
@@ -358,10 +375,12 @@ impl Converter {
             let problems = warning(
                 ProblemKind::LanguageGuessed,
                 first,
-                format!(
+                localized!(
+                    locale,
                     "the moves replay legally with the piece letters of several languages ({}); read as {}",
+                    "les coups se rejouent légalement avec les lettres de pièces de plusieurs langues ({}) ; lus en notation {}",
                     names.join(", "),
-                    replayed.lang.name()
+                    name(replayed.lang)
                 ),
             );
             notes.push(note(NoteLevel::Warning, problems, None));
@@ -380,8 +399,10 @@ impl Converter {
             let problems = warning(
                 ProblemKind::ResultMismatch,
                 span,
-                format!(
-                    "the game ends with {marker} but its Result tag says {result}; written as {result}"
+                localized!(
+                    self.opts.messages,
+                    "the game ends with {marker} but its Result tag says {result}; written as {result}",
+                    "la partie se termine par {marker} mais sa balise Result dit {result} ; écrite {result}"
                 ),
             );
             notes.push(note(NoteLevel::Warning, problems, None));
@@ -417,6 +438,7 @@ impl Converter {
         let opts = ValidateOptions {
             lang: self.opts.from,
             report_tags: true,
+            messages: self.opts.messages,
             ..ValidateOptions::default()
         };
         let report = validate_game(game, &Arc::from(file), &opts);

@@ -383,6 +383,8 @@ pub fn game_stats_with<'a>(
         final_fen: false,
         strict: false,
         report_tags: false,
+        // Cells of the tables stay in English whatever the user's language: they are data.
+        messages: crate::messages::Locale::En,
     };
     let mut tally = Tally {
         game,
@@ -799,6 +801,7 @@ mod tests {
             final_fen: false,
             strict: false,
             report_tags: false,
+            messages: crate::messages::Locale::En,
         };
         let file: Arc<str> = Arc::from("f");
         let (mut games, mut invalid) = (0, 0);

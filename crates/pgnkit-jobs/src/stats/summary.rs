@@ -22,6 +22,8 @@ use std::fmt::Write as _;
 
 use super::GameStats;
 use super::perf::{performance, rating_of};
+use crate::localized;
+use crate::messages::{Locale, plural as plural_in};
 use pgnkit::core::Termination;
 use pgnkit::pgn::{Game, GameResult};
 
@@ -56,13 +58,18 @@ impl Outcome {
         }
     }
 
-    fn label(self) -> &'static str {
-        match self {
-            Outcome::WhiteWins => "white wins (1-0)",
-            Outcome::Draw => "draws (1/2-1/2)",
-            Outcome::BlackWins => "black wins (0-1)",
-            Outcome::Unfinished => "unfinished (*)",
-            Outcome::Unknown => "no or unknown result",
+    fn label(self, locale: Locale) -> &'static str {
+        match (self, locale) {
+            (Outcome::WhiteWins, Locale::En) => "white wins (1-0)",
+            (Outcome::Draw, Locale::En) => "draws (1/2-1/2)",
+            (Outcome::BlackWins, Locale::En) => "black wins (0-1)",
+            (Outcome::Unfinished, Locale::En) => "unfinished (*)",
+            (Outcome::Unknown, Locale::En) => "no or unknown result",
+            (Outcome::WhiteWins, Locale::Fr) => "gain des Blancs (1-0)",
+            (Outcome::Draw, Locale::Fr) => "nulles (1/2-1/2)",
+            (Outcome::BlackWins, Locale::Fr) => "gain des Noirs (0-1)",
+            (Outcome::Unfinished, Locale::Fr) => "inachevées (*)",
+            (Outcome::Unknown, Locale::Fr) => "résultat absent ou inconnu",
         }
     }
 }
@@ -342,12 +349,18 @@ impl StatsSummary {
 
     /// The report, as text.
     pub fn render(&self) -> String {
+        self.render_in(Locale::En)
+    }
+
+    /// The report in `locale`: the headings and explanations translated; names, codes and figures as they are.
+    pub fn render_in(&self, locale: Locale) -> String {
         let mut s = String::new();
-        let _ = self.write_report(&mut s);
+        let _ = self.write_report(&mut s, locale);
         s
     }
 
-    fn write_report(&self, s: &mut String) -> std::fmt::Result {
+    fn write_report(&self, s: &mut String, locale: Locale) -> std::fmt::Result {
+        let plural = |n: u64| plural_in(locale, n);
         let games = self.games;
         let pct = |n: u64| {
             if games == 0 {
@@ -356,45 +369,65 @@ impl StatsSummary {
                 100.0 * n as f64 / games as f64
             }
         };
-        writeln!(
-            s,
-            "{} game{} in {} file{} ({:.1} MB), {} half-moves in the main lines ({:.1} per game); {} game{} with errors",
-            games,
-            plural(games),
+        let per_game = if games == 0 {
+            0.0
+        } else {
+            self.plies as f64 / games as f64
+        };
+        let (files, mb, plies, with_errors) = (
             self.files,
-            plural(self.files),
             self.bytes as f64 / 1e6,
             self.plies,
-            if games == 0 {
-                0.0
-            } else {
-                self.plies as f64 / games as f64
-            },
             self.games_with_errors,
-            plural(self.games_with_errors),
+        );
+        let (g, f, e) = (plural(games), plural(files), plural(with_errors));
+        writeln!(
+            s,
+            "{}",
+            localized!(
+                locale,
+                "{games} game{g} in {files} file{f} ({mb:.1} MB), {plies} half-moves in the main lines ({per_game:.1} per game); {with_errors} game{e} with errors",
+                "{games} partie{g} dans {files} fichier{f} ({mb:.1} Mo), {plies} demi-coups dans les lignes principales ({per_game:.1} par partie) ; {with_errors} partie{e} avec erreurs"
+            )
         )?;
 
-        writeln!(s, "\nresults")?;
+        writeln!(s, "\n{}", localized!(locale, "results", "résultats"))?;
         for (k, o) in Outcome::ALL.iter().enumerate() {
             let n = self.results[k];
             if n > 0 || k < 3 {
-                writeln!(s, "  {:<22} {:>9} {:>6.1} %", o.label(), n, pct(n))?;
+                writeln!(s, "  {:<22} {:>9} {:>6.1} %", o.label(locale), n, pct(n))?;
             }
         }
         let decided = self.results[0] + self.results[1] + self.results[2];
         if decided > 0 {
             let white = (2 * self.results[0] + self.results[1]) as f64 / (2 * decided) as f64;
+            let (white, black) = (100.0 * white, 100.0 * (1.0 - white));
             writeln!(
                 s,
-                "  white scored {:.1} %, black {:.1} % (of the {} finished games, a draw counting half)",
-                100.0 * white,
-                100.0 * (1.0 - white),
-                decided
+                "{}",
+                localized!(
+                    locale,
+                    "  white scored {white:.1} %, black {black:.1} % (of the {decided} finished games, a draw counting half)",
+                    "  les Blancs ont marqué {white:.1} %, les Noirs {black:.1} % (des {decided} parties terminées, une nulle comptant pour moitié)"
+                )
             )?;
         }
 
-        writeln!(s, "\nendings of the final main-line position")?;
-        let names = std::iter::once("none").chain(TERMINATIONS.iter().map(|t| t.as_str()));
+        writeln!(
+            s,
+            "\n{}",
+            localized!(
+                locale,
+                "endings of the final main-line position",
+                "fins de la position finale de la ligne principale"
+            )
+        )?;
+        let names = std::iter::once(localized!(locale, "none", "aucune")).chain(
+            TERMINATIONS.iter().map(|t| match locale {
+                Locale::En => t.as_str().to_string(),
+                Locale::Fr => pgnkit::explain::Explain::explain(t, locale),
+            }),
+        );
         for (k, name) in names.enumerate() {
             let n = self.terminations[k];
             if n > 0 {
@@ -404,30 +437,51 @@ impl StatsSummary {
 
         let mut ecos: Vec<(&String, &u64)> = self.eco.iter().collect();
         ecos.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let distinct = ecos.len();
+        let most = ecos.len().min(self.limits.listed_eco);
+        let listed = if ecos.is_empty() {
+            String::new()
+        } else {
+            localized!(
+                locale,
+                ", the {most} most frequent:",
+                ", les {most} plus fréquents :"
+            )
+        };
         writeln!(
             s,
-            "\nECO codes: {} distinct{}",
-            ecos.len(),
-            if ecos.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ", the {} most frequent:",
-                    ecos.len().min(self.limits.listed_eco)
-                )
-            }
+            "{}",
+            localized!(
+                locale,
+                "\nECO codes: {distinct} distinct{listed}",
+                "\ncodes ECO : {distinct} différents{listed}"
+            )
         )?;
         for (code, n) in ecos.iter().take(self.limits.listed_eco) {
             writeln!(s, "  {:<22} {:>9} {:>6.1} %", code, n, pct(**n))?;
         }
         if self.no_eco > 0 {
-            writeln!(s, "  (no ECO tag: {} games)", self.no_eco)?;
-        }
-        if self.eco_untracked > 0 {
+            let n = self.no_eco;
             writeln!(
                 s,
-                "  ({} games with ECO values beyond the first {} distinct ones are not counted per code)",
-                self.eco_untracked, self.limits.eco_codes
+                "{}",
+                localized!(
+                    locale,
+                    "  (no ECO tag: {n} games)",
+                    "  (sans balise ECO : {n} parties)"
+                )
+            )?;
+        }
+        if self.eco_untracked > 0 {
+            let (n, limit) = (self.eco_untracked, self.limits.eco_codes);
+            writeln!(
+                s,
+                "{}",
+                localized!(
+                    locale,
+                    "  ({n} games with ECO values beyond the first {limit} distinct ones are not counted per code)",
+                    "  ({n} parties aux codes ECO au-delà des {limit} premiers ne sont pas comptées par code)"
+                )
             )?;
         }
 
@@ -435,27 +489,42 @@ impl StatsSummary {
         let mut events: Vec<&EventTable> = self.events.iter().collect();
         events.sort_by_key(|e| std::cmp::Reverse(e.games));
         for table in events.into_iter().take(self.limits.listed_events) {
-            table.write(s, &self.limits)?;
+            table.write(s, &self.limits, locale)?;
         }
         if self.events.len() > self.limits.listed_events {
+            let n = self.events.len() - self.limits.listed_events;
             writeln!(
                 s,
-                "\n({} more events not listed)",
-                self.events.len() - self.limits.listed_events
+                "{}",
+                localized!(
+                    locale,
+                    "\n({n} more events not listed)",
+                    "\n({n} autres tournois non listés)"
+                )
             )?;
         }
         if self.games_without_event > 0 {
+            let n = self.games_without_event;
             writeln!(
                 s,
-                "\n({} games without an Event tag, or with `?`, belong to no tournament: no standings)",
-                self.games_without_event
+                "{}",
+                localized!(
+                    locale,
+                    "\n({n} games without an Event tag, or with `?`, belong to no tournament: no standings)",
+                    "\n({n} parties sans balise Event, ou avec `?`, n'appartiennent à aucun tournoi : pas de classement)"
+                )
             )?;
         }
         if self.games_in_untracked_events > 0 {
+            let (n, limit) = (self.games_in_untracked_events, self.limits.events);
             writeln!(
                 s,
-                "\n({} games of events beyond the first {} have no standings)",
-                self.games_in_untracked_events, self.limits.events
+                "{}",
+                localized!(
+                    locale,
+                    "\n({n} games of events beyond the first {limit} have no standings)",
+                    "\n({n} parties de tournois au-delà des {limit} premiers n'ont pas de classement)"
+                )
             )?;
         }
         Ok(())
@@ -498,7 +567,8 @@ impl EventTable {
         order
     }
 
-    fn write(&self, s: &mut String, limits: &Limits) -> std::fmt::Result {
+    fn write(&self, s: &mut String, limits: &Limits, locale: Locale) -> std::fmt::Result {
+        let plural = |n: u64| plural_in(locale, n);
         let place: Vec<&str> = [self.site.as_str(), self.year.as_str()]
             .into_iter()
             .filter(|p| !p.is_empty() && *p != "?" && *p != "????")
@@ -508,18 +578,27 @@ impl EventTable {
         } else {
             format!("\"{}\" ({})", self.name, place.join(", "))
         };
+        let (games, players) = (self.games, self.players.len() as u64);
+        let (g, p) = (plural(games), plural(players));
+        let unscored = self.unscored;
+        let u = plural(unscored);
+        let unscored = if unscored > 0 {
+            localized!(
+                locale,
+                "; {unscored} without a result (not scored)",
+                " ; {unscored} sans résultat (non comptée{u})"
+            )
+        } else {
+            String::new()
+        };
         writeln!(
             s,
-            "\nevent {name}: {} game{}, {} player{}{}",
-            self.games,
-            plural(self.games),
-            self.players.len(),
-            plural(self.players.len() as u64),
-            if self.unscored > 0 {
-                format!("; {} without a result (not scored)", self.unscored)
-            } else {
-                String::new()
-            }
+            "{}",
+            localized!(
+                locale,
+                "\nevent {name}: {games} game{g}, {players} player{p}{unscored}",
+                "\ntournoi {name} : {games} partie{g}, {players} joueur{p}{unscored}"
+            )
         )?;
         if self.players.is_empty() {
             return Ok(());
@@ -535,7 +614,15 @@ impl EventTable {
         writeln!(
             s,
             "  {:>4}  {:<width$}  {:>6}  {:>5}  {:>6}  {:>6}  {:>5}  {:>7}  {:>5}",
-            "rank", "player", "rating", "games", "points", "score", "rated", "opp avg", "perf"
+            localized!(locale, "rank", "rang"),
+            localized!(locale, "player", "joueur"),
+            localized!(locale, "rating", "Elo"),
+            localized!(locale, "games", "part."),
+            "points",
+            localized!(locale, "score", "%"),
+            localized!(locale, "rated", "cl."),
+            localized!(locale, "opp avg", "moy adv"),
+            "perf"
         )?;
         let mut rank = 0;
         let mut last_points = None;
@@ -565,17 +652,27 @@ impl EventTable {
             )?;
         }
         if order.len() > shown.len() {
+            let n = order.len() - shown.len();
             writeln!(
                 s,
-                "  ({} more players not listed)",
-                order.len() - shown.len()
+                "{}",
+                localized!(
+                    locale,
+                    "  ({n} more players not listed)",
+                    "  ({n} autres joueurs non listés)"
+                )
             )?;
         }
         if self.untracked > 0 {
+            let (n, limit) = (self.untracked, limits.players);
             writeln!(
                 s,
-                "  ({} player-games not counted: more than {} players tracked in all)",
-                self.untracked, limits.players
+                "{}",
+                localized!(
+                    locale,
+                    "  ({n} player-games not counted: more than {limit} players tracked in all)",
+                    "  ({n} parties de joueurs non comptées : plus de {limit} joueurs suivis en tout)"
+                )
             )?;
         }
         if let Some(pairs) = &self.pairs
@@ -586,7 +683,12 @@ impl EventTable {
         {
             writeln!(
                 s,
-                "  crosstable (points of the row's player against the column's):"
+                "{}",
+                localized!(
+                    locale,
+                    "  crosstable (points of the row's player against the column's):",
+                    "  grille américaine (points du joueur de la ligne contre celui de la colonne) :"
+                )
             )?;
             write!(s, "  {:>4}  {:<width$} ", "", "")?;
             for k in 1..=order.len() {
@@ -639,10 +741,6 @@ pub fn points(half_points: u64) -> String {
         (n, 1) => format!("{n}½"),
         (n, _) => n.to_string(),
     }
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 #[cfg(test)]
@@ -711,6 +809,19 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("crosstable"), "{text}");
+        // The same report in French: headings translated, names and figures unchanged.
+        let french = s.render_in(Locale::Fr);
+        assert!(
+            french.contains("tournoi \"T\" : 5 parties, 4 joueurs ; 1 sans résultat (non comptée)"),
+            "{french}"
+        );
+        assert!(french.contains("grille américaine"), "{french}");
+        assert!(
+            !french.contains("crosstable") && !french.contains("games"),
+            "{french}"
+        );
+        let figures = |t: &str| t.chars().filter(char::is_ascii_digit).count();
+        assert_eq!(figures(&french), figures(&text));
     }
 
     #[test]

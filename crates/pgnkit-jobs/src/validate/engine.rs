@@ -8,6 +8,8 @@ use std::sync::Arc;
 use super::report::{GameReport, Problem, ProblemKind, Severity, TagText};
 use super::tags::{TagProblem, check_ply_count, check_tags, is_checked_tag};
 use super::tournament::year_of;
+use crate::localized;
+use crate::messages::{Explain, Locale, plural, side_name};
 use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Termination};
 use pgnkit::notation::{
@@ -39,6 +41,8 @@ pub struct ValidateOptions {
     /// Fill the report's players, event, site and round, and the fingerprint of the game for duplicate
     /// detection (a job with its own reading of the tags, as stats, needs only the verdict).
     pub report_tags: bool,
+    /// The language of the messages (problem kinds and JSON keys do not change with it).
+    pub messages: Locale,
 }
 
 /// Where problems are turned into located records.
@@ -50,11 +54,14 @@ struct Reporter<'g, 'a> {
     locator: Locator<'a>,
     /// Notes become errors (`--strict`).
     strict: bool,
+    /// The language of the messages.
+    locale: Locale,
 }
 
 impl<'g, 'a> Reporter<'g, 'a> {
-    fn new(game: &'g Game<'a>, strict: bool) -> Self {
+    fn new(game: &'g Game<'a>, strict: bool, locale: Locale) -> Self {
         Reporter {
+            locale,
             game,
             problems: Vec::new(),
             notes: Vec::new(),
@@ -136,7 +143,7 @@ fn located(
 /// A problem of `kind` at `span` of `game`, located and shown as validate shows its own (other jobs word
 /// their findings through this, so every message of pgnkit has validate's precision).
 pub fn problem_at(game: &Game<'_>, kind: ProblemKind, span: Span, message: String) -> Problem {
-    Reporter::new(game, false).locate(kind, span, message)
+    Reporter::new(game, false, Locale::En).locate(kind, span, message)
 }
 
 /// Most characters of a source line shown on each side of a problem.
@@ -256,24 +263,34 @@ fn kind_of(failure: &MoveFailure) -> ProblemKind {
     }
 }
 
-fn failure_message(token: &[u8], failure: &MoveFailure) -> String {
+fn failure_message(token: &[u8], failure: &MoveFailure, locale: Locale) -> String {
+    let token = shown_token(token);
     match failure {
-        MoveFailure::Syntax(e) => {
-            format!(
-                "cannot read \"{}\" as a move: {}",
-                shown_token(token),
-                e.kind
+        MoveFailure::Syntax(e) => localized!(
+            locale,
+            "cannot read \"{token}\" as a move: {}",
+            "impossible de lire \"{token}\" comme un coup : {}",
+            e.kind.explain(locale)
+        ),
+        MoveFailure::San(err) => err.explain(locale),
+        MoveFailure::Unknown => localized!(
+            locale,
+            "cannot read \"{token}\" as a move or any other PGN token",
+            "impossible de lire \"{token}\" comme un coup ou un autre élément PGN"
+        ),
+        MoveFailure::GameOver { checkmate } => {
+            let ending = if *checkmate {
+                Termination::Checkmate
+            } else {
+                Termination::Stalemate
+            };
+            localized!(
+                locale,
+                "the game is already over ({}): no move can follow",
+                "la partie est déjà finie ({}) : aucun coup ne peut suivre",
+                ending.explain(locale)
             )
         }
-        MoveFailure::San(err) => err.to_string(),
-        MoveFailure::Unknown => format!(
-            "cannot read \"{}\" as a move or any other PGN token",
-            shown_token(token)
-        ),
-        MoveFailure::GameOver { checkmate } => format!(
-            "the game is already over ({}): no move can follow",
-            if *checkmate { "checkmate" } else { "stalemate" }
-        ),
     }
 }
 
@@ -388,15 +405,19 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
             if at.leniencies.contains(leniency) {
                 let game = self.rep.game;
                 let lang = self.lang;
+                let locale = self.rep.locale;
                 self.rep.note(kind, at.token.span, || {
                     let token = match &at.token.kind {
                         TokenKind::Move(mt) => game.san(mt),
                         _ => game.bytes(at.token.span),
                     };
-                    format!(
-                        "\"{}\" read as {} ({leniency})",
+                    localized!(
+                        locale,
+                        "\"{}\" read as {} ({})",
+                        "\"{}\" lu comme {} ({})",
                         shown_token(token),
-                        SanPlus::from_move(before, m).display(lang)
+                        SanPlus::from_move(before, m).display(lang),
+                        leniency.explain(locale)
                     )
                 });
             }
@@ -436,12 +457,12 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
             if let Some(fingerprint) = &mut self.fingerprint {
                 fingerprint.add(1 << 20);
             }
-            self.locate_move(
-                at,
-                ProblemKind::NullMove,
-                "a null move passes the turn: it is no chess move (analysis only)".into(),
-                before,
+            let message = localized!(
+                self.rep.locale,
+                "a null move passes the turn: it is no chess move (analysis only)",
+                "un coup nul passe le trait : ce n'est pas un coup d'échecs (analyse seulement)"
             );
+            self.locate_move(at, ProblemKind::NullMove, message, before);
         }
         ControlFlow::Continue(())
     }
@@ -478,10 +499,16 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
                 })
                 .map(|s| {
                     let san = SanPlus::from_move(before, &s.mv);
-                    format!("did you mean {} ({})?", san.display(self.lang), s.slip)
+                    localized!(
+                        self.rep.locale,
+                        "did you mean {} ({})?",
+                        "vouliez-vous dire {} ({}) ?",
+                        san.display(self.lang),
+                        s.slip.explain(self.rep.locale)
+                    )
                 }),
         };
-        let message = failure_message(token, &failure);
+        let message = failure_message(token, &failure, self.rep.locale);
         let p = self.locate_move(at, kind_of(&failure), message, before);
         p.suggestion = suggestion;
         ControlFlow::Continue(())
@@ -565,7 +592,7 @@ pub fn validate_game_with<C: Visitor>(
         line: game.line,
         fingerprint: 0,
     };
-    let mut rep = Reporter::new(game, opts.strict);
+    let mut rep = Reporter::new(game, opts.strict, opts.messages);
 
     // What the reader found.
     for d in &game.diagnostics {
@@ -584,15 +611,20 @@ pub fn validate_game_with<C: Visitor>(
             _ => ProblemKind::Syntax,
         };
         if kind.severity() == Severity::Note {
+            let locale = rep.locale;
             rep.note(kind, d.span, || match d.kind {
-                DiagnosticKind::ResultSpelling => {
-                    format!("\"{}\" read as 1/2-1/2", shown_token(game.bytes(d.span)))
-                }
-                _ => d.kind.to_string(),
+                DiagnosticKind::ResultSpelling => localized!(
+                    locale,
+                    "\"{}\" read as 1/2-1/2",
+                    "\"{}\" lu comme 1/2-1/2",
+                    shown_token(game.bytes(d.span))
+                ),
+                _ => d.kind.explain(locale),
             });
             continue;
         }
-        rep.push(kind, d.span, d.kind.to_string());
+        let message = d.kind.explain(rep.locale);
+        rep.push(kind, d.span, message);
     }
 
     if game.encoding == pgnkit::pgn::Encoding::Cp1252 {
@@ -608,29 +640,34 @@ pub fn validate_game_with<C: Visitor>(
     let prepared = match walk::prepare(game, opts.lang) {
         Ok(p) => p,
         Err(SetupError::UnsupportedVariant { name, span }) => {
-            rep.push(
-                ProblemKind::UnsupportedVariant,
-                span,
-                format!("variant \"{name}\" is not supported: only standard chess and Chess960 are replayed"),
+            let message = localized!(
+                rep.locale,
+                "variant \"{name}\" is not supported: only standard chess and Chess960 are replayed",
+                "la variante \"{name}\" n'est pas prise en charge : seuls les échecs classiques et Chess960 sont rejoués"
             );
+            rep.push(ProblemKind::UnsupportedVariant, span, message);
             report.variant = Some(name);
             return (finish(report, rep, None, opts), None);
         }
         Err(SetupError::InvalidFen { problems, span }) => {
-            rep.push(
-                ProblemKind::InvalidFen,
-                span,
-                format!(
-                    "the FEN tag is not a legal position: {}",
-                    problems.join("; ")
-                ),
+            let message = localized!(
+                rep.locale,
+                "the FEN tag is not a legal position: {}",
+                "la balise FEN ne décrit pas une position légale : {}",
+                problems
+                    .iter()
+                    .map(|p| p.explain(rep.locale))
+                    .collect::<Vec<_>>()
+                    .join("; ")
             );
+            rep.push(ProblemKind::InvalidFen, span, message);
             return (finish(report, rep, None, opts), None);
         }
     };
     if let Some(repair) = prepared.repair {
+        let locale = rep.locale;
         rep.note(ProblemKind::FenClockRepaired, tag_span(game, "FEN"), || {
-            repair.to_string()
+            repair.explain(locale)
         });
     }
     if prepared.variant == walk::Variant::Chess960 {
@@ -641,20 +678,23 @@ pub fn validate_game_with<C: Visitor>(
     report.lang_confidence = choice.confidence;
     report.lang_equivalents = choice.equivalents.iter().collect();
     if choice.guessed_among.len() > 1 {
-        let names: Vec<&str> = choice.guessed_among.iter().map(|l| l.name()).collect();
+        let name = |l: Language| match rep.locale {
+            Locale::En => l.name(),
+            Locale::Fr => crate::messages::french_language_name(l),
+        };
+        let names: Vec<&str> = choice.guessed_among.iter().map(|l| name(*l)).collect();
         let first_move = game
             .main_line()
             .next()
             .map_or(Span::default(), |(t, _)| t.span);
-        rep.push(
-            ProblemKind::LanguageGuessed,
-            first_move,
-            format!(
-                "the moves replay legally with the piece letters of several languages ({}); read as {}",
-                names.join(", "),
-                choice.lang.name()
-            ),
+        let message = localized!(
+            rep.locale,
+            "the moves replay legally with the piece letters of several languages ({}); read as {}",
+            "les coups se rejouent légalement avec les lettres de pièces de plusieurs langues ({}) ; lus en notation {}",
+            names.join(", "),
+            name(choice.lang)
         );
+        rep.push(ProblemKind::LanguageGuessed, first_move, message);
     }
 
     let fingerprint = opts.report_tags.then(|| {
@@ -684,11 +724,12 @@ pub fn validate_game_with<C: Visitor>(
         let offset = game.offset + u64::from(d.span.start);
         if !rep.problems.iter().any(|p| p.offset == offset) {
             let text = shown_token(game.bytes(d.span));
-            rep.push(
-                ProblemKind::Syntax,
-                d.span,
-                format!("cannot read \"{text}\" as a move or any other PGN token"),
+            let message = localized!(
+                rep.locale,
+                "cannot read \"{text}\" as a move or any other PGN token",
+                "impossible de lire \"{text}\" comme un coup ou un autre élément PGN"
             );
+            rep.push(ProblemKind::Syntax, d.span, message);
         }
     }
     report.variation_moves = walk.variation_moves;
@@ -700,10 +741,12 @@ pub fn validate_game_with<C: Visitor>(
             .rev()
             .find(|p| p.severity == Severity::Error && !p.in_variation && p.ply.is_some())
         {
-            p.message.push_str(&format!(
-                " ({} later move{} of the main line left unchecked)",
-                walk.unchecked,
-                if walk.unchecked == 1 { "" } else { "s" }
+            let n = u64::from(walk.unchecked);
+            let s = plural(rep.locale, n);
+            p.message.push_str(&localized!(
+                rep.locale,
+                " ({n} later move{s} of the main line left unchecked)",
+                " ({n} coup{s} suivant{s} de la ligne principale non vérifié{s})"
             ));
         }
     }
@@ -745,12 +788,15 @@ fn push_tag_problem(rep: &mut Reporter<'_, '_>, p: TagProblem) {
 /// Notes the tag values and comments that are not UTF-8 (read as Windows-1252), naming the first.
 fn note_legacy_text(rep: &mut Reporter<'_, '_>) {
     let game = rep.game;
+    let locale = rep.locale;
     for tag in &game.tags {
         let raw = game.bytes(tag.value);
         if game.field_encoding(raw) == Encoding::Cp1252 {
             rep.note(ProblemKind::Windows1252Text, tag.span, || {
-                format!(
+                localized!(
+                    locale,
                     "the {} tag is not UTF-8: read as Windows-1252 (\"{}\")",
+                    "la balise {} n'est pas en UTF-8 : lue en Windows-1252 (\"{}\")",
                     game.tag_name(tag),
                     game.tag_value(tag)
                 )
@@ -762,7 +808,11 @@ fn note_legacy_text(rep: &mut Reporter<'_, '_>) {
             && game.field_encoding(game.comment_bytes(token.span)) == Encoding::Cp1252
         {
             rep.note(ProblemKind::Windows1252Text, token.span, || {
-                "a comment is not UTF-8: read as Windows-1252".into()
+                localized!(
+                    locale,
+                    "a comment is not UTF-8: read as Windows-1252",
+                    "un commentaire n'est pas en UTF-8 : lu en Windows-1252"
+                )
             });
         }
     }
@@ -793,6 +843,7 @@ fn finish(
     opts: &ValidateOptions,
 ) -> GameReport {
     let game = rep.game;
+    let locale = rep.locale;
     let marker_span = game
         .tokens
         .iter()
@@ -818,8 +869,10 @@ fn finish(
         rep.push(
             ProblemKind::ResultMismatch,
             span,
-            format!(
+            localized!(
+                locale,
                 "the game ends with {} but its Result tag says {}",
+                "la partie se termine par {} mais sa balise Result dit {}",
                 marker.as_str(),
                 report.result
             ),
@@ -849,13 +902,22 @@ fn finish(
             let p = rep.push(
                 ProblemKind::MovesAfterAutomaticDraw,
                 span,
-                format!(
-                    "the game was drawn by the {} after half-move {} (FIDE 9.6 / 5.2.2); {} more half-move{} played on",
-                    ended.what.describe(),
-                    ended.ply,
-                    state.ply() - ended.ply,
-                    if state.ply() - ended.ply == 1 { " was" } else { "s were" }
-                ),
+                {
+                    let more = state.ply() - ended.ply;
+                    let ply = ended.ply;
+                    let rule = ended.what.explain(locale);
+                    let (was, s) = match (locale, more) {
+                        (Locale::En, 1) => (" was", ""),
+                        (Locale::En, _) => ("s were", "s"),
+                        (Locale::Fr, 1) => ("", ""),
+                        (Locale::Fr, _) => ("s", "s"),
+                    };
+                    localized!(
+                        locale,
+                        "the game was drawn by the {rule} after half-move {ply} (FIDE 9.6 / 5.2.2); {more} more half-move{was} played on",
+                        "la partie était nulle par {rule} après le demi-coup {ply} (FIDE 9.6 / 5.2.2) ; {more} demi-coup{s} joué{was} ensuite"
+                    )
+                },
             );
             p.ply = Some(ended.ply + 1);
             p.move_text = move_text;
@@ -875,9 +937,11 @@ fn finish(
                     rep.push(
                         ProblemKind::ResultContradictsBoard,
                         at_end,
-                        format!(
+                        localized!(
+                            locale,
                             "{} is checkmated, so the result must be {expected}, not {claimed}",
-                            (!winner).name()
+                            "{} sont mat, le résultat doit donc être {expected}, pas {claimed}",
+                            side_name(locale, !winner)
                         ),
                     );
                 }
@@ -886,7 +950,12 @@ fn finish(
                 rep.push(
                     ProblemKind::ResultContradictsBoard,
                     at_end,
-                    format!("the final position is a draw by {}, so the result must be 1/2-1/2, not {claimed}", t.describe()),
+                    localized!(
+                        locale,
+                        "the final position is a draw by {}, so the result must be 1/2-1/2, not {claimed}",
+                        "la position finale est nulle par {}, le résultat doit donc être 1/2-1/2, pas {claimed}",
+                        t.explain(locale)
+                    ),
                 );
             }
             _ => {
@@ -895,16 +964,18 @@ fn finish(
                 {
                     // FIDE 6.9 is about the flag: a loss on time against a side that cannot mate is a draw.
                     // A resignation stands whatever the material.
+                    let side = side_name(locale, winner);
                     let message = if lost_on_time(game) {
-                        format!(
-                            "{claimed} says {} won on time, but {} cannot checkmate by any series of legal moves: the game is drawn (FIDE 6.9)",
-                            winner.name(),
-                            winner.name()
+                        localized!(
+                            locale,
+                            "{claimed} says {side} won on time, but {side} cannot checkmate by any series of legal moves: the game is drawn (FIDE 6.9)",
+                            "{claimed} dit que {side} ont gagné au temps, mais {side} ne peuvent mater par aucune suite de coups légaux : la partie est nulle (FIDE 6.9)"
                         )
                     } else {
-                        format!(
-                            "{claimed} is a win for {}, who cannot checkmate by any series of legal moves: a resignation stands, but a loss on time would be a draw (FIDE 6.9)",
-                            winner.name()
+                        localized!(
+                            locale,
+                            "{claimed} is a win for {side}, who cannot checkmate by any series of legal moves: a resignation stands, but a loss on time would be a draw (FIDE 6.9)",
+                            "{claimed} est une victoire pour {side}, qui ne peuvent mater par aucune suite de coups légaux : un abandon reste valable, mais une perte au temps serait nulle (FIDE 6.9)"
                         )
                     };
                     rep.push(ProblemKind::WinWithoutMatingMaterial, at_end, message);
@@ -916,7 +987,11 @@ fn finish(
         rep.push(
             ProblemKind::UnfinishedGame,
             at_end,
-            "the game is unfinished (*) in a file said to be finished".into(),
+            localized!(
+                locale,
+                "the game is unfinished (*) in a file said to be finished",
+                "la partie est inachevée (*) dans un fichier annoncé comme terminé"
+            ),
         );
     }
     report.problems = rep.into_problems();

@@ -1,0 +1,57 @@
+//! Messages for people in the user's language (`--messages en|fr`): the [`Locale`] and [`Explain`] of the
+//! library, and [`localized!`](crate::localized) to write a message's English and French side by side, so
+//! that neither can be forgotten when the other changes.
+//!
+//! Identifiers for programs (problem `kind`s, JSON keys, CSV columns) never go through here.
+
+pub use pgnkit::explain::{Explain, Locale, french_language_name, french_role};
+
+/// `format!` in the locale given: `localized!(locale, "{n} games", "{n} parties")`.
+#[macro_export]
+macro_rules! localized {
+    ($locale:expr, $en:literal, $fr:literal $(, $arg:expr)* $(,)?) => {
+        match $locale {
+            $crate::messages::Locale::En => format!($en $(, $arg)*),
+            $crate::messages::Locale::Fr => format!($fr $(, $arg)*),
+        }
+    };
+}
+
+/// `s` after a count other than one (English and French agree on this rule for the nouns used here, except
+/// that French counts 0 and 1 as singular).
+pub fn plural(locale: Locale, n: u64) -> &'static str {
+    match (locale, n) {
+        (Locale::En, 1) | (Locale::Fr, 0 | 1) => "",
+        _ => "s",
+    }
+}
+
+/// The colour's name: `White`/`Black`, `les Blancs`/`les Noirs`.
+pub fn side_name(locale: Locale, color: pgnkit::Color) -> &'static str {
+    match (locale, color) {
+        (Locale::En, c) => c.name(),
+        (Locale::Fr, pgnkit::Color::White) => "les Blancs",
+        (Locale::Fr, pgnkit::Color::Black) => "les Noirs",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_sides_of_a_message() {
+        let n = 3;
+        assert_eq!(
+            localized!(Locale::En, "{n} games", "{n} parties"),
+            "3 games"
+        );
+        assert_eq!(
+            localized!(Locale::Fr, "{} games", "{} parties", n + 1),
+            "4 parties"
+        );
+        assert_eq!(plural(Locale::Fr, 1), "");
+        assert_eq!(plural(Locale::Fr, 0), "");
+        assert_eq!(plural(Locale::En, 0), "s");
+    }
+}
