@@ -68,7 +68,7 @@ impl At {
 
     fn new(file: usize, game: u64) -> Option<At> {
         (file < Self::MAX_FILES && game < 1 << Self::GAME_BITS)
-            .then(|| At((file as u64) << Self::GAME_BITS | game))
+            .then_some(At((file as u64) << Self::GAME_BITS | game))
     }
 
     fn file(self) -> usize {
@@ -268,19 +268,16 @@ impl Tournament {
             }
         };
         let present = &mut self.tournaments[index].present;
-        if !present.contains_key(&number) {
+        if let std::collections::btree_map::Entry::Vacant(entry) = present.entry(number) {
             if self.round_entries >= MAX_TRACKED_GAMES {
                 self.saturated = true;
                 return;
             }
             self.round_entries += 1;
-            present.insert(
-                number,
-                FirstGame {
-                    at: here,
-                    line: report.line,
-                },
-            );
+            entry.insert(FirstGame {
+                at: here,
+                line: report.line,
+            });
         }
     }
 
