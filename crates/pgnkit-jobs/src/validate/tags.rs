@@ -53,8 +53,11 @@ pub fn is_valid_date(value: &str) -> bool {
 /// A day of the proleptic Gregorian calendar, ordered as dates are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct CivilDate {
+    /// The year (1970 or later for a date from the clock).
     pub year: u32,
+    /// 1 to 12.
     pub month: u32,
+    /// 1 to 31.
     pub day: u32,
 }
 

@@ -148,6 +148,7 @@ pub fn round_number(round: &str) -> Option<u64> {
 }
 
 impl Tournament {
+    /// Checks with nothing seen yet: one per run.
     pub fn new() -> Tournament {
         Tournament::default()
     }
