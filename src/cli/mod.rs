@@ -56,7 +56,7 @@ enum Command {
     /// Write the games that match an expression, reach a position or are not duplicates, as they were
     #[command(after_help = SELECT_EXIT_CODES)]
     Select(select::Args),
-    /// Tournament standings with tie-breaks (Buchholz, Sonneborn-Berger...), per (Event, Site, year)
+    /// Tournament standings with tie-breaks (Buchholz, Sonneborn-Berger, direct encounter...), per (Event, Site, year); FIDE TRF-16
     #[command(after_help = EXIT_CODES)]
     Standings(standings::Args),
     /// Count the leaf nodes of the legal move tree (move generator check)

@@ -6,17 +6,22 @@ use std::path::PathBuf;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::standings::{
-    GameEntry, Standing, Standings, Tiebreak, TournamentKey, decimal, entry_of,
+    GameEntry, Standing, Standings, Tiebreak, TournamentKey, decimal, entry_of, trf,
 };
 
-use super::output::{exit_code, inputs, progress_bar, read_error, say, threads, write_failure};
+use super::output::{
+    exit_code, inputs, locale, progress_bar, read_error, say, threads, write_failure,
+};
 use super::sink::open_output;
+use crate::jobs::localized;
+use crate::jobs::messages::Locale;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
     Text,
     Csv,
     Json,
+    Trf,
 }
 
 #[derive(clap::Args)]
@@ -28,14 +33,18 @@ pub(crate) struct Args {
     /// Only the tournaments whose Event tag is NAME
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
-    /// `text` (a table per tournament), `csv` (one row per player) or `json` (one object per tournament)
+    /// `text` (a table per tournament), `csv` (one row per player), `json` (one object per tournament) or
+    /// `trf` (FIDE's Tournament Report File, TRF-16, of one tournament: `--event` chooses it when the inputs
+    /// hold several)
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// Tie-breaks after points, in order, comma-separated: buchholz_cut1, buchholz, sonneborn_berger, wins
+    /// Tie-breaks after points, in order, comma-separated: buchholz_cut1, buchholz, sonneborn_berger, wins,
+    /// direct_encounter (the points among the tied players, when they have all met; FIDE puts it first for
+    /// round robins)
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "buchholz_cut1,buchholz,sonneborn_berger,wins"
+        default_value = "buchholz_cut1,buchholz,sonneborn_berger,wins,direct_encounter"
     )]
     tiebreaks: Vec<String>,
     /// Write to FILE instead of standard output
@@ -60,7 +69,7 @@ pub(crate) fn run(args: Args) -> i32 {
             Some(t) => tiebreaks.push(t),
             None => {
                 let _ = say(&format!(
-                    "pgnkit: --tiebreaks: unknown tie-break '{name}': use buchholz_cut1, buchholz, sonneborn_berger or wins\n"
+                    "pgnkit: --tiebreaks: unknown tie-break '{name}': use buchholz_cut1, buchholz, sonneborn_berger, wins or direct_encounter\n"
                 ));
                 return 2;
             }
@@ -119,21 +128,60 @@ pub(crate) fn run(args: Args) -> i32 {
         Format::Csv => csv(&ranked),
         Format::Json => json(&ranked),
         Format::Text => text(&ranked, &tiebreaks),
+        Format::Trf => match ranked.as_slice() {
+            [] => String::new(),
+            [(key, t, rows)] => match trf::write(key, t, rows) {
+                Ok(text) => text,
+                Err(e) => {
+                    let _ = say(&format!(
+                        "pgnkit standings: cannot write {} — {} — {} as TRF: {e}\n",
+                        key.event, key.site, key.year
+                    ));
+                    return 2;
+                }
+            },
+            several => {
+                let mut message = format!(
+                    "pgnkit standings: --format trf writes one tournament; the inputs hold {}{}:\n",
+                    several.len(),
+                    if args.event.is_some() {
+                        " with that Event (tell them apart by giving only the files of one)"
+                    } else {
+                        ": choose one with --event NAME"
+                    }
+                );
+                for (key, _, rows) in several {
+                    message.push_str(&format!(
+                        "  {} — {} — {} ({} players)\n",
+                        key.event,
+                        key.site,
+                        key.year,
+                        rows.len()
+                    ));
+                }
+                let _ = say(&message);
+                return 2;
+            }
+        },
     };
     if let Err(e) = out.write_all(text.as_bytes()) {
         return write_failure(&e);
     }
     let mut notes = String::new();
     if standings.without_event > 0 {
-        notes.push_str(&format!(
-            "pgnkit standings: {} games without an Event tag (or `?`) belong to no tournament\n",
-            standings.without_event
+        let n = standings.without_event;
+        notes.push_str(&localized!(
+            locale(),
+            "pgnkit standings: {n} games without an Event tag (or `?`) belong to no tournament\n",
+            "pgnkit standings : {n} parties sans balise Event (ou avec `?`) n'appartiennent à aucun tournoi\n"
         ));
     }
     if standings.games_left_out > 0 {
-        notes.push_str(&format!(
-            "pgnkit standings: {} games left out: more than {MAX_PLAYERS} players\n",
-            standings.games_left_out
+        let n = standings.games_left_out;
+        notes.push_str(&localized!(
+            locale(),
+            "pgnkit standings: {n} games left out: more than {MAX_PLAYERS} players\n",
+            "pgnkit standings : {n} parties laissées de côté : plus de {MAX_PLAYERS} joueurs\n"
         ));
     }
     if !args.quiet && !notes.is_empty() && say(&notes).is_err() {
@@ -162,12 +210,12 @@ fn opt(v: Option<i64>) -> String {
 
 fn csv(ranked: &[Ranked<'_>]) -> String {
     let mut out = String::from(
-        "event,site,year,rank,player,rating,points,games,wins,unfinished,buchholz,buchholz_cut1,sonneborn_berger,aro,performance\n",
+        "event,site,year,rank,player,rating,points,games,wins,unfinished,buchholz,buchholz_cut1,sonneborn_berger,aro,performance,direct_encounter\n",
     );
     for (key, _, rows) in ranked {
         for r in rows {
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 csv_field(&key.event),
                 csv_field(&key.site),
                 csv_field(&key.year),
@@ -183,6 +231,9 @@ fn csv(ranked: &[Ranked<'_>]) -> String {
                 decimal(r.sonneborn_berger_quarters, true),
                 opt(r.aro),
                 opt(r.performance),
+                r.direct_encounter
+                    .map(|v| decimal(v, false))
+                    .unwrap_or_default(),
             ));
         }
     }
@@ -208,6 +259,7 @@ fn json(ranked: &[Ranked<'_>]) -> String {
                     "sonneborn_berger": r.sonneborn_berger_quarters as f64 / 4.0,
                     "aro": r.aro,
                     "performance": r.performance,
+                    "direct_encounter": r.direct_encounter.map(|v| v as f64 / 2.0),
                 })
             })
             .collect();
@@ -228,33 +280,48 @@ fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak]) -> String {
     let mut out = String::new();
     let names: Vec<&str> = tiebreaks.iter().map(|t| t.name()).collect();
     for (key, t, rows) in ranked {
-        out.push_str(&format!(
-            "{} — {} — {}: {} players",
-            key.event,
-            key.site,
-            key.year,
-            rows.len()
+        let (event, site, year, players) = (&key.event, &key.site, &key.year, rows.len());
+        out.push_str(&localized!(
+            locale(),
+            "{event} — {site} — {year}: {players} players",
+            "{event} — {site} — {year} : {players} joueurs"
         ));
         if t.unfinished > 0 {
-            out.push_str(&format!(
-                ", unfinished games (not scored): {}",
-                t.unfinished
+            let n = t.unfinished;
+            out.push_str(&localized!(
+                locale(),
+                ", unfinished games (not scored): {n}",
+                ", parties inachevées (non comptées) : {n}"
             ));
         }
-        out.push_str(&format!("; ranked by points, then {}\n", names.join(", ")));
+        let names = names.join(", ");
+        out.push_str(&localized!(
+            locale(),
+            "; ranked by points, then {names}\n",
+            " ; classés aux points, puis {names}\n"
+        ));
         let width = rows
             .iter()
             .map(|r| r.player.chars().count())
             .max()
             .unwrap_or(6)
             .max(6);
-        out.push_str(&format!(
-            "  rank  {:width$}  rating  points  games  wins  buchholz  bh-cut1  s-b      aro  perf\n",
-            "player"
-        ));
+        out.push_str(&match locale() {
+            Locale::En => format!(
+                "  rank  {:width$}  rating  points  games  wins  buchholz  bh-cut1  s-b      aro  perf  d-e\n",
+                "player"
+            ),
+            // The same widths as the rows: rang, Elo, parties, gains, moyenne des adversaires, confrontation
+            // directe.
+            Locale::Fr => format!(
+                "  {:>4}  {:width$}  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}  {:>3}\n",
+                "rang", "joueur", "Elo", "points", "part.", "gain", "buchholz", "bh-cut1", "s-b", "m.adv", "perf",
+                "c-d"
+            ),
+        });
         for r in rows {
             out.push_str(&format!(
-                "  {:>4}  {:width$}  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}\n",
+                "  {:>4}  {:width$}  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}  {:>3}\n",
                 r.rank,
                 r.player,
                 r.rating.map(|r| r.to_string()).unwrap_or_else(|| "-".into()),
@@ -266,6 +333,9 @@ fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak]) -> String {
                 decimal(r.sonneborn_berger_quarters, true),
                 r.aro.map(|v| v.to_string()).unwrap_or_else(|| "-".into()),
                 r.performance.map(|v| v.to_string()).unwrap_or_else(|| "-".into()),
+                r.direct_encounter
+                    .map(|v| decimal(v, false))
+                    .unwrap_or_else(|| "-".into()),
             ));
         }
         out.push('\n');

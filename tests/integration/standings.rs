@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::process::Command;
 
-use crate::util::{corpus, run, show};
+use crate::util::{corpus, run, show, subset};
 
 fn csv_rows(csv_text: &[u8]) -> Vec<HashMap<String, String>> {
     let mut reader = csv::Reader::from_reader(csv_text);
@@ -20,6 +20,66 @@ fn csv_rows(csv_text: &[u8]) -> Vec<HashMap<String, String>> {
                 .collect()
         })
         .collect()
+}
+
+/// Python computes points, Buchholz and Sonneborn-Berger from the tags alone: decided games (Result tag 1-0,
+/// 0-1, 1/2-1/2) of tournaments keyed by (Event, Site, year of EventDate, else Date), Event `?` left out.
+const INDEPENDENT: &str = r#"
+import sys, re, collections, json
+def decoded(raw):
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")
+def games(path):
+    tags = {}
+    for line in map(decoded, open(path, "rb")):
+        m = re.match(r'\[(\w+)\s+"(.*)"\]\s*$', line)
+        if m:
+            tags[m.group(1)] = m.group(2)
+        elif tags and line.strip() and not line.startswith("["):
+            yield tags
+            tags = {}
+    if tags:
+        yield tags
+pts = collections.defaultdict(float); opp = collections.defaultdict(list)
+for path in sys.argv[1:]:
+    for t in games(path):
+        r = t.get("Result")
+        if r not in ("1-0", "0-1", "1/2-1/2") or t.get("Event", "?") in ("", "?"): continue
+        ev = (t["Event"], t.get("Site", ""), (t.get("EventDate") or t.get("Date") or "????")[:4])
+        s = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[r]
+        pts[ev, t["White"]] += s; pts[ev, t["Black"]] += 1 - s
+        opp[ev, t["White"]].append((t["Black"], s)); opp[ev, t["Black"]].append((t["White"], 1 - s))
+for k in pts:
+    bh = sum(pts[k[0], o] for o, _ in opp[k]); sb = sum(s * pts[k[0], o] for o, s in opp[k])
+    print(json.dumps([k[0][0], k[0][1], k[0][2], k[1], pts[k], bh, sb]))
+"#;
+
+/// The independent computation over these files: (event, site, year, player) → [points, Buchholz, SB].
+fn independent(files: &[std::path::PathBuf]) -> HashMap<Vec<String>, Vec<f64>> {
+    let py = Command::new("python3")
+        .arg("-c")
+        .arg(INDEPENDENT)
+        .args(files)
+        .output()
+        .unwrap();
+    assert!(
+        py.status.success(),
+        "{}",
+        String::from_utf8_lossy(&py.stderr)
+    );
+    let mut want = HashMap::new();
+    for line in String::from_utf8(py.stdout).unwrap().lines() {
+        let v: Vec<serde_json::Value> = serde_json::from_str(line).unwrap();
+        let key: Vec<String> = v[..4]
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        let nums: Vec<f64> = v[4..].iter().map(|n| n.as_f64().unwrap()).collect();
+        want.insert(key, nums);
+    }
+    want
 }
 
 #[test]
@@ -39,7 +99,7 @@ fn a_hand_checked_round_robin() {
         .collect();
     let line = |name: &str| spring.iter().find(|r| r["player"] == name).unwrap();
     // Alice beat Bob and Dan, drew Carol: 2.5; her opponents scored Bob 1.5, Carol 1, Dan 1 (the unfinished
-    // Dan-Carol game counts for nobody).
+    // Alice-Bob game of round 4 counts for nobody).
     let alice = line("Alice");
     assert_eq!(
         (
@@ -128,65 +188,12 @@ fn formats_events_and_usage_errors() {
     ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
 )]
 fn points_buchholz_and_sonneborn_berger_equal_an_independent_computation() {
-    // Python computes the three from the tags alone: decided games (Result tag 1-0, 0-1, 1/2-1/2) of
-    // tournaments keyed by (Event, Site, year of EventDate, else Date), Event `?` left out.
-    let script = r#"
-import sys, re, collections, json
-def decoded(raw):
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("cp1252", errors="replace")
-def games(path):
-    tags = {}
-    for line in map(decoded, open(path, "rb")):
-        m = re.match(r'\[(\w+)\s+"(.*)"\]\s*$', line)
-        if m:
-            tags[m.group(1)] = m.group(2)
-        elif tags and line.strip() and not line.startswith("["):
-            yield tags
-            tags = {}
-    if tags:
-        yield tags
-pts = collections.defaultdict(float); opp = collections.defaultdict(list)
-for path in sys.argv[1:]:
-    for t in games(path):
-        r = t.get("Result")
-        if r not in ("1-0", "0-1", "1/2-1/2") or t.get("Event", "?") in ("", "?"): continue
-        ev = (t["Event"], t.get("Site", ""), (t.get("EventDate") or t.get("Date") or "????")[:4])
-        s = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[r]
-        pts[ev, t["White"]] += s; pts[ev, t["Black"]] += 1 - s
-        opp[ev, t["White"]].append((t["Black"], s)); opp[ev, t["Black"]].append((t["White"], 1 - s))
-for k in pts:
-    bh = sum(pts[k[0], o] for o, _ in opp[k]); sb = sum(s * pts[k[0], o] for o, s in opp[k])
-    print(json.dumps([k[0][0], k[0][1], k[0][2], k[1], pts[k], bh, sb]))
-"#;
     let files = [
         corpus("games-english/twic1389_3393games.pgn"),
         corpus("games-english/pychess-world_matches.pgn"),
         corpus("games-english/chessx-game10.pgn"),
     ];
-    let py = Command::new("python3")
-        .arg("-c")
-        .arg(script)
-        .args(&files)
-        .output()
-        .unwrap();
-    assert!(
-        py.status.success(),
-        "{}",
-        String::from_utf8_lossy(&py.stderr)
-    );
-    let mut want = HashMap::new();
-    for line in String::from_utf8(py.stdout).unwrap().lines() {
-        let v: Vec<serde_json::Value> = serde_json::from_str(line).unwrap();
-        let key: Vec<String> = v[..4]
-            .iter()
-            .map(|s| s.as_str().unwrap().to_string())
-            .collect();
-        let nums: Vec<f64> = v[4..].iter().map(|n| n.as_f64().unwrap()).collect();
-        want.insert(key, nums);
-    }
+    let want = independent(&files);
     assert!(want.len() > 1000, "{}", want.len());
     let mut args = vec!["standings".to_string(), "--format".into(), "csv".into()];
     args.extend(files.iter().map(|f| f.display().to_string()));
@@ -227,5 +234,285 @@ for k in pts:
         bad.len(),
         want.len(),
         &bad[..bad.len().min(5)]
+    );
+}
+
+/// TRF-16's `001` record (FIDE Handbook C.04 Annex 2, "Format of TRF (Tournament Report File)", Player
+/// Section): (field, first column, last column), 1-based and inclusive; then per round, from column 92, the
+/// opponent's start rank (92-95), the colour (97) and the result (99), each round 10 columns after the last.
+const TRF_001: [(&str, usize, usize); 6] = [
+    ("start rank", 5, 8),
+    ("name", 15, 47),
+    ("rating", 49, 52),
+    ("FIDE id", 58, 68),
+    ("points", 81, 84),
+    ("rank", 86, 89),
+];
+
+/// One `001` record read back by column.
+#[derive(Debug)]
+struct TrfPlayer {
+    fields: HashMap<&'static str, String>,
+    /// (opponent's start rank, colour, result) per round.
+    rounds: Vec<(usize, char, char)>,
+}
+
+fn trf_players(trf: &str) -> HashMap<usize, TrfPlayer> {
+    assert!(trf.ends_with("\r\n"), "lines end with CR LF");
+    let mut players = HashMap::new();
+    for line in trf.split("\r\n").filter(|l| l.starts_with("001 ")) {
+        let chars: Vec<char> = line.chars().collect();
+        let col = |a: usize, b: usize| -> String {
+            (a..=b)
+                .map(|c| chars.get(c - 1).copied().unwrap_or(' '))
+                .collect::<String>()
+                .trim()
+                .to_string()
+        };
+        let fields: HashMap<&str, String> =
+            TRF_001.iter().map(|&(f, a, b)| (f, col(a, b))).collect();
+        let mut rounds = Vec::new();
+        let mut at = 92;
+        while chars.len() >= at {
+            rounds.push((
+                col(at, at + 3).parse().unwrap_or(0),
+                chars.get(at + 4).copied().unwrap_or(' '),
+                chars.get(at + 6).copied().unwrap_or(' '),
+            ));
+            at += 10;
+        }
+        let start: usize = fields["start rank"].parse().expect(line);
+        players.insert(start, TrfPlayer { fields, rounds });
+    }
+    players
+}
+
+/// Every round of every player agrees with the opponent's line, and the results add up to the points.
+fn check_rounds(players: &HashMap<usize, TrfPlayer>) {
+    for (start, p) in players {
+        let mut half_points = 0;
+        for (r, &(opponent, colour, result)) in p.rounds.iter().enumerate() {
+            if opponent == 0 {
+                assert_eq!(
+                    (colour, result),
+                    ('-', 'Z'),
+                    "player {start} round {}",
+                    r + 1
+                );
+                continue;
+            }
+            let theirs = players[&opponent].rounds[r];
+            let other = |c: char| match c {
+                'w' => 'b',
+                'b' => 'w',
+                '1' => '0',
+                '0' => '1',
+                c => c,
+            };
+            assert_eq!(
+                theirs,
+                (*start, other(colour), other(result)),
+                "player {start} round {}",
+                r + 1
+            );
+            half_points += match result {
+                '1' => 2,
+                '=' => 1,
+                _ => 0,
+            };
+        }
+        let points: f64 = p.fields["points"].parse().unwrap();
+        assert_eq!(f64::from(half_points) / 2.0, points, "player {start}");
+    }
+}
+
+fn trf_of(event: &str, file: &std::path::Path) -> String {
+    let file = file.display().to_string();
+    let args = ["standings", "--format", "trf", "--event", event, &file];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The TRF's points equal the independent computation's, player by player (by name), and its ranks follow
+/// them.
+fn trf_points_equal_the_independent_computation(event: &str, file: &std::path::Path) -> usize {
+    let trf = trf_of(event, file);
+    let players = trf_players(&trf);
+    check_rounds(&players);
+    let want: HashMap<String, f64> = independent(&[file.to_path_buf()])
+        .into_iter()
+        .filter(|(k, _)| k[0] == event)
+        .map(|(k, v)| (k[3].clone(), v[0]))
+        .collect();
+    assert_eq!(players.len(), want.len(), "{trf}");
+    for p in players.values() {
+        let name = &p.fields["name"];
+        let points: f64 = p.fields["points"].parse().unwrap();
+        assert_eq!(Some(&points), want.get(name), "{name}");
+        let rank: usize = p.fields["rank"].parse().unwrap();
+        let better = want.values().filter(|&&w| w > points).count();
+        assert!(
+            rank > better,
+            "{name}: rank {rank}, {better} have more points"
+        );
+    }
+    players.len()
+}
+
+#[test]
+fn trf_of_a_real_round_robin_fixture() {
+    let file = subset("games-english/twic1389_3393games.event-6th-vezerkepzo-gm-2021.pgn");
+    assert_eq!(
+        trf_points_equal_the_independent_computation("6th Vezerkepzo GM 2021", &file),
+        10
+    );
+    let trf = trf_of("6th Vezerkepzo GM 2021", &file);
+    let players = trf_players(&trf);
+    // Six rounds, five games each: every player has a game in each, with a FIDE id and a rating.
+    for p in players.values() {
+        assert_eq!(p.rounds.len(), 6, "{p:?}");
+        assert!(p.rounds.iter().all(|r| r.0 != 0), "{p:?}");
+        assert!(p.fields["FIDE id"].parse::<u64>().is_ok(), "{p:?}");
+        assert!(p.fields["rating"].parse::<u16>().is_ok(), "{p:?}");
+    }
+    // Start ranks by rating, highest first.
+    let ratings: Vec<u16> = (1..=10)
+        .map(|s| players[&s].fields["rating"].parse().unwrap())
+        .collect();
+    assert!(ratings.windows(2).all(|w| w[0] >= w[1]), "{ratings:?}");
+    let header: Vec<&str> = trf.split("\r\n").take(4).collect();
+    assert_eq!(
+        header,
+        [
+            "012 6th Vezerkepzo GM 2021",
+            "022 Budapest HUN",
+            "042 2021/06/15",
+            "052 2021/06/20"
+        ]
+    );
+    // Direct encounter on real games: Bharath and Shahil tie on 2 points, and Bharath won their game in
+    // round 1, so with direct encounter first he goes before Shahil, whose Sonneborn-Berger is higher.
+    let path = file.display().to_string();
+    let args = [
+        "standings",
+        "--format",
+        "csv",
+        "--tiebreaks",
+        "direct_encounter,sonneborn_berger",
+        &path,
+    ];
+    let out = run(&args);
+    let rows = csv_rows(&out.stdout);
+    let line = |name: &str| rows.iter().find(|r| r["player"] == name).unwrap();
+    let (bharath, shahil) = (line("Bharath,Subramaniyam H"), line("Shahil,Dey"));
+    assert_eq!(
+        (&bharath["rank"][..], &bharath["direct_encounter"][..]),
+        ("8", "1")
+    );
+    assert_eq!(
+        (&shahil["rank"][..], &shahil["direct_encounter"][..]),
+        ("9", "0")
+    );
+    assert!(
+        shahil["sonneborn_berger"].parse::<f64>().unwrap()
+            > bharath["sonneborn_berger"].parse::<f64>().unwrap()
+    );
+    // Players alone on their points have none.
+    assert_eq!(line("Mendonca,Leon Luke")["direct_encounter"], "");
+}
+
+#[test]
+fn trf_wants_one_tournament() {
+    let args = [
+        "standings",
+        "--format",
+        "trf",
+        "fixtures/stats/tournament.pgn",
+    ];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&args, &out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Spring Open")
+            && stderr.contains("Club Blitz")
+            && stderr.contains("--event"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    let out = run(&[
+        "standings",
+        "--format",
+        "trf",
+        "--event",
+        "Spring Open",
+        "fixtures/stats/tournament.pgn",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let players = trf_players(&String::from_utf8(out.stdout).unwrap());
+    check_rounds(&players);
+    assert_eq!(players.len(), 4);
+}
+
+#[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
+fn trf_points_of_corpus_tournaments_equal_an_independent_computation() {
+    let twic = corpus("games-english/twic1389_3393games.pgn");
+    // A round robin, a Swiss, and an online event of 2,083 games where many rounds hold several games.
+    for event in [
+        "6th Vezerkepzo GM 2021",
+        "ch-TUR w 2021",
+        "3rd Prague Masters 2021",
+        "National Open 2021",
+    ] {
+        assert!(
+            trf_points_equal_the_independent_computation(event, &twic) > 5,
+            "{event}"
+        );
+    }
+}
+
+/// The guide's standings examples (English, the French run of the round robin, the TRF) print what the guide
+/// shows, word for word: run from the repository root with this build's `pgnkit` first on the PATH.
+#[test]
+fn the_guides_standings_examples_print_what_the_guide_shows() {
+    let guide = std::fs::read_to_string(crate::util::root().join("docs/guide.md")).unwrap();
+    let bin_dir = std::path::Path::new(crate::util::BIN).parent().unwrap();
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let mut checked = Vec::new();
+    // Each example: a ```text block whose first line is `$ pgnkit standings ...`, the rest its output.
+    for block in guide.split("```text\n").skip(1) {
+        let block = &block[..block.find("```").unwrap()];
+        let Some(rest) = block.strip_prefix("$ pgnkit standings ") else {
+            continue;
+        };
+        let (args, shown) = rest.split_once('\n').unwrap();
+        let command = format!("pgnkit standings {args}");
+        let out = Command::new("sh")
+            .args(["-c", &command])
+            .current_dir(crate::util::root())
+            .env("PATH", &path)
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env_remove("LANG")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command}: {}", show(&[], &out));
+        // TRF lines end with CR LF; the guide shows them without the CR.
+        let printed = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+        assert_eq!(printed.trim_end(), shown.trim_end(), "{command}");
+        checked.push(command);
+    }
+    assert!(
+        checked.iter().any(|c| c.contains("--messages fr"))
+            && checked.iter().any(|c| c.contains("--format trf"))
+            && checked.len() >= 3,
+        "{checked:?}"
     );
 }

@@ -1,21 +1,36 @@
-//! Tournament standings with tie-breaks, from the games of any number of files.
+//! Tournament standings with tie-breaks, from the games of any number of files, and what a crosstable or a
+//! FIDE report needs: each player's identity ([`PlayerInfo`]) and games by round ([`Pairing`]).
 //!
 //! A tournament is keyed by (Event, Site, year): the year is the first four characters of `EventDate`, else of
 //! `Date` (`????` when neither says). Games whose `Event` is missing, empty or `?` belong to no tournament and
 //! are counted apart. Only decided games count: `1-0`, `0-1`, `1/2-1/2` (from the `Result` tag, else the
-//! termination marker); unfinished (`*`) and result-less games are counted apart and score nothing, for
-//! either player or their opponents (no forfeit tag is read: PGN has no standard one).
+//! termination marker); unfinished (`*`) and result-less games are kept as pairings without a result and
+//! score nothing, for either player or their opponents. No forfeit is read: PGN has no standard forfeit tag,
+//! so a decided game counts as played, with or without moves.
 //!
 //! Over the games present (FIDE Handbook C.07 definitions, without virtual opponents for unplayed rounds):
 //! * points: 1 a win, ½ a draw;
 //! * Buchholz: the sum of the final points of the opponents met, once per game;
 //! * Buchholz cut 1: Buchholz without the least of those contributions;
 //! * Sonneborn-Berger: the sum over games of (the player's score in that game × that opponent's points);
+//! * direct encounter (C.07 of 2024, article 6, for players who have all met): among the players still tied
+//!   (on points and the tie-breaks before it in the order), the points each scored in the games between them.
+//!   It is applied only when every two of them have played at least one decided game together; otherwise it
+//!   separates nobody and is shown empty. (C.07 also ranks, when not all have met, a player whose score
+//!   among them no other could still reach; PGN files of a partial event cannot say which games were still
+//!   to come, so that part is not applied.) The rule is applied once, not again to a subgroup it leaves
+//!   tied;
 //! * wins; ARO, the average rating of the rated opponents (rounded); performance as FIDE computes it for
 //!   norms ([`crate::stats::perf`]).
 //!
 //! Players are ranked by points, then by the tie-breaks in the order asked ([`Tiebreak`]), then by name;
-//! players equal on all of them share a rank.
+//! players equal on all of them share a rank. The default order ([`Tiebreak::DEFAULT`]) is the one this
+//! command always had (Buchholz cut 1, Buchholz, Sonneborn-Berger, wins) with direct encounter last: existing
+//! rankings stay as they were wherever the earlier tie-breaks decide, and players who were sharing a rank are
+//! split by their games together. For a round robin FIDE lists direct encounter first
+//! (`--tiebreaks direct_encounter,sonneborn_berger,wins`); in a Swiss the tied players have rarely all met.
+//!
+//! [`trf`] writes one tournament as FIDE's Tournament Report File (TRF-16).
 
 use std::collections::HashMap;
 
@@ -23,24 +38,121 @@ use pgnkit::pgn::{Game, GameResult};
 
 use crate::stats::perf::{performance, rating_of};
 
+pub mod trf;
+
 /// A tournament: (Event, Site, year).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TournamentKey {
+    /// The Event tag, trimmed.
     pub event: String,
+    /// The Site tag, trimmed (empty when missing).
     pub site: String,
+    /// The first four characters of `EventDate`, else of `Date`; `????` when neither says.
     pub year: String,
+}
+
+/// A player as the tags of their games describe them. Where games disagree, the last game that says
+/// something wins (a rating may change between rounds of a long event).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerInfo {
+    /// The White or Black tag, trimmed: players are told apart by this name alone.
+    pub name: String,
+    /// `WhiteElo`/`BlackElo` (1 to 4000).
+    pub rating: Option<u16>,
+    /// `WhiteTitle`/`BlackTitle` as written (`GM`, `WIM`, `BOT`...); `-` and empty values are none.
+    pub title: Option<String>,
+    /// `WhiteFideId`/`BlackFideId`: a positive number of at most 11 digits (the width TRF gives it).
+    pub fide_id: Option<u64>,
+    /// `WhiteFed`, else `WhiteFederation`, else `WhiteCountry` (and Black's): a three-letter code, in capitals.
+    pub federation: Option<String>,
+}
+
+/// One game of a player, seen from that player's side: [`Tournament::pairings`] lists them in input order.
+/// A game appears twice, once in each player's list, with the same `game` number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// The game's number in its tournament, from 0, in input order: the same in both players' lists.
+    pub game: usize,
+    /// The round: the first number of the `Round` tag (`5` for `5.2`, the board or game within the round);
+    /// `None` when the tag is missing, `?`, `-` or does not start with a positive number.
+    pub round: Option<u32>,
+    /// The opponent, an index into [`Tournament::players`] (and [`Standing::player_index`]).
+    pub opponent: usize,
+    /// Whether this player had White.
+    pub white: bool,
+    /// This player's score in half points (2 a win, 1 a draw, 0 a loss); `None` for an unfinished (`*`) or
+    /// result-less game, which counts for nothing.
+    pub half_points: Option<u8>,
+    /// The opponent's rating in this game's tags (which may differ from their latest, in [`PlayerInfo`]).
+    pub opponent_rating: Option<u16>,
+}
+
+/// A date as `YYYYMMDD` in one number (so that dates compare as numbers), read from a complete PGN date
+/// (`2024.05.01`); dates with `?` are none.
+pub type Date = u32;
+
+fn date_of(value: &str) -> Option<Date> {
+    let b = value.trim().as_bytes();
+    if b.len() != 10 || b[4] != b'.' || b[7] != b'.' {
+        return None;
+    }
+    let digits: Vec<u8> = [&b[0..4], &b[5..7], &b[8..10]].concat();
+    if !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = digits
+        .iter()
+        .fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
+    let (month, day) = (n / 100 % 100, n % 100);
+    ((1..=12).contains(&month) && (1..=31).contains(&day)).then_some(n)
+}
+
+/// The first number of a `Round` tag: `5` for `5`, `5.2` or `5 (tiebreak)`; `None` for `?`, `-`, `0` or a
+/// number too large.
+pub fn round_of(value: &str) -> Option<u32> {
+    let t = value.trim();
+    let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    t[..end].parse::<u32>().ok().filter(|&r| r > 0)
+}
+
+/// What the tags say about the event as a whole, kept from the first game that says it (dates: the span).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventDetails {
+    /// `EventDate`, when complete, else the earliest complete `Date`.
+    pub start: Option<Date>,
+    /// The latest complete `Date`.
+    pub end: Option<Date>,
+    /// `TimeControl`.
+    pub time_control: Option<String>,
+    /// `Arbiter`.
+    pub arbiter: Option<String>,
+    /// `EventCountry`: a three-letter code, in capitals.
+    pub country: Option<String>,
+    /// `EventType` (`rr`, `swiss`, `k.o.`, `match`, `team-swiss`... in the PGN standard's words).
+    pub event_type: Option<String>,
+    /// The earliest complete `Date` of each round met (by [`Pairing::round`]), in round order.
+    pub round_dates: std::collections::BTreeMap<u32, Date>,
+    event_date: Option<Date>,
+    first_date: Option<Date>,
 }
 
 /// What standings need of one game.
 #[derive(Clone, Debug)]
 pub struct GameEntry {
+    /// Its tournament.
     pub key: TournamentKey,
-    pub white: String,
-    pub black: String,
-    pub white_rating: Option<u16>,
-    pub black_rating: Option<u16>,
+    /// White as this game's tags describe them.
+    pub white: PlayerInfo,
+    /// Black as this game's tags describe them.
+    pub black: PlayerInfo,
     /// White's score in half points (2 a win, 1 a draw, 0 a loss); `None` for an unfinished game.
     pub white_half_points: Option<u8>,
+    /// See [`Pairing::round`].
+    pub round: Option<u32>,
+    /// The game's `Date`, when complete.
+    pub date: Option<Date>,
+    /// The event tags of this game (its dates and round dates filled from `date` and `round` once added).
+    pub details: EventDetails,
 }
 
 impl TournamentKey {
@@ -60,12 +172,45 @@ impl TournamentKey {
     }
 }
 
+/// A three-letter code (federation, country), in capitals; anything else is none.
+fn code3(value: &str) -> Option<String> {
+    let t = value.trim();
+    (t.len() == 3 && t.bytes().all(|b| b.is_ascii_alphabetic())).then(|| t.to_ascii_uppercase())
+}
+
+/// A tag value worth keeping: trimmed, not empty, not `?` or `-` (PGN's "unknown").
+fn known(value: Option<std::borrow::Cow<'_, str>>) -> Option<String> {
+    let v = value?;
+    let t = v.trim();
+    (!t.is_empty() && t != "?" && t != "-").then(|| t.to_string())
+}
+
+fn player_of(game: &Game<'_>, side: &str) -> PlayerInfo {
+    let tag = |suffix: &str| known(game.tag(&format!("{side}{suffix}")));
+    PlayerInfo {
+        name: game
+            .tag(side)
+            .map(|v| v.trim().to_string())
+            .unwrap_or_default(),
+        rating: tag("Elo").and_then(|r| rating_of(&r)),
+        title: tag("Title"),
+        fide_id: tag("FideId")
+            .filter(|id| id.len() <= 11 && id.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|id| id.parse::<u64>().ok())
+            .filter(|&id| id > 0),
+        federation: ["Fed", "Federation", "Country"]
+            .into_iter()
+            .find_map(|s| tag(s).and_then(|v| code3(&v))),
+    }
+}
+
 /// The entry of a game: `None` when it belongs to no tournament (Event missing, empty or `?`).
 pub fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
-    let tag = |name: &str| game.tag(name).map(|v| v.trim().to_string());
     let key = TournamentKey::of(game)?;
-    let result = tag("Result")
-        .and_then(|r| GameResult::from_tag(&r))
+    let tag = |name: &str| known(game.tag(name));
+    let result = game
+        .tag("Result")
+        .and_then(|r| GameResult::from_tag(r.trim()))
         .or(game.result);
     let white_half_points = match result {
         Some(GameResult::WhiteWins) => Some(2),
@@ -75,119 +220,210 @@ pub fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
     };
     Some(GameEntry {
         key,
-        white: tag("White").unwrap_or_default(),
-        black: tag("Black").unwrap_or_default(),
-        white_rating: tag("WhiteElo").and_then(|r| rating_of(&r)),
-        black_rating: tag("BlackElo").and_then(|r| rating_of(&r)),
+        white: player_of(game, "White"),
+        black: player_of(game, "Black"),
         white_half_points,
+        round: tag("Round").and_then(|r| round_of(&r)),
+        date: tag("Date").and_then(|d| date_of(&d)),
+        details: EventDetails {
+            time_control: tag("TimeControl"),
+            arbiter: tag("Arbiter"),
+            country: tag("EventCountry").and_then(|c| code3(&c)),
+            event_type: tag("EventType"),
+            event_date: tag("EventDate").and_then(|d| date_of(&d)),
+            ..EventDetails::default()
+        },
     })
 }
 
 /// A tie-break, in `--tiebreaks`' names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tiebreak {
+    /// Buchholz without its least contribution.
     BuchholzCut1,
+    /// The sum of the opponents' points.
     Buchholz,
+    /// The sum of (score × opponent's points).
     SonnebornBerger,
+    /// Decided games won.
     Wins,
+    /// Points among the tied players, when they have all met (see the module documentation).
+    DirectEncounter,
 }
 
 impl Tiebreak {
-    /// FIDE's usual order for individual tournaments: Buchholz cut 1, Buchholz, Sonneborn-Berger, wins.
-    pub const DEFAULT: [Tiebreak; 4] = [
+    /// Every tie-break, in the order `--help` lists them.
+    pub const ALL: [Tiebreak; 5] = [
         Tiebreak::BuchholzCut1,
         Tiebreak::Buchholz,
         Tiebreak::SonnebornBerger,
         Tiebreak::Wins,
+        Tiebreak::DirectEncounter,
     ];
 
+    /// The order used without `--tiebreaks`: the former default (FIDE's usual Swiss order: Buchholz cut 1,
+    /// Buchholz, Sonneborn-Berger, wins), then direct encounter, so that it only splits players who would
+    /// otherwise share a rank (the module documentation says why).
+    pub const DEFAULT: [Tiebreak; 5] = Tiebreak::ALL;
+
+    /// The name used by `--tiebreaks` and shown in the text output.
     pub fn name(self) -> &'static str {
         match self {
             Tiebreak::BuchholzCut1 => "buchholz_cut1",
             Tiebreak::Buchholz => "buchholz",
             Tiebreak::SonnebornBerger => "sonneborn_berger",
             Tiebreak::Wins => "wins",
+            Tiebreak::DirectEncounter => "direct_encounter",
         }
     }
 
+    /// The tie-break of that name, if any.
     pub fn from_name(name: &str) -> Option<Tiebreak> {
-        [
-            Tiebreak::BuchholzCut1,
-            Tiebreak::Buchholz,
-            Tiebreak::SonnebornBerger,
-            Tiebreak::Wins,
-        ]
-        .into_iter()
-        .find(|t| t.name() == name)
+        Tiebreak::ALL.into_iter().find(|t| t.name() == name)
     }
-}
-
-#[derive(Clone, Debug, Default)]
-struct Player {
-    name: String,
-    /// The last rating seen.
-    rating: Option<u16>,
-    /// Decided games: (opponent, this player's half points, the opponent's rating in that game).
-    games: Vec<(usize, u8, Option<u16>)>,
-    unfinished: u64,
 }
 
 /// One tournament's players and games, in the order met.
 #[derive(Clone, Debug, Default)]
 pub struct Tournament {
-    players: Vec<Player>,
+    players: Vec<PlayerInfo>,
+    pairings: Vec<Vec<Pairing>>,
     index: HashMap<String, usize>,
+    games: usize,
+    details: EventDetails,
     /// Games counted apart: unfinished or without a result.
     pub unfinished: u64,
 }
 
 impl Tournament {
-    fn player(&mut self, name: &str, rating: Option<u16>) -> usize {
-        let i = *self.index.entry(name.to_string()).or_insert_with(|| {
-            self.players.push(Player {
-                name: name.to_string(),
-                ..Player::default()
+    /// The players, in the order first met; a player's position is their index everywhere
+    /// ([`Pairing::opponent`], [`Standing::player_index`], [`Tournament::pairings`]).
+    pub fn players(&self) -> impl ExactSizeIterator<Item = &PlayerInfo> + '_ {
+        self.players.iter()
+    }
+
+    /// The player at this index, if any.
+    pub fn player(&self, index: usize) -> Option<&PlayerInfo> {
+        self.players.get(index)
+    }
+
+    /// A player's games in input order (decided and unfinished alike); empty for an index out of range.
+    pub fn pairings(&self, player: usize) -> &[Pairing] {
+        self.pairings.get(player).map_or(&[], Vec::as_slice)
+    }
+
+    /// The number of games (each counted once).
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
+    /// What the tags say of the event: dates, time control, arbiter, country, type.
+    pub fn details(&self) -> &EventDetails {
+        &self.details
+    }
+
+    fn intern(&mut self, info: &PlayerInfo) -> usize {
+        let i = *self.index.entry(info.name.clone()).or_insert_with(|| {
+            self.players.push(PlayerInfo {
+                name: info.name.clone(),
+                ..PlayerInfo::default()
             });
+            self.pairings.push(Vec::new());
             self.players.len() - 1
         });
-        if rating.is_some() {
-            self.players[i].rating = rating;
+        let p = &mut self.players[i];
+        p.rating = info.rating.or(p.rating);
+        if info.title.is_some() {
+            p.title.clone_from(&info.title);
+        }
+        p.fide_id = info.fide_id.or(p.fide_id);
+        if info.federation.is_some() {
+            p.federation.clone_from(&info.federation);
         }
         i
     }
 
     fn add(&mut self, e: &GameEntry) {
-        let w = self.player(&e.white, e.white_rating);
-        let b = self.player(&e.black, e.black_rating);
-        match e.white_half_points {
-            Some(hp) => {
-                self.players[w].games.push((b, hp, e.black_rating));
-                self.players[b].games.push((w, 2 - hp, e.white_rating));
-            }
-            None => {
-                self.unfinished += 1;
-                self.players[w].unfinished += 1;
-                self.players[b].unfinished += 1;
+        let w = self.intern(&e.white);
+        let b = self.intern(&e.black);
+        let game = self.games;
+        self.games += 1;
+        self.pairings[w].push(Pairing {
+            game,
+            round: e.round,
+            opponent: b,
+            white: true,
+            half_points: e.white_half_points,
+            opponent_rating: e.black.rating,
+        });
+        self.pairings[b].push(Pairing {
+            game,
+            round: e.round,
+            opponent: w,
+            white: false,
+            half_points: e.white_half_points.map(|hp| 2 - hp),
+            opponent_rating: e.white.rating,
+        });
+        if e.white_half_points.is_none() {
+            self.unfinished += 1;
+        }
+        let d = &mut self.details;
+        let n = &e.details;
+        for (mine, theirs) in [
+            (&mut d.time_control, &n.time_control),
+            (&mut d.arbiter, &n.arbiter),
+            (&mut d.country, &n.country),
+            (&mut d.event_type, &n.event_type),
+        ] {
+            if mine.is_none() {
+                mine.clone_from(theirs);
             }
         }
+        d.event_date = d.event_date.or(n.event_date);
+        if let Some(date) = e.date {
+            d.first_date = Some(d.first_date.map_or(date, |f| f.min(date)));
+            d.end = Some(d.end.map_or(date, |l| l.max(date)));
+            if let Some(r) = e.round {
+                let slot = d.round_dates.entry(r).or_insert(date);
+                *slot = (*slot).min(date);
+            }
+        }
+        d.start = d.event_date.or(d.first_date);
     }
 }
 
 /// One player's line of the standings. Points and tie-breaks are in half points (exact), shown divided by 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Standing {
+    /// 1 for the first; players equal on points and every tie-break share a rank.
     pub rank: usize,
+    /// The player's index in [`Tournament::players`] and [`Tournament::pairings`].
+    pub player_index: usize,
+    /// The player's name.
     pub player: String,
+    /// The latest rating seen.
     pub rating: Option<u16>,
+    /// Points, in half points.
     pub half_points: u64,
+    /// Decided games.
     pub games: u64,
+    /// Decided games won.
     pub wins: u64,
+    /// Unfinished or result-less games (not scored).
     pub unfinished: u64,
+    /// Buchholz, in half points.
     pub buchholz: u64,
+    /// Buchholz cut 1, in half points.
     pub buchholz_cut1: u64,
     /// Sonneborn-Berger in quarter points (half points × half points).
     pub sonneborn_berger_quarters: u64,
+    /// Direct encounter in half points: the points scored against the players tied with this one, when they
+    /// have all met (tied on points and the tie-breaks before it in the order; on points alone when the order
+    /// does not use it); `None` when it does not apply (nobody tied, or not all met).
+    pub direct_encounter: Option<u64>,
+    /// The average rating of the rated opponents, rounded.
     pub aro: Option<i64>,
+    /// The performance rating ([`crate::stats::perf`]).
     pub performance: Option<i64>,
 }
 
@@ -199,6 +435,7 @@ impl Standing {
             Tiebreak::Buchholz => self.buchholz * 2,
             Tiebreak::SonnebornBerger => self.sonneborn_berger_quarters,
             Tiebreak::Wins => self.wins,
+            Tiebreak::DirectEncounter => self.direct_encounter.unwrap_or(0),
         }
     }
 }
@@ -218,6 +455,7 @@ pub struct Standings {
 }
 
 impl Standings {
+    /// Empty standings that will keep at most `max_players` players over all tournaments.
     pub fn new(max_players: usize) -> Standings {
         Standings {
             tournaments: Vec::new(),
@@ -249,8 +487,8 @@ impl Standings {
             }
         };
         let t = &mut self.tournaments[i].1;
-        let new = usize::from(!t.index.contains_key(&e.white))
-            + usize::from(!t.index.contains_key(&e.black));
+        let new = usize::from(!t.index.contains_key(&e.white.name))
+            + usize::from(!t.index.contains_key(&e.black.name) && e.black.name != e.white.name);
         if self.players + new > self.max_players {
             self.games_left_out += 1;
             return;
@@ -271,22 +509,74 @@ impl Standings {
     }
 }
 
+/// Direct encounter for every player, among the players whose `keys` are equal (see
+/// [`Standing::direct_encounter`]).
+fn direct_encounter(t: &Tournament, keys: &[Vec<u64>]) -> Vec<Option<u64>> {
+    let mut groups: HashMap<&[u64], Vec<usize>> = HashMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        groups.entry(k.as_slice()).or_default().push(i);
+    }
+    let mut group_of = vec![usize::MAX; keys.len()];
+    let mut out = vec![None; keys.len()];
+    for (g, members) in groups.values().enumerate() {
+        for &i in members {
+            group_of[i] = g;
+        }
+    }
+    for members in groups.values().filter(|m| m.len() > 1) {
+        let mut scores = Vec::with_capacity(members.len());
+        let mut all_met = true;
+        for &i in members {
+            let mut met: Vec<usize> = Vec::new();
+            let mut score = 0u64;
+            for p in t.pairings(i) {
+                if let Some(hp) = p.half_points
+                    && group_of[p.opponent] == group_of[i]
+                    && p.opponent != i
+                {
+                    met.push(p.opponent);
+                    score += u64::from(hp);
+                }
+            }
+            met.sort_unstable();
+            met.dedup();
+            all_met &= met.len() == members.len() - 1;
+            scores.push(score);
+        }
+        if all_met {
+            for (&i, s) in members.iter().zip(scores) {
+                out[i] = Some(s);
+            }
+        }
+    }
+    out
+}
+
 fn rank(t: &Tournament, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
-    let points: Vec<u64> = t
-        .players
+    // Decided games only: (opponent, half points, opponent's rating in that game).
+    let decided: Vec<Vec<(usize, u8, Option<u16>)>> = t
+        .pairings
         .iter()
-        .map(|p| p.games.iter().map(|&(_, hp, _)| u64::from(hp)).sum())
+        .map(|ps| {
+            ps.iter()
+                .filter_map(|p| p.half_points.map(|hp| (p.opponent, hp, p.opponent_rating)))
+                .collect()
+        })
+        .collect();
+    let points: Vec<u64> = decided
+        .iter()
+        .map(|games| games.iter().map(|&(_, hp, _)| u64::from(hp)).sum())
         .collect();
     let mut rows: Vec<Standing> = t
         .players
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            let contributions: Vec<u64> = p.games.iter().map(|&(o, _, _)| points[o]).collect();
+            let games = &decided[i];
+            let contributions: Vec<u64> = games.iter().map(|&(o, _, _)| points[o]).collect();
             let buchholz: u64 = contributions.iter().sum();
             let cut = contributions.iter().min().copied().unwrap_or(0);
-            let rated: Vec<(u64, u8)> = p
-                .games
+            let rated: Vec<(u64, u8)> = games
                 .iter()
                 .filter_map(|&(_, hp, r)| r.map(|r| (u64::from(r), hp)))
                 .collect();
@@ -295,39 +585,70 @@ fn rank(t: &Tournament, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
             let rated_half_points: u64 = rated.iter().map(|&(_, hp)| u64::from(hp)).sum();
             Standing {
                 rank: 0,
+                player_index: i,
                 player: p.name.clone(),
                 rating: p.rating,
                 half_points: points[i],
-                games: p.games.len() as u64,
-                wins: p.games.iter().filter(|g| g.1 == 2).count() as u64,
-                unfinished: p.unfinished,
+                games: games.len() as u64,
+                wins: games.iter().filter(|g| g.1 == 2).count() as u64,
+                unfinished: (t.pairings[i].len() - games.len()) as u64,
                 buchholz,
                 buchholz_cut1: buchholz - cut,
-                sonneborn_berger_quarters: p
-                    .games
+                sonneborn_berger_quarters: games
                     .iter()
                     .map(|&(o, hp, _)| u64::from(hp) * points[o])
                     .sum(),
+                direct_encounter: None,
                 aro: (rated_games > 0)
                     .then(|| ((2 * rated_sum + rated_games) / (2 * rated_games)) as i64),
                 performance: performance(rated_sum, rated_games, rated_half_points),
             }
         })
         .collect();
-    let key = |s: &Standing| {
-        let mut k = vec![s.half_points];
-        k.extend(tiebreaks.iter().map(|&t| s.tiebreak(t)));
-        k
-    };
-    rows.sort_by(|a, b| key(b).cmp(&key(a)).then_with(|| a.player.cmp(&b.player)));
-    for i in 0..rows.len() {
-        rows[i].rank = if i > 0 && key(&rows[i]) == key(&rows[i - 1]) {
-            rows[i - 1].rank
+    // The sort keys grow one tie-break at a time: direct encounter depends on who is still tied by then.
+    let mut keys: Vec<Vec<u64>> = rows.iter().map(|r| vec![r.half_points]).collect();
+    let mut shown = false;
+    for &tb in tiebreaks {
+        if tb == Tiebreak::DirectEncounter {
+            let de = direct_encounter(t, &keys);
+            for (row, v) in rows.iter_mut().zip(&de) {
+                if !shown {
+                    row.direct_encounter = *v;
+                }
+            }
+            shown = true;
+            for (k, v) in keys.iter_mut().zip(de) {
+                k.push(v.unwrap_or(0));
+            }
         } else {
-            i + 1
-        };
+            for (k, row) in keys.iter_mut().zip(&rows) {
+                k.push(row.tiebreak(tb));
+            }
+        }
     }
-    rows
+    if !shown {
+        let by_points: Vec<Vec<u64>> = rows.iter().map(|r| vec![r.half_points]).collect();
+        for (row, v) in rows.iter_mut().zip(direct_encounter(t, &by_points)) {
+            row.direct_encounter = v;
+        }
+    }
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|&a, &b| {
+        keys[b]
+            .cmp(&keys[a])
+            .then_with(|| rows[a].player.cmp(&rows[b].player))
+    });
+    let mut ranked: Vec<Standing> = Vec::with_capacity(rows.len());
+    for (n, &i) in order.iter().enumerate() {
+        let mut row = rows[i].clone();
+        row.rank = if n > 0 && keys[i] == keys[order[n - 1]] {
+            ranked[n - 1].rank
+        } else {
+            n + 1
+        };
+        ranked.push(row);
+    }
+    ranked
 }
 
 /// Half points (or quarter points with `quarters`) as a decimal: `3`, `2.5`, `6.25`.
@@ -438,6 +759,134 @@ mod tests {
         }
         assert_eq!(s.ranked(&[]).len(), 1);
         assert_eq!(s.games_left_out, 5);
+    }
+
+    #[test]
+    fn pairings_per_player_with_rounds_colours_and_tags() {
+        let s = standings(
+            "[Event \"E\"]\n[Round \"3.2\"]\n[White \"A\"]\n[Black \"B\"]\n[WhiteTitle \"GM\"]\n[WhiteFideId \"1503014\"]\n\
+             [WhiteFed \"nor\"]\n[BlackElo \"2100\"]\n[BlackFideId \"12x\"]\n[Result \"0-1\"]\n\n0-1\n\n\
+             [Event \"E\"]\n[Round \"?\"]\n[White \"B\"]\n[Black \"A\"]\n[BlackElo \"2800\"]\n[Result \"*\"]\n\n*\n",
+        );
+        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let (_, t, rows) = &ranked[0];
+        let a = t.players().position(|p| p.name == "A").unwrap();
+        let b = t.players().position(|p| p.name == "B").unwrap();
+        let info = t.player(a).unwrap();
+        assert_eq!(
+            (
+                info.title.as_deref(),
+                info.fide_id,
+                info.federation.as_deref(),
+                info.rating
+            ),
+            (Some("GM"), Some(1_503_014), Some("NOR"), Some(2800))
+        );
+        assert_eq!(t.player(b).unwrap().fide_id, None, "not a number");
+        assert_eq!(
+            t.pairings(a),
+            [
+                Pairing {
+                    game: 0,
+                    round: Some(3),
+                    opponent: b,
+                    white: true,
+                    half_points: Some(0),
+                    opponent_rating: Some(2100)
+                },
+                Pairing {
+                    game: 1,
+                    round: None,
+                    opponent: b,
+                    white: false,
+                    half_points: None,
+                    opponent_rating: None
+                },
+            ]
+        );
+        assert_eq!(t.pairings(b)[0].half_points, Some(2));
+        assert!(t.pairings(99).is_empty());
+        assert_eq!(rows[0].player_index, b);
+        assert_eq!((rows[0].unfinished, rows[0].games), (1, 1));
+    }
+
+    #[test]
+    fn direct_encounter_among_tied_players_who_all_met() {
+        // A, B, C each beat one of the others (a cycle) and D lost to all: A, B, C tie on 2 points and on
+        // everything else; they all met and scored 1 each among themselves, so direct encounter splits nobody.
+        let game = |w: &str, b: &str, r: &str| {
+            format!("[Event \"E\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n{r}\n\n")
+        };
+        let cycle = [
+            game("A", "B", "1-0"),
+            game("B", "C", "1-0"),
+            game("C", "A", "1-0"),
+            game("A", "D", "1-0"),
+            game("B", "D", "1-0"),
+            game("C", "D", "1-0"),
+        ]
+        .concat();
+        let s = standings(&cycle);
+        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
+        assert_eq!(
+            rows.iter()
+                .map(|r| (r.rank, r.direct_encounter))
+                .collect::<Vec<_>>(),
+            [(1, Some(2)), (1, Some(2)), (1, Some(2)), (4, None)]
+        );
+        let s = standings(
+            &[
+                game("Z", "Y", "1-0"),
+                game("Y", "X", "1-0"),
+                game("X", "Z", "1/2-1/2"),
+            ]
+            .concat(),
+        );
+        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
+        // Z 1.5, Y 1, X 0.5: no tie; direct encounter does not apply.
+        assert!(rows.iter().all(|r| r.direct_encounter.is_none()));
+        let s = standings(
+            &[
+                game("Z", "Y", "0-1"),
+                game("Z", "X", "1-0"),
+                game("X", "Y", "1-0"),
+                game("X", "W", "0-1"),
+                game("Z", "W", "1/2-1/2"),
+            ]
+            .concat(),
+        );
+        // Z and W tie on 1.5 and drew (½ each among them: still tied); X and Y tie on 1 and X beat Y, so X
+        // goes before Y whatever the names say.
+        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
+        let order: Vec<(&str, usize, Option<u64>)> = rows
+            .iter()
+            .map(|r| (r.player.as_str(), r.rank, r.direct_encounter))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("W", 1, Some(1)),
+                ("Z", 1, Some(1)),
+                ("X", 3, Some(2)),
+                ("Y", 4, Some(0))
+            ]
+        );
+        // Tied players who have not all met: not applied. A and C tie with B, but A and C never played.
+        let s = standings(
+            &[
+                game("A", "B", "1-0"),
+                game("B", "C", "1-0"),
+                game("C", "D", "1-0"),
+                game("D", "A", "1-0"),
+            ]
+            .concat(),
+        );
+        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
+        assert!(
+            rows.iter().all(|r| r.direct_encounter.is_none()),
+            "{rows:?}"
+        );
+        assert!(rows.iter().all(|r| r.rank == 1));
     }
 
     #[test]
