@@ -232,7 +232,8 @@ fn validate_texts(
 }
 
 /// `validate --format json`'s records (as JSON text) for files and directories, read on all cores in input
-/// order; a file's games are checked against each other as the command does.
+/// order; the games of all the files are checked against each other as the command does (the command's
+/// round-numbering warnings, about whole tournaments, are not records and are not returned).
 #[pyfunction]
 #[pyo3(signature = (paths, *, lang="auto", strict=false, jobs=None))]
 fn validate_paths(
@@ -266,7 +267,7 @@ fn validate_paths(
             },
             |event| {
                 match event {
-                    Event::Start { .. } => tournament = Tournament::new(),
+                    Event::Start { .. } => {}
                     Event::Batch { result, .. } => {
                         for mut report in result {
                             if opts.tag_checks {

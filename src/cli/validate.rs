@@ -56,7 +56,8 @@ pub(crate) struct Args {
     /// The file is said to be complete: an unfinished game (`*`) is worth a warning
     #[arg(long)]
     finished: bool,
-    /// Skip the tournament checks (Seven Tag Roster, tag formats, duplicates, a player twice in a round)
+    /// Skip the tournament checks (tags: Seven Tag Roster, formats, PlyCount, dates; across all inputs:
+    /// duplicates, a player twice in a round, round numbering)
     #[arg(long)]
     no_tournament_checks: bool,
 }
@@ -221,6 +222,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let started = Instant::now();
     let mut summary = RunTotals::default();
     let mut tournament = Tournament::new();
+    let mut said_saturated = false;
     let mut file_notes = FileNotes::default();
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -248,8 +250,9 @@ pub(crate) fn run(args: Args) -> i32 {
         },
         |event| {
             let written = match event {
+                // The tournament checks run across files: a tournament kept as one file per round is one
+                // tournament.
                 Event::Start { .. } => {
-                    tournament = Tournament::new();
                     file_notes = FileNotes::default();
                     Ok(())
                 }
@@ -279,12 +282,13 @@ pub(crate) fn run(args: Args) -> i32 {
                     } else {
                         bar.suspend(|| out.write_all(notes.as_bytes()))
                     };
-                    if tournament.saturated && !args.quiet {
+                    if tournament.saturated && !said_saturated && !args.quiet {
+                        said_saturated = true;
                         written.and_then(|()| {
                             say_over(
                                 &bar,
                                 &format!(
-                                    "pgnkit: {}: more than {} games; duplicate and round checks stopped there\n",
+                                    "pgnkit: {}: more than {} games in this run; duplicate, round and round-numbering checks stopped there\n",
                                     names[source],
                                     crate::jobs::validate::tournament::MAX_TRACKED_GAMES
                                 ),
@@ -310,6 +314,29 @@ pub(crate) fn run(args: Args) -> i32 {
     // The records are all out before the summary says how the run went.
     if json && let Err(e) = out.flush() {
         return write_failure(&e);
+    }
+    // Findings about whole tournaments (round numbering), known only now: after the diagnostics, or on
+    // stderr beside JSON records, whose stdout holds one object per game and nothing else.
+    if opts.tag_checks {
+        let warnings = tournament.finish();
+        if !warnings.is_empty() {
+            let paint = Paint::new(args.color.enabled(json));
+            let mut text = String::new();
+            for w in &warnings {
+                let label = GameLabel {
+                    file: &w.file,
+                    game: w.game,
+                    white: "",
+                    black: "",
+                    round: &w.round,
+                };
+                render_problems(&label, std::slice::from_ref(&w.problem), &paint, &mut text);
+                summary.warnings += w.problem.times();
+            }
+            if let Err(e) = say_or_write(json, &mut out, &text) {
+                return write_failure(&e);
+            }
+        }
     }
     // No game at all is no clean pass: a warning (with the diagnostics, or on stderr beside JSON records).
     let no_games = summary.games == 0 && summary.io_errors == 0;

@@ -303,9 +303,19 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
     )
     .unwrap();
     std::fs::write(dir.join("notes.txt"), b"not a pgn").unwrap();
-    let out = run(&["validate", "--format", "json", "-q", dir.to_str().unwrap()]);
+    // The same games twice: the checks across files would find the second copy's games again (below).
+    let unchecked = [
+        "validate",
+        "--format",
+        "json",
+        "-q",
+        "--no-tournament-checks",
+    ];
+    let out = run(&[&unchecked[..], &[dir.to_str().unwrap()]].concat());
     let recs = strip_file(&out);
-    let once = strip_file(&plain);
+    let once = strip_file(&run(
+        &[&unchecked[..], &["fixtures/validate/errors.pgn"]].concat()
+    ));
     assert_eq!(
         recs.len(),
         2 * once.len(),
@@ -313,6 +323,42 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
     );
     assert_eq!(&recs[..once.len()], &once[..]);
     assert_eq!(&recs[once.len()..], &once[..]);
+    // With the checks, every game of the second file names its twin in the first: the same players in the
+    // same round, and for the games that replayed, the same moves.
+    let checked = records(&run(&[
+        "validate",
+        "--format",
+        "json",
+        "-q",
+        dir.to_str().unwrap(),
+    ]));
+    let first = dir.join("a.pgn.gz").display().to_string();
+    let kinds_naming_first = |rec: &Value| {
+        rec["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| {
+                p["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!(" of {first}"))
+            })
+            .map(|p| p["kind"].as_str().unwrap().to_string())
+            .collect::<BTreeSet<_>>()
+    };
+    for rec in &checked[..once.len()] {
+        assert!(kinds_naming_first(rec).is_empty(), "{rec}");
+    }
+    for rec in &checked[once.len()..] {
+        let kinds = kinds_naming_first(rec);
+        assert!(kinds.contains("player_twice_in_round"), "{rec}");
+        assert_eq!(
+            kinds.contains("duplicate_game"),
+            rec["plies"].as_u64() > Some(0),
+            "{rec}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -683,6 +729,212 @@ fn chess960_games_replay_with_their_castling_and_other_variants_are_refused() {
             assert!(problems(&r).iter().any(|p| p.0 == "unsupported_variant"));
         }
     }
+}
+
+/// The round files of one tournament (`fixtures/validate/tournament/`).
+const ROUND1: &str = "fixtures/validate/tournament/round1.pgn";
+const ROUND2: &str = "fixtures/validate/tournament/round2.pgn";
+const ROUND4: &str = "fixtures/validate/tournament/round4.pgn";
+
+/// (kind, message) of every problem of a record.
+fn messages(record: &Value) -> Vec<(String, String)> {
+    record["problems"]
+        .as_array()
+        .expect("problems is an array")
+        .iter()
+        .map(|p| {
+            (
+                p["kind"].as_str().unwrap().to_string(),
+                p["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_tournament_in_one_file_per_round_is_checked_across_its_files() {
+    let args = ["validate", "--format", "json", ROUND1, ROUND2];
+    let out = run(&args);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 5, "{}", util::show(&args, &out));
+    for rec in &recs[..4] {
+        assert_eq!(problems(rec), vec![], "{rec}");
+    }
+    // round2.pgn's third game is round1.pgn's second, pasted into the wrong file.
+    let copied = &recs[4];
+    assert_eq!(copied["file"], ROUND2);
+    assert_eq!(copied["game"], 3);
+    assert_eq!(
+        messages(copied),
+        vec![
+            (
+                "duplicate_game".to_string(),
+                format!("same players and same moves as game 2 of {ROUND1} (Cy – Dee)")
+            ),
+            (
+                "player_twice_in_round".to_string(),
+                format!("Cy also plays game 2 of {ROUND1} in round 1.2")
+            ),
+            (
+                "player_twice_in_round".to_string(),
+                format!("Dee also plays game 2 of {ROUND1} in round 1.2")
+            ),
+        ]
+    );
+    assert!(
+        problems(copied).iter().all(|p| p.1 == 21 && p.2 == 1),
+        "at the game's first line"
+    );
+    // Warnings alone: exit 0, 1 with --strict; and no check across files without the tournament checks.
+    assert_eq!(out.status.code(), Some(0), "{}", util::show(&args, &out));
+    assert_eq!(
+        run(&["validate", "-q", "--strict", ROUND1, ROUND2])
+            .status
+            .code(),
+        Some(1)
+    );
+    let without = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--no-tournament-checks",
+        ROUND1,
+        ROUND2,
+    ]);
+    assert!(records(&without).iter().all(|r| problems(r).is_empty()));
+    // Each file alone is clean: the findings need both.
+    for file in [ROUND1, ROUND2] {
+        let alone = run(&["validate", "--format", "json", file]);
+        assert!(
+            records(&alone).iter().all(|r| problems(r).is_empty()),
+            "{file}"
+        );
+    }
+}
+
+#[test]
+fn a_missing_round_is_one_warning_located_at_the_round_after_it() {
+    let args = ["validate", "--color", "never", ROUND1, ROUND2, ROUND4];
+    let out = run(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let expected = format!(
+        "warning[round_numbering]: Spring Cup (Nantes, 2024): round 3 missing; rounds present: 1-2, 4 ({ROUND4}:1:1, game 1, round 4)"
+    );
+    assert_eq!(
+        text.matches("warning[round_numbering]").count(),
+        1,
+        "{}",
+        util::show(&args, &out)
+    );
+    assert!(text.contains(&expected), "{}", util::show(&args, &out));
+    // After the diagnostics, before the summary, and counted in it: 3 warnings of game 3 of round2.pgn, 1 here.
+    let at = text.find(&expected).unwrap();
+    assert!(text.find("player_twice_in_round").unwrap() < at);
+    assert!(text[at..].contains("no errors, 4 warnings"), "{text}");
+    assert_eq!(out.status.code(), Some(0));
+    let strict = run(&["validate", "-q", "--strict", ROUND1, ROUND4]);
+    assert_eq!(strict.status.code(), Some(1), "the gap alone is a warning");
+    // Rounds 1, 2 and 4 in any order of the files: the same one finding.
+    let reversed = run(&["validate", "--color", "never", "-q", ROUND4, ROUND1]);
+    let reversed_text = String::from_utf8_lossy(&reversed.stdout);
+    assert_eq!(
+        reversed_text.matches("round_numbering").count(),
+        1,
+        "{reversed_text}"
+    );
+    assert!(reversed_text.contains(&format!("({ROUND4}:1:1, game 1, round 4)")));
+    // Without round 4, no gap.
+    let clean = run(&["validate", "--color", "never", ROUND1, ROUND2]);
+    assert!(!String::from_utf8_lossy(&clean.stdout).contains("round_numbering"));
+    let off = run(&[
+        "validate",
+        "--color",
+        "never",
+        "--no-tournament-checks",
+        ROUND1,
+        ROUND4,
+    ]);
+    assert!(!String::from_utf8_lossy(&off.stdout).contains("round_numbering"));
+}
+
+#[test]
+fn run_level_warnings_keep_json_stdout_one_record_per_game() {
+    let args = [
+        "validate", "--format", "json", "--color", "never", ROUND1, ROUND2, ROUND4,
+    ];
+    let out = run(&args);
+    let stdout = String::from_utf8(out.stdout.clone()).expect("UTF-8");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines.len(),
+        7,
+        "one line per game: {}",
+        util::show(&args, &out)
+    );
+    for line in &lines {
+        let rec: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert!(rec["game"].is_u64() && rec["problems"].is_array(), "{line}");
+    }
+    assert!(!stdout.contains("round_numbering"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "warning[round_numbering]: Spring Cup (Nantes, 2024): round 3 missing; rounds present: 1-2, 4 ({ROUND4}:1:1, game 1, round 4)"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("no errors, 4 warnings"), "{stderr}");
+    let strict = run(&[
+        "validate", "--format", "json", "-q", "--strict", ROUND1, ROUND4,
+    ]);
+    assert_eq!(strict.status.code(), Some(1));
+    assert_eq!(records(&strict).len(), 4);
+}
+
+#[test]
+fn tag_checks_are_located_at_their_tags() {
+    let args = ["validate", "--format", "json", "fixtures/validate/tags.pgn"];
+    let out = run(&args);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 4, "{}", util::show(&args, &out));
+    assert_eq!(
+        problems(&recs[0]),
+        vec![("ply_count_mismatch".into(), 11, 1)]
+    );
+    assert_eq!(
+        messages(&recs[0])[0].1,
+        "PlyCount \"9\" disagrees with the main line, which has 7 half-moves"
+    );
+    assert_eq!(
+        problems(&recs[1]),
+        vec![
+            ("future_date".into(), 22, 1),
+            ("malformed_tag".into(), 23, 1),
+            ("malformed_tag".into(), 25, 1),
+        ]
+    );
+    assert_eq!(
+        problems(&recs[2]),
+        vec![("chess960_without_fen".into(), 37, 1)]
+    );
+    // `?` and empty ratings, ECO `?`, a date with unknown parts, Chess960 with its FEN, PlyCount right.
+    assert_eq!(problems(&recs[3]), vec![], "{}", recs[3]);
+    assert_eq!(recs[3]["plies"], 1);
+    for rec in &recs {
+        assert_eq!(rec["valid"], true, "warnings only: {rec}");
+        for p in rec["problems"].as_array().unwrap() {
+            assert_eq!(p["severity"], "warning", "{p}");
+        }
+    }
+    assert_eq!(out.status.code(), Some(0));
+    let off = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--no-tournament-checks",
+        "fixtures/validate/tags.pgn",
+    ]);
+    assert!(records(&off).iter().all(|r| problems(r).is_empty()));
 }
 
 /// `--messages fr` (or a French `LANG`): every message and the summary in French with French piece names;

@@ -6,7 +6,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::report::{GameReport, Problem, ProblemKind, Severity, TagText};
-use super::tags::check_tags;
+use super::tags::{TagProblem, check_ply_count, check_tags, is_checked_tag};
+use super::tournament::year_of;
 use crate::localized;
 use crate::messages::{Explain, Locale, plural, side_name};
 use pgnkit::core::fen;
@@ -528,14 +529,14 @@ pub fn validate_game_with<C: Visitor>(
     companion: &mut C,
 ) -> (GameReport, Option<Replay>) {
     // One pass over the tags: values decoded once, for the report and the tag checks.
-    // Values are decoded only for the tags validate reads (the Seven Tag Roster and SetUp); the others only
-    // need their names.
+    // Values are decoded only for the tags validate reads (the Seven Tag Roster and the tags the checks read);
+    // the others only need their names.
     let values: Vec<(&[u8], Cow<'_, str>)> = if opts.report_tags || opts.tag_checks {
         game.tags
             .iter()
             .map(|t| {
                 let name = game.bytes(t.name);
-                let value = if roster_index(name).is_some() || name == b"SetUp" {
+                let value = if roster_index(name).is_some() || is_checked_tag(name) {
                     game.tag_value(t)
                 } else {
                     Cow::Borrowed("")
@@ -552,12 +553,13 @@ pub fn validate_game_with<C: Visitor>(
             .into_iter()
             .collect()
     };
-    let tag = |name: &str| {
+    let value = |name: &str| {
         values
             .iter()
             .find(|(n, _)| *n == name.as_bytes())
-            .map_or_else(TagText::default, |(_, v)| TagText::new(v))
+            .map(|(_, v)| v.as_ref())
     };
+    let tag = |name: &str| value(name).map_or_else(TagText::default, TagText::new);
     let mut report = GameReport {
         file: file.clone(),
         game: game.index + 1,
@@ -566,6 +568,11 @@ pub fn validate_game_with<C: Visitor>(
         round: tag("Round"),
         event: tag("Event"),
         site: tag("Site"),
+        year: if opts.report_tags {
+            TagText::new(year_of(value("EventDate"), value("Date")))
+        } else {
+            TagText::default()
+        },
         result: tag("Result"),
         marker: game.result,
         lang: Language::En,
@@ -626,18 +633,7 @@ pub fn validate_game_with<C: Visitor>(
 
     if opts.tag_checks {
         for p in check_tags(&values) {
-            let first = game.tags.first().map_or(Span::default(), |t| t.span);
-            let span = p.tag.map_or(first, |i| game.tags[i].span);
-            if p.kind.severity() == Severity::Note {
-                rep.note(p.kind, span, || p.message);
-            } else {
-                let whole_game = p.tag.is_none();
-                let pushed = rep.push(p.kind, span, p.message);
-                if whole_game {
-                    // About the game, not a line of it: shown on one line.
-                    pushed.source_line.clear();
-                }
-            }
+            push_tag_problem(&mut rep, p);
         }
     }
 
@@ -755,6 +751,13 @@ pub fn validate_game_with<C: Visitor>(
         }
     }
     report.plies = walk.state.ply();
+    // PlyCount counts the half-moves of the whole game: only a game replayed to its end can be compared.
+    if opts.tag_checks
+        && !walk.main_stopped
+        && let Some(p) = check_ply_count(&values, report.plies)
+    {
+        push_tag_problem(&mut rep, p);
+    }
     let report = finish(report, rep, Some(&walk.state), opts);
     let replay = Replay {
         prepared,
@@ -762,6 +765,24 @@ pub fn validate_game_with<C: Visitor>(
         variation_moves: walk.variation_moves,
     };
     (report, Some(replay))
+}
+
+/// Turns a tag problem into a located one: at its tag, or at the game's first tag when it concerns the whole
+/// tag section (a missing tag).
+fn push_tag_problem(rep: &mut Reporter<'_, '_>, p: TagProblem) {
+    let game = rep.game;
+    let first = game.tags.first().map_or(Span::default(), |t| t.span);
+    let span = p.tag.map_or(first, |i| game.tags[i].span);
+    if p.kind.severity() == Severity::Note {
+        rep.note(p.kind, span, || p.message);
+    } else {
+        let whole_game = p.tag.is_none();
+        let pushed = rep.push(p.kind, span, p.message);
+        if whole_game {
+            // About the game, not a line of it: shown on one line.
+            pushed.source_line.clear();
+        }
+    }
 }
 
 /// Notes the tag values and comments that are not UTF-8 (read as Windows-1252), naming the first.

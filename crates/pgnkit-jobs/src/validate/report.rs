@@ -65,14 +65,26 @@ pub enum ProblemKind {
     MissingResultMarker,
     /// A Seven Tag Roster tag is missing.
     MissingTag,
-    /// Date, Round or Result tag not in the standard form.
+    /// A tag value not in its standard form: Date, EventDate, Round, Result, WhiteElo/BlackElo (a number),
+    /// ECO (A00 to E99), PlyCount (a number).
     MalformedTag,
+    /// A Date or EventDate after tomorrow (UTC): a typo in the year, most often.
+    FutureDate,
     /// `SetUp "1"` without a `FEN` tag.
     SetupWithoutFen,
-    /// The same players and the same moves as an earlier game.
+    /// `Variant "Chess960"` (or another spelling of it) without a `FEN` tag: the start position is unknown.
+    Chess960WithoutFen,
+    /// A PlyCount tag that differs from the main line's half-moves (checked only when the game replayed to
+    /// its end).
+    PlyCountMismatch,
+    /// The same players and the same moves as an earlier game (of any input of the run).
     DuplicateGame,
-    /// A player appears in two games of the same round.
+    /// A player appears in two games of the same round of one tournament (across the inputs of the run).
     PlayerTwiceInRound,
+    /// The round numbers of a tournament, over all the inputs of a run, skip a round between the lowest and
+    /// the highest present, or include a round 0 (a warning about the run, not about one game: see
+    /// `Tournament::finish`).
+    RoundNumbering,
     /// The piece-letter language was guessed among several that replay the game alike.
     LanguageGuessed,
     /// Text read leniently (an unescaped quote in a tag value, `\}` in a comment).
@@ -112,9 +124,13 @@ impl ProblemKind {
             | MissingResultMarker
             | MissingTag
             | MalformedTag
+            | FutureDate
             | SetupWithoutFen
+            | Chess960WithoutFen
+            | PlyCountMismatch
             | DuplicateGame
             | PlayerTwiceInRound
+            | RoundNumbering
             | LanguageGuessed
             | LenientSyntax => Severity::Warning,
             SeparateEllipsis
@@ -150,9 +166,13 @@ impl ProblemKind {
             MissingResultMarker => "missing_result_marker",
             MissingTag => "missing_tag",
             MalformedTag => "malformed_tag",
+            FutureDate => "future_date",
             SetupWithoutFen => "setup_without_fen",
+            Chess960WithoutFen => "chess960_without_fen",
+            PlyCountMismatch => "ply_count_mismatch",
             DuplicateGame => "duplicate_game",
             PlayerTwiceInRound => "player_twice_in_round",
+            RoundNumbering => "round_numbering",
             LanguageGuessed => "language_guessed",
             LenientSyntax => "lenient_syntax",
             SeparateEllipsis => "separate_ellipsis",
@@ -358,6 +378,10 @@ pub struct GameReport {
     pub round: TagText,
     pub event: TagText,
     pub site: TagText,
+    /// The tournament's year as standings read it: the first four characters of EventDate, else of Date,
+    /// else `????` (not serialised; with event and site, it keys the checks across games).
+    #[serde(skip)]
+    pub year: TagText,
     /// The Result tag.
     pub result: TagText,
     /// The termination marker after the moves, if any.

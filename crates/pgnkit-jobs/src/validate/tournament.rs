@@ -1,14 +1,24 @@
-//! Checks across the games of one file: duplicate games and a player in two games of one round. Runs on the
-//! thread that emits results in order, so "earlier game" means earlier in the file.
+//! Checks across the games of a run, over all its inputs: duplicate games, a player in two games of one
+//! round, and each tournament's round numbers. Runs on the thread that emits results in order, so "earlier
+//! game" means earlier in the run (an earlier file, or earlier in the same file).
+//!
+//! A tournament is keyed as standings key it ([`crate::standings::TournamentKey`]): Event, Site and the year
+//! of EventDate, else of Date. So a tournament kept as one file per round is checked across its rounds, and
+//! a file of one event over many years ("Dortmund" since 1928) is as many tournaments.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
 
-use super::report::{GameReport, Problem, ProblemKind};
+use super::report::{GameReport, Problem, ProblemKind, TagText};
 
-/// Beyond this many games in one file, duplicate tracking stops (and says so) to keep memory bounded
-/// (tens of megabytes at this limit).
+/// Beyond this many games in one run, duplicate, round and round-numbering tracking stop (and say so) to
+/// keep memory bounded (tens of megabytes at this limit).
 pub const MAX_TRACKED_GAMES: usize = 1_000_000;
+
+/// Most ranges of rounds a round-numbering message lists (hostile rounds `1`, `3`, `5`... would otherwise make
+/// a message as long as the input).
+const MAX_RANGES_SHOWN: usize = 8;
 
 /// Keys here are already 64-bit hashes (or hashed once into one): mixing them again with SipHash is wasted
 /// work on a path that runs once per game.
@@ -31,82 +41,608 @@ impl Hasher for Mix {
     }
 }
 
-type Map<K> = HashMap<K, u64, BuildHasherDefault<Mix>>;
+type Map<K, V = u64> = HashMap<K, V, BuildHasherDefault<Mix>>;
 
+/// The year of a tournament, as [`crate::standings::TournamentKey::of`] reads it: the first four characters of
+/// EventDate, else of Date (each trimmed, empty counting as absent), else `????`.
+pub fn year_of<'v>(event_date: Option<&'v str>, date: Option<&'v str>) -> &'v str {
+    let date = [event_date, date]
+        .into_iter()
+        .flatten()
+        .map(str::trim)
+        .find(|d| !d.is_empty())
+        .unwrap_or("????");
+    let end = date.char_indices().nth(4).map_or(date.len(), |(i, _)| i);
+    &date[..end]
+}
+
+/// Where a game is, packed in 64 bits so that a tracked game costs no more than before files were named:
+/// the file's index among the run's files (24 bits) and the game's number in it (40 bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct At(u64);
+
+impl At {
+    const GAME_BITS: u32 = 40;
+    /// Files beyond this many, or games beyond a trillion in one file, are not tracked.
+    const MAX_FILES: usize = 1 << (64 - Self::GAME_BITS);
+
+    fn new(file: usize, game: u64) -> Option<At> {
+        (file < Self::MAX_FILES && game < 1 << Self::GAME_BITS)
+            .then_some(At((file as u64) << Self::GAME_BITS | game))
+    }
+
+    fn file(self) -> usize {
+        (self.0 >> Self::GAME_BITS) as usize
+    }
+
+    fn game(self) -> u64 {
+        self.0 & ((1 << Self::GAME_BITS) - 1)
+    }
+}
+
+/// The first game seen of one round of a tournament: where the round-numbering warning points.
+#[derive(Clone, Copy, Debug)]
+struct FirstGame {
+    at: At,
+    line: u64,
+}
+
+/// One tournament's round numbers, as seen so far.
+#[derive(Debug)]
+struct Rounds {
+    event: String,
+    site: String,
+    year: String,
+    /// Round number (the Round tag's first number) → its first game.
+    present: BTreeMap<u64, FirstGame>,
+}
+
+/// A finding about a tournament as a whole, known only when every game of the run has been seen; located at
+/// one game (the first of the round it concerns).
+#[derive(Debug, Clone)]
+pub struct RunWarning {
+    /// The file of the game the warning points at.
+    pub file: Arc<str>,
+    /// 1-based index of that game in its file.
+    pub game: u64,
+    /// That game's round number.
+    pub round: TagText,
+    /// The warning, located at that game's first line.
+    pub problem: Problem,
+}
+
+/// The checks across the games of a run: fed each report in input order by [`Tournament::check`], then asked
+/// for the run's findings by [`Tournament::finish`].
 #[derive(Default)]
 pub struct Tournament {
-    /// Fingerprint (players + moves) → first game number.
+    /// Fingerprint (players + moves) → the first game.
     seen: Map<u64>,
-    /// Hash of (Event, Site, Round, player) → game number.
+    /// Hash of (Event, Site, year, Round, player) → the game.
     rounds: Map<u64>,
-    /// Set once the limit is reached.
+    /// Hash of (Event, Site, year) → its index in `tournaments`.
+    tournament_index: Map<u64, usize>,
+    /// The tournaments with round numbers, in order of first appearance.
+    tournaments: Vec<Rounds>,
+    /// (tournament, round) pairs kept in `tournaments`: bounded like the games.
+    round_entries: usize,
+    /// The files met so far; `At` holds an index into it.
+    files: Vec<Arc<str>>,
+    /// Set once the limit is reached: the checks above stop, and round numbering is no longer reported
+    /// (rounds not recorded would look missing).
     pub saturated: bool,
 }
 
+/// Empty, `?` or `-`: a tag that says nothing.
+fn unknown(s: &str) -> bool {
+    matches!(s.trim(), "" | "?" | "-")
+}
+
+/// The Round tag's first number (`5` of `5.2`: round 5, board 2); `None` for `?`, `-` or anything that is not
+/// a number (reported as a malformed tag already).
+pub fn round_number(round: &str) -> Option<u64> {
+    let first = round.trim().split('.').next()?;
+    if first.is_empty() || !first.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    first.parse().ok()
+}
+
 impl Tournament {
+    /// Checks with nothing seen yet: one per run.
     pub fn new() -> Tournament {
         Tournament::default()
+    }
+
+    /// The index of `file` among the run's files (games come file by file, so the last one is nearly always
+    /// it).
+    fn file_index(&mut self, file: &Arc<str>) -> usize {
+        match self.files.last() {
+            Some(last) if Arc::ptr_eq(last, file) || **last == **file => self.files.len() - 1,
+            _ => {
+                self.files.push(file.clone());
+                self.files.len() - 1
+            }
+        }
+    }
+
+    /// "game 3" in the same file, "game 3 of round5.pgn" in another.
+    fn describe(&self, at: At, file: usize) -> String {
+        if at.file() == file {
+            format!("game {}", at.game())
+        } else {
+            format!("game {} of {}", at.game(), self.files[at.file()])
+        }
     }
 
     /// Adds the cross-game warnings to `report`; returns whether any was added.
     pub fn check(&mut self, report: &mut GameReport) -> bool {
         let before = report.problems.len();
-        if self.seen.len() >= MAX_TRACKED_GAMES {
+        let file = self.file_index(&report.file);
+        let here = At::new(file, report.game);
+        if self.seen.len() >= MAX_TRACKED_GAMES || here.is_none() {
             self.saturated = true;
-        } else if report.plies > 0 || report.fingerprint != 0 {
+        }
+        let Some(here) = here.filter(|_| !self.saturated) else {
+            return false;
+        };
+        if report.plies > 0 || report.fingerprint != 0 {
             match self.seen.get(&report.fingerprint) {
                 Some(&first) => {
                     let message = format!(
-                        "same players and same moves as game {first} ({} – {})",
-                        report.white, report.black
+                        "same players and same moves as {} ({} – {})",
+                        self.describe(At(first), file),
+                        report.white,
+                        report.black
                     );
                     report
                         .problems
                         .push(game_level(report, ProblemKind::DuplicateGame, message));
                 }
                 None => {
-                    self.seen.insert(report.fingerprint, report.game);
+                    self.seen.insert(report.fingerprint, here.0);
                 }
             }
         }
         // A round only means something inside a named event: collections of games from many events (book
         // files, databases) often have `Event "?"` and round numbers that belong to different tournaments.
-        let unknown = |s: &str| matches!(s.trim(), "" | "?" | "-");
-        if !unknown(&report.round) && !unknown(&report.event) && !self.saturated {
-            for white in [true, false] {
-                let player = if white { &report.white } else { &report.black };
-                if matches!(player.as_str(), "" | "?" | "-" | "NN" | "N.N.") {
-                    continue;
+        if unknown(&report.round) || unknown(&report.event) {
+            return report.problems.len() > before;
+        }
+        let event = report.event.trim();
+        let site = report.site.trim();
+        let mut tournament = Mix::default();
+        for part in [event, site, &report.year] {
+            tournament.write(part.as_bytes());
+            tournament.write_u64(part.len() as u64);
+        }
+        for white in [true, false] {
+            let player = if white { &report.white } else { &report.black };
+            if matches!(player.as_str(), "" | "?" | "-" | "NN" | "N.N.") {
+                continue;
+            }
+            // One 64-bit key per (tournament, round, player): no strings kept per game.
+            let mut h = Mix(tournament.finish());
+            for part in [&report.round, player] {
+                h.write(part.as_bytes());
+                h.write_u64(part.len() as u64);
+            }
+            let key = h.finish();
+            match self.rounds.get(&key) {
+                Some(&other) if other != here.0 => {
+                    let message = format!(
+                        "{player} also plays {} in round {}",
+                        self.describe(At(other), file),
+                        report.round
+                    );
+                    report.problems.push(game_level(
+                        report,
+                        ProblemKind::PlayerTwiceInRound,
+                        message,
+                    ));
                 }
-                // One 64-bit key per (event, site, round, player): no strings kept per game.
-                let mut h = Mix::default();
-                for part in [&report.event, &report.site, &report.round, player] {
-                    h.write(part.as_bytes());
-                    h.write_u64(part.len() as u64);
-                }
-                let key = h.finish();
-                match self.rounds.get(&key) {
-                    Some(&other) if other != report.game => {
-                        let message =
-                            format!("{player} also plays game {other} of round {}", report.round);
-                        report.problems.push(game_level(
-                            report,
-                            ProblemKind::PlayerTwiceInRound,
-                            message,
-                        ));
-                    }
-                    Some(_) => {}
-                    None => {
-                        self.rounds.insert(key, report.game);
-                    }
+                Some(_) => {}
+                None => {
+                    self.rounds.insert(key, here.0);
                 }
             }
         }
+        if let Some(number) = round_number(&report.round) {
+            self.record_round(tournament.finish(), report, number, here);
+        }
         report.problems.len() > before
     }
+
+    /// Records that `report`'s tournament (hashed as `key`) has a round `number`.
+    fn record_round(&mut self, key: u64, report: &GameReport, number: u64, here: At) {
+        let index = match self.tournament_index.get(&key) {
+            Some(&index) => index,
+            None => {
+                self.tournaments.push(Rounds {
+                    event: report.event.trim().to_string(),
+                    site: report.site.trim().to_string(),
+                    year: report.year.to_string(),
+                    present: BTreeMap::new(),
+                });
+                self.tournament_index
+                    .insert(key, self.tournaments.len() - 1);
+                self.tournaments.len() - 1
+            }
+        };
+        let present = &mut self.tournaments[index].present;
+        if let std::collections::btree_map::Entry::Vacant(entry) = present.entry(number) {
+            if self.round_entries >= MAX_TRACKED_GAMES {
+                self.saturated = true;
+                return;
+            }
+            self.round_entries += 1;
+            entry.insert(FirstGame {
+                at: here,
+                line: report.line,
+            });
+        }
+    }
+
+    /// The findings about whole tournaments, once every game of the run has been checked: for each tournament
+    /// whose round numbers skip a round or include a round 0, one `round_numbering` warning, located at the
+    /// first game of the round after the first gap (or of round 0). Nothing when tracking saturated.
+    pub fn finish(self) -> Vec<RunWarning> {
+        if self.saturated {
+            return Vec::new();
+        }
+        let mut warnings = Vec::new();
+        for t in &self.tournaments {
+            let Some((message, round)) = numbering(t) else {
+                continue;
+            };
+            let first = t.present[&round];
+            warnings.push(RunWarning {
+                file: self.files[first.at.file()].clone(),
+                game: first.at.game(),
+                round: TagText::new(&round.to_string()),
+                problem: Problem::new(ProblemKind::RoundNumbering, first.line, 1, 0, message),
+            });
+        }
+        warnings
+    }
+}
+
+/// Ranges of consecutive numbers, written `1-4, 6`, at most [`MAX_RANGES_SHOWN`] of them (then `…`).
+fn ranges(numbers: impl Iterator<Item = (u64, u64)>) -> String {
+    let mut shown: Vec<String> = Vec::new();
+    for (i, (from, to)) in numbers.enumerate() {
+        if i == MAX_RANGES_SHOWN {
+            shown.push("…".into());
+            break;
+        }
+        shown.push(if from == to {
+            from.to_string()
+        } else {
+            format!("{from}-{to}")
+        });
+    }
+    shown.join(", ")
+}
+
+/// The round-numbering message of a tournament and the round it points at (the first after a gap, else round
+/// 0), or `None` when its rounds follow each other from the lowest to the highest without a gap and none is 0.
+///
+/// Rounds before the lowest present are not called missing: a run that holds only round 5 is one round's
+/// file, and a weekly collection (TWIC) picks up events in progress; a gap inside the rounds present, or a
+/// round 0, is wrong whatever part of the tournament the run holds.
+fn numbering(t: &Rounds) -> Option<(String, u64)> {
+    // Runs of consecutive present rounds: the gaps are between them.
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    for &n in t.present.keys() {
+        match runs.last_mut() {
+            Some((_, to)) if to.saturating_add(1) == n => *to = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let gaps: Vec<(u64, u64)> = runs
+        .windows(2)
+        .map(|pair| (pair[0].1 + 1, pair[1].0 - 1))
+        .collect();
+    let round_zero = t.present.contains_key(&0);
+    let pointed = match runs.get(1) {
+        Some(&(after_gap, _)) => after_gap,
+        None if round_zero => 0,
+        None => return None,
+    };
+    let missing = gaps
+        .iter()
+        .fold(0u64, |sum, &(from, to)| sum.saturating_add(to - from + 1));
+    let mut said = Vec::new();
+    if !gaps.is_empty() {
+        said.push(format!(
+            "round{} {} missing",
+            if missing == 1 { "" } else { "s" },
+            ranges(gaps.iter().copied())
+        ));
+    }
+    if round_zero {
+        said.push("a round 0 (rounds count from 1)".into());
+    }
+    let message = format!(
+        "{} ({}, {}): {}; rounds present: {}",
+        t.event,
+        if t.site.is_empty() { "?" } else { &t.site },
+        t.year,
+        said.join(" and "),
+        ranges(runs.iter().copied())
+    );
+    Some((message, pointed))
 }
 
 /// A warning about the whole game, located at its first line.
 fn game_level(report: &GameReport, kind: ProblemKind, message: String) -> Problem {
     Problem::new(kind, report.line, 1, 0, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pgnkit::notation::Language;
+    use pgnkit::walk::Confidence;
+
+    /// A report of game `game` of `file` with the tags that matter here; `moves` stands for its fingerprint.
+    fn report(
+        file: &Arc<str>,
+        game: u64,
+        (event, year, round): (&str, &str, &str),
+        (white, black): (&str, &str),
+        moves: u64,
+    ) -> GameReport {
+        GameReport {
+            file: file.clone(),
+            game,
+            white: white.into(),
+            black: black.into(),
+            round: round.into(),
+            event: event.into(),
+            site: "Paris".into(),
+            year: year.into(),
+            result: "1-0".into(),
+            marker: None,
+            lang: Language::En,
+            lang_confidence: Confidence::Irrelevant,
+            lang_equivalents: Vec::new(),
+            plies: 20,
+            valid: true,
+            termination: None,
+            claimable: Vec::new(),
+            ended_at_ply: None,
+            claimable_from_ply: None,
+            unchecked_moves: None,
+            variant: None,
+            final_fen: String::new(),
+            problems: Vec::new(),
+            variation_moves: 0,
+            line: game * 10 + 1,
+            fingerprint: moves,
+        }
+    }
+
+    fn kinds_and_messages(report: &GameReport) -> Vec<(ProblemKind, &str)> {
+        report
+            .problems
+            .iter()
+            .map(|p| (p.kind, p.message.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn years_are_read_as_standings_read_them() {
+        assert_eq!(year_of(Some("2024.05.01"), Some("2023.01.01")), "2024");
+        assert_eq!(year_of(Some("  "), Some(" 2023.01.01")), "2023");
+        assert_eq!(year_of(None, Some("2023.??.??")), "2023");
+        assert_eq!(year_of(None, None), "????");
+        assert_eq!(year_of(Some("????.??.??"), Some("2023.01.01")), "????");
+        assert_eq!(year_of(None, Some("été 99")), "été ");
+        // The same as standings' key, for the same tags.
+        let games = pgnkit::pgn::parse_all(
+            b"[Event \"E\"]\n[Site \"S\"]\n[Date \"2023.01.01\"]\n[EventDate \" 2022.12.30\"]\n\n1. e4 *\n\n\
+              [Event \"E\"]\n[Date \"19\"]\n\n1. e4 *\n",
+        );
+        for game in &games {
+            let key = crate::standings::TournamentKey::of(game).expect("an event");
+            let event_date = game.tag("EventDate");
+            let date = game.tag("Date");
+            assert_eq!(year_of(event_date.as_deref(), date.as_deref()), key.year);
+        }
+    }
+
+    #[test]
+    fn round_numbers_are_the_first_number() {
+        assert_eq!(round_number("5"), Some(5));
+        assert_eq!(round_number("5.2"), Some(5));
+        assert_eq!(round_number(" 12 "), Some(12));
+        assert_eq!(round_number("0"), Some(0));
+        for none in ["?", "-", "", "five", ".2", "99999999999999999999999"] {
+            assert_eq!(round_number(none), None, "{none}");
+        }
+    }
+
+    #[test]
+    fn packed_locations_keep_file_and_game() {
+        let at = At::new(3, 1_234_567).unwrap();
+        assert_eq!((at.file(), at.game()), (3, 1_234_567));
+        let last = At::new(At::MAX_FILES - 1, (1 << At::GAME_BITS) - 1).unwrap();
+        assert_eq!(
+            (last.file(), last.game()),
+            (At::MAX_FILES - 1, (1 << At::GAME_BITS) - 1)
+        );
+        assert_eq!(At::new(At::MAX_FILES, 1), None);
+        assert_eq!(At::new(0, 1 << At::GAME_BITS), None);
+    }
+
+    #[test]
+    fn checks_run_across_files_and_name_the_other_file() {
+        let round4: Arc<str> = "round4.pgn".into();
+        let round5: Arc<str> = "round5.pgn".into();
+        let ev = ("Club ch", "2024", "4");
+        let mut t = Tournament::new();
+        let mut a = report(&round4, 1, ev, ("Ann", "Bob"), 11);
+        let mut b = report(&round4, 2, ev, ("Cy", "Dee"), 12);
+        assert!(!t.check(&mut a) && !t.check(&mut b));
+        // Round 4 again in the next file: Ann plays twice, and game 2 is copied.
+        let mut c = report(&round5, 1, ev, ("Ann", "Eve"), 13);
+        let mut d = report(&round5, 2, ev, ("Cy", "Dee"), 12);
+        assert!(t.check(&mut c) && t.check(&mut d));
+        assert_eq!(
+            kinds_and_messages(&c),
+            vec![(
+                ProblemKind::PlayerTwiceInRound,
+                "Ann also plays game 1 of round4.pgn in round 4"
+            )]
+        );
+        assert_eq!(d.problems[0].kind, ProblemKind::DuplicateGame);
+        assert_eq!(
+            d.problems[0].message,
+            "same players and same moves as game 2 of round4.pgn (Cy – Dee)"
+        );
+        assert_eq!(d.problems[0].line, d.line);
+        // In the same file the file is not named.
+        let mut e = report(&round5, 3, ev, ("Fay", "Eve"), 14);
+        assert!(t.check(&mut e));
+        assert_eq!(
+            kinds_and_messages(&e),
+            vec![(
+                ProblemKind::PlayerTwiceInRound,
+                "Eve also plays game 1 in round 4"
+            )]
+        );
+    }
+
+    #[test]
+    fn another_year_or_no_event_is_another_tournament() {
+        let file: Arc<str> = "dortmund.pgn".into();
+        let mut t = Tournament::new();
+        let mut a = report(&file, 1, ("Dortmund", "1990", "1"), ("Ann", "Bob"), 1);
+        let mut b = report(&file, 2, ("Dortmund", "1991", "1"), ("Ann", "Cy"), 2);
+        let mut c = report(&file, 3, ("?", "1991", "1"), ("Ann", "Dee"), 3);
+        let mut d = report(&file, 4, ("?", "1991", "1"), ("Ann", "Eve"), 4);
+        for r in [&mut a, &mut b, &mut c, &mut d] {
+            assert!(!t.check(r), "{:?}", r.problems);
+        }
+        // One round's file (round 5 alone) says nothing of rounds 1 to 4.
+        let mut e = report(&file, 5, ("Open", "1991", "5.1"), ("Fay", "Gil"), 5);
+        let mut f = report(&file, 6, ("Open", "1991", "5.2"), ("Hal", "Ivy"), 6);
+        assert!(!t.check(&mut e) && !t.check(&mut f));
+        assert!(
+            t.finish().is_empty(),
+            "round 1 alone, each year; round 5 alone"
+        );
+    }
+
+    #[test]
+    fn round_gaps_are_reported_once_per_tournament_at_the_round_after_the_gap() {
+        let files: Vec<Arc<str>> = (1..=7).map(|r| format!("r{r}.pgn").into()).collect();
+        let mut t = Tournament::new();
+        for (i, round) in ["1", "2.1", "2.2", "3", "4", "6.1", "6.2", "7"]
+            .into_iter()
+            .enumerate()
+        {
+            let number = round_number(round).unwrap() as usize;
+            let mut r = report(
+                &files[number - 1],
+                i as u64 + 1,
+                ("Club ch", "2024", round),
+                (&format!("W{i}"), &format!("B{i}")),
+                i as u64 + 100,
+            );
+            assert!(!t.check(&mut r));
+        }
+        // A clean tournament beside it says nothing.
+        for round in ["1", "2"] {
+            let mut r = report(&files[0], 50, ("Open", "2024", round), ("X", "Y"), 7);
+            t.check(&mut r);
+        }
+        let warnings = t.finish();
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        let w = &warnings[0];
+        assert_eq!(w.problem.kind, ProblemKind::RoundNumbering);
+        assert_eq!(
+            w.problem.message,
+            "Club ch (Paris, 2024): round 5 missing; rounds present: 1-4, 6-7"
+        );
+        assert_eq!(&*w.file, "r6.pgn");
+        assert_eq!(
+            (w.game, w.problem.line),
+            (6, 61),
+            "the first game of round 6"
+        );
+        assert_eq!(w.round, "6");
+    }
+
+    #[test]
+    fn round_zero_is_reported_and_rounds_before_the_lowest_are_not_missing() {
+        let file: Arc<str> = "f.pgn".into();
+        let mut t = Tournament::new();
+        for (i, round) in ["0", "1", "2"].into_iter().enumerate() {
+            let mut r = report(
+                &file,
+                i as u64 + 1,
+                ("A", "2024", round),
+                ("W", "B"),
+                i as u64,
+            );
+            t.check(&mut r);
+        }
+        for (i, round) in ["3", "4", "9", "8.1"].into_iter().enumerate() {
+            let mut r = report(
+                &file,
+                i as u64 + 10,
+                ("B", "2024", round),
+                ("W", "B"),
+                50 + i as u64,
+            );
+            t.check(&mut r);
+        }
+        let warnings = t.finish();
+        let messages: Vec<(&str, u64)> = warnings
+            .iter()
+            .map(|w| (w.problem.message.as_str(), w.game))
+            .collect();
+        assert_eq!(
+            messages,
+            vec![
+                (
+                    "A (Paris, 2024): a round 0 (rounds count from 1); rounds present: 0-2",
+                    1
+                ),
+                (
+                    "B (Paris, 2024): rounds 5-7 missing; rounds present: 3-4, 8-9",
+                    13
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn hostile_round_numbers_make_short_messages() {
+        let file: Arc<str> = "f.pgn".into();
+        let mut t = Tournament::new();
+        for i in 0..1000u64 {
+            let round = (i * 2 + 1).to_string();
+            let mut r = report(&file, i + 1, ("A", "2024", &round), ("W", "B"), i);
+            t.check(&mut r);
+        }
+        let mut r = report(
+            &file,
+            2000,
+            ("A", "2024", "18446744073709551615"),
+            ("X", "Y"),
+            9,
+        );
+        t.check(&mut r);
+        let warnings = t.finish();
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].game, 2, "round 3, after the first gap");
+        assert!(
+            warnings[0].problem.message.len() < 300,
+            "{}",
+            warnings[0].problem.message
+        );
+        assert!(warnings[0].problem.message.contains('…'));
+    }
 }
