@@ -221,7 +221,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let names: Vec<std::sync::Arc<str>> = sources.iter().map(|s| s.display_name().into()).collect();
     let started = Instant::now();
     let mut summary = RunTotals::default();
-    let mut tournament = Tournament::new();
+    let mut tournament = Tournament::new_in(locale());
     let mut said_saturated = false;
     let mut file_notes = FileNotes::default();
     let stdout = io::stdout();
@@ -287,8 +287,10 @@ pub(crate) fn run(args: Args) -> i32 {
                         written.and_then(|()| {
                             say_over(
                                 &bar,
-                                &format!(
+                                &localized!(
+                                    locale(),
                                     "pgnkit: {}: more than {} games in this run; duplicate, round and round-numbering checks stopped there\n",
+                                    "pgnkit : {} : plus de {} parties dans cette exécution ; les contrôles de doublons, de rondes et de numérotation des rondes s'arrêtent là\n",
                                     names[source],
                                     crate::jobs::validate::tournament::MAX_TRACKED_GAMES
                                 ),

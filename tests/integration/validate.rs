@@ -1001,3 +1001,32 @@ fn messages_in_french_keep_kinds_and_keys() {
     assert_eq!(message(&fr), "aucun cavalier ne peut aller en g3");
     assert_ne!(message(&en), message(&fr));
 }
+
+/// The checks across files and of the tags speak French too, with the same kinds.
+#[test]
+fn tournament_and_tag_checks_in_french() {
+    let args = [
+        "validate",
+        "--messages",
+        "fr",
+        "fixtures/validate/tournament/round1.pgn",
+        "fixtures/validate/tournament/round2.pgn",
+        "fixtures/validate/tournament/round4.pgn",
+        "fixtures/validate/tags.pgn",
+    ];
+    let out = run(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "avertissement[round_numbering] : Spring Cup (Nantes, 2024) : ronde 3 manquante ; rondes présentes : 1-2, 4",
+        "avertissement[player_twice_in_round] : Cy joue aussi la partie 2 de fixtures/validate/tournament/round1.pgn",
+        "avertissement[duplicate_game] : mêmes joueurs et mêmes coups que la partie 2 de",
+        "avertissement[malformed_tag] : ECO \"Z00\" n'est pas un code de A00 à E99",
+        "avertissement[chess960_without_fen] : Variant \"Chess960\" sans balise FEN",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    assert!(
+        !text.contains(" also plays ") && !text.contains("missing"),
+        "{text}"
+    );
+}

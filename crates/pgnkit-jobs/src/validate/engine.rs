@@ -632,7 +632,7 @@ pub fn validate_game_with<C: Visitor>(
     }
 
     if opts.tag_checks {
-        for p in check_tags(&values) {
+        for p in check_tags(&values, opts.messages) {
             push_tag_problem(&mut rep, p);
         }
     }
@@ -754,7 +754,7 @@ pub fn validate_game_with<C: Visitor>(
     // PlyCount counts the half-moves of the whole game: only a game replayed to its end can be compared.
     if opts.tag_checks
         && !walk.main_stopped
-        && let Some(p) = check_ply_count(&values, report.plies)
+        && let Some(p) = check_ply_count(&values, report.plies, opts.messages)
     {
         push_tag_problem(&mut rep, p);
     }

@@ -11,6 +11,8 @@ use pgnkit::pgn::{GameResult, SEVEN_TAG_ROSTER};
 use pgnkit::walk::{Variant, variant_of};
 
 use super::report::ProblemKind;
+use crate::localized;
+use crate::messages::Locale;
 
 /// A tag problem and the index of the tag it concerns (`None` for a missing tag: located at the game start).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -180,12 +182,16 @@ pub fn is_checked_tag(name: &[u8]) -> bool {
 
 /// Checks the tags of one game, given as (name, value) in file order (names as the file has them: bytes).
 /// Only the values of the Seven Tag Roster and of [`is_checked_tag`]'s tags are read.
-pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
-    check_tags_until(tags, CivilDate::latest_plausible())
+pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)], locale: Locale) -> Vec<TagProblem> {
+    check_tags_until(tags, CivilDate::latest_plausible(), locale)
 }
 
 /// [`check_tags`], with dates after `latest` called future.
-pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -> Vec<TagProblem> {
+pub fn check_tags_until<V: AsRef<str>>(
+    tags: &[(&[u8], V)],
+    latest: CivilDate,
+    locale: Locale,
+) -> Vec<TagProblem> {
     let mut problems = Vec::new();
     let find = |name: &str| tags.iter().position(|(n, _)| *n == name.as_bytes());
     // One problem for all the missing ones: a game without tags is one finding, not seven.
@@ -197,11 +203,15 @@ pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -
         problems.push(TagProblem {
             kind: ProblemKind::MissingTag,
             tag: None,
-            message: format!(
-                "missing Seven Tag Roster tag{}: {}",
-                if missing.len() == 1 { "" } else { "s" },
-                missing.join(", ")
-            ),
+            message: {
+                let s = if missing.len() == 1 { "" } else { "s" };
+                let missing = missing.join(", ");
+                localized!(
+                    locale,
+                    "missing Seven Tag Roster tag{s}: {missing}",
+                    "balise{s} du Seven Tag Roster manquante{s} : {missing}"
+                )
+            },
         });
     }
     let mut push = |kind, tag, message| {
@@ -229,32 +239,50 @@ pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -
                     push(
                         ProblemKind::MalformedTag,
                         i,
-                        format!(
-                            "{name} \"{value}\" is not YYYY.MM.DD (use ?? for unknown parts, e.g. 2024.??.??)"
+                        localized!(
+                            locale,
+                            "{name} \"{value}\" is not YYYY.MM.DD (use ?? for unknown parts, e.g. 2024.??.??)",
+                            "{name} \"{value}\" n'est pas de la forme AAAA.MM.JJ (?? pour une partie inconnue, par exemple 2024.??.??)"
                         ),
                     );
                 } else if parts.is_some_and(|parts| parts_after(parts, latest)) {
                     push(
                         ProblemKind::FutureDate,
                         i,
-                        format!("{name} \"{value}\" is in the future"),
+                        localized!(
+                            locale,
+                            "{name} \"{value}\" is in the future",
+                            "{name} \"{value}\" est dans le futur"
+                        ),
                     );
                 }
             }
             b"Round" if !is_valid_round(value) => push(
                 ProblemKind::MalformedTag,
                 i,
-                format!("Round \"{value}\" is not a number like 5 or 5.2, '?' or '-'"),
+                localized!(
+                    locale,
+                    "Round \"{value}\" is not a number like 5 or 5.2, '?' or '-'",
+                    "Round \"{value}\" n'est ni un numéro comme 5 ou 5.2, ni '?', ni '-'"
+                ),
             ),
             b"Result" if spelled_draw(value) => push(
                 ProblemKind::ResultSpelling,
                 i,
-                format!("Result \"{value}\" read as 1/2-1/2"),
+                localized!(
+                    locale,
+                    "Result \"{value}\" read as 1/2-1/2",
+                    "Result \"{value}\" lu comme 1/2-1/2"
+                ),
             ),
             b"Result" if !is_valid_result(value) => push(
                 ProblemKind::MalformedTag,
                 i,
-                format!("Result \"{value}\" is not one of 1-0, 0-1, 1/2-1/2, *"),
+                localized!(
+                    locale,
+                    "Result \"{value}\" is not one of 1-0, 0-1, 1/2-1/2, *",
+                    "Result \"{value}\" n'est pas l'un de 1-0, 0-1, 1/2-1/2, *"
+                ),
             ),
             b"WhiteElo" | b"BlackElo" if !is_valid_rating(value) => {
                 let name = if *name == b"WhiteElo" {
@@ -265,18 +293,30 @@ pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -
                 push(
                     ProblemKind::MalformedTag,
                     i,
-                    format!("{name} \"{value}\" is not a rating: a number, or ? when unknown"),
+                    localized!(
+                        locale,
+                        "{name} \"{value}\" is not a rating: a number, or ? when unknown",
+                        "{name} \"{value}\" n'est pas un classement Elo : un nombre, ou ? s'il est inconnu"
+                    ),
                 );
             }
             b"ECO" if !is_valid_eco(value) => push(
                 ProblemKind::MalformedTag,
                 i,
-                format!("ECO \"{value}\" is not a code from A00 to E99, or ? when unknown"),
+                localized!(
+                    locale,
+                    "ECO \"{value}\" is not a code from A00 to E99, or ? when unknown",
+                    "ECO \"{value}\" n'est pas un code de A00 à E99, ou ? s'il est inconnu"
+                ),
             ),
             b"PlyCount" if parse_ply_count(value).is_err() => push(
                 ProblemKind::MalformedTag,
                 i,
-                format!("PlyCount \"{value}\" is not a number of half-moves"),
+                localized!(
+                    locale,
+                    "PlyCount \"{value}\" is not a number of half-moves",
+                    "PlyCount \"{value}\" n'est pas un nombre de demi-coups"
+                ),
             ),
             _ => {}
         }
@@ -288,7 +328,11 @@ pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -
         push(
             ProblemKind::SetupWithoutFen,
             i,
-            "SetUp \"1\" says the game starts from a position, but there is no FEN tag".into(),
+            localized!(
+                locale,
+                "SetUp \"1\" says the game starts from a position, but there is no FEN tag",
+                "SetUp \"1\" dit que la partie part d'une position, mais il n'y a pas de balise FEN"
+            ),
         );
     }
     if let Some(i) = find("Variant")
@@ -298,8 +342,10 @@ pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -
         push(
             ProblemKind::Chess960WithoutFen,
             i,
-            format!(
+            localized!(
+                locale,
                 "Variant \"{}\" without a FEN tag: replayed from the standard start position (Chess960 position 518)",
+                "Variant \"{}\" sans balise FEN : rejouée depuis la position de départ classique (position Chess960 n° 518)",
                 tags[i].1.as_ref()
             ),
         );
@@ -322,17 +368,25 @@ fn parse_ply_count(value: &str) -> Result<Option<u32>, ()> {
 
 /// The PlyCount tag against the main-line half-moves of a game that replayed to its end (`plies`): a problem
 /// when the tag is a number that differs. Given the tags as [`check_tags`] is.
-pub fn check_ply_count<V: AsRef<str>>(tags: &[(&[u8], V)], plies: u32) -> Option<TagProblem> {
+pub fn check_ply_count<V: AsRef<str>>(
+    tags: &[(&[u8], V)],
+    plies: u32,
+    locale: Locale,
+) -> Option<TagProblem> {
     let i = tags.iter().position(|(n, _)| *n == b"PlyCount")?;
     let value = tags[i].1.as_ref();
     let count = parse_ply_count(value).ok().flatten()?;
     (count != plies).then(|| TagProblem {
         kind: ProblemKind::PlyCountMismatch,
         tag: Some(i),
-        message: format!(
-            "PlyCount \"{value}\" disagrees with the main line, which has {plies} half-move{}",
-            if plies == 1 { "" } else { "s" }
-        ),
+        message: {
+            let s = crate::messages::plural(locale, u64::from(plies));
+            localized!(
+                locale,
+                "PlyCount \"{value}\" disagrees with the main line, which has {plies} half-move{s}",
+                "PlyCount \"{value}\" ne correspond pas à la ligne principale, qui a {plies} demi-coup{s}"
+            )
+        },
     })
 }
 
@@ -382,7 +436,7 @@ mod tests {
             ("SetUp", "1"),
         ];
         let tags: Vec<(&[u8], &str)> = tags.iter().map(|(n, v)| (n.as_bytes(), *v)).collect();
-        let problems = check_tags(&tags);
+        let problems = check_tags(&tags, Locale::En);
         let kinds: Vec<ProblemKind> = problems.iter().map(|p| p.kind).collect();
         assert_eq!(
             kinds,
@@ -395,14 +449,17 @@ mod tests {
         assert_eq!(problems[0].message, "missing Seven Tag Roster tag: Black");
         assert_eq!(problems[1].tag, Some(2));
         let none: Vec<(&[u8], &str)> = Vec::new();
-        let problems = check_tags(&none);
+        let problems = check_tags(&none, Locale::En);
         assert_eq!(problems.len(), 1, "one problem for all seven");
         assert_eq!(
             problems[0].message,
             "missing Seven Tag Roster tags: Event, Site, Date, Round, White, Black, Result"
         );
         let draw = [(&b"Result"[..], "1/2")];
-        let kinds: Vec<ProblemKind> = check_tags(&draw).iter().map(|p| p.kind).collect();
+        let kinds: Vec<ProblemKind> = check_tags(&draw, Locale::En)
+            .iter()
+            .map(|p| p.kind)
+            .collect();
         assert!(kinds.contains(&ProblemKind::ResultSpelling));
         assert!(!kinds.contains(&ProblemKind::MalformedTag));
     }
@@ -434,7 +491,7 @@ mod tests {
     };
 
     fn kinds(extra: &[(&str, &str)]) -> Vec<(ProblemKind, Option<usize>)> {
-        check_tags_until(&with_roster(extra), TODAY)
+        check_tags_until(&with_roster(extra), TODAY, Locale::En)
             .into_iter()
             .map(|p| (p.kind, p.tag))
             .collect()
@@ -474,7 +531,7 @@ mod tests {
         );
         let mut tags = with_roster(&[]);
         tags[2].1 = "2052.05.17";
-        let problems = check_tags_until(&tags, TODAY);
+        let problems = check_tags_until(&tags, TODAY, Locale::En);
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].kind, ProblemKind::FutureDate);
         assert_eq!(problems[0].message, "Date \"2052.05.17\" is in the future");
@@ -493,7 +550,7 @@ mod tests {
         let mut tags = with_roster(&[]);
         tags[2].1 = "?";
         assert_eq!(
-            check_tags_until(&tags, TODAY)[0].kind,
+            check_tags_until(&tags, TODAY, Locale::En)[0].kind,
             ProblemKind::MalformedTag,
             "Date is a roster tag: `????.??.??` when unknown"
         );
@@ -511,7 +568,7 @@ mod tests {
         for bad in ["2450?", "abc", "24 50", "2450.5", "-1"] {
             assert!(!is_valid_rating(bad), "{bad:?}");
         }
-        let problems = check_tags_until(&with_roster(&[("BlackElo", "n/a")]), TODAY);
+        let problems = check_tags_until(&with_roster(&[("BlackElo", "n/a")]), TODAY, Locale::En);
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].kind, ProblemKind::MalformedTag);
         assert_eq!(
@@ -563,8 +620,8 @@ mod tests {
     #[test]
     fn ply_count_against_the_moves() {
         let tags = with_roster(&[("PlyCount", "81")]);
-        assert_eq!(check_ply_count(&tags, 81), None);
-        let problem = check_ply_count(&tags, 80).expect("80 is not 81");
+        assert_eq!(check_ply_count(&tags, 81, Locale::En), None);
+        let problem = check_ply_count(&tags, 80, Locale::En).expect("80 is not 81");
         assert_eq!(problem.kind, ProblemKind::PlyCountMismatch);
         assert_eq!(problem.tag, Some(7));
         assert_eq!(
@@ -573,13 +630,13 @@ mod tests {
         );
         for unknown in ["?", "", "-"] {
             let tags = with_roster(&[("PlyCount", unknown)]);
-            assert_eq!(check_ply_count(&tags, 80), None, "{unknown:?}");
+            assert_eq!(check_ply_count(&tags, 80, Locale::En), None, "{unknown:?}");
             assert!(kinds(&[("PlyCount", unknown)]).is_empty());
         }
-        assert_eq!(check_ply_count(&with_roster(&[]), 80), None);
+        assert_eq!(check_ply_count(&with_roster(&[]), 80, Locale::En), None);
         let huge = with_roster(&[("PlyCount", "99999999999999999999")]);
         assert!(
-            check_ply_count(&huge, 80).is_some(),
+            check_ply_count(&huge, 80, Locale::En).is_some(),
             "too large is still wrong"
         );
         assert_eq!(
@@ -587,7 +644,7 @@ mod tests {
             vec![(ProblemKind::MalformedTag, Some(7))]
         );
         assert_eq!(
-            check_ply_count(&with_roster(&[("PlyCount", "eighty")]), 80),
+            check_ply_count(&with_roster(&[("PlyCount", "eighty")]), 80, Locale::En),
             None
         );
     }

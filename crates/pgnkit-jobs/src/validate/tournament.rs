@@ -11,6 +11,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 use super::report::{GameReport, Problem, ProblemKind, TagText};
+use crate::localized;
+use crate::messages::Locale;
 
 /// Beyond this many games in one run, duplicate, round and round-numbering tracking stop (and say so) to
 /// keep memory bounded (tens of megabytes at this limit).
@@ -130,6 +132,8 @@ pub struct Tournament {
     /// Set once the limit is reached: the checks above stop, and round numbering is no longer reported
     /// (rounds not recorded would look missing).
     pub saturated: bool,
+    /// The language of the messages.
+    locale: Locale,
 }
 
 /// Empty, `?` or `-`: a tag that says nothing.
@@ -153,6 +157,14 @@ impl Tournament {
         Tournament::default()
     }
 
+    /// [`Tournament::new`], with its messages in `locale`.
+    pub fn new_in(locale: Locale) -> Tournament {
+        Tournament {
+            locale,
+            ..Tournament::default()
+        }
+    }
+
     /// The index of `file` among the run's files (games come file by file, so the last one is nearly always
     /// it).
     fn file_index(&mut self, file: &Arc<str>) -> usize {
@@ -167,10 +179,16 @@ impl Tournament {
 
     /// "game 3" in the same file, "game 3 of round5.pgn" in another.
     fn describe(&self, at: At, file: usize) -> String {
+        let game = at.game();
         if at.file() == file {
-            format!("game {}", at.game())
+            localized!(self.locale, "game {game}", "la partie {game}")
         } else {
-            format!("game {} of {}", at.game(), self.files[at.file()])
+            let other = &self.files[at.file()];
+            localized!(
+                self.locale,
+                "game {game} of {other}",
+                "la partie {game} de {other}"
+            )
         }
     }
 
@@ -188,8 +206,10 @@ impl Tournament {
         if report.plies > 0 || report.fingerprint != 0 {
             match self.seen.get(&report.fingerprint) {
                 Some(&first) => {
-                    let message = format!(
+                    let message = localized!(
+                        self.locale,
                         "same players and same moves as {} ({} – {})",
+                        "mêmes joueurs et mêmes coups que {} ({} – {})",
                         self.describe(At(first), file),
                         report.white,
                         report.black
@@ -229,8 +249,10 @@ impl Tournament {
             let key = h.finish();
             match self.rounds.get(&key) {
                 Some(&other) if other != here.0 => {
-                    let message = format!(
+                    let message = localized!(
+                        self.locale,
                         "{player} also plays {} in round {}",
+                        "{player} joue aussi {} à la ronde {}",
                         self.describe(At(other), file),
                         report.round
                     );
@@ -291,7 +313,7 @@ impl Tournament {
         }
         let mut warnings = Vec::new();
         for t in &self.tournaments {
-            let Some((message, round)) = numbering(t) else {
+            let Some((message, round)) = numbering(t, self.locale) else {
                 continue;
             };
             let first = t.present[&round];
@@ -329,7 +351,7 @@ fn ranges(numbers: impl Iterator<Item = (u64, u64)>) -> String {
 /// Rounds before the lowest present are not called missing: a run that holds only round 5 is one round's
 /// file, and a weekly collection (TWIC) picks up events in progress; a gap inside the rounds present, or a
 /// round 0, is wrong whatever part of the tournament the run holds.
-fn numbering(t: &Rounds) -> Option<(String, u64)> {
+fn numbering(t: &Rounds, locale: Locale) -> Option<(String, u64)> {
     // Runs of consecutive present rounds: the gaps are between them.
     let mut runs: Vec<(u64, u64)> = Vec::new();
     for &n in t.present.keys() {
@@ -353,22 +375,29 @@ fn numbering(t: &Rounds) -> Option<(String, u64)> {
         .fold(0u64, |sum, &(from, to)| sum.saturating_add(to - from + 1));
     let mut said = Vec::new();
     if !gaps.is_empty() {
-        said.push(format!(
-            "round{} {} missing",
-            if missing == 1 { "" } else { "s" },
-            ranges(gaps.iter().copied())
+        let s = if missing == 1 { "" } else { "s" };
+        let gaps = ranges(gaps.iter().copied());
+        said.push(localized!(
+            locale,
+            "round{s} {gaps} missing",
+            "ronde{s} {gaps} manquante{s}"
         ));
     }
     if round_zero {
-        said.push("a round 0 (rounds count from 1)".into());
+        said.push(localized!(
+            locale,
+            "a round 0 (rounds count from 1)",
+            "une ronde 0 (les rondes se comptent à partir de 1)"
+        ));
     }
-    let message = format!(
-        "{} ({}, {}): {}; rounds present: {}",
-        t.event,
-        if t.site.is_empty() { "?" } else { &t.site },
-        t.year,
-        said.join(" and "),
-        ranges(runs.iter().copied())
+    let (event, year) = (&t.event, &t.year);
+    let site = if t.site.is_empty() { "?" } else { &t.site };
+    let said = said.join(localized!(locale, " and ", " et ").as_str());
+    let present = ranges(runs.iter().copied());
+    let message = localized!(
+        locale,
+        "{event} ({site}, {year}): {said}; rounds present: {present}",
+        "{event} ({site}, {year}) : {said} ; rondes présentes : {present}"
     );
     Some((message, pointed))
 }
