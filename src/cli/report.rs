@@ -14,7 +14,8 @@ use crate::jobs::standings::Tiebreak;
 use crate::jobs::validate::ValidateOptions;
 
 use super::output::{
-    exit_code, inputs, locale, progress_bar, read_error, say, show_games, threads, write_failure,
+    exit_code, inputs, locale, plural_here, progress_bar, read_error, say, show_games, threads,
+    write_failure,
 };
 use super::sink::open_output;
 
@@ -47,9 +48,11 @@ struct BatchResult {
 pub(crate) fn run(args: Args) -> i32 {
     // An HTML page on a terminal is of no use to anyone: ask for a file (a pipe or a redirection is fine).
     if args.output.is_none() && io::stdout().is_terminal() {
-        let _ = say(
+        let _ = say(&crate::jobs::localized!(
+            locale(),
             "pgnkit report: the page is HTML: give -o FILE (or redirect standard output to a file)\n",
-        );
+            "pgnkit report : la page est en HTML : donnez -o FICHIER (ou redirigez la sortie standard vers un fichier)\n"
+        ));
         return 2;
     }
     let Some(sources) = inputs(&args.paths) else {
@@ -124,16 +127,27 @@ pub(crate) fn run(args: Args) -> i32 {
         return write_failure(&e);
     }
     if !args.quiet {
-        let text = format!(
-            "pgnkit report: {} games, {} errors, {} warnings; {} diagrams{}\n",
-            collector.games,
-            collector.errors,
-            collector.warnings,
-            collector.diagrams_drawn,
-            match &args.output {
-                Some(path) => format!("; page written to {}", path.display()),
-                None => String::new(),
-            }
+        let (games, errors) = (collector.games, collector.errors);
+        let (warnings, diagrams) = (collector.warnings, collector.diagrams_drawn);
+        let (g, e, w, d) = (
+            plural_here(games),
+            plural_here(errors),
+            plural_here(warnings),
+            plural_here(diagrams),
+        );
+        let written = match &args.output {
+            Some(path) => crate::jobs::localized!(
+                locale(),
+                "; page written to {}",
+                " ; page écrite dans {}",
+                path.display()
+            ),
+            None => String::new(),
+        };
+        let text = crate::jobs::localized!(
+            locale(),
+            "pgnkit report: {games} game{g}, {errors} error{e}, {warnings} warning{w}; {diagrams} diagram{d}{written}\n",
+            "pgnkit report : {games} partie{g}, {errors} erreur{e}, {warnings} avertissement{w} ; {diagrams} diagramme{d}{written}\n"
         );
         if say(&text).is_err() {
             return out.close(2);
