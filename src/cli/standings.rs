@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::standings::{
-    GameEntry, Standing, Standings, Tiebreak, TournamentKey, decimal, entry_of, trf,
+    GameEntry, Standing, Standings, Tiebreak, TournamentKey, entry_of, trf,
 };
 
 use super::output::{
@@ -204,10 +204,6 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-fn opt(v: Option<i64>) -> String {
-    v.map(|v| v.to_string()).unwrap_or_default()
-}
-
 fn csv(ranked: &[Ranked<'_>]) -> String {
     let mut out = String::from(
         "event,site,year,rank,player,rating,points,games,wins,unfinished,buchholz,buchholz_cut1,sonneborn_berger,aro,performance,direct_encounter\n",
@@ -215,25 +211,13 @@ fn csv(ranked: &[Ranked<'_>]) -> String {
     for (key, _, rows) in ranked {
         for r in rows {
             out.push_str(&format!(
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{}\n",
                 csv_field(&key.event),
                 csv_field(&key.site),
                 csv_field(&key.year),
                 r.rank,
                 csv_field(&r.player),
-                r.rating.map(|r| r.to_string()).unwrap_or_default(),
-                decimal(r.half_points, false),
-                r.games,
-                r.wins,
-                r.unfinished,
-                decimal(r.buchholz, false),
-                decimal(r.buchholz_cut1, false),
-                decimal(r.sonneborn_berger_quarters, true),
-                opt(r.aro),
-                opt(r.performance),
-                r.direct_encounter
-                    .map(|v| decimal(v, false))
-                    .unwrap_or_default(),
+                r.figures("").join(",")
             ));
         }
     }
@@ -320,22 +304,22 @@ fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak]) -> String {
             ),
         });
         for r in rows {
+            // The unfinished count (f[4]) is said once per tournament above the table.
+            let f = r.figures("-");
             out.push_str(&format!(
                 "  {:>4}  {:width$}  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}  {:>3}\n",
                 r.rank,
                 r.player,
-                r.rating.map(|r| r.to_string()).unwrap_or_else(|| "-".into()),
-                decimal(r.half_points, false),
-                r.games,
-                r.wins,
-                decimal(r.buchholz, false),
-                decimal(r.buchholz_cut1, false),
-                decimal(r.sonneborn_berger_quarters, true),
-                r.aro.map(|v| v.to_string()).unwrap_or_else(|| "-".into()),
-                r.performance.map(|v| v.to_string()).unwrap_or_else(|| "-".into()),
-                r.direct_encounter
-                    .map(|v| decimal(v, false))
-                    .unwrap_or_else(|| "-".into()),
+                f[0],
+                f[1],
+                f[2],
+                f[3],
+                f[5],
+                f[6],
+                f[7],
+                f[8],
+                f[9],
+                f[10],
             ));
         }
         out.push('\n');

@@ -428,6 +428,26 @@ pub struct Standing {
 }
 
 impl Standing {
+    /// The figures after the player's name, as every format shows them (rating, points, games, wins,
+    /// unfinished, Buchholz, Buchholz cut 1, Sonneborn-Berger, ARO, performance, direct encounter), `missing`
+    /// for a value there is none of: one place, so that the CSV, the text table and the report cannot drift.
+    pub fn figures(&self, missing: &str) -> [String; 11] {
+        let or_missing = |v: Option<String>| v.unwrap_or_else(|| missing.to_string());
+        [
+            or_missing(self.rating.map(|r| r.to_string())),
+            decimal(self.half_points, false),
+            self.games.to_string(),
+            self.wins.to_string(),
+            self.unfinished.to_string(),
+            decimal(self.buchholz, false),
+            decimal(self.buchholz_cut1, false),
+            decimal(self.sonneborn_berger_quarters, true),
+            or_missing(self.aro.map(|v| v.to_string())),
+            or_missing(self.performance.map(|v| v.to_string())),
+            or_missing(self.direct_encounter.map(|v| decimal(v, false))),
+        ]
+    }
+
     fn tiebreak(&self, t: Tiebreak) -> u64 {
         match t {
             // Compared in quarter points, as Sonneborn-Berger is kept.

@@ -253,26 +253,16 @@ fn standings_table(rows: &[Standing], limit: usize, opts: &PageOptions<'_>, out:
         out.push_str(&format!("<th>{}</th>", t(label)));
     }
     out.push_str("</tr></thead><tbody>\n");
-    let opt = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
     for r in rows.iter().take(limit) {
         out.push_str(&format!("<tr><td class=\"n\">{}</td><td>", r.rank));
         push_escaped(&r.player, out);
-        out.push_str(&format!(
-            "</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
-            r.rating.map(|r| r.to_string()).unwrap_or_default(),
-            decimal(r.half_points, false),
-            r.games,
-            r.wins,
-            r.unfinished,
-            decimal(r.buchholz, false),
-            decimal(r.buchholz_cut1, false),
-            decimal(r.sonneborn_berger_quarters, true),
-            opt(r.aro),
-            opt(r.performance),
-            r.direct_encounter
-                .map(|v| decimal(v, false))
-                .unwrap_or_default(),
-        ));
+        out.push_str("</td>");
+        for figure in r.figures("") {
+            out.push_str("<td class=\"n\">");
+            out.push_str(&figure);
+            out.push_str("</td>");
+        }
+        out.push_str("</tr>\n");
     }
     out.push_str("</tbody></table>\n");
     if rows.len() > limit {
