@@ -1,11 +1,12 @@
 //! Command-line parsing and dispatch. Exit codes: 0 clean, 1 problems found, 2 usage or I/O error.
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod completions;
 mod convert;
 mod diagnostics;
 mod fen;
+mod help_fr;
 mod man;
 mod output;
 mod perft;
@@ -80,7 +81,15 @@ fn command() -> clap::Command {
 }
 
 pub(crate) fn run() -> i32 {
-    let code = match Cli::try_parse() {
+    // The help is in the run's language, which must be known before the command line is parsed.
+    let mut command = command();
+    if help_locale(std::env::args()) == pgnkit_jobs::messages::Locale::Fr {
+        command = help_fr::translate(command);
+    }
+    let parsed = command
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let code = match parsed {
         Ok(cli) => dispatch(cli),
         // Usage errors go to stderr (2); --help and --version to stdout (0).
         Err(e) => match (e.print(), e.use_stderr()) {
@@ -90,6 +99,23 @@ pub(crate) fn run() -> i32 {
         },
     };
     finish(code)
+}
+
+/// The language of `--help` and of clap's usage errors: `--messages X` (or `--messages=X`) among the
+/// arguments, else the environment's.
+fn help_locale(args: impl Iterator<Item = String>) -> pgnkit_jobs::messages::Locale {
+    let args: Vec<String> = args.collect();
+    let asked = args
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| match a.strip_prefix("--messages") {
+            Some("") => args.get(i + 1).map(String::as_str),
+            Some(rest) => rest.strip_prefix('='),
+            None => None,
+        });
+    asked
+        .and_then(|code| output::parse_messages(code).ok())
+        .unwrap_or_else(output::locale_from_env)
 }
 
 /// The exit code once standard output is flushed: 2 when that fails (a closed pipe apart, which keeps `code`;

@@ -174,3 +174,37 @@ fn convert_and_stats_refuse_an_output_that_is_also_an_input() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--help` follows `--messages` (or `LANG`): French descriptions, headings and flags; option names, values
+/// and exit codes as in English, which stays the default.
+#[test]
+fn help_in_french() {
+    let french = crate::util::run(&["--messages", "fr", "validate", "--help"]);
+    assert_eq!(french.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&french.stdout);
+    for expected in [
+        "Rejoue chaque partie et signale les coups illégaux",
+        "Utilisation : pgnkit validate [OPTIONS] <PATHS>...",
+        "--format <FORMAT>       Format de sortie (valeurs : human, json) (par défaut : human)",
+        "-h, --help                  Afficher l'aide",
+        "Codes de sortie : 0 rien à signaler, 1 problèmes trouvés",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    assert!(
+        !text.contains("Usage:") && !text.contains("Print help"),
+        "{text}"
+    );
+    let by_env = crate::util::bin_command()
+        .args(["standings", "--help"])
+        .env("LANG", "fr_FR.UTF-8")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&by_env.stdout).contains("Départages après les points"));
+    let english = crate::util::run(&["validate", "--help"]);
+    let text = String::from_utf8_lossy(&english.stdout);
+    assert!(
+        text.contains("Usage: pgnkit validate") && text.contains("Print help"),
+        "{text}"
+    );
+}

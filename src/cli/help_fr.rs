@@ -1,0 +1,288 @@
+//! `--help` in French (`--messages fr`, or a French `LANG`): the descriptions of the commands and of the
+//! options of the commands an arbiter or a club runs (validate, convert, stats, standings, report), put on
+//! the English command line that clap builds from the code. Option names and values never change.
+
+use clap::Command;
+
+/// (subcommand, its one-line description, (argument id, its help)...).
+type Page = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+const INPUTS: &str = "Fichiers PGN ou répertoires (on y cherche les .pgn, .pgn.gz, .pgn.zst) ; `-` lit l'entrée standard";
+const JOBS: &str = "Fils de calcul (par défaut, ou 0 : tous les cœurs ; au plus un par cœur)";
+const OUTPUT: &str = "Écrire dans FICHIER au lieu de la sortie standard (FICHIER.gz, FICHIER.zst : compressé). FICHIER n'est remplacé que si l'exécution finit par 0 ou 1, jamais s'il est une entrée";
+const LANG: &str = "Lettres des pièces des coups : `auto` les détecte partie par partie, ou un code de langue (en, fr, de, nl, es, it, pt, cs, pl, hu, fi, ro, da, no, sv, figurine)";
+const COLOR: &str = "Quand colorer";
+
+const PAGES: &[Page] = &[
+    (
+        "validate",
+        "Rejoue chaque partie et signale les coups illégaux, ambigus ou illisibles, les fins de partie et les problèmes de résultat",
+        &[
+            ("paths", INPUTS),
+            ("format", "Format de sortie"),
+            ("lang", LANG),
+            ("color", COLOR),
+            ("jobs", JOBS),
+            ("quiet", "Ni barre de progression, ni bilan"),
+            ("strict", "Sortir avec 1 aussi sur des avertissements"),
+            (
+                "finished",
+                "Le fichier est dit complet : une partie inachevée (`*`) vaut un avertissement",
+            ),
+            (
+                "no_tournament_checks",
+                "Sauter les contrôles de tournoi (Seven Tag Roster, formats des balises, doublons, joueur deux fois dans une ronde, numérotation des rondes)",
+            ),
+        ],
+    ),
+    (
+        "convert",
+        "Réécrit les parties en PGN au format d'export (lettres de pièces de toute langue, SAN/LAN/UCI), en lignes JSON ou en EPD",
+        &[
+            ("paths", INPUTS),
+            (
+                "to",
+                "Lettres des pièces à écrire : en, fr, de, nl, es, it, pt, cs, pl, hu, fi, ro, da, no, sv ou figurine",
+            ),
+            (
+                "from",
+                "Lettres des pièces de l'entrée : `auto` les détecte partie par partie, ou un code de langue",
+            ),
+            ("notation", "Comment les coups sont écrits en PGN"),
+            ("strip", "Ce qu'il faut retirer, séparé par des virgules"),
+            ("output_format", "Format de sortie"),
+            (
+                "add_opening",
+                "Remplir les balises ECO, Opening et Variation avec l'ouverture atteinte (la table lichess intégrée : la dernière position nommée de la ligne principale) ; une partie qui n'en atteint aucune garde ses balises. Sortie PGN seulement",
+            ),
+            (
+                "skip_invalid",
+                "Laisser de côté les parties qui ne peuvent être converties (elles sont comptées ; le code de sortie reste 1)",
+            ),
+            ("output", OUTPUT),
+            ("jobs", JOBS),
+            (
+                "quiet",
+                "Ni barre de progression, ni bilan (les diagnostics restent affichés)",
+            ),
+            (
+                "color",
+                "Quand colorer les diagnostics (sur la sortie d'erreur)",
+            ),
+        ],
+    ),
+    (
+        "stats",
+        "Une ligne CSV par partie (ou par coup) avec balises, validité et décomptes de coups, ou un bilan avec classements",
+        &[
+            ("paths", INPUTS),
+            (
+                "per_move",
+                "Une ligne par demi-coup de la ligne principale (SAN, UCI, FEN, pendule, évaluation, NAG, commentaire...) au lieu d'une par partie",
+            ),
+            (
+                "summary",
+                "Un court rapport au lieu de lignes : résultats par couleur, fins, codes ECO, classement par tournoi",
+            ),
+            (
+                "format",
+                "Format des lignes : `csv`, `jsonl` (un objet JSON par ligne) ou `parquet` (colonnes typées, compressé en zstd). Par défaut : d'après le nom donné à -o (`.parquet`, `.jsonl`, `.ndjson`), sinon csv",
+            ),
+            (
+                "compression",
+                "Compression Parquet : `zstd` (petits fichiers), `lz4` (écriture plusieurs fois plus rapide, fichiers environ 1,7 fois plus gros) ou `none`",
+            ),
+            (
+                "tags",
+                "Ajouter ces balises PGN comme colonnes des lignes par partie, nommées par la balise, dans cet ordre, séparées par des virgules (`--tags UTCDate,WhiteTitle,Link`) ; vide quand une partie n'a pas la balise",
+            ),
+            ("output", OUTPUT),
+            ("lang", LANG),
+            ("jobs", JOBS),
+            (
+                "quiet",
+                "Ni barre de progression, ni ligne de bilan sur la sortie d'erreur",
+            ),
+        ],
+    ),
+    (
+        "standings",
+        "Classement des tournois avec départages (Buchholz, Sonneborn-Berger, confrontation directe...), par (Event, Site, année) ; TRF-16 de la FIDE",
+        &[
+            (
+                "paths",
+                "Fichiers PGN ou répertoires (on y cherche les .pgn, .pgn.gz, .pgn.zst) ; `-` lit l'entrée standard. Toutes les entrées d'une exécution sont lues ensemble : un tournoi rangé en un fichier par ronde est un seul tournoi",
+            ),
+            (
+                "event",
+                "Seulement les tournois dont la balise Event est NOM",
+            ),
+            (
+                "format",
+                "`text` (un tableau par tournoi), `csv` (une ligne par joueur), `json` (un objet par tournoi) ou `trf` (le Tournament Report File de la FIDE, un tournoi)",
+            ),
+            (
+                "tiebreaks",
+                "Départages après les points, dans l'ordre, séparés par des virgules : buchholz_cut1, buchholz, sonneborn_berger, wins, direct_encounter",
+            ),
+            ("output", OUTPUT),
+            ("jobs", JOBS),
+            ("quiet", "Pas de barre de progression"),
+        ],
+    ),
+    (
+        "report",
+        "Une page HTML autonome : classements, grilles américaines, état de chaque partie et un diagramme à chaque coup fautif",
+        &[
+            (
+                "paths",
+                "Fichiers PGN ou répertoires (on y cherche les .pgn, .pgn.gz, .pgn.zst) ; `-` lit l'entrée standard. Toutes les entrées d'une exécution font une seule page : un tournoi rangé en un fichier par ronde est un seul tournoi",
+            ),
+            (
+                "output",
+                "Écrire la page dans FICHIER (obligatoire quand la sortie standard est un terminal ; `FICHIER.gz`/`.zst` la compressent)",
+            ),
+            (
+                "event",
+                "Seuls les tournois dont la balise Event est NOM ont classement et grille (toutes les parties sont quand même contrôlées et listées)",
+            ),
+            ("jobs", JOBS),
+            (
+                "quiet",
+                "Ni barre de progression, ni bilan sur la sortie d'erreur",
+            ),
+        ],
+    ),
+    (
+        "select",
+        "Écrit telles quelles les parties qui satisfont une expression, atteignent une position ou ne sont pas des doublons",
+        &[],
+    ),
+    (
+        "fen",
+        "Contrôle une FEN et montre la position, son état et ses coups légaux",
+        &[],
+    ),
+    (
+        "perft",
+        "Compte les feuilles de l'arbre des coups légaux (contrôle du générateur de coups)",
+        &[],
+    ),
+];
+
+const EXIT_CODES: &str = "Codes de sortie : 0 rien à signaler, 1 problèmes trouvés, 2 erreur d'utilisation ou d'entrée-sortie.";
+
+const SELECT_EXIT_CODES: &str = "Codes de sortie : 0 au moins une partie choisie, 1 aucune, 2 erreur d'utilisation ou d'entrée-sortie.";
+
+/// clap's layout with its English headings put in French ("Usage:" → "Utilisation :"; "Arguments" and
+/// "Options" are French words already).
+const TEMPLATE: &str =
+    "{before-help}{about-with-newline}\nUtilisation : {usage}\n\n{all-args}{after-help}";
+
+/// An argument with its French help; clap's English "Possible values" and "[default: ...]" replaced by the
+/// same facts in French at the end of the help.
+fn french_arg(arg: clap::Arg, help: &str) -> clap::Arg {
+    let mut text = help.to_string();
+    let takes_values = arg.get_action().takes_values();
+    let values: Vec<String> = arg
+        .get_possible_values()
+        .iter()
+        .filter(|v| !v.is_hide_set())
+        .map(|v| v.get_name().to_string())
+        .collect();
+    if takes_values && !values.is_empty() {
+        text.push_str(&format!(" (valeurs : {})", values.join(", ")));
+    }
+    let defaults: Vec<String> = arg
+        .get_default_values()
+        .iter()
+        .map(|v| v.to_string_lossy().into_owned())
+        .filter(|v| !v.is_empty())
+        .collect();
+    if takes_values && !defaults.is_empty() && !arg.is_hide_default_value_set() {
+        text.push_str(&format!(" (par défaut : {})", defaults.join(",")));
+    }
+    arg.help(text)
+        .long_help(None::<&str>)
+        .hide_possible_values(true)
+        .hide_default_value(true)
+}
+
+/// `-h, --help` said in French (clap's own flag says "Print help").
+fn help_flag() -> clap::Arg {
+    clap::Arg::new("help")
+        .short('h')
+        .long("help")
+        .action(clap::ArgAction::Help)
+        .help("Afficher l'aide")
+}
+
+/// `command` with its help in French.
+pub(crate) fn translate(command: Command) -> Command {
+    let messages = "Langue des messages pour les humains : en ou fr (par défaut : d'après LC_ALL, LC_MESSAGES ou LANG, sinon en). Les types de problèmes, les clés JSON et les colonnes CSV ne changent jamais";
+    let mut command = command
+        .about("Valider, convertir et résumer des fichiers d'échecs PGN et FEN")
+        .after_help(EXIT_CODES)
+        .help_template(TEMPLATE)
+        .subcommand_help_heading("Commandes")
+        .disable_help_flag(true)
+        .arg(help_flag())
+        .disable_version_flag(true)
+        .arg(
+            clap::Arg::new("version")
+                .short('V')
+                .long("version")
+                .action(clap::ArgAction::Version)
+                .help("Afficher la version"),
+        )
+        .mut_arg("messages", |a| a.help(messages));
+    for (name, about, args) in PAGES {
+        command = command.mut_subcommand(*name, |mut sub| {
+            sub = sub
+                .about(*about)
+                .help_template(TEMPLATE)
+                .disable_help_flag(true)
+                .arg(help_flag());
+            sub = sub.after_help(if *name == "select" {
+                SELECT_EXIT_CODES
+            } else {
+                EXIT_CODES
+            });
+            for (id, help) in *args {
+                sub = sub.mut_arg(*id, |a| french_arg(a, help));
+            }
+            sub
+        });
+    }
+    command
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_translated_argument_exists_and_is_shown() {
+        // mut_arg on an unknown id panics when the command is built: building checks the table.
+        let mut command = translate(super::super::command());
+        command.build();
+        for (name, about, args) in PAGES {
+            let sub = command
+                .find_subcommand_mut(name)
+                .unwrap_or_else(|| panic!("no subcommand {name}"));
+            let help = sub.render_help().to_string();
+            assert!(help.contains(about), "{name}: {help}");
+            assert!(help.contains("Utilisation : pgnkit"), "{name}: {help}");
+            for (id, _) in *args {
+                assert!(
+                    sub.get_arguments().any(|a| a.get_id() == *id),
+                    "{name} {id}"
+                );
+            }
+        }
+    }
+}
