@@ -83,7 +83,7 @@ fn command() -> clap::Command {
 pub(crate) fn run() -> i32 {
     // The help is in the run's language, which must be known before the command line is parsed.
     let mut command = command();
-    if help_locale(std::env::args()) == pgnkit_jobs::messages::Locale::Fr {
+    if help_locale(std::env::args_os()) == pgnkit_jobs::messages::Locale::Fr {
         command = help_fr::translate(command);
     }
     let parsed = command
@@ -102,9 +102,12 @@ pub(crate) fn run() -> i32 {
 }
 
 /// The language of `--help` and of clap's usage errors: `--messages X` (or `--messages=X`) among the
-/// arguments, else the environment's.
-fn help_locale(args: impl Iterator<Item = String>) -> pgnkit_jobs::messages::Locale {
-    let args: Vec<String> = args.collect();
+/// arguments, else the environment's. Arguments need not be UTF-8 (`args_os`: a hostile one is clap's to
+/// refuse, not a panic here).
+fn help_locale(args: impl Iterator<Item = std::ffi::OsString>) -> pgnkit_jobs::messages::Locale {
+    let args: Vec<String> = args
+        .map(|a| a.to_str().unwrap_or_default().to_string())
+        .collect();
     let asked = args
         .iter()
         .enumerate()
