@@ -168,6 +168,13 @@ impl Board {
         decode(self.mailbox[sq.index()])
     }
 
+    /// The mailbox, square by square from a1: 0 for an empty square, else `1 + color * 6 + role` (writers
+    /// that visit every square read it whole).
+    #[inline]
+    pub(crate) fn codes(&self) -> &[u8; 64] {
+        &self.mailbox
+    }
+
     /// The role of the piece on `sq`, if any.
     #[inline]
     pub fn role_at(&self, sq: Square) -> Option<Role> {

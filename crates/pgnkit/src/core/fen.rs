@@ -1024,27 +1024,38 @@ pub fn placement(board: &Board) -> String {
 }
 
 fn write_placement(board: &Board, out: &mut String) {
-    for rank in Rank::ALL.iter().rev() {
-        let mut empty = 0;
-        for file in File::ALL {
-            match board.piece_at(Square::from_coords(file, *rank)) {
-                Some(piece) => {
-                    if empty > 0 {
-                        out.push((b'0' + empty) as char);
-                        empty = 0;
-                    }
-                    out.push(piece.fen_char());
+    // Written into a fixed buffer from the board's mailbox and appended once: per-move FENs (`stats
+    // --per-move`) make this one of the hottest loops, and a `push` per character checks capacity each time.
+    const LETTERS: &[u8; 13] = b".PNBRQKpnbrqk";
+    let codes = board.codes();
+    let mut buf = [0u8; 72];
+    let mut len = 0;
+    for rank in (0..8).rev() {
+        let mut empty = 0u8;
+        for &code in &codes[rank * 8..rank * 8 + 8] {
+            if code == 0 {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    buf[len] = b'0' + empty;
+                    len += 1;
+                    empty = 0;
                 }
-                None => empty += 1,
+                buf[len] = LETTERS[code as usize];
+                len += 1;
             }
         }
         if empty > 0 {
-            out.push((b'0' + empty) as char);
+            buf[len] = b'0' + empty;
+            len += 1;
         }
-        if *rank != Rank::First {
-            out.push('/');
+        if rank != 0 {
+            buf[len] = b'/';
+            len += 1;
         }
     }
+    // Only ASCII was written.
+    out.push_str(std::str::from_utf8(&buf[..len]).unwrap_or_default());
 }
 
 fn write_castling_field(pos: &Position, style: CastlingStyle, out: &mut String) {
