@@ -306,6 +306,8 @@ pub struct MoveRows<C> {
     /// written once.
     after_fen: String,
     after_fen_of: Option<(u64, u32)>,
+    /// Consecutive positions share most ranks: it writes only the changed ones again.
+    fen_writer: fen::FenWriter,
     notes: MoveNotes,
 }
 
@@ -320,6 +322,7 @@ impl<C: Cells> MoveRows<C> {
             before: Position::new(),
             after_fen: String::new(),
             after_fen_of: None,
+            fen_writer: fen::FenWriter::new(),
             notes: MoveNotes::default(),
         }
     }
@@ -359,7 +362,8 @@ impl<C: Cells> MoveRows<C> {
         // The position after the previous row's move is this row's before.
         if self.after_fen_of != Some((self.game, at.ply.wrapping_sub(1))) {
             self.after_fen.clear();
-            fen::write_fen(&before, fen::CastlingStyle::XFen, &mut self.after_fen);
+            self.fen_writer
+                .write(&before, fen::CastlingStyle::XFen, &mut self.after_fen);
         }
         cells.plain(&self.after_fen);
         cells.flag(m.is_some_and(|m| m.is_capture()));
@@ -375,7 +379,8 @@ impl<C: Cells> MoveRows<C> {
             Color::Black => "black",
         });
         self.after_fen.clear();
-        fen::write_fen(after, fen::CastlingStyle::XFen, &mut self.after_fen);
+        self.fen_writer
+            .write(after, fen::CastlingStyle::XFen, &mut self.after_fen);
         self.after_fen_of = Some((self.game, at.ply));
         cells.plain(&self.after_fen);
         match self.notes.eval {

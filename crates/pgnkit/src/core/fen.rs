@@ -980,6 +980,11 @@ pub fn to_fen_with(pos: &Position, style: CastlingStyle) -> String {
 /// per game, or per move).
 pub fn write_fen(pos: &Position, style: CastlingStyle, out: &mut String) {
     write_placement(pos.board(), out);
+    write_fen_after_placement(pos, style, out);
+}
+
+/// The FEN's fields after the placement, each after a space.
+fn write_fen_after_placement(pos: &Position, style: CastlingStyle, out: &mut String) {
     out.push(' ');
     out.push(pos.turn().fen_char());
     out.push(' ');
@@ -1024,41 +1029,158 @@ pub fn placement(board: &Board) -> String {
 }
 
 fn write_placement(board: &Board, out: &mut String) {
-    // Written into a fixed buffer from the board's mailbox and appended once: per-move FENs (`stats
-    // --per-move`) make this one of the hottest loops, and a `push` per character checks capacity each time.
-    const LETTERS: &[u8; 13] = b".PNBRQKpnbrqk";
-    let codes = board.codes();
     let mut buf = [0u8; 72];
+    let len = placement_into(board, &mut buf, |_rank, codes| {
+        let mut text = [0u8; 8];
+        let len = rank_text(codes, &mut text);
+        (text, len)
+    });
+    push_ascii(out, &buf[..len]);
+}
+
+/// Writes the placement field into `buf` (72 bytes hold the longest), rank 8 first, asking `rank_text` for
+/// each rank's text from its eight mailbox codes; returns the length.
+#[inline(always)]
+fn placement_into(
+    board: &Board,
+    buf: &mut [u8; 72],
+    mut rank_text: impl FnMut(usize, u64) -> ([u8; 8], usize),
+) -> usize {
+    let codes = board.codes();
     let mut len = 0;
     for rank in (0..8).rev() {
-        let mut empty = 0u8;
-        for &code in &codes[rank * 8..rank * 8 + 8] {
-            if code == 0 {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    buf[len] = b'0' + empty;
-                    len += 1;
-                    empty = 0;
-                }
-                buf[len] = LETTERS[code as usize];
-                len += 1;
-            }
-        }
-        if empty > 0 {
-            buf[len] = b'0' + empty;
-            len += 1;
-        }
+        let mut row = [0u8; 8];
+        row.copy_from_slice(&codes[rank * 8..rank * 8 + 8]);
+        let (text, n) = rank_text(rank, u64::from_le_bytes(row));
+        buf[len..len + 8].copy_from_slice(&text);
+        len += n;
         if rank != 0 {
             buf[len] = b'/';
             len += 1;
         }
     }
-    // Only ASCII was written.
-    out.push_str(std::str::from_utf8(&buf[..len]).unwrap_or_default());
+    len
 }
 
+/// The FEN text of one rank from its eight mailbox codes (a1's first), into `text`; returns its length.
+#[inline]
+fn rank_text(codes: u64, text: &mut [u8; 8]) -> usize {
+    const LETTERS: &[u8; 13] = b".PNBRQKpnbrqk";
+    let mut len = 0;
+    let mut empty = 0u8;
+    for code in codes.to_le_bytes() {
+        if code == 0 {
+            empty += 1;
+        } else {
+            if empty > 0 {
+                text[len] = b'0' + empty;
+                len += 1;
+                empty = 0;
+            }
+            text[len] = LETTERS[usize::from(code).min(12)];
+            len += 1;
+        }
+    }
+    if empty > 0 {
+        text[len] = b'0' + empty;
+        len += 1;
+    }
+    len
+}
+
+/// Appends bytes known to be ASCII.
+#[inline]
+fn push_ascii(out: &mut String, ascii: &[u8]) {
+    debug_assert!(ascii.is_ascii());
+    // SAFETY: callers pass only ASCII (FEN letters, digits, '/'), which is UTF-8; the checked conversion
+    // cost as much as writing the field.
+    out.push_str(unsafe { std::str::from_utf8_unchecked(ascii) });
+}
+
+/// Writes FENs of a sequence of positions that differ little from one to the next (the positions of a
+/// game): it remembers the text of each rank and writes again only the ranks that changed, which a move
+/// does to one or two. The text is exactly [`write_fen`]'s.
+///
+/// ```
+/// use pgnkit::core::Position;
+/// use pgnkit::core::fen::{CastlingStyle, FenWriter, write_fen};
+///
+/// let mut writer = FenWriter::new();
+/// let mut out = String::new();
+/// writer.write(&Position::new(), CastlingStyle::XFen, &mut out);
+/// assert_eq!(out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+/// ```
+#[derive(Clone, Debug)]
+pub struct FenWriter {
+    /// Per rank (rank 1 first): its eight mailbox codes, its text and the text's length.
+    ranks: [(u64, [u8; 8], usize); 8],
+}
+
+impl Default for FenWriter {
+    fn default() -> Self {
+        FenWriter::new()
+    }
+}
+
+impl FenWriter {
+    /// A writer that remembers nothing yet.
+    pub fn new() -> FenWriter {
+        // Codes no board has (13 and above), so every rank is written the first time.
+        FenWriter {
+            ranks: [(u64::MAX, [0; 8], 0); 8],
+        }
+    }
+
+    /// Appends the FEN of `pos` to `out`, as [`write_fen`] does.
+    pub fn write(&mut self, pos: &Position, style: CastlingStyle, out: &mut String) {
+        let mut buf = [0u8; 72];
+        let ranks = &mut self.ranks;
+        let len = placement_into(pos.board(), &mut buf, |rank, codes| {
+            let cached = &mut ranks[rank];
+            if cached.0 != codes {
+                cached.0 = codes;
+                cached.2 = rank_text(codes, &mut cached.1);
+            }
+            (cached.1, cached.2)
+        });
+        push_ascii(out, &buf[..len]);
+        write_fen_after_placement(pos, style, out);
+    }
+}
+
+/// The four corners, where the rooks of standard chess's castling rights stand.
+const CORNERS: Bitboard = Bitboard(1 | 1 << 7 | 1 << 56 | 1 << 63);
+
 fn write_castling_field(pos: &Position, style: CastlingStyle, out: &mut String) {
+    let rights = pos.castling_rights();
+    if style == CastlingStyle::XFen
+        && pos.castling_mode() == CastlingMode::Standard
+        && (rights & !CORNERS).is_empty()
+    {
+        // Standard chess with rights on corner rooks, the king on its e-file (every position of a standard
+        // game): `KQkq`, which the general loop below also writes, a hot path of per-move FENs.
+        let king_on_e = |color: Color| pos.king(color).file() == File::E;
+        if (rights & Bitboard::rank(Rank::First)).is_empty() || king_on_e(Color::White) {
+            if (rights & Bitboard::rank(Rank::Eighth)).is_empty() || king_on_e(Color::Black) {
+                let mut any = false;
+                for (corner, letter) in [
+                    (Square::H1, 'K'),
+                    (Square::A1, 'Q'),
+                    (Square::H8, 'k'),
+                    (Square::A8, 'q'),
+                ] {
+                    if rights.contains(corner) {
+                        out.push(letter);
+                        any = true;
+                    }
+                }
+                if !any {
+                    out.push('-');
+                }
+                return;
+            }
+        }
+    }
     let before = out.len();
     let board = pos.board();
     // `KQkq` on corner rooks with the king on the e-file reads back as standard chess; a Chess960 position
@@ -1128,6 +1250,40 @@ impl std::str::FromStr for Position {
 mod tests {
     use super::*;
     use crate::core::{CastlingProblem, EnPassantProblem};
+
+    /// Every position two plies deep from a few rich positions (castling rights lost, en passant, promotions,
+    /// Chess960 rights), walked depth first so that consecutive positions share ranks or do not: the writer
+    /// that remembers ranks writes what `write_fen` writes, in both castling styles.
+    #[test]
+    fn the_rank_remembering_writer_writes_what_write_fen_writes() {
+        fn visit(pos: &Position, depth: u32, writer: &mut FenWriter, seen: &mut usize) {
+            for style in [CastlingStyle::XFen, CastlingStyle::Shredder] {
+                let (mut expected, mut written) = (String::from("x"), String::from("x"));
+                write_fen(pos, style, &mut expected);
+                writer.write(pos, style, &mut written);
+                assert_eq!(written, expected);
+            }
+            *seen += 1;
+            if depth > 0 {
+                for &m in &pos.legal_moves() {
+                    let mut next = *pos;
+                    next.play_unchecked(m);
+                    visit(&next, depth - 1, writer, seen);
+                }
+            }
+        }
+        let mut writer = FenWriter::new();
+        let mut seen = 0;
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 345",
+            "1r2k1r1/8/8/8/8/8/8/1R2K1R1 b GBgb - 99 400",
+        ] {
+            visit(&parse_fen(fen).unwrap(), 2, &mut writer, &mut seen);
+        }
+        assert!(seen > 2_000, "{seen}");
+    }
 
     #[test]
     fn fen_and_epd_append_to_what_is_there() {
