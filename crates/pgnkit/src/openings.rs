@@ -69,8 +69,12 @@ impl Opening {
 #[derive(Debug)]
 pub struct OpeningTable {
     openings: Vec<Opening>,
-    /// The positions' hashes, sorted: a binary search in this small array finds the candidates...
+    /// The positions' hashes, sorted (equal hashes side by side)...
     hashes: Vec<u64>,
+    /// ...found by an open-addressing table over them: slot `hash & mask` and the next ones hold `1 +` the
+    /// index of the first entry of each hash, 0 for an empty slot (one or two probes where a binary search
+    /// made a dozen dependent loads)...
+    slots: Box<[u32]>,
     /// ...and the entry at the same place (the position and its index into `openings`) decides.
     entries: Vec<(PositionKey, u32)>,
     /// One bit per value of a hash's top 16 bits, set for the table's positions: most positions of a game
@@ -144,9 +148,23 @@ impl OpeningTable {
             filter[bit / 64] |= 1 << (bit % 64);
             fewest_pieces = fewest_pieces.min(key.board().occupied().count());
         }
+        let hashes: Vec<u64> = kept.iter().map(|&(z, _, _)| z).collect();
+        let mut slots = vec![0u32; (hashes.len() * 2).next_power_of_two()].into_boxed_slice();
+        let mask = slots.len() - 1;
+        for (i, &z) in hashes.iter().enumerate() {
+            if i > 0 && hashes[i - 1] == z {
+                continue;
+            }
+            let mut slot = z as usize & mask;
+            while slots[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = i as u32 + 1;
+        }
         Ok(OpeningTable {
             openings,
-            hashes: kept.iter().map(|&(z, _, _)| z).collect(),
+            hashes,
+            slots,
             entries: kept.iter().map(|&(_, key, i)| (key, i)).collect(),
             filter,
             fewest_pieces,
@@ -186,7 +204,15 @@ impl OpeningTable {
         if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
             return None;
         }
-        let start = self.hashes.partition_point(|&h| h < z);
+        let mask = self.slots.len() - 1;
+        let mut slot = z as usize & mask;
+        let start = loop {
+            match self.slots[slot] {
+                0 => return None,
+                first if self.hashes[first as usize - 1] == z => break first as usize - 1,
+                _ => slot = (slot + 1) & mask,
+            }
+        };
         let same_hash = self.hashes[start..].iter().take_while(|&&h| h == z).count();
         let key = pos.key();
         self.entries[start..start + same_hash]
