@@ -382,7 +382,7 @@ impl<'t, 'm> Probe<'t, 'm> {
 
 impl MainLineSink for Probe<'_, '_> {
     #[inline]
-    fn before_move(&mut self, _: &Game<'_>, at: MoveAt<'_>, before: &Position) {
+    fn before_move(&mut self, _: &Game<'_>, at: MoveAt<'_>, before: &Position, _: Option<&Move>) {
         if at.ply == 1 {
             self.look(before);
             if self.dedupe {

@@ -272,8 +272,15 @@ pub struct GameStats<'a> {
 
 /// Receives the main line's moves as they are replayed (the per-move CSV rows).
 pub trait MainLineSink {
-    /// A main-line move (or null move) is about to be played in `before`.
-    fn before_move(&mut self, _game: &Game<'_>, _at: MoveAt<'_>, _before: &Position) {}
+    /// A main-line move `m` (`None`: a null move) is about to be played in `before`.
+    fn before_move(
+        &mut self,
+        _game: &Game<'_>,
+        _at: MoveAt<'_>,
+        _before: &Position,
+        _m: Option<&Move>,
+    ) {
+    }
     /// The main-line move announced by [`MainLineSink::before_move`] was played: `m` is `None` for a null
     /// move; `after` is the position it produced.
     fn main_move(&mut self, game: &Game<'_>, at: MoveAt<'_>, m: Option<&Move>, after: &Position);
@@ -309,15 +316,20 @@ impl Tallies {
         counts: true,
         opening: true,
     };
+    /// Nothing: what per-move rows need of the game (its validity and plies) comes without tallies.
+    pub const NONE: Tallies = Tallies {
+        counts: false,
+        opening: false,
+    };
 }
 
 impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
     type Output = Walk;
 
     #[inline(always)]
-    fn before_move(&mut self, at: MoveAt<'_>, before: &Position, _: &Move) -> ControlFlow<Walk> {
+    fn before_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) -> ControlFlow<Walk> {
         if at.depth == 0 {
-            self.sink.before_move(self.game, at, before);
+            self.sink.before_move(self.game, at, before, Some(m));
         }
         ControlFlow::Continue(())
     }
@@ -338,7 +350,7 @@ impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
 
     fn null_move(&mut self, at: MoveAt<'_>, before: &Position) -> ControlFlow<Walk> {
         if at.depth == 0 {
-            self.sink.before_move(self.game, at, before);
+            self.sink.before_move(self.game, at, before, None);
             let mut after = *before;
             after.play_null();
             if self.wanted.opening {
@@ -620,7 +632,8 @@ fn move_rows<C: table::Cells>(
     while let Some(game) = games.next_game() {
         out.bytes += game.source.len() as u64;
         sink.start_game(game.index + 1);
-        let stats = game_stats(game, file, opts.lang, &mut sink);
+        // The rows need the moves, not the game's counts or opening.
+        let stats = game_stats_with(game, file, opts.lang, Tallies::NONE, &mut sink);
         out.add(&stats);
     }
     sink.into_cells()

@@ -6,10 +6,10 @@ use std::time::Duration;
 pub use super::table::GAME_HEADER;
 use super::table::{Cells, CsvCells};
 use super::{GameStats, MainLineSink, RowTags};
-use crate::moves::{push_san, push_uci};
+use crate::moves::{push_san_body, push_uci};
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::core::{decimal, fen};
-use pgnkit::notation::Language;
+use pgnkit::notation::{CheckMark, Language};
 use pgnkit::pgn::{Eval, Game, Speed, TokenKind, commands, parse_clock, parse_eval};
 use pgnkit::walk::{MoveAt, Variant};
 
@@ -298,10 +298,12 @@ pub struct MoveRows<C> {
     cells: C,
     file: String,
     game: u64,
+    /// What [`MainLineSink::before_move`] works out from the position before the move, so that the position
+    /// itself need not be kept: the SAN without its check mark, the UCI, the move number and the side.
     san: String,
     uci: String,
-    /// The position before the move being written, kept between the sink's two calls.
-    before: Position,
+    fullmoves: u32,
+    turn: Color,
     /// The FEN after the last row's move, and which (game, ply) that was: the next row's `fen_before`,
     /// written once.
     after_fen: String,
@@ -319,7 +321,8 @@ impl<C: Cells> MoveRows<C> {
             game: 0,
             san: String::new(),
             uci: String::new(),
-            before: Position::new(),
+            fullmoves: 1,
+            turn: Color::White,
             after_fen: String::new(),
             after_fen_of: None,
             fen_writer: fen::FenWriter::new(),
@@ -337,20 +340,17 @@ impl<C: Cells> MoveRows<C> {
         self.cells
     }
 
-    /// Writes the row of a move from [`MainLineSink::before_move`]'s position to `after`.
+    /// Writes the row of the move announced by [`MainLineSink::before_move`], which produced `after`.
     fn row(&mut self, game: &Game<'_>, at: MoveAt<'_>, m: Option<&Move>, after: &Position) {
-        let before = self.before;
         let cells = &mut self.cells;
         cells.text(&self.file);
         cells.int(self.game as i64);
         cells.int(i64::from(at.ply));
         match m {
-            Some(m) => {
-                // convert's writers: the same text as the notation layer's `Display`, without `fmt`.
-                self.san.clear();
-                push_san(&mut self.san, &before, m, after, Language::En);
-                self.uci.clear();
-                push_uci(&mut self.uci, &before, m);
+            Some(_) => {
+                if let Some(mark) = CheckMark::after(after) {
+                    self.san.push_str(mark.as_str());
+                }
                 cells.plain(&self.san);
                 cells.plain(&self.uci);
             }
@@ -359,12 +359,7 @@ impl<C: Cells> MoveRows<C> {
                 cells.plain("0000");
             }
         }
-        // The position after the previous row's move is this row's before.
-        if self.after_fen_of != Some((self.game, at.ply.wrapping_sub(1))) {
-            self.after_fen.clear();
-            self.fen_writer
-                .write(&before, fen::CastlingStyle::XFen, &mut self.after_fen);
-        }
+        // Written by `before_move`: the position after the previous row's move, or the one before this move.
         cells.plain(&self.after_fen);
         cells.flag(m.is_some_and(|m| m.is_capture()));
         cells.flag(after.is_check());
@@ -373,8 +368,8 @@ impl<C: Cells> MoveRows<C> {
             Some(c) => cells.seconds(c),
             None => cells.null(),
         }
-        cells.int(i64::from(before.fullmoves()));
-        cells.plain(match before.turn() {
+        cells.int(i64::from(self.fullmoves));
+        cells.plain(match self.turn {
             Color::White => "white",
             Color::Black => "black",
         });
@@ -413,8 +408,32 @@ impl<C: Cells> MoveRows<C> {
 
 impl<C: Cells> MainLineSink for MoveRows<C> {
     #[inline(always)]
-    fn before_move(&mut self, _: &Game<'_>, _: MoveAt<'_>, before: &Position) {
-        self.before = *before;
+    fn before_move(
+        &mut self,
+        game: &Game<'_>,
+        at: MoveAt<'_>,
+        before: &Position,
+        m: Option<&Move>,
+    ) {
+        if let Some(m) = m {
+            // The token itself when it is canonical SAN (most are), else written from the move.
+            let token = match at.token.kind {
+                TokenKind::Move(mt) => game.san(&mt),
+                _ => &[],
+            };
+            self.san.clear();
+            push_san_body(&mut self.san, token, at.canonical, before, m, Language::En);
+            self.uci.clear();
+            push_uci(&mut self.uci, before, m);
+        }
+        self.fullmoves = before.fullmoves();
+        self.turn = before.turn();
+        // The position after the previous row's move is this row's before.
+        if self.after_fen_of != Some((self.game, at.ply.wrapping_sub(1))) {
+            self.after_fen.clear();
+            self.fen_writer
+                .write(before, fen::CastlingStyle::XFen, &mut self.after_fen);
+        }
     }
 
     fn main_move(&mut self, game: &Game<'_>, at: MoveAt<'_>, m: Option<&Move>, after: &Position) {
