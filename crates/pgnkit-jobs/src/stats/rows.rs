@@ -297,6 +297,9 @@ impl MoveNotes {
 pub struct MoveRows<C> {
     cells: C,
     file: String,
+    /// The file name needs no quoting or escaping in any format ([`Cells::plain`]): checked once, not
+    /// per row.
+    file_is_plain: bool,
     game: u64,
     /// What [`MainLineSink::before_move`] works out from the position before the move, so that the position
     /// itself need not be kept: the SAN without its check mark, the UCI, the move number and the side.
@@ -318,6 +321,9 @@ impl<C: Cells> MoveRows<C> {
         MoveRows {
             cells,
             file: file.to_owned(),
+            file_is_plain: file.bytes().all(|b| {
+                b.is_ascii() && !b.is_ascii_control() && !matches!(b, b',' | b'"' | b'\\')
+            }),
             game: 0,
             san: String::new(),
             uci: String::new(),
@@ -343,7 +349,11 @@ impl<C: Cells> MoveRows<C> {
     /// Writes the row of the move announced by [`MainLineSink::before_move`], which produced `after`.
     fn row(&mut self, game: &Game<'_>, at: MoveAt<'_>, m: Option<&Move>, after: &Position) {
         let cells = &mut self.cells;
-        cells.text(&self.file);
+        if self.file_is_plain {
+            cells.plain(&self.file);
+        } else {
+            cells.text(&self.file);
+        }
         cells.int(self.game as i64);
         cells.int(i64::from(at.ply));
         match m {

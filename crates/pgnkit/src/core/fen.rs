@@ -985,22 +985,33 @@ pub fn write_fen(pos: &Position, style: CastlingStyle, out: &mut String) {
 
 /// The FEN's fields after the placement, each after a space.
 fn write_fen_after_placement(pos: &Position, style: CastlingStyle, out: &mut String) {
-    out.push(' ');
-    out.push(pos.turn().fen_char());
-    out.push(' ');
-    write_castling_field(pos, style, out);
-    out.push(' ');
+    // Gathered in a buffer and appended once (a `push` per character cost more than the fields).
+    let mut buf = [0u8; 48];
+    buf[..3].copy_from_slice(&[b' ', pos.turn().fen_char() as u8, b' ']);
+    let mut len = 3;
+    len += castling_field(pos, style, &mut buf[len..len + 16]);
+    buf[len] = b' ';
+    len += 1;
     match pos.ep_square() {
         Some(sq) => {
-            out.push(sq.file().char());
-            out.push(sq.rank().char());
+            buf[len] = sq.file().char() as u8;
+            buf[len + 1] = sq.rank().char() as u8;
+            len += 2;
         }
-        None => out.push('-'),
+        None => {
+            buf[len] = b'-';
+            len += 1;
+        }
     }
     for n in [pos.halfmoves(), pos.fullmoves()] {
-        out.push(' ');
-        super::decimal::push(out, n.into());
+        buf[len] = b' ';
+        len += 1;
+        let mut digits = [0u8; 20];
+        let digits = super::decimal::digits(n.into(), &mut digits);
+        buf[len..len + digits.len()].copy_from_slice(digits);
+        len += digits.len();
     }
+    push_ascii(out, &buf[..len]);
 }
 
 /// EPD: the first four FEN fields.
@@ -1151,7 +1162,14 @@ impl FenWriter {
 /// The four corners, where the rooks of standard chess's castling rights stand.
 const CORNERS: Bitboard = Bitboard(1 | 1 << 7 | 1 << 56 | 1 << 63);
 
-fn write_castling_field(pos: &Position, style: CastlingStyle, out: &mut String) {
+/// Writes the castling field into `out` (16 bytes hold the longest); returns its length.
+fn castling_field(pos: &Position, style: CastlingStyle, out: &mut [u8]) -> usize {
+    let mut len = 0;
+    // Castling letters are ASCII.
+    let put = |out: &mut [u8], len: &mut usize, c: char| {
+        out[*len] = c as u8;
+        *len += 1;
+    };
     let rights = pos.castling_rights();
     if style == CastlingStyle::XFen
         && pos.castling_mode() == CastlingMode::Standard
@@ -1162,7 +1180,6 @@ fn write_castling_field(pos: &Position, style: CastlingStyle, out: &mut String) 
         let king_on_e = |color: Color| pos.king(color).file() == File::E;
         if (rights & Bitboard::rank(Rank::First)).is_empty() || king_on_e(Color::White) {
             if (rights & Bitboard::rank(Rank::Eighth)).is_empty() || king_on_e(Color::Black) {
-                let mut any = false;
                 for (corner, letter) in [
                     (Square::H1, 'K'),
                     (Square::A1, 'Q'),
@@ -1170,18 +1187,16 @@ fn write_castling_field(pos: &Position, style: CastlingStyle, out: &mut String) 
                     (Square::A8, 'q'),
                 ] {
                     if rights.contains(corner) {
-                        out.push(letter);
-                        any = true;
+                        put(out, &mut len, letter);
                     }
                 }
-                if !any {
-                    out.push('-');
+                if len == 0 {
+                    put(out, &mut len, '-');
                 }
-                return;
+                return len;
             }
         }
     }
-    let before = out.len();
     let board = pos.board();
     // `KQkq` on corner rooks with the king on the e-file reads back as standard chess; a Chess960 position
     // like that is written with file letters so that it reads back as Chess960.
@@ -1227,16 +1242,21 @@ fn write_castling_field(pos: &Position, style: CastlingStyle, out: &mut String) 
             } else {
                 rook.file().char()
             };
-            out.push(if color == Color::White {
-                letter.to_ascii_uppercase()
-            } else {
-                letter
-            });
+            put(
+                out,
+                &mut len,
+                if color == Color::White {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                },
+            );
         }
     }
-    if out.len() == before {
-        out.push('-');
+    if len == 0 {
+        put(out, &mut len, '-');
     }
+    len
 }
 
 impl std::str::FromStr for Position {
