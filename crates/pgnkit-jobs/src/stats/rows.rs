@@ -9,7 +9,7 @@ use super::{GameStats, MainLineSink, RowTags};
 use crate::moves::{push_san_body, push_uci};
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::core::{decimal, fen};
-use pgnkit::notation::{CheckMark, Language};
+use pgnkit::notation::Language;
 use pgnkit::pgn::{Eval, Game, Speed, TokenKind, commands, parse_clock, parse_eval};
 use pgnkit::walk::{MoveAt, Variant};
 
@@ -356,10 +356,13 @@ impl<C: Cells> MoveRows<C> {
         }
         cells.int(self.game as i64);
         cells.int(i64::from(at.ply));
+        let check = after.is_check();
         match m {
             Some(_) => {
-                if let Some(mark) = CheckMark::after(after) {
-                    self.san.push_str(mark.as_str());
+                // `CheckMark::after`, with the check already known.
+                if check {
+                    self.san
+                        .push(if after.has_legal_move() { '+' } else { '#' });
                 }
                 cells.plain(&self.san);
                 cells.plain(&self.uci);
@@ -372,7 +375,7 @@ impl<C: Cells> MoveRows<C> {
         // Written by `before_move`: the position after the previous row's move, or the one before this move.
         cells.plain(&self.after_fen);
         cells.flag(m.is_some_and(|m| m.is_capture()));
-        cells.flag(after.is_check());
+        cells.flag(check);
         self.notes.read(game, at.index);
         match self.notes.clock {
             Some(c) => cells.seconds(c),

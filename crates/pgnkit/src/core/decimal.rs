@@ -1,9 +1,31 @@
 //! Decimal digits without allocating: FEN counters, PGN move numbers and NAGs, CSV fields and diagnostics
 //! are all written by the thousand, and the formatting machinery costs more than the digits.
 
+/// "00" to "99", two bytes each.
+const PAIRS: [u8; 200] = {
+    let mut pairs = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        pairs[i * 2] = b'0' + (i / 10) as u8;
+        pairs[i * 2 + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    pairs
+};
+
 /// The decimal digits of `n`, written at the end of `buf`.
 #[inline]
 pub fn digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    // Most numbers written (plies, move numbers, FEN counters, NAGs) have one or two digits.
+    if n < 10 {
+        buf[19] = b'0' + n as u8;
+        return &buf[19..];
+    }
+    if n < 100 {
+        let n = n as usize;
+        buf[18..].copy_from_slice(&PAIRS[n * 2..n * 2 + 2]);
+        return &buf[18..];
+    }
     let mut i = buf.len();
     loop {
         i -= 1;
@@ -71,6 +93,14 @@ mod tests {
             let mut s = String::new();
             push_nanos(&mut s, nanos);
             assert_eq!(s, text, "{nanos}");
+        }
+    }
+
+    #[test]
+    fn digits_equal_the_standard_formatting_across_the_short_paths() {
+        let mut buf = [0u8; 20];
+        for n in (0..1_200).chain([9_999, 10_000, 99_999_999_999]) {
+            assert_eq!(digits(n, &mut buf), n.to_string().as_bytes());
         }
     }
 
