@@ -108,6 +108,7 @@ impl OpeningTable {
     /// replaces the earlier one.
     pub fn parse(files: &[&'static str]) -> Result<OpeningTable, TableError> {
         let mut openings: Vec<Opening> = Vec::new();
+        let mut lines = LinePlayer::default();
         let mut index: Vec<(u64, PositionKey, u32)> = Vec::new();
         for file in files {
             for (n, line) in file.lines().enumerate().skip(1) {
@@ -125,7 +126,7 @@ impl OpeningTable {
                 else {
                     return Err(fail("expected eco, name and pgn separated by tabs".into()));
                 };
-                let pos = play_line(pgn).map_err(fail)?;
+                let pos = lines.play(pgn).map_err(fail)?;
                 index.push((pos.zobrist(), pos.key(), openings.len() as u32));
                 openings.push(Opening { eco, name, pgn });
             }
@@ -236,23 +237,45 @@ fn filter_bit(zobrist: u64) -> usize {
     (zobrist >> 48) as usize
 }
 
-/// The position after a line of English SAN with move numbers.
-fn play_line(pgn: &str) -> Result<Position, String> {
-    let mut pos = Position::new();
-    for token in pgn.split_ascii_whitespace() {
-        // Move numbers: `1.` or `1...`.
-        if token.ends_with('.') {
-            continue;
+/// Plays lines of English SAN with move numbers from the initial position. The table's lines come sorted,
+/// so most share their first moves with the line before: those are not played again (the table is read at
+/// the start of every stats run, whose small inputs would otherwise pay for it).
+#[derive(Default)]
+struct LinePlayer<'t> {
+    /// The previous line's moves...
+    moves: Vec<&'t str>,
+    /// ...and the position after each of them.
+    positions: Vec<Position>,
+}
+
+impl<'t> LinePlayer<'t> {
+    /// The position after the line `pgn`.
+    fn play(&mut self, pgn: &'t str) -> Result<Position, String> {
+        // Move numbers (`1.`, `1...`) aside.
+        let moves = pgn
+            .split_ascii_whitespace()
+            .filter(|token| !token.ends_with('.'));
+        let shared = moves
+            .clone()
+            .zip(&self.moves)
+            .take_while(|(token, previous)| token == *previous)
+            .count();
+        self.moves.truncate(shared);
+        self.positions.truncate(shared);
+        for token in moves.skip(shared) {
+            let mut pos = self.positions.last().copied().unwrap_or_default();
+            let san = SanPlus::parse(token.as_bytes(), Language::En)
+                .map_err(|e| format!("`{token}`: {e}"))?;
+            let m = san
+                .san
+                .to_move(&pos)
+                .map_err(|e| format!("`{token}`: {e}"))?;
+            pos.play_unchecked(m);
+            self.moves.push(token);
+            self.positions.push(pos);
         }
-        let san = SanPlus::parse(token.as_bytes(), Language::En)
-            .map_err(|e| format!("`{token}`: {e}"))?;
-        let m = san
-            .san
-            .to_move(&pos)
-            .map_err(|e| format!("`{token}`: {e}"))?;
-        pos.play_unchecked(m);
+        Ok(self.positions.last().copied().unwrap_or_default())
     }
-    Ok(pos)
 }
 
 /// The embedded lichess chess-openings table, read on first use.
@@ -337,7 +360,8 @@ mod tests {
         // Every line ends in a distinct position: no entry replaced another.
         assert_eq!(t.len(), lines);
         for opening in t.openings() {
-            let pos = play_line(opening.pgn).unwrap();
+            // Each line played on its own, where the table shared the moves of the line before.
+            let pos = LinePlayer::default().play(opening.pgn).unwrap();
             assert_eq!(t.get(&pos), Some(opening), "{}", opening.name);
         }
         assert!(
