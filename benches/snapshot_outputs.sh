@@ -3,8 +3,8 @@
 # compared byte for byte (refactors must not change output):
 #   benches/snapshot_outputs.sh BIN OUTDIR [CORPUS]
 #   diff -r OUTDIR-before OUTDIR-after
-# Each file gets validate (JSON and text), convert (to English; to French LAN; jsonl), stats (per game,
-# per move, summary), at -j1 and -j2, with the exit code of each run.
+# Each file gets validate (JSON and text), convert (to English; to French LAN; jsonl; EPD), stats (per game,
+# per move as CSV and JSON lines, summary), at -j1 and -j2, with the exit code of each run.
 set -uo pipefail
 bin=$1
 out=$2
@@ -24,8 +24,10 @@ find "$corpus" -name '*.pgn' -o -name '*.pgn.gz' | LC_ALL=C sort | while read -r
         run convert-en convert --to en --color never
         run convert-fr-lan convert --to fr --notation lan --color never
         run convert-jsonl convert --output-format jsonl --color never
+        run convert-epd convert --output-format epd --color never
         run stats stats
         run stats-per-move stats --per-move
+        run stats-per-move-jsonl stats --per-move --format jsonl
         run stats-summary stats --summary
     done
 done
