@@ -1178,23 +1178,24 @@ fn castling_field(pos: &Position, style: CastlingStyle, out: &mut [u8]) -> usize
         // Standard chess with rights on corner rooks, the king on its e-file (every position of a standard
         // game): `KQkq`, which the general loop below also writes, a hot path of per-move FENs.
         let king_on_e = |color: Color| pos.king(color).file() == File::E;
-        if (rights & Bitboard::rank(Rank::First)).is_empty() || king_on_e(Color::White) {
-            if (rights & Bitboard::rank(Rank::Eighth)).is_empty() || king_on_e(Color::Black) {
-                for (corner, letter) in [
-                    (Square::H1, 'K'),
-                    (Square::A1, 'Q'),
-                    (Square::H8, 'k'),
-                    (Square::A8, 'q'),
-                ] {
-                    if rights.contains(corner) {
-                        put(out, &mut len, letter);
-                    }
+        let white_ok = (rights & Bitboard::rank(Rank::First)).is_empty() || king_on_e(Color::White);
+        let black_ok =
+            (rights & Bitboard::rank(Rank::Eighth)).is_empty() || king_on_e(Color::Black);
+        if white_ok && black_ok {
+            for (corner, letter) in [
+                (Square::H1, 'K'),
+                (Square::A1, 'Q'),
+                (Square::H8, 'k'),
+                (Square::A8, 'q'),
+            ] {
+                if rights.contains(corner) {
+                    put(out, &mut len, letter);
                 }
-                if len == 0 {
-                    put(out, &mut len, '-');
-                }
-                return len;
             }
+            if len == 0 {
+                put(out, &mut len, '-');
+            }
+            return len;
         }
     }
     let board = pos.board();
