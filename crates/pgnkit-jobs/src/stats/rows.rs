@@ -301,6 +301,8 @@ pub struct MoveRows<C> {
     /// per row.
     file_is_plain: bool,
     game: u64,
+    /// `game` in decimal, written on each of its rows.
+    game_text: String,
     /// What [`MainLineSink::before_move`] works out from the position before the move, so that the position
     /// itself need not be kept: the SAN without its check mark, the UCI, the move number and the side.
     san: String,
@@ -325,6 +327,7 @@ impl<C: Cells> MoveRows<C> {
                 b.is_ascii() && !b.is_ascii_control() && !matches!(b, b',' | b'"' | b'\\')
             }),
             game: 0,
+            game_text: String::from("0"),
             san: String::new(),
             uci: String::new(),
             fullmoves: 1,
@@ -339,6 +342,8 @@ impl<C: Cells> MoveRows<C> {
     /// The rows that follow belong to game `number` (1-based).
     pub fn start_game(&mut self, number: u64) {
         self.game = number;
+        self.game_text.clear();
+        decimal::push(&mut self.game_text, number);
     }
 
     /// The cells, all rows written.
@@ -354,7 +359,7 @@ impl<C: Cells> MoveRows<C> {
         } else {
             cells.text(&self.file);
         }
-        cells.int(self.game as i64);
+        cells.int_as(self.game as i64, &self.game_text);
         cells.int(i64::from(at.ply));
         let check = after.is_check();
         match m {

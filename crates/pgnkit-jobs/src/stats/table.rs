@@ -167,6 +167,13 @@ pub trait Cells {
         self.text(value);
     }
     fn int(&mut self, value: i64);
+    /// An integer given with its decimal text, which the caller keeps because the value repeats over many
+    /// rows (a game's number on each of its moves): formats that write numbers as text copy it instead of
+    /// formatting the number again. `decimal` must be `value` written in decimal.
+    fn int_as(&mut self, value: i64, decimal: &str) {
+        debug_assert_eq!(decimal, value.to_string());
+        self.int(value);
+    }
     fn flag(&mut self, value: bool);
     fn seconds(&mut self, value: Duration);
     fn nags(&mut self, nags: &[u8]);
@@ -263,6 +270,12 @@ impl Cells for CsvCells<'_> {
     fn int(&mut self, value: i64) {
         self.sep();
         push_int(self.out, value);
+    }
+
+    #[inline]
+    fn int_as(&mut self, value: i64, decimal: &str) {
+        debug_assert_eq!(decimal, value.to_string());
+        self.plain(decimal);
     }
 
     #[inline]
@@ -398,6 +411,12 @@ impl Cells for JsonCells<'_> {
     fn int(&mut self, value: i64) {
         self.key();
         push_int(self.out, value);
+    }
+
+    fn int_as(&mut self, value: i64, decimal: &str) {
+        debug_assert_eq!(decimal, value.to_string());
+        self.key();
+        self.out.extend_from_slice(decimal.as_bytes());
     }
 
     fn flag(&mut self, value: bool) {
