@@ -190,6 +190,39 @@ pub trait Cells {
     }
 }
 
+/// Appends `bytes`, as `extend_from_slice` does, but without a call to `memcpy` when there are at most 16 of
+/// them: most cells (numbers, SAN, UCI, words, a file name) are that short, and per row the calls cost more
+/// than the copies.
+#[inline(always)]
+pub fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if n > 16 {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    out.reserve(16);
+    let len = out.len();
+    let src = bytes.as_ptr();
+    // SAFETY: `reserve(16)` leaves at least 16 bytes of capacity after `len`, and every write below lands in
+    // `len..len + n` (n <= 16); every read is inside `bytes`. The two copies of each size overlap when n is not
+    // a multiple of it, writing the same bytes twice. Then the first `len + n` bytes are initialised.
+    unsafe {
+        let dst = out.as_mut_ptr().add(len);
+        if n >= 8 {
+            std::ptr::copy_nonoverlapping(src, dst, 8);
+            std::ptr::copy_nonoverlapping(src.add(n - 8), dst.add(n - 8), 8);
+        } else if n >= 4 {
+            std::ptr::copy_nonoverlapping(src, dst, 4);
+            std::ptr::copy_nonoverlapping(src.add(n - 4), dst.add(n - 4), 4);
+        } else if n > 0 {
+            *dst = *src;
+            *dst.add(n / 2) = *src.add(n / 2);
+            *dst.add(n - 1) = *src.add(n - 1);
+        }
+        out.set_len(len + n);
+    }
+}
+
 /// Appends `field` as a CSV field: quoted, quotes doubled, when it holds a comma, a quote or a line break
 /// (RFC 4180 as the `csv` crate writes it).
 pub fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
@@ -206,7 +239,7 @@ pub fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
         }
         out.push(b'"');
     } else {
-        out.extend_from_slice(field);
+        push_bytes(out, field);
     }
 }
 
@@ -216,7 +249,7 @@ fn push_int(out: &mut Vec<u8>, n: i64) {
         out.push(b'-');
     }
     let mut buf = [0u8; 20];
-    out.extend_from_slice(decimal::digits(n.unsigned_abs(), &mut buf));
+    push_bytes(out, decimal::digits(n.unsigned_abs(), &mut buf));
 }
 
 /// Seconds, as `180` or `179.5` (fractions as written, trailing zeros dropped): a JSON number too.
@@ -263,7 +296,7 @@ impl Cells for CsvCells<'_> {
     #[inline]
     fn plain(&mut self, value: &str) {
         self.sep();
-        self.out.extend_from_slice(value.as_bytes());
+        push_bytes(self.out, value.as_bytes());
     }
 
     #[inline]
@@ -281,8 +314,7 @@ impl Cells for CsvCells<'_> {
     #[inline]
     fn flag(&mut self, value: bool) {
         self.sep();
-        self.out
-            .extend_from_slice(if value { b"true" } else { b"false" });
+        push_bytes(self.out, if value { b"true" } else { b"false" });
     }
 
     fn seconds(&mut self, value: Duration) {
@@ -460,6 +492,22 @@ impl Cells for JsonCells<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_bytes_are_appended_as_extend_from_slice_appends_them() {
+        let source: Vec<u8> = (b'a'..=b'z').chain(b'0'..=b'9').collect();
+        // Every length on each side of the short paths' limits, onto buffers with and without spare room.
+        for len in 0..=source.len() {
+            for before in [0, 1, 7, 15, 16, 63] {
+                let mut expected: Vec<u8> = vec![b'-'; before];
+                let mut out = Vec::with_capacity(if before == 63 { 64 } else { before });
+                out.extend_from_slice(&expected);
+                push_bytes(&mut out, &source[..len]);
+                expected.extend_from_slice(&source[..len]);
+                assert_eq!(out, expected, "{len} bytes after {before}");
+            }
+        }
+    }
 
     fn write_all(cells: &mut impl Cells) {
         cells.text("a, \"b\"");

@@ -1011,7 +1011,7 @@ fn write_fen_after_placement(pos: &Position, style: CastlingStyle, out: &mut Str
         buf[len..len + digits.len()].copy_from_slice(digits);
         len += digits.len();
     }
-    push_ascii(out, &buf[..len]);
+    push_ascii(out, &buf, len);
 }
 
 /// EPD: the first four FEN fields.
@@ -1046,7 +1046,7 @@ fn write_placement(board: &Board, out: &mut String) {
         let len = rank_text(codes, &mut text);
         (text, len)
     });
-    push_ascii(out, &buf[..len]);
+    push_ascii(out, &buf, len);
 }
 
 /// Writes the placement field into `buf` (72 bytes hold the longest), rank 8 first, asking `rank_text` for
@@ -1099,13 +1099,23 @@ fn rank_text(codes: u64, text: &mut [u8; 8]) -> usize {
     len
 }
 
-/// Appends bytes known to be ASCII.
-#[inline]
-fn push_ascii(out: &mut String, ascii: &[u8]) {
-    debug_assert!(ascii.is_ascii());
-    // SAFETY: callers pass only ASCII (FEN letters, digits, '/'), which is UTF-8; the checked conversion
-    // cost as much as writing the field.
-    out.push_str(unsafe { std::str::from_utf8_unchecked(ascii) });
+/// Appends the first `len` bytes of `buf`, known to be ASCII. The whole buffer is copied into the string's
+/// spare room, a fixed size the compiler writes as a few moves where a copy of `len` bytes would be a call to
+/// `memcpy`, which cost as much as writing a FEN's fields; only `len` of them then count.
+#[inline(always)]
+fn push_ascii<const N: usize>(out: &mut String, buf: &[u8; N], len: usize) {
+    let len = len.min(N);
+    debug_assert!(buf[..len].is_ascii());
+    // SAFETY: only ASCII is kept (callers write FEN letters, digits, '/' and spaces), so the string stays
+    // UTF-8; `reserve(N)` leaves room for the N bytes copied after the current end, and the length grows by
+    // `len <= N` of them, all written.
+    unsafe {
+        let bytes = out.as_mut_vec();
+        bytes.reserve(N);
+        let end = bytes.len();
+        std::ptr::copy_nonoverlapping(buf.as_ptr(), bytes.as_mut_ptr().add(end), N);
+        bytes.set_len(end + len);
+    }
 }
 
 /// Writes FENs of a sequence of positions that differ little from one to the next (the positions of a
@@ -1154,7 +1164,7 @@ impl FenWriter {
             }
             (cached.1, cached.2)
         });
-        push_ascii(out, &buf[..len]);
+        push_ascii(out, &buf, len);
         write_fen_after_placement(pos, style, out);
     }
 }
