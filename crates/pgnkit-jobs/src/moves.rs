@@ -59,12 +59,28 @@ pub fn push_san_body(
 /// Appends the UCI form of a legal move (castling as the position's castling mode wants it).
 pub fn push_uci(out: &mut String, before: &Position, m: &Move) {
     let uci = Uci::from_move(before, m);
-    for sq in [uci.from, uci.to] {
-        out.push(sq.file().char());
-        out.push(sq.rank().char());
-    }
+    let name = |sq: pgnkit::core::Square| {
+        let i = sq.index() as u8;
+        [b'a' + (i & 7), b'1' + (i >> 3)]
+    };
+    let mut text = [0u8; 8];
+    text[..2].copy_from_slice(&name(uci.from));
+    text[2..4].copy_from_slice(&name(uci.to));
+    let mut len = 4;
     if let Some(p) = uci.promotion {
-        out.push(p.lower_char());
+        text[4] = p.lower_char() as u8;
+        len = 5;
+    }
+    debug_assert!(text[..len].is_ascii());
+    // SAFETY: square names and promotion letters are ASCII, so the string stays UTF-8. The whole 8-byte buffer
+    // is copied into room reserved for it (a fixed-size copy is a single move, a copy of `len` bytes a call to
+    // `memcpy` and pushing a char at a time cost as much as the rest of the row), and `len` of its bytes kept.
+    unsafe {
+        let bytes = out.as_mut_vec();
+        bytes.reserve(text.len());
+        let end = bytes.len();
+        std::ptr::copy_nonoverlapping(text.as_ptr(), bytes.as_mut_ptr().add(end), text.len());
+        bytes.set_len(end + len);
     }
 }
 

@@ -244,7 +244,13 @@ pub fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
 }
 
 /// Appends a signed integer in decimal.
+#[inline(always)]
 fn push_int(out: &mut Vec<u8>, n: i64) {
+    // One digit is most of what rows hold (plies and move numbers of an opening, NAGs, counts).
+    if (0..10).contains(&n) {
+        out.push(b'0' + n as u8);
+        return;
+    }
     if n < 0 {
         out.push(b'-');
     }
@@ -293,7 +299,7 @@ impl Cells for CsvCells<'_> {
         push_csv_field(self.out, value.as_bytes());
     }
 
-    #[inline]
+    #[inline(always)]
     fn plain(&mut self, value: &str) {
         self.sep();
         push_bytes(self.out, value.as_bytes());
