@@ -328,6 +328,7 @@ impl Cells for CsvCells<'_> {
         push_seconds(self.out, value);
     }
 
+    #[inline]
     fn nags(&mut self, nags: &[u8]) {
         self.sep();
         for (i, &nag) in nags.iter().enumerate() {

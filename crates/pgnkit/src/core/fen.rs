@@ -1006,10 +1006,20 @@ fn write_fen_after_placement(pos: &Position, style: CastlingStyle, out: &mut Str
     for n in [pos.halfmoves(), pos.fullmoves()] {
         buf[len] = b' ';
         len += 1;
-        let mut digits = [0u8; 20];
-        let digits = super::decimal::digits(n.into(), &mut digits);
-        buf[len..len + digits.len()].copy_from_slice(digits);
-        len += digits.len();
+        // The counters of nearly every position of a game have one or two digits.
+        if n < 10 {
+            buf[len] = b'0' + n as u8;
+            len += 1;
+        } else if n < 100 {
+            buf[len] = b'0' + (n / 10) as u8;
+            buf[len + 1] = b'0' + (n % 10) as u8;
+            len += 2;
+        } else {
+            let mut digits = [0u8; 20];
+            let digits = super::decimal::digits(n.into(), &mut digits);
+            buf[len..len + digits.len()].copy_from_slice(digits);
+            len += digits.len();
+        }
     }
     push_ascii(out, &buf, len);
 }
@@ -1076,7 +1086,6 @@ fn placement_into(
 /// The FEN text of one rank from its eight mailbox codes (a1's first), into `text`; returns its length.
 #[inline]
 fn rank_text(codes: u64, text: &mut [u8; 8]) -> usize {
-    const LETTERS: &[u8; 13] = b".PNBRQKpnbrqk";
     let mut len = 0;
     let mut empty = 0u8;
     for code in codes.to_le_bytes() {
@@ -1088,7 +1097,7 @@ fn rank_text(codes: u64, text: &mut [u8; 8]) -> usize {
                 len += 1;
                 empty = 0;
             }
-            text[len] = LETTERS[usize::from(code).min(12)];
+            text[len] = PIECE_LETTERS[usize::from(code).min(12)];
             len += 1;
         }
     }
@@ -1098,6 +1107,9 @@ fn rank_text(codes: u64, text: &mut [u8; 8]) -> usize {
     }
     len
 }
+
+/// A piece's FEN letter by mailbox code (0, no piece, is never looked up).
+const PIECE_LETTERS: &[u8; 13] = b".PNBRQKpnbrqk";
 
 /// Appends the first `len` bytes of `buf`, known to be ASCII. The whole buffer is copied into the string's
 /// spare room, a fixed size the compiler writes as a few moves where a copy of `len` bytes would be a call to
@@ -1280,6 +1292,50 @@ impl std::str::FromStr for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rank's text square by square, as the FEN standard describes it.
+    fn plain_rank_text(codes: [u8; 8]) -> String {
+        let mut out = String::new();
+        let mut empty = 0;
+        for code in codes {
+            if code == 0 {
+                empty += 1;
+                continue;
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+                empty = 0;
+            }
+            out.push(char::from(PIECE_LETTERS[usize::from(code)]));
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        out
+    }
+
+    #[test]
+    fn every_rank_shape_with_every_piece_reads_as_the_plain_rule_writes_it() {
+        // Every set of occupied squares, each filled with each of the twelve pieces in turn (a different one
+        // per square, so a letter taken from the wrong square shows).
+        for occupied in 0u32..256 {
+            for first in 1u8..=12 {
+                let mut codes = [0u8; 8];
+                for (square, code) in codes.iter_mut().enumerate() {
+                    if occupied >> square & 1 == 1 {
+                        *code = (first - 1 + square as u8) % 12 + 1;
+                    }
+                }
+                let mut text = [0u8; 8];
+                let len = rank_text(u64::from_le_bytes(codes), &mut text);
+                assert_eq!(
+                    std::str::from_utf8(&text[..len]).unwrap(),
+                    plain_rank_text(codes),
+                    "{codes:?}"
+                );
+            }
+        }
+    }
     use crate::core::{CastlingProblem, EnPassantProblem};
 
     /// Every position two plies deep from a few rich positions (castling rights lost, en passant, promotions,
