@@ -259,7 +259,17 @@ impl MoveNotes {
         {
             self.nags.push(nag);
         }
-        for token in game.tokens.get(move_index + 1..).unwrap_or_default() {
+        let after = game.tokens.get(move_index + 1..).unwrap_or_default();
+        // Most moves have no notes: the next move follows at once, or after its number.
+        let next_move = |kind: Option<&TokenKind>| matches!(kind, Some(TokenKind::Move(_)));
+        match after.first().map(|t| &t.kind) {
+            Some(TokenKind::Move(_)) => return,
+            Some(TokenKind::MoveNumber { .. }) if next_move(after.get(1).map(|t| &t.kind)) => {
+                return;
+            }
+            _ => {}
+        }
+        for token in after {
             match token.kind {
                 TokenKind::Comment | TokenKind::LineComment => {
                     let bytes = game.comment_bytes(token.span);
