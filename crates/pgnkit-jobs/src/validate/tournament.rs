@@ -7,7 +7,7 @@
 //! a file of one event over many years ("Dortmund" since 1928) is as many tournaments.
 
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 
 use super::report::{GameReport, Problem, ProblemKind, TagText};
@@ -15,7 +15,7 @@ use crate::localized;
 use crate::messages::Locale;
 
 /// Beyond this many games in one run, duplicate, round and round-numbering tracking stop (and say so) to
-/// keep memory bounded (tens of megabytes at this limit).
+/// keep memory bounded (about 40 bytes per game: tens of megabytes at this limit).
 pub const MAX_TRACKED_GAMES: usize = 1_000_000;
 
 /// Most ranges of rounds a round-numbering message lists (hostile rounds `1`, `3`, `5`... would otherwise make
@@ -45,6 +45,27 @@ impl Hasher for Mix {
 
 type Map<K, V = u64> = HashMap<K, V, BuildHasherDefault<Mix>>;
 
+/// A tracked game's number in the run (0, 1, 2... in the order games are checked): 4 bytes per map entry where
+/// its file and game number took 8. [`Tournament::at`] gives back where the game is.
+type Ordinal = u32;
+
+/// A 64-bit key kept as two halves, so that a map entry (key, [`Ordinal`]) takes 12 bytes, not 16: the maps
+/// hold up to three entries per game of the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key([u32; 2]);
+
+impl Key {
+    fn new(hash: u64) -> Key {
+        Key([hash as u32, (hash >> 32) as u32])
+    }
+}
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(u64::from(self.0[0]) | u64::from(self.0[1]) << 32);
+    }
+}
+
 /// The year of a tournament, as [`crate::standings::TournamentKey::of`] reads it: the first four characters of
 /// EventDate, else of Date (each trimmed, empty counting as absent), else `????`.
 pub fn year_of<'v>(event_date: Option<&'v str>, date: Option<&'v str>) -> &'v str {
@@ -58,8 +79,8 @@ pub fn year_of<'v>(event_date: Option<&'v str>, date: Option<&'v str>) -> &'v st
     &date[..end]
 }
 
-/// Where a game is, packed in 64 bits so that a tracked game costs no more than before files were named:
-/// the file's index among the run's files (24 bits) and the game's number in it (40 bits).
+/// Where a game is, packed in 64 bits: the file's index among the run's files (24 bits) and the game's number
+/// in it (40 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct At(u64);
 
@@ -118,9 +139,14 @@ pub struct RunWarning {
 #[derive(Default)]
 pub struct Tournament {
     /// Fingerprint (players + moves) → the first game.
-    seen: Map<u64>,
+    seen: Map<Key, Ordinal>,
     /// Hash of (Event, Site, year, Round, player) → the game.
-    rounds: Map<u64>,
+    rounds: Map<Key, Ordinal>,
+    /// Games tracked so far: the next game's [`Ordinal`].
+    tracked: Ordinal,
+    /// Runs of tracked games that follow one another in one file: (the first one's ordinal, where it is).
+    /// Games come file by file and in order, so there are about as many runs as files.
+    runs: Vec<(Ordinal, At)>,
     /// Hash of (Event, Site, year) → its index in `tournaments`.
     tournament_index: Map<u64, usize>,
     /// The tournaments with round numbers, in order of first appearance.
@@ -177,6 +203,27 @@ impl Tournament {
         }
     }
 
+    /// Gives the next ordinal to the game at `here`.
+    fn track(&mut self, here: At) -> Ordinal {
+        let ordinal = self.tracked;
+        self.tracked += 1;
+        let continues = self.runs.last().is_some_and(|&(first, at)| {
+            at.file() == here.file() && at.game() + u64::from(ordinal - first) == here.game()
+        });
+        if !continues {
+            self.runs.push((ordinal, here));
+        }
+        ordinal
+    }
+
+    /// Where the game with this ordinal is.
+    fn at(&self, ordinal: Ordinal) -> At {
+        let run = self.runs.partition_point(|&(first, _)| first <= ordinal) - 1;
+        let (first, at) = self.runs[run];
+        // Same file, a later game: the game number is in the low bits, and `track` saw it fit.
+        At(at.0 + u64::from(ordinal - first))
+    }
+
     /// "game 3" in the same file, "game 3 of round5.pgn" in another.
     fn describe(&self, at: At, file: usize) -> String {
         let game = at.game();
@@ -197,20 +244,21 @@ impl Tournament {
         let before = report.problems.len();
         let file = self.file_index(&report.file);
         let here = At::new(file, report.game);
-        if self.seen.len() >= MAX_TRACKED_GAMES || here.is_none() {
+        if self.tracked as usize >= MAX_TRACKED_GAMES || here.is_none() {
             self.saturated = true;
         }
         let Some(here) = here.filter(|_| !self.saturated) else {
             return false;
         };
+        let ordinal = self.track(here);
         if report.plies > 0 || report.fingerprint != 0 {
-            match self.seen.get(&report.fingerprint) {
+            match self.seen.get(&Key::new(report.fingerprint)) {
                 Some(&first) => {
                     let message = localized!(
                         self.locale,
                         "same players and same moves as {} ({} – {})",
                         "mêmes joueurs et mêmes coups que {} ({} – {})",
-                        self.describe(At(first), file),
+                        self.describe(self.at(first), file),
                         report.white,
                         report.black
                     );
@@ -219,7 +267,7 @@ impl Tournament {
                         .push(game_level(report, ProblemKind::DuplicateGame, message));
                 }
                 None => {
-                    self.seen.insert(report.fingerprint, here.0);
+                    self.seen.insert(Key::new(report.fingerprint), ordinal);
                 }
             }
         }
@@ -246,14 +294,14 @@ impl Tournament {
                 h.write(part.as_bytes());
                 h.write_u64(part.len() as u64);
             }
-            let key = h.finish();
+            let key = Key::new(h.finish());
             match self.rounds.get(&key) {
-                Some(&other) if other != here.0 => {
+                Some(&other) if other != ordinal => {
                     let message = localized!(
                         self.locale,
                         "{player} also plays {} in round {}",
                         "{player} joue aussi {} à la ronde {}",
-                        self.describe(At(other), file),
+                        self.describe(self.at(other), file),
                         report.round
                     );
                     report.problems.push(game_level(
@@ -264,7 +312,7 @@ impl Tournament {
                 }
                 Some(_) => {}
                 None => {
-                    self.rounds.insert(key, here.0);
+                    self.rounds.insert(key, ordinal);
                 }
             }
         }
