@@ -553,6 +553,43 @@ mod tests {
     }
 
     #[test]
+    fn earlier_games_are_named_right_across_gaps_and_files() {
+        // Game numbers with gaps, in two files: each duplicate must name the game it repeats, wherever the runs
+        // of consecutive games begin and end.
+        let a: Arc<str> = "a.pgn".into();
+        let b: Arc<str> = "b.pgn".into();
+        let no_event = ("?", "2024", "?");
+        let mut t = Tournament::new();
+        for (file, game, moves) in [
+            (&a, 1, 11),
+            (&a, 2, 12),
+            (&a, 7, 17),
+            (&b, 1, 21),
+            (&b, 2, 22),
+            (&b, 8, 28),
+        ] {
+            let mut r = report(file, game, no_event, ("W", "B"), moves);
+            assert!(!t.check(&mut r), "{file} {game}");
+        }
+        let mut said = Vec::new();
+        for (game, moves) in [(9, 17), (10, 12), (11, 22), (12, 28), (13, 11)] {
+            let mut r = report(&b, game, no_event, ("W", "B"), moves);
+            assert!(t.check(&mut r));
+            said.push(r.problems[0].message.clone());
+        }
+        assert_eq!(
+            said,
+            [
+                "same players and same moves as game 7 of a.pgn (W – B)",
+                "same players and same moves as game 2 of a.pgn (W – B)",
+                "same players and same moves as game 2 (W – B)",
+                "same players and same moves as game 8 (W – B)",
+                "same players and same moves as game 1 of a.pgn (W – B)",
+            ]
+        );
+    }
+
+    #[test]
     fn checks_run_across_files_and_name_the_other_file() {
         let round4: Arc<str> = "round4.pgn".into();
         let round5: Arc<str> = "round5.pgn".into();
