@@ -63,7 +63,7 @@ impl Cells for Row {
 
     fn nags(&mut self, nags: &[u8]) {
         let mut out = Vec::new();
-        CsvCells::new(&mut out).nags(nags);
+        super::table::push_nags(&mut out, nags);
         self.record.push_field(&out);
     }
 

@@ -195,17 +195,27 @@ pub trait Cells {
 /// than the copies.
 #[inline(always)]
 pub fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
+    push_bytes_then(out, bytes, None);
+}
+
+/// [`push_bytes`], then `last` when given: a CSV cell and the comma after it with one check of the capacity.
+#[inline(always)]
+fn push_bytes_then(out: &mut Vec<u8>, bytes: &[u8], last: Option<u8>) {
     let n = bytes.len();
     if n > 16 {
         out.extend_from_slice(bytes);
+        if let Some(b) = last {
+            out.push(b);
+        }
         return;
     }
-    out.reserve(16);
+    out.reserve(17);
     let len = out.len();
     let src = bytes.as_ptr();
-    // SAFETY: `reserve(16)` leaves at least 16 bytes of capacity after `len`, and every write below lands in
-    // `len..len + n` (n <= 16); every read is inside `bytes`. The two copies of each size overlap when n is not
-    // a multiple of it, writing the same bytes twice. Then the first `len + n` bytes are initialised.
+    // SAFETY: `reserve(17)` leaves at least 17 bytes of capacity after `len`, and every write below lands in
+    // `len..len + n + 1` (n <= 16); every read is inside `bytes`. The two copies of each size overlap when n is
+    // not a multiple of it, writing the same bytes twice. Then the first `len + n` bytes are initialised, and
+    // byte `len + n` too when `last` is written.
     unsafe {
         let dst = out.as_mut_ptr().add(len);
         if n >= 8 {
@@ -219,7 +229,13 @@ pub fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
             *dst.add(n / 2) = *src.add(n / 2);
             *dst.add(n - 1) = *src.add(n - 1);
         }
-        out.set_len(len + n);
+        match last {
+            Some(b) => {
+                *dst.add(n) = b;
+                out.set_len(len + n + 1);
+            }
+            None => out.set_len(len + n),
+        }
     }
 }
 
@@ -273,42 +289,43 @@ pub fn push_seconds(out: &mut Vec<u8>, d: Duration) {
 
 /// CSV rows appended to a byte buffer: comma-separated, `\n`-terminated, a field quoted only when it must
 /// be, booleans `true`/`false`, no value an empty field, NAGs space-separated.
+///
+/// Each cell is written with a comma after it, and the row's last comma becomes its line break: a row has
+/// tens of cells and millions of rows are written, so no cell asks whether it is the first.
 pub struct CsvCells<'w> {
     out: &'w mut Vec<u8>,
-    first: bool,
+    /// Where the row being written starts in `out`.
+    row_start: usize,
 }
 
 impl<'w> CsvCells<'w> {
     pub fn new(out: &'w mut Vec<u8>) -> Self {
-        CsvCells { out, first: true }
+        let row_start = out.len();
+        CsvCells { out, row_start }
     }
 
-    #[inline]
-    fn sep(&mut self) {
-        if !self.first {
-            self.out.push(b',');
-        }
-        self.first = false;
+    #[inline(always)]
+    fn comma(&mut self) {
+        self.out.push(b',');
     }
 }
 
 impl Cells for CsvCells<'_> {
     #[inline]
     fn text(&mut self, value: &str) {
-        self.sep();
         push_csv_field(self.out, value.as_bytes());
+        self.comma();
     }
 
     #[inline(always)]
     fn plain(&mut self, value: &str) {
-        self.sep();
-        push_bytes(self.out, value.as_bytes());
+        push_bytes_then(self.out, value.as_bytes(), Some(b','));
     }
 
     #[inline]
     fn int(&mut self, value: i64) {
-        self.sep();
         push_int(self.out, value);
+        self.comma();
     }
 
     #[inline]
@@ -319,35 +336,45 @@ impl Cells for CsvCells<'_> {
 
     #[inline]
     fn flag(&mut self, value: bool) {
-        self.sep();
-        push_bytes(self.out, if value { b"true" } else { b"false" });
+        push_bytes_then(self.out, if value { b"true" } else { b"false" }, Some(b','));
     }
 
     fn seconds(&mut self, value: Duration) {
-        self.sep();
         push_seconds(self.out, value);
+        self.comma();
     }
 
     #[inline]
     fn nags(&mut self, nags: &[u8]) {
-        self.sep();
-        for (i, &nag) in nags.iter().enumerate() {
-            if i > 0 {
-                self.out.push(b' ');
-            }
-            push_int(self.out, i64::from(nag));
-        }
+        push_nags(self.out, nags);
+        self.comma();
     }
 
     #[inline]
     fn null(&mut self) {
-        self.sep();
+        self.comma();
     }
 
     #[inline]
     fn end_row(&mut self) {
-        self.out.push(b'\n');
-        self.first = true;
+        // Every cell ends with a comma: the row's last one becomes the line break.
+        let len = self.out.len();
+        if len > self.row_start {
+            self.out[len - 1] = b'\n';
+        } else {
+            self.out.push(b'\n');
+        }
+        self.row_start = self.out.len();
+    }
+}
+
+/// Appends NAGs as CSV writes them: numbers separated by spaces.
+pub fn push_nags(out: &mut Vec<u8>, nags: &[u8]) {
+    for (i, &nag) in nags.iter().enumerate() {
+        if i > 0 {
+            out.push(b' ');
+        }
+        push_int(out, i64::from(nag));
     }
 }
 
@@ -545,6 +572,32 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "t,p,i,f,s,n,x\n\"a, \"\"b\"\"\",e2e4,-12,true,3723.5,1 14,\n"
+        );
+    }
+
+    #[test]
+    fn csv_rows_end_with_one_line_break_whatever_their_cells() {
+        // Rows ending in no value, long and short text, an empty NAG list; a row without cells; a cell of more
+        // than 16 bytes (the copy without the short path) followed by its comma.
+        let long = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR";
+        let mut out = b"left,as,is\n".to_vec();
+        let mut cells = CsvCells::new(&mut out);
+        cells.null();
+        cells.null();
+        cells.end_row();
+        cells.end_row();
+        cells.plain(long);
+        cells.text("x\ny");
+        cells.nags(&[]);
+        cells.end_row();
+        cells.int(7);
+        cells.end_row();
+        cells.text(long);
+        cells.flag(false);
+        cells.end_row();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            format!("left,as,is\n,\n\n{long},\"x\ny\",\n7\n{long},false\n")
         );
     }
 
