@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 pub use super::table::GAME_HEADER;
-use super::table::{Cells, CsvCells};
+use super::table::Cells;
 use super::{GameStats, MainLineSink, RowTags};
 use crate::moves::{push_san_body, push_uci};
 use pgnkit::core::{Color, Move, Position};
@@ -473,6 +473,7 @@ impl<C: Cells> MainLineSink for MoveRows<C> {
 mod tests {
     use super::*;
     use crate::stats::game_stats;
+    use crate::stats::table::CsvCells;
     use pgnkit::pgn::parse_all;
 
     #[test]
