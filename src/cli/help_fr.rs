@@ -37,6 +37,10 @@ const PAGES: &[Page] = &[
                 "no_tournament_checks",
                 "Sauter les contrôles de tournoi (Seven Tag Roster, formats des balises, doublons, joueur deux fois dans une ronde, numérotation des rondes)",
             ),
+            (
+                "track_games",
+                "Nombre de parties que suivent les contrôles entre entrées (doublons, joueur deux fois dans une ronde, numérotation des rondes) avant de s'arrêter en le disant ; chacune coûte environ 40 octets de mémoire",
+            ),
         ],
     ),
     (

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::pipeline::SpentBin;
+use crate::jobs::validate::tournament::{DEFAULT_TRACKED_GAMES, MAX_TRACKED_GAMES};
 use crate::jobs::validate::{
     GameReport, ProblemKind, Severity, Tournament, ValidateOptions, termination_name, validate_game,
 };
@@ -60,6 +61,11 @@ pub(crate) struct Args {
     /// duplicates, a player twice in a round, round numbering)
     #[arg(long)]
     no_tournament_checks: bool,
+    /// How many games the checks across inputs (duplicates, a player twice in a round, round numbering)
+    /// follow before they stop and say so; each costs about 40 bytes of memory
+    #[arg(long, value_name = "GAMES", default_value_t = DEFAULT_TRACKED_GAMES as u64,
+          value_parser = clap::value_parser!(u64).range(1..=MAX_TRACKED_GAMES as u64))]
+    track_games: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -221,7 +227,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let names: Vec<std::sync::Arc<str>> = sources.iter().map(|s| s.display_name().into()).collect();
     let started = Instant::now();
     let mut summary = RunTotals::default();
-    let mut tournament = Tournament::new_in(locale());
+    let mut tournament = Tournament::new_in(locale()).with_limit(args.track_games as usize);
     let mut said_saturated = false;
     let mut file_notes = FileNotes::default();
     let stdout = io::stdout();
@@ -292,7 +298,7 @@ pub(crate) fn run(args: Args) -> i32 {
                                     "pgnkit: {}: more than {} games in this run; duplicate, round and round-numbering checks stopped there\n",
                                     "pgnkit : {} : plus de {} parties dans cette exécution ; les contrôles de doublons, de rondes et de numérotation des rondes s'arrêtent là\n",
                                     names[source],
-                                    crate::jobs::validate::tournament::MAX_TRACKED_GAMES
+                                    tournament.limit()
                                 ),
                             )
                         })

@@ -813,6 +813,55 @@ fn a_tournament_in_one_file_per_round_is_checked_across_its_files() {
 }
 
 #[test]
+fn cross_game_checks_follow_as_many_games_as_asked_then_say_they_stopped() {
+    // Five games; the fifth repeats the second. Tracking four games misses it and says so on stderr (JSON stays
+    // one record per game on stdout); tracking five finds it.
+    let limited = [
+        "validate",
+        "--format",
+        "json",
+        "--track-games",
+        "4",
+        ROUND1,
+        ROUND2,
+    ];
+    let out = run(&limited);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 5, "{}", util::show(&limited, &out));
+    assert!(
+        recs.iter().all(|r| problems(r).is_empty()),
+        "{}",
+        util::show(&limited, &out)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("more than 4 games in this run; duplicate, round and round-numbering checks stopped there"),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let enough = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--track-games",
+        "5",
+        ROUND1,
+        ROUND2,
+    ]);
+    let kinds: Vec<String> = messages(&records(&enough)[4])
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect();
+    assert!(kinds.contains(&"duplicate_game".to_string()), "{kinds:?}");
+    assert!(!String::from_utf8_lossy(&enough.stderr).contains("more than"));
+    // No game tracked is not a limit: a usage error.
+    for bad in ["0", "-1", "many"] {
+        let args = ["validate", "--track-games", bad, ROUND1];
+        assert_eq!(run(&args).status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
 fn a_missing_round_is_one_warning_located_at_the_round_after_it() {
     let args = ["validate", "--color", "never", ROUND1, ROUND2, ROUND4];
     let out = run(&args);

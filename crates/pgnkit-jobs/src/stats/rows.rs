@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-pub use super::table::GAME_HEADER;
 use super::table::Cells;
+pub use super::table::GAME_HEADER;
 use super::{GameStats, MainLineSink, RowTags};
 use crate::moves::{push_san_body, push_uci};
 use pgnkit::core::{Color, Move, Position};

@@ -14,9 +14,25 @@ use super::report::{GameReport, Problem, ProblemKind, TagText};
 use crate::localized;
 use crate::messages::Locale;
 
-/// Beyond this many games in one run, duplicate, round and round-numbering tracking stop (and say so) to
-/// keep memory bounded (about 40 bytes per game: tens of megabytes at this limit).
-pub const MAX_TRACKED_GAMES: usize = 1_000_000;
+/// How many games of a run duplicate, round and round-numbering tracking follow by default before they stop
+/// (and say so). Tracking costs about 40 bytes per game (a map entry for the game, one per player and round,
+/// in hash tables that double as they grow): at this limit about 2.5 MB, which keeps validate at two threads
+/// under 16 MiB on any input, JSON output included. A tournament, or a season of one, is far below it.
+/// [`Tournament::with_limit`] sets another.
+pub const DEFAULT_TRACKED_GAMES: usize = 50_000;
+
+/// The most games [`Tournament::with_limit`] takes: an [`Ordinal`] numbers them.
+pub const MAX_TRACKED_GAMES: usize = Ordinal::MAX as usize;
+
+/// The number of games tracked before tracking stops (a type of its own for its default).
+#[derive(Clone, Copy, Debug)]
+struct Limit(usize);
+
+impl Default for Limit {
+    fn default() -> Self {
+        Limit(DEFAULT_TRACKED_GAMES)
+    }
+}
 
 /// Most ranges of rounds a round-numbering message lists (hostile rounds `1`, `3`, `5`... would otherwise make
 /// a message as long as the input).
@@ -153,6 +169,8 @@ pub struct Tournament {
     tournaments: Vec<Rounds>,
     /// (tournament, round) pairs kept in `tournaments`: bounded like the games.
     round_entries: usize,
+    /// Games (and (tournament, round) pairs) tracked at most.
+    limit: Limit,
     /// The files met so far; `At` holds an index into it.
     files: Vec<Arc<str>>,
     /// Set once the limit is reached: the checks above stop, and round numbering is no longer reported
@@ -189,6 +207,20 @@ impl Tournament {
             locale,
             ..Tournament::default()
         }
+    }
+
+    /// These checks, tracking at most `games` games (at least 1, at most [`MAX_TRACKED_GAMES`]) instead of
+    /// [`DEFAULT_TRACKED_GAMES`]: memory grows by about 40 bytes per game tracked.
+    pub fn with_limit(self, games: usize) -> Tournament {
+        Tournament {
+            limit: Limit(games.clamp(1, MAX_TRACKED_GAMES)),
+            ..self
+        }
+    }
+
+    /// The most games these checks track.
+    pub fn limit(&self) -> usize {
+        self.limit.0
     }
 
     /// The index of `file` among the run's files (games come file by file, so the last one is nearly always
@@ -244,7 +276,7 @@ impl Tournament {
         let before = report.problems.len();
         let file = self.file_index(&report.file);
         let here = At::new(file, report.game);
-        if self.tracked as usize >= MAX_TRACKED_GAMES || here.is_none() {
+        if self.tracked as usize >= self.limit.0 || here.is_none() {
             self.saturated = true;
         }
         let Some(here) = here.filter(|_| !self.saturated) else {
@@ -340,7 +372,7 @@ impl Tournament {
         };
         let present = &mut self.tournaments[index].present;
         if let std::collections::btree_map::Entry::Vacant(entry) = present.entry(number) {
-            if self.round_entries >= MAX_TRACKED_GAMES {
+            if self.round_entries >= self.limit.0 {
                 self.saturated = true;
                 return;
             }
@@ -550,6 +582,42 @@ mod tests {
         );
         assert_eq!(At::new(At::MAX_FILES, 1), None);
         assert_eq!(At::new(0, 1 << At::GAME_BITS), None);
+    }
+
+    #[test]
+    fn tracking_stops_at_its_limit_and_says_so() {
+        let file: Arc<str> = "t.pgn".into();
+        let ev = ("Open", "2024", "1");
+        // Within the limit: game 3 repeats game 1 and Ann plays twice in round 1.
+        let run = |limit: usize| {
+            let mut t = Tournament::new().with_limit(limit);
+            let mut found = Vec::new();
+            for (game, players, moves) in [
+                (1, ("Ann", "Bob"), 11),
+                (2, ("Cy", "Dee"), 12),
+                (3, ("Ann", "Bob"), 11),
+            ] {
+                let mut r = report(&file, game, ev, players, moves);
+                t.check(&mut r);
+                found.extend(r.problems.iter().map(|p| p.kind));
+            }
+            (found, t.saturated, t.limit())
+        };
+        let (found, saturated, limit) = run(3);
+        assert_eq!(limit, 3);
+        assert!(!saturated);
+        assert!(found.contains(&ProblemKind::DuplicateGame));
+        assert!(found.contains(&ProblemKind::PlayerTwiceInRound));
+        // Two games tracked: the third is no longer checked, and the run knows it stopped.
+        let (found, saturated, _) = run(2);
+        assert!(found.is_empty() && saturated, "{found:?}");
+        // The default, and limits out of range brought back into it.
+        assert_eq!(Tournament::new().limit(), DEFAULT_TRACKED_GAMES);
+        assert_eq!(Tournament::new().with_limit(0).limit(), 1);
+        assert_eq!(
+            Tournament::new().with_limit(usize::MAX).limit(),
+            MAX_TRACKED_GAMES
+        );
     }
 
     #[test]
