@@ -22,7 +22,7 @@ use pgnkit_jobs::input::{self, Source};
 use pgnkit_jobs::stats::{
     Format, Output, Shapes, StatsOptions, check_tags, run_batch, table_of_texts,
 };
-use pgnkit_jobs::validate::tournament::Tournament;
+use pgnkit_jobs::validate::tournament::{MAX_TRACKED_GAMES, Tournament};
 use pgnkit_jobs::validate::{ValidateOptions, validate_game};
 
 /// Texts handled by one task: enough that a task's batch is not tiny, few enough to spread over threads.
@@ -184,13 +184,19 @@ fn validate_options(lang: &str, strict: bool) -> PyResult<ValidateOptions> {
     })
 }
 
+/// The checks across games, following every game: the records are all returned, each far larger than the
+/// 40 bytes a tracked game costs, so the command's limit (there to bound its memory) would only hide duplicates.
+fn every_game_tracked() -> Tournament {
+    Tournament::new().with_limit(MAX_TRACKED_GAMES)
+}
+
 /// The reports of one source's games as JSON records, with the checks across its games.
 fn validate_source(
     games: &mut GameReader<'_>,
     name: &Arc<str>,
     opts: &ValidateOptions,
 ) -> Vec<String> {
-    let mut tournament = Tournament::new();
+    let mut tournament = every_game_tracked();
     let mut records = Vec::new();
     while let Some(game) = games.next_game() {
         let mut report = validate_game(game, name, opts);
@@ -253,7 +259,7 @@ fn validate_paths(
     let (records, errors) = py.detach(|| {
         let mut records = Vec::new();
         let mut errors = Vec::new();
-        let mut tournament = Tournament::new();
+        let mut tournament = every_game_tracked();
         bulk::run(
             &sources,
             threads,
