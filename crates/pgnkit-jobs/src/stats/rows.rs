@@ -10,7 +10,7 @@ use crate::moves::{push_san_body, push_uci};
 use pgnkit::core::{Color, Move, Position};
 use pgnkit::core::{decimal, fen};
 use pgnkit::notation::Language;
-use pgnkit::pgn::{Eval, Game, Speed, TokenKind, commands, parse_clock, parse_eval};
+use pgnkit::pgn::{Eval, Game, Speed, Token, TokenKind, commands, parse_clock, parse_eval};
 use pgnkit::walk::{MoveAt, Variant};
 
 /// A per-game row as CSV fields, read back by column index: what `select --where` compares (a missing
@@ -248,6 +248,7 @@ impl MoveNotes {
     }
 
     /// Reads the notes of the move at `move_index` in the game's tokens into `self` (cleared first).
+    #[inline(always)]
     pub fn read(&mut self, game: &Game<'_>, move_index: usize) {
         self.clock = None;
         self.eval = None;
@@ -269,6 +270,13 @@ impl MoveNotes {
             }
             _ => {}
         }
+        self.read_after(game, after);
+    }
+
+    /// The notes in `after`, the tokens after a move, up to the next move or variation. Kept out of line: the
+    /// loop's registers would otherwise be saved and restored for every move, most of which have no notes.
+    #[inline(never)]
+    fn read_after(&mut self, game: &Game<'_>, after: &[Token]) {
         for token in after {
             match token.kind {
                 TokenKind::Comment | TokenKind::LineComment => {
