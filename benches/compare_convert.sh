@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RUNS=${RUNS:-5}
+source benches/lib.sh
 FILE=${FILE:-../shared/corpus/games-english/gnuchess-book_games-000001-020000.pgn}
 BIG=${BIG:-1}
 BIG_FILE=target/convert-big.pgn
@@ -32,7 +33,6 @@ ms() {
     echo $(((end - start) / 1000000))
 }
 
-median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 declare -a ref j1 j2
 for ((i = 0; i < RUNS; i++)); do

@@ -14,8 +14,8 @@ SIZE_MB=${SIZE_MB:-44}
 
 cargo build --profile dist --quiet
 PGNKIT=target/dist/pgnkit
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
+source benches/lib.sh
+need_gnu_time
 
 mkdir -p target/bench
 input=${1:-}
@@ -58,22 +58,15 @@ for ((r = 1; r <= RUNS; r++)); do
             parquet-lz4) extra+=(--format parquet --compression lz4) ;;
             *) extra+=(--format "$format") ;;
         esac
-        log=$(mktemp)
-        start=$EPOCHREALTIME
-        "$TIME" -f "%U %S %M" -o "$log" "$PGNKIT" stats -q -j "$jobs" "${extra[@]}" \
-            -o "$OUT.$format" "$input" || true
-        end=$EPOCHREALTIME
-        read -r user sys rss < <(tail -n 1 "$log")
-        rm -f "$log"
-        WALL[$c]+="$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", e - s }') "
+        read -r wall user sys rss < <(measure '%U %S %M' "$PGNKIT" stats -q -j "$jobs" "${extra[@]}" \
+            -o "$OUT.$format" "$input")
+        WALL[$c]+="$wall "
         CPU[$c]+="$(echo "$user + $sys" | bc) "
         RSS[$c]+="$rss "
         SIZE[$c]=$(stat -c %s "$OUT.$format")
         rm -f "$OUT.$format"
     done
 done
-
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo "input: $input, $(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1e6 }') MB; $GAME_ROWS game rows, $MOVE_ROWS move rows; $RUNS runs each, medians"
 printf '%-7s %-3s %-8s %8s %8s %8s %11s %9s %9s %8s %8s\n' rows -j format "wall s" "cpu s" "MB/s" "rows/s" "out MB" "RSS MiB" "wall/csv" "cpu/csv"

@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
 SHARED=${SHARED:-../shared}
+source benches/lib.sh
 
 cargo build --profile dist --quiet
 CARGO_TARGET_DIR=target/reference cargo build --release --locked --quiet \
@@ -36,7 +37,6 @@ run_one() {
     rm -f "$err"
 }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 best() { sort -g | tail -n 1; }
 
 echo "machine: $(nproc) cores, $(awk -F: '/model name/ { print $2; exit }' /proc/cpuinfo | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"

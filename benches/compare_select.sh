@@ -28,8 +28,8 @@ CARGO_TARGET_DIR=target/reference cargo build --release --locked --quiet \
     --manifest-path "$SHARED/bench/reference/Cargo.toml"
 PGNKIT=target/dist/pgnkit
 REF=target/reference/release/pgnkit-reference
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
+source benches/lib.sh
+need_gnu_time
 PGNX=$(command -v pgn-extract || echo /usr/games/pgn-extract)
 [ -x "$PGNX" ] || { echo "needs pgn-extract (apt-get install pgn-extract)" >&2; exit 2; }
 
@@ -98,20 +98,6 @@ command_of() {
     esac
 }
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
-# Runs one command, prints "seconds cpu_seconds peak_kb" (wall time from the shell's microsecond clock; GNU
-# time's is only to the hundredth).
-measure() {
-    local report start end
-    report=$(mktemp)
-    start=$EPOCHREALTIME
-    "$TIME" -o "$report" -f '%U %S %M' "$@" >/dev/null 2>/dev/null || true
-    end=$EPOCHREALTIME
-    echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", e - s }') $(tail -n 1 "$report" | awk '{ print $1 + $2, $3 }')"
-    rm -f "$report"
-}
-
 SELECTIONS=(tags eco mate dedupe reaches)
 modes=(ref-validate validate-j1 validate-j2 all-px)
 for s in "${SELECTIONS[@]}"; do modes+=("$s-j1" "$s-j2" "$s-px"); done
@@ -130,7 +116,8 @@ for file in "${files[@]}"; do
         (( i % 2 )) || order=($(printf '%s\n' "${modes[@]}" | tac))
         for mode in "${order[@]}"; do
             command_of "$mode"
-            read -r s c m <<<"$(measure "${cmd[@]}")"
+            read -r s user system m <<<"$(measure '%U %S %M' "${cmd[@]}")"
+            c=$(awk -v u="$user" -v k="$system" 'BEGIN { print u + k }')
             secs[$mode]+="$s "
             cpu[$mode]+="$c "
             [ "${mem[$mode]:-0}" -ge "$m" ] || mem[$mode]=$m
@@ -139,8 +126,8 @@ for file in "${files[@]}"; do
     printf '%-14s %9s %8s %9s %11s %10s\n' mode wall_s cpu_s MB/s games/s peak_MiB
     declare -A med=()
     for mode in "${modes[@]}"; do
-        med[$mode]=$(printf '%s\n' ${secs[$mode]} | median)
-        c=$(printf '%s\n' ${cpu[$mode]} | median)
+        med[$mode]=$(median <<<"${secs[$mode]}")
+        c=$(median <<<"${cpu[$mode]}")
         awk -v m="$mode" -v s="${med[$mode]}" -v c="$c" -v b="$bytes" -v g="$games" -v k="${mem[$mode]}" \
             'BEGIN { printf "%-14s %9.3f %8.2f %9.1f %11.0f %10.1f\n", m, s, c, b / s / 1e6, g / s, k / 1024 }'
     done

@@ -18,50 +18,19 @@ SHARED=${SHARED:-../shared}
 BASE_REV=${BASE_REV:-ce91937}
 DISTINCT=${DISTINCT:-1}
 PER_MOVE_BIG=${PER_MOVE_BIG:-0}
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
-
-cargo build --profile dist --quiet
-cargo build --profile dist --quiet -p pgnkit --example parse_only --example distinct_games
-CARGO_TARGET_DIR=target/reference cargo build --release --locked --quiet \
-    --manifest-path "$SHARED/bench/reference/Cargo.toml"
-PGNKIT=target/dist/pgnkit
-PARSE=target/dist/examples/parse_only
-REF=target/reference/release/pgnkit-reference
-
-# The baseline for per-move rows: built once from BASE_REV in its own worktree and target folder.
-BASE=target/bench/base-$BASE_REV/pgnkit
-if [ ! -x "$BASE" ]; then
-    tree=target/bench/base-$BASE_REV/src
-    rm -rf "$tree"
-    git worktree add --detach --force "$tree" "$BASE_REV" >/dev/null
-    (cd "$tree" && CARGO_TARGET_DIR=../target cargo build --profile dist --quiet)
-    cp "target/bench/base-$BASE_REV/target/dist/pgnkit" "$BASE"
-    git worktree remove --force "$tree"
-fi
+source benches/lib.sh
+need_gnu_time
+build_speed_binaries
 
 files=("$SHARED/corpus/games-english/gnuchess-book_games-000001-020000.pgn")
 if [ "$DISTINCT" != 0 ]; then
     big=target/bench/distinct-games.pgn
     if [ ! -f "$big" ]; then
-        target/dist/examples/distinct_games 14 "$SHARED"/corpus/games-english/*.pgn > "$big.tmp"
+        "$DISTINCT_GAMES" 14 "$SHARED"/corpus/games-english/*.pgn > "$big.tmp"
         mv "$big.tmp" "$big"
     fi
     files+=("$big")
 fi
-
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
-# Runs one command, prints "seconds peak_kb".
-measure() {
-    local report start end
-    report=$(mktemp)
-    start=$EPOCHREALTIME
-    "$TIME" -o "$report" -f '%M' "$@" >/dev/null 2>/dev/null || true
-    end=$EPOCHREALTIME
-    echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", e - s }') $(tail -n 1 "$report")"
-    rm -f "$report"
-}
 
 echo "machine: $(nproc) cores, $(awk -F: '/model name/ { print $2; exit }' /proc/cpuinfo | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "pgnkit $(git rev-parse --short HEAD), baseline $BASE_REV"
@@ -95,7 +64,7 @@ for file in "${files[@]}"; do
     for _ in $(seq "$RUNS"); do
         for mode in "${modes[@]}"; do
             # shellcheck disable=SC2086
-            read -r s m < <(measure ${cmd[$mode]})
+            read -r s m < <(measure '%M' ${cmd[$mode]})
             secs[$mode]+="$s "
             mem[$mode]+="$m "
         done
@@ -103,7 +72,7 @@ for file in "${files[@]}"; do
     declare -A med=()
     printf '%-18s %9s %8s %10s %10s\n' mode seconds MB/s games/s 'peak KiB'
     for mode in "${modes[@]}"; do
-        med[$mode]=$(tr ' ' '\n' <<<"${secs[$mode]}" | grep . | median)
+        med[$mode]=$(median <<<"${secs[$mode]}")
         peak=$(tr ' ' '\n' <<<"${mem[$mode]}" | grep . | sort -g | tail -n 1)
         awk -v m="$mode" -v s="${med[$mode]}" -v b="$bytes" -v g="$games" -v p="$peak" \
             'BEGIN { printf "%-18s %9.3f %8.1f %10.0f %10d\n", m, s, b / s / 1e6, g / s, p }'

@@ -37,12 +37,14 @@ PGNKIT=target/dist/pgnkit
 
 BYTES=$(stat -c %s "$INPUT")
 GAMES=$("$REF" --mode parse "$INPUT" | sed -E 's/games=([0-9]+).*/\1/')
+source benches/lib.sh
 HAVE_TIME=0
 [ -x /usr/bin/time ] && HAVE_TIME=1
 
 # Runs a command once; prints "wall user sys" (seconds): wall time from the shell's microsecond clock
-# (GNU time's is only to the hundredth, too coarse for 0.1 s runs), CPU time from GNU time when present.
-measure() {
+# (GNU time's is only to the hundredth, too coarse for 0.1 s runs), CPU time from GNU time when present
+# (0 0 without it: unlike lib.sh's `measure`, this script runs without GNU time).
+measure_cpu() {
     local out start end cpu="0 0"
     out=$(mktemp)
     start=$EPOCHREALTIME
@@ -60,10 +62,10 @@ measure() {
 NAMES=("reference validate" "reference outcome" "pgnkit stats -j1" "pgnkit stats -j2")
 run_case() {
     case "$1" in
-        0) measure "$REF" --mode validate -q "$INPUT" ;;
-        1) measure "$REF" --mode outcome -q "$INPUT" ;;
-        2) measure "$PGNKIT" stats -q -j1 "$INPUT" ;;
-        3) measure "$PGNKIT" stats -q -j2 "$INPUT" ;;
+        0) measure_cpu "$REF" --mode validate -q "$INPUT" ;;
+        1) measure_cpu "$REF" --mode outcome -q "$INPUT" ;;
+        2) measure_cpu "$PGNKIT" stats -q -j1 "$INPUT" ;;
+        3) measure_cpu "$PGNKIT" stats -q -j2 "$INPUT" ;;
     esac
 }
 
@@ -76,7 +78,6 @@ for ((r = 1; r <= RUNS; r++)); do
     done
 done
 
-median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo
 echo "input: $INPUT ($(echo "scale=1; $BYTES/1000000" | bc) MB, $GAMES games), $RUNS interleaved runs, medians"

@@ -22,8 +22,8 @@ CARGO_TARGET_DIR=target/reference cargo build --release --locked --quiet \
     --manifest-path "$SHARED/bench/reference/Cargo.toml"
 PGNKIT=target/dist/pgnkit
 REF=target/reference/release/pgnkit-reference
-TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
+source benches/lib.sh
+need_gnu_time
 
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then
@@ -55,20 +55,6 @@ if [ ${#files[@]} -eq 0 ]; then
     fi
 fi
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
-# Runs one command, prints "seconds peak_kb" (wall time from the shell's microsecond clock; GNU time's is
-# only to the hundredth).
-measure() {
-    local report start end
-    report=$(mktemp)
-    start=$EPOCHREALTIME
-    "$TIME" -o "$report" -f '%M' "$@" >/dev/null 2>/dev/null || true
-    end=$EPOCHREALTIME
-    echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f", e - s }') $(tail -n 1 "$report")"
-    rm -f "$report"
-}
-
 echo "machine: $(nproc) cores, $(awk -F: '/model name/ { print $2; exit }' /proc/cpuinfo | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 for file in "${files[@]}"; do
     bytes=$(stat -c %s "$file")
@@ -88,7 +74,7 @@ for file in "${files[@]}"; do
                 pgnkit-j1) cmd=("$PGNKIT" validate -q -j1 "$file") ;;
                 pgnkit-j2) cmd=("$PGNKIT" validate -q -j2 "$file") ;;
             esac
-            read -r s m <<<"$(measure "${cmd[@]}")"
+            read -r s m <<<"$(measure '%M' "${cmd[@]}")"
             secs[$mode]+="$s "
             mem[$mode]="$m"
         done
@@ -96,7 +82,7 @@ for file in "${files[@]}"; do
     printf '%-14s %9s %9s %11s %10s\n' mode seconds MB/s games/s peak_MiB
     declare -A med=()
     for mode in "${modes[@]}"; do
-        med[$mode]=$(printf '%s\n' ${secs[$mode]} | median)
+        med[$mode]=$(median <<<"${secs[$mode]}")
         awk -v m="$mode" -v s="${med[$mode]}" -v b="$bytes" -v g="$games" -v k="${mem[$mode]}" \
             'BEGIN { printf "%-14s %9.3f %9.1f %11.0f %10.1f\n", m, s, b / s / 1e6, g / s, k / 1024 }'
     done
