@@ -295,8 +295,8 @@ pub(crate) fn run(args: Args) -> i32 {
                                 &bar,
                                 &localized!(
                                     locale(),
-                                    "pgnkit: {}: more than {} games in this run; duplicate, round and round-numbering checks stopped there\n",
-                                    "pgnkit : {} : plus de {} parties dans cette exécution ; les contrôles de doublons, de rondes et de numérotation des rondes s'arrêtent là\n",
+                                    "pgnkit: {}: more than {} games in this run; duplicate, round and round-numbering checks stopped there (--track-games GAMES follows more)\n",
+                                    "pgnkit : {} : plus de {} parties dans cette exécution ; les contrôles de doublons, de rondes et de numérotation des rondes s'arrêtent là (--track-games PARTIES en suit davantage)\n",
                                     names[source],
                                     tournament.limit()
                                 ),

@@ -835,7 +835,7 @@ fn cross_game_checks_follow_as_many_games_as_asked_then_say_they_stopped() {
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("more than 4 games in this run; duplicate, round and round-numbering checks stopped there"),
+        stderr.contains("more than 4 games in this run; duplicate, round and round-numbering checks stopped there (--track-games GAMES follows more)"),
         "{stderr}"
     );
     assert_eq!(out.status.code(), Some(0));
