@@ -32,6 +32,10 @@ use super::table::{Cells, Column, Kind};
 /// call and column is fixed, and one thread reads in blocks of a few hundred games.
 const WRITE_ROWS: usize = 16 * 1024;
 
+/// A batch this large goes to the writer as it is (after any gathered before it): per-move batches are,
+/// and copying them into a larger one costs more than the writer saves.
+const DIRECT_ROWS: usize = 4 * 1024;
+
 /// Rows per row group: about what DuckDB and Spark write, large enough to compress well and to keep the
 /// footer small on any input, small enough that a row group in the making stays a few MB.
 const ROW_GROUP_ROWS: usize = 128 * 1024;
@@ -305,9 +309,13 @@ fn write_pending(
     pending: &mut Vec<RecordBatch>,
     pending_rows: &mut usize,
 ) -> Result<(), ParquetError> {
-    if let Some(first) = pending.first() {
-        let batch = arrow_select::concat::concat_batches(&first.schema(), pending.iter())?;
-        writer.write(&batch)?;
+    match pending.as_slice() {
+        [] => {}
+        [only] => writer.write(only)?,
+        [first, ..] => {
+            let batch = arrow_select::concat::concat_batches(&first.schema(), pending.iter())?;
+            writer.write(&batch)?;
+        }
     }
     pending.clear();
     *pending_rows = 0;
@@ -343,6 +351,24 @@ fn properties(schema: &SchemaRef, codec: Codec) -> WriterProperties {
         if field.data_type() != &DataType::Utf8 {
             props =
                 props.set_column_dictionary_enabled(ColumnPath::from(field.name().as_str()), false);
+        }
+    }
+    // In per-move rows (the ones with `fen_before`) a text column's smallest and largest values select
+    // nothing a query would ask for (file names, SANs, squares, colours), and comparing every value with
+    // them costs about a twentieth of the run; the number columns keep theirs (`game`, `ply`). The file
+    // name and the colour repeat row after row: compressed as they are, they cost less than hashing each
+    // value into a dictionary, for the same size within a few bytes.
+    if schema.field_with_name("fen_before").is_ok() {
+        for field in schema.fields() {
+            if field.data_type() == &DataType::Utf8 {
+                props = props.set_column_statistics_enabled(
+                    ColumnPath::from(field.name().as_str()),
+                    EnabledStatistics::None,
+                );
+            }
+        }
+        for name in ["file", "color"] {
+            props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
         }
     }
     // FENs, errors and comments are nearly all distinct: a dictionary would be built only to be given up,
@@ -421,7 +447,7 @@ impl ParquetOut {
             } => {
                 pending.push(batch.clone());
                 *pending_rows += batch.num_rows();
-                if *pending_rows >= WRITE_ROWS {
+                if *pending_rows >= WRITE_ROWS || batch.num_rows() >= DIRECT_ROWS {
                     write_pending(writer, pending, pending_rows)?;
                 }
             }
@@ -523,6 +549,75 @@ mod tests {
                 round_trip(&schema, encoding, codec);
             }
         }
+    }
+
+    #[test]
+    fn per_move_text_columns_have_no_statistics_and_game_rows_keep_theirs() {
+        let stats = |props: &WriterProperties, name: &str| {
+            props.statistics_enabled(&ColumnPath::from(name)) != EnabledStatistics::None
+        };
+        let dictionary = |props: &WriterProperties, name: &str| {
+            props.dictionary_enabled(&ColumnPath::from(name))
+        };
+        let moves = properties(&schema(&MOVE_COLUMNS), Codec::Zstd);
+        for text in [
+            "file",
+            "san",
+            "uci",
+            "color",
+            "fen",
+            "fen_before",
+            "comment",
+        ] {
+            assert!(!stats(&moves, text), "{text}");
+        }
+        for number in ["game", "ply", "move_number", "is_check", "clock"] {
+            assert!(stats(&moves, number), "{number}");
+        }
+        assert!(!dictionary(&moves, "file") && !dictionary(&moves, "color"));
+        assert!(dictionary(&moves, "san") && dictionary(&moves, "uci"));
+        assert!(!dictionary(&moves, "fen") && !dictionary(&moves, "ply"));
+
+        let games = properties(&schema(&GAME_COLUMNS), Codec::Zstd);
+        for text in ["file", "white", "black", "event", "opening_eco"] {
+            assert!(stats(&games, text) && dictionary(&games, text), "{text}");
+        }
+        assert!(!stats(&games, "final_fen") && !dictionary(&games, "final_fen"));
+    }
+
+    #[test]
+    fn large_and_small_batches_keep_their_order() {
+        let schema = schema(&MOVE_COLUMNS[2..3]); // ply
+        let sizes = [DIRECT_ROWS, 3, 5, DIRECT_ROWS + 1, 2];
+        let mut out = Vec::new();
+        let mut writer = ParquetOut::new(&schema, Encoding::OnOutput, Codec::Zstd).unwrap();
+        let mut next = 0;
+        for size in sizes {
+            let mut cells = ArrowCells::new(&schema, size);
+            for _ in 0..size {
+                cells.int(next);
+                cells.end_row();
+                next += 1;
+            }
+            writer.write(&cells.finish().unwrap(), &mut out).unwrap();
+        }
+        writer.finish(&mut out).unwrap();
+
+        let reader = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(out))
+            .unwrap()
+            .build()
+            .unwrap();
+        let mut read = Vec::new();
+        for batch in reader {
+            let batch = batch.unwrap();
+            let plies = batch
+                .column(0)
+                .as_any()
+                .downcast_ref::<Int32Array>()
+                .unwrap();
+            read.extend(plies.values().iter().map(|&v| i64::from(v)));
+        }
+        assert_eq!(read, (0..next).collect::<Vec<_>>());
     }
 
     fn round_trip(schema: &SchemaRef, encoding: Encoding, codec: Codec) {
