@@ -295,10 +295,11 @@ pub(crate) fn run(args: Args) -> i32 {
                                 &bar,
                                 &localized!(
                                     locale(),
-                                    "pgnkit: {}: more than {} games in this run; duplicate, round and round-numbering checks stopped there (--track-games GAMES follows more)\n",
-                                    "pgnkit : {} : plus de {} parties dans cette exécution ; les contrôles de doublons, de rondes et de numérotation des rondes s'arrêtent là (--track-games PARTIES en suit davantage)\n",
+                                    "pgnkit: {}: more than {} game{} in this run; duplicate, round and round-numbering checks stopped there (--track-games GAMES follows more)\n",
+                                    "pgnkit : {} : plus de {} partie{} dans cette exécution ; les contrôles de doublons, de rondes et de numérotation des rondes s'arrêtent là (--track-games PARTIES en suit davantage)\n",
                                     names[source],
-                                    tournament.limit()
+                                    tournament.limit(),
+                                    if tournament.limit() == 1 { "" } else { "s" }
                                 ),
                             )
                         })

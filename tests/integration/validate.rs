@@ -854,6 +854,12 @@ fn cross_game_checks_follow_as_many_games_as_asked_then_say_they_stopped() {
         .collect();
     assert!(kinds.contains(&"duplicate_game".to_string()), "{kinds:?}");
     assert!(!String::from_utf8_lossy(&enough.stderr).contains("more than"));
+    let one = run(&["validate", "--track-games", "1", ROUND1]);
+    assert!(
+        String::from_utf8_lossy(&one.stderr).contains("more than 1 game in this run;"),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
     // No game tracked is not a limit: a usage error.
     for bad in ["0", "-1", "many"] {
         let args = ["validate", "--track-games", bad, ROUND1];
