@@ -186,7 +186,18 @@ pub fn skip_spaces(buf: &[u8], mut pos: usize) -> usize {
 
 /// Position of the first byte at or after `pos` that is not whitespace.
 #[inline(always)]
-pub fn skip_ws(buf: &[u8], mut pos: usize) -> usize {
+pub fn skip_ws(buf: &[u8], pos: usize) -> usize {
+    // Most movetext words are one space apart: answered without the loop.
+    if let Some(&[b' ', next]) = buf.get(pos..pos + 2)
+        && !is_ws(next)
+    {
+        return pos + 1;
+    }
+    skip_ws_loop(buf, pos)
+}
+
+#[inline(never)]
+fn skip_ws_loop(buf: &[u8], mut pos: usize) -> usize {
     while pos < buf.len() && is_ws(buf[pos]) {
         pos += 1;
     }
@@ -695,6 +706,29 @@ pub(crate) fn rest_of_line(input: &[u8]) -> PResult<'_, &[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whitespace_is_skipped_to_the_first_other_byte_or_the_end() {
+        // Every short mix of blanks and a word, from every start: the one-space shortcut and the loop agree
+        // with a plain search.
+        let bytes = [b' ', b'\t', b'\n', b'\r', 0x0b, 0x0c, b'e', b'4', 0x80];
+        let mut text = Vec::new();
+        for n in 0..bytes.len().pow(4) {
+            text.clear();
+            let mut k = n;
+            for _ in 0..4 {
+                text.push(bytes[k % bytes.len()]);
+                k /= bytes.len();
+            }
+            for from in 0..=text.len() {
+                let expected = text[from..]
+                    .iter()
+                    .position(|&b| !b.is_ascii_whitespace() && b != 0x0b)
+                    .map_or(text.len(), |p| from + p);
+                assert_eq!(skip_ws(&text, from), expected, "{text:?} from {from}");
+            }
+        }
+    }
 
     #[test]
     fn byte_order_marks_do_not_move_a_byte_off_column_one() {
