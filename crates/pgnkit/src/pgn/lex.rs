@@ -188,7 +188,8 @@ pub fn skip_spaces(buf: &[u8], mut pos: usize) -> usize {
 #[inline(always)]
 pub fn skip_ws(buf: &[u8], pos: usize) -> usize {
     // Most movetext words are one space apart: answered without the loop.
-    if let Some(&[b' ', next]) = buf.get(pos..pos + 2)
+    if let Some(rest) = buf.get(pos..)
+        && let [b' ', next, ..] = *rest
         && !is_ws(next)
     {
         return pos + 1;
