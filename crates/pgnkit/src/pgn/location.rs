@@ -76,24 +76,67 @@ fn count_chars_in(bytes: &[u8], encoding: Encoding) -> u32 {
 /// A game's encoding and the line and column just after it (the last line's characters counted in the
 /// game's encoding, as [`Game::location`](crate::pgn::Game::location) counts them), in one pass over the bytes for the usual case.
 pub(crate) fn encoding_and_end(bytes: &[u8], start: Location) -> (Encoding, Location) {
-    let encoding = detect_encoding(bytes);
-    let breaks = if memchr(b'\r', bytes).is_none() {
-        count_byte(bytes, b'\n') as u64
+    let scan = LineScan::of(bytes);
+    let encoding = if scan.ascii {
+        Encoding::Utf8
     } else {
+        detect_encoding(bytes)
+    };
+    let breaks = if scan.carriage_return {
         count_line_breaks(bytes)
+    } else {
+        scan.line_feeds
+    };
+    let chars = |line: &[u8]| {
+        if scan.ascii {
+            line.len() as u32
+        } else {
+            count_chars_in(line, encoding)
+        }
     };
     let end = if breaks == 0 {
         Location {
             line: start.line,
-            column: start.column + count_chars_in(bytes, encoding),
+            column: start.column + chars(bytes),
         }
     } else {
         Location {
             line: start.line + breaks,
-            column: 1 + count_chars_in(&bytes[last_line_start(bytes)..], encoding),
+            column: 1 + chars(&bytes[last_line_start(bytes)..]),
         }
     };
     (encoding, end)
+}
+
+/// What one pass over a game's bytes tells of its lines: most games are ASCII without carriage returns,
+/// and the three questions cost little more together than one of them alone.
+#[derive(Debug, PartialEq, Eq)]
+struct LineScan {
+    line_feeds: u64,
+    carriage_return: bool,
+    ascii: bool,
+}
+
+impl LineScan {
+    fn of(bytes: &[u8]) -> LineScan {
+        let (mut line_feeds, mut carriage_returns, mut all) = (0u64, 0u8, 0u8);
+        // Chunks of 255 bytes: the counts of one fit in a byte, which the compiler keeps in vector lanes.
+        for chunk in bytes.chunks(255) {
+            let (mut lf, mut cr) = (0u8, 0u8);
+            for &b in chunk {
+                lf += u8::from(b == b'\n');
+                cr |= u8::from(b == b'\r');
+                all |= b;
+            }
+            line_feeds += u64::from(lf);
+            carriage_returns |= cr;
+        }
+        LineScan {
+            line_feeds,
+            carriage_return: carriage_returns != 0,
+            ascii: all < 0x80,
+        }
+    }
 }
 
 /// Line and column just after `bytes` when they end with a line break (column 1 of the next line, whatever
@@ -309,6 +352,40 @@ mod tests {
                 assert!(!game.source[start..offset].contains(&b'\n'));
             }
         }
+    }
+
+    #[test]
+    fn one_scan_answers_as_the_separate_searches() {
+        // Texts past one 255-byte chunk, with each kind of byte at each place of interest.
+        let mut text = vec![b'e'; 700];
+        for at in [0, 1, 254, 255, 256, 509, 510, 699] {
+            for byte in [b'\n', b'\r', 0x80, 0xFF, b'\t'] {
+                let mut t = text.clone();
+                t[at] = byte;
+                t[(at * 7 + 3) % 700] = b'\n';
+                let scan = LineScan::of(&t);
+                assert_eq!(
+                    scan.line_feeds,
+                    t.iter().filter(|&&b| b == b'\n').count() as u64
+                );
+                assert_eq!(scan.carriage_return, t.contains(&b'\r'));
+                assert_eq!(scan.ascii, t.is_ascii());
+                let start = Location { line: 2, column: 9 };
+                assert_eq!(
+                    encoding_and_end(&t, start),
+                    (detect_encoding(&t), advance(start, &t))
+                );
+            }
+        }
+        text.truncate(0);
+        assert_eq!(
+            LineScan::of(&text),
+            LineScan {
+                line_feeds: 0,
+                carriage_return: false,
+                ascii: true
+            }
+        );
     }
 
     #[test]

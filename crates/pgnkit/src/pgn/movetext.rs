@@ -101,7 +101,13 @@ fn squares(b: &[u8]) -> Option<(usize, u8, bool)> {
     {
         return Some((2, *r, true));
     }
-    squares_general(b)
+    // Captures, `exd5` and the `xd5` of `Nxd5`: what the general search finds first for them (no longer
+    // shape can start with a file and `x`, nor with `x`).
+    match *b {
+        [f1, b'x', f2, r2, ..] if is_file(f1) && is_file(f2) && is_rank(r2) => Some((4, r2, true)),
+        [b'x', f2, r2, ..] if is_file(f2) && is_rank(r2) => Some((3, r2, true)),
+        _ => squares_general(b),
+    }
 }
 
 /// The other shapes, longest first: `f r sep f r`, `f r f r`, `d sep f r`, `d f r`, `sep f r`, `f r`
@@ -404,6 +410,28 @@ mod tests {
             );
         }
         assert_eq!(move_number(b"4294967296.").unwrap().1, (u32::MAX, false));
+    }
+
+    #[test]
+    fn squares_shortcuts_answer_as_the_general_search() {
+        let alphabet = *b"aehx18:-Q";
+        let mut word = [0u8; 5];
+        for n in 0..alphabet.len().pow(5) {
+            let mut k = n;
+            for b in &mut word {
+                *b = alphabet[k % alphabet.len()];
+                k /= alphabet.len();
+            }
+            for len in 0..=word.len() {
+                let w = &word[..len];
+                assert_eq!(
+                    squares(w),
+                    squares_general(w),
+                    "{:?}",
+                    String::from_utf8_lossy(w)
+                );
+            }
+        }
     }
 
     #[test]
