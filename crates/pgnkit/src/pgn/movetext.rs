@@ -213,13 +213,14 @@ fn move_core(b: &[u8]) -> Option<(usize, Shape)> {
         };
     };
     let rest = &b[piece..];
-    if let [b'@', f, r, ..] = rest
-        && is_file(*f)
-        && is_rank(*r)
-    {
-        return Some((piece + 3, Shape::Irregular));
+    match squares(rest) {
+        Some((len, _, strict)) => Some((piece + len, strictness(strict && piece == 1))),
+        // A drop (`N@f3`): no squares start with `@`, so it is looked for only when they failed.
+        None => match rest {
+            [b'@', f, r, ..] if is_file(*f) && is_rank(*r) => Some((piece + 3, Shape::Irregular)),
+            _ => None,
+        },
     }
-    squares(rest).map(|(len, _, strict)| (piece + len, strictness(strict && piece == 1)))
 }
 
 /// Check or mate marks: `+`, `++`, `#`.
