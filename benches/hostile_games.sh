@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Peak memory and time of `pgnkit validate` on hostile games (issue #11, section 4): a line of unmatched `(`
-# (each one a problem), a 200,000-ply knight shuffle, and single-game files of long reversible runs (1, 2 and
-# 4 MB of shuffles). Each should cost time and memory linear in its size: the figures of one size against the
+# (each one a problem), a line of `[` then as many `]` among the tags (each `[` a broken tag), a 200,000-ply
+# knight shuffle, and single-game files of long reversible runs (1, 2 and 4 MB of shuffles). Each should cost time and memory linear in its size: the figures of one size against the
 # next tell (a quadratic cost quadruples when the size doubles).
 #
 # Usage: benches/hostile_games.sh [BASELINE_BINARY]
@@ -29,6 +29,10 @@ def write(name, movetext):
     with open(f"{d}/{name}", "w") as f:
         f.write('[Event "hostile"]\n[Result "*"]\n\n' + movetext + " *\n")
 write("parens-100k.pgn", "1. e4 " + "(" * 100_000)
+write("parens-200k.pgn", "1. e4 " + "(" * 200_000)
+for k in (100, 200):
+    with open(f"{d}/brackets-{k}k.pgn", "w") as f:
+        f.write('[Event "hostile"]\n' + "[" * (k * 1000) + "]" * (k * 1000) + '\n[Result "*"]\n\n1. e4 *\n')
 write("shuffle-200k-plies.pgn", shuffle(200_000))
 # a game of shuffles as large as the file size (about 7.4 bytes a ply)
 for mb in (1, 2, 4):
@@ -43,7 +47,7 @@ measure() { # binary file -> "seconds max_rss_mib"
 }
 
 printf '%-26s %10s  %-24s %s\n' input bytes "pgnkit (this build)" "${BASE:+baseline}"
-for f in parens-100k shuffle-200k-plies shuffle-1mb shuffle-2mb shuffle-4mb; do
+for f in parens-100k parens-200k brackets-100k brackets-200k shuffle-200k-plies shuffle-1mb shuffle-2mb shuffle-4mb; do
     file="$DIR/$f.pgn"
     ours=$(measure "$PGNKIT" "$file")
     base=""

@@ -156,9 +156,32 @@ const WINDOW: usize = 48;
 fn source_window(game: &Game<'_>, line_start: usize, offset: usize) -> (String, u32) {
     let src = game.source;
     let offset = offset.min(src.len());
-    let line_end = memchr::memchr2(b'\n', b'\r', &src[offset..]).map_or(src.len(), |i| offset + i);
-    // Up to this many bytes, a line may have few enough characters to be shown whole.
-    const SHORT: usize = 4 * (2 * WINDOW + 4);
+    // The line's end is looked for only as far as what is shown can reach: past it, any end gives the same
+    // window. Searching the whole rest of the line read a long line once per problem on it (quadratic on a
+    // line of thousands of broken tags).
+    let reach = src.len().min(offset + WINDOW_REACH);
+    let line_end = memchr::memchr2(b'\n', b'\r', &src[offset..reach]).map_or(reach, |i| offset + i);
+    window_in_line(game, line_start, offset, line_end)
+}
+
+/// Up to this many bytes, a line may have few enough characters to be shown whole.
+const SHORT: usize = 4 * (2 * WINDOW + 4);
+
+/// Bytes after a problem within which the end of its line changes what [`source_window`] shows.
+const WINDOW_REACH: usize = if SHORT > 4 * WINDOW + 4 {
+    SHORT
+} else {
+    4 * WINDOW + 4
+} + 1;
+
+/// [`source_window`] once the end of the line (or a point past [`WINDOW_REACH`]) is known.
+fn window_in_line(
+    game: &Game<'_>,
+    line_start: usize,
+    offset: usize,
+    line_end: usize,
+) -> (String, u32) {
+    let src = game.source;
     let encoding = game.encoding;
     let decode = |bytes| pgnkit::pgn::decode(bytes, encoding);
     let (before, after, cut_before, cut_after) = if line_end - line_start <= SHORT {
@@ -1000,4 +1023,38 @@ fn finish(
         .iter()
         .any(|p| p.severity == Severity::Error);
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pgnkit::pgn::parse_all;
+
+    #[test]
+    fn a_line_shows_the_same_window_whatever_lies_beyond_reach() {
+        // Lines of one- and two-byte characters ending just before, at and after the reach of every offset.
+        for unit in ["x", "é"] {
+            for chars in [5, 100, 200, 217, 218, 219, 230, 400, 460, 600] {
+                let text = format!("[Event \"x\"]\n\n1. e4 {{{}}}\n*\n", unit.repeat(chars));
+                let games = parse_all(text.as_bytes());
+                let game = &games[0];
+                let line_start = game.source.iter().position(|&b| b == b'1').unwrap();
+                let full_end = line_start
+                    + game.source[line_start..]
+                        .iter()
+                        .position(|&b| b == b'\n')
+                        .unwrap();
+                for offset in line_start..=full_end {
+                    if !text.is_char_boundary(offset) {
+                        continue;
+                    }
+                    assert_eq!(
+                        source_window(game, line_start, offset),
+                        window_in_line(game, line_start, offset, full_end),
+                        "{unit} x {chars}, offset {offset}"
+                    );
+                }
+            }
+        }
+    }
 }

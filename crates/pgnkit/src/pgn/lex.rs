@@ -577,11 +577,13 @@ fn scan_plain_tag(buf: &[u8], pos: usize) -> Option<TagScan> {
 /// After a broken tag: through the next `]` on this line, unless a `[` or the line end comes first
 /// (then stop there).
 fn recover_in_line(buf: &[u8], pos: usize) -> usize {
-    let eol = line_end(buf, pos);
-    match memchr2(b']', b'[', &buf[pos..eol]) {
-        Some(k) if buf[pos + k] == b']' => pos + k + 1,
-        Some(k) => pos + k,
-        None => eol,
+    // The first of the four decides. Finding the line's end first, then a bracket before it, read the rest of
+    // the line once per broken tag: quadratic on a long line of `[`.
+    let stop = find_any(buf, pos, [b']', b'[', b'\n', b'\r']);
+    if buf.get(stop) == Some(&b']') {
+        stop + 1
+    } else {
+        stop
     }
 }
 
