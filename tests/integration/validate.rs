@@ -1085,3 +1085,28 @@ fn tournament_and_tag_checks_in_french() {
         "{text}"
     );
 }
+
+#[test]
+fn a_game_after_a_long_blank_run_is_located_at_its_first_tag_whatever_the_threads() {
+    // More blank lines than a reader keeps between games (1 MiB): the one-thread reader kept part of them in
+    // the second game's text, and a warning about the whole game pointed at where that text started.
+    let game = "[Event \"E\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+    let blank_lines = 1_114_050;
+    let dir = util::temp_dir("validate", "blank-run");
+    let path = dir.join("blank-run.pgn");
+    std::fs::write(&path, format!("{game}{}{game}", "\n".repeat(blank_lines))).unwrap();
+    let path = path.to_str().unwrap();
+    let second_game_line = game.lines().count() + blank_lines + 1;
+    let expected = format!("{path}:{second_game_line}:1, game 2");
+    for threads in ["-j1", "-j2"] {
+        let args = ["validate", "--color", "never", threads, path];
+        let out = run(&args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let duplicate = text
+            .lines()
+            .find(|l| l.contains("warning[duplicate_game]"))
+            .unwrap_or_else(|| panic!("{}", util::show(&args, &out)));
+        assert!(duplicate.contains(&expected), "{threads}: {duplicate}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
