@@ -711,6 +711,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_broken_tag_recovers_where_the_line_then_bracket_search_did() {
+        // The two-step search it replaces: the line's end, then the first bracket before it.
+        let two_steps = |buf: &[u8], pos: usize| {
+            let eol = line_end(buf, pos);
+            match memchr2(b']', b'[', &buf[pos..eol]) {
+                Some(k) if buf[pos + k] == b']' => pos + k + 1,
+                Some(k) => pos + k,
+                None => eol,
+            }
+        };
+        let alphabet = *b"[]x\n\r";
+        let mut text = Vec::new();
+        for n in 0..alphabet.len().pow(6) {
+            text.clear();
+            let mut k = n;
+            for _ in 0..6 {
+                text.push(alphabet[k % alphabet.len()]);
+                k /= alphabet.len();
+            }
+            for from in 0..=text.len() {
+                assert_eq!(
+                    recover_in_line(&text, from),
+                    two_steps(&text, from),
+                    "{text:?} {from}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn whitespace_is_skipped_to_the_first_other_byte_or_the_end() {
         // Every short mix of blanks and a word, from every start: the one-space shortcut and the loop agree
         // with a plain search.
