@@ -721,46 +721,33 @@ mod tests {
                 None => eol,
             }
         };
-        let alphabet = *b"[]x\n\r";
-        let mut text = Vec::new();
-        for n in 0..alphabet.len().pow(6) {
-            text.clear();
-            let mut k = n;
-            for _ in 0..6 {
-                text.push(alphabet[k % alphabet.len()]);
-                k /= alphabet.len();
-            }
+        super::super::for_every_text(&[b"[", b"]", b"x", b"\n", b"\r"], 6, |text| {
             for from in 0..=text.len() {
                 assert_eq!(
-                    recover_in_line(&text, from),
-                    two_steps(&text, from),
+                    recover_in_line(text, from),
+                    two_steps(text, from),
                     "{text:?} {from}"
                 );
             }
-        }
+        });
     }
 
     #[test]
     fn whitespace_is_skipped_to_the_first_other_byte_or_the_end() {
         // Every short mix of blanks and a word, from every start: the one-space shortcut and the loop agree
         // with a plain search.
-        let bytes = [b' ', b'\t', b'\n', b'\r', 0x0b, 0x0c, b'e', b'4', 0x80];
-        let mut text = Vec::new();
-        for n in 0..bytes.len().pow(4) {
-            text.clear();
-            let mut k = n;
-            for _ in 0..4 {
-                text.push(bytes[k % bytes.len()]);
-                k /= bytes.len();
-            }
+        let bytes: [&[u8]; 9] = [
+            b" ", b"\t", b"\n", b"\r", b"\x0b", b"\x0c", b"e", b"4", b"\x80",
+        ];
+        super::super::for_every_text(&bytes, 4, |text| {
             for from in 0..=text.len() {
                 let expected = text[from..]
                     .iter()
                     .position(|&b| !b.is_ascii_whitespace() && b != 0x0b)
                     .map_or(text.len(), |p| from + p);
-                assert_eq!(skip_ws(&text, from), expected, "{text:?} from {from}");
+                assert_eq!(skip_ws(text, from), expected, "{text:?} from {from}");
             }
-        }
+        });
     }
 
     #[test]

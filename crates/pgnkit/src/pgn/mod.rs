@@ -106,3 +106,19 @@ pub use roster::{SEVEN_TAG_ROSTER, roster_index};
 pub use split::{game_starts, split_games};
 pub use text::{BOM, Encoding, decode, detect_encoding, tag_value, unescape_comment};
 pub use time_control::Speed;
+
+/// Calls `check` with every text made of `len` pieces from `pieces` (tests that hold a shortcut to what it
+/// replaces on all short inputs).
+#[cfg(test)]
+fn for_every_text<P: AsRef<[u8]>>(pieces: &[P], len: u32, mut check: impl FnMut(&[u8])) {
+    let mut text = Vec::new();
+    for n in 0..pieces.len().pow(len) {
+        text.clear();
+        let mut k = n;
+        for _ in 0..len {
+            text.extend_from_slice(pieces[k % pieces.len()].as_ref());
+            k /= pieces.len();
+        }
+        check(&text);
+    }
+}

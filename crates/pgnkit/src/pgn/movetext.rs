@@ -384,20 +384,13 @@ mod tests {
             b"\xE2",
             b"{",
         ];
-        let mut word = Vec::new();
-        for n in 0..pieces.len().pow(5) {
-            word.clear();
-            let mut k = n;
-            for _ in 0..5 {
-                word.extend_from_slice(pieces[k % pieces.len()]);
-                k /= pieces.len();
-            }
+        super::super::for_every_text(&pieces, 5, |word| {
             assert_eq!(
-                move_number(&word),
-                move_number_by_combinators(&word),
+                move_number(word),
+                move_number_by_combinators(word),
                 "{word:?}"
             );
-        }
+        });
         for word in [
             &b"4294967295."[..],
             b"4294967296...",
@@ -415,14 +408,8 @@ mod tests {
 
     #[test]
     fn squares_shortcuts_answer_as_the_general_search() {
-        let alphabet = *b"aehx18:-Q";
-        let mut word = [0u8; 5];
-        for n in 0..alphabet.len().pow(5) {
-            let mut k = n;
-            for b in &mut word {
-                *b = alphabet[k % alphabet.len()];
-                k /= alphabet.len();
-            }
+        let letters: Vec<[u8; 1]> = b"aehx18:-Q".iter().map(|&b| [b]).collect();
+        super::super::for_every_text(&letters, 5, |word| {
             for len in 0..=word.len() {
                 let w = &word[..len];
                 assert_eq!(
@@ -432,7 +419,7 @@ mod tests {
                     String::from_utf8_lossy(w)
                 );
             }
-        }
+        });
     }
 
     #[test]
