@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Peak memory and time of `pgnkit validate` on hostile games (issue #11, section 4): a line of unmatched `(`
 # (each one a problem), a line of `[` then as many `]` among the tags (each `[` a broken tag), a 200,000-ply
-# knight shuffle, and single-game files of long reversible runs (1, 2 and 4 MB of shuffles). Each should cost time and memory linear in its size: the figures of one size against the
-# next tell (a quadratic cost quadruples when the size doubles).
+# knight shuffle, single-game files of long reversible runs (1, 2 and 4 MB of shuffles), and variations nested a
+# million and four million deep (one legal move each). Each should cost time and memory linear in its size at
+# most: the figures of one size against the next tell (a quadratic cost quadruples when the size doubles).
 #
 # Usage: benches/hostile_games.sh [BASELINE_BINARY]
 #   With a baseline binary (an older build of pgnkit), both are run on each input, one after the other, so
@@ -34,6 +35,8 @@ for k in (100, 200):
     with open(f"{d}/brackets-{k}k.pgn", "w") as f:
         f.write('[Event "hostile"]\n' + "[" * (k * 1000) + "]" * (k * 1000) + '\n[Result "*"]\n\n1. e4 *\n')
 write("shuffle-200k-plies.pgn", shuffle(200_000))
+for m in (1, 4):
+    write(f"nested-{m}m.pgn", "1. e4 e5 " + "(e6\n" * (m * 1_000_000) + ")" * (m * 1_000_000))
 # a game of shuffles as large as the file size (about 7.4 bytes a ply)
 for mb in (1, 2, 4):
     write(f"shuffle-{mb}mb.pgn", shuffle(int(mb * 1_000_000 / 7.4) // 4 * 4))
@@ -47,7 +50,8 @@ measure() { # binary file -> "seconds max_rss_mib"
 }
 
 printf '%-26s %10s  %-24s %s\n' input bytes "pgnkit (this build)" "${BASE:+baseline}"
-for f in parens-100k parens-200k brackets-100k brackets-200k shuffle-200k-plies shuffle-1mb shuffle-2mb shuffle-4mb; do
+for f in parens-100k parens-200k brackets-100k brackets-200k shuffle-200k-plies shuffle-1mb shuffle-2mb shuffle-4mb \
+    nested-1m nested-4m; do
     file="$DIR/$f.pgn"
     ours=$(measure "$PGNKIT" "$file")
     base=""

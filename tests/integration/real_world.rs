@@ -139,13 +139,13 @@ fn notes_are_one_line_per_file_in_human_output() {
 fn a_flood_of_identical_problems_is_one_diagnostic_with_its_count() {
     let dir = temp_dir("flood");
     let file = dir.join("parens.pgn");
-    let text = format!("[Event \"x\"]\n\n1. e4 {} *\n", "(".repeat(100_000));
+    let text = format!("[Event \"x\"]\n\n1. e4 {} *\n", ")".repeat(100_000));
     std::fs::write(&file, text).unwrap();
     let out = run(&["validate", "--color", "never", path_str(&file)]);
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     assert!(
-        text.contains("variation must follow a move (and 99998 more like this)"),
+        text.contains("')' without an open variation (and 99999 more like this)"),
         "{}",
         &text[..text.len().min(2000)]
     );
@@ -163,11 +163,106 @@ fn a_flood_of_identical_problems_is_one_diagnostic_with_its_count() {
         .iter()
         .find(|p| p["kind"] == "syntax" && p["count"].is_u64())
         .expect("one record with a count");
-    assert_eq!(flood["count"], 99_999);
+    assert_eq!(flood["count"], 100_000);
     assert_eq!(
         (flood["line"].as_u64(), flood["column"].as_u64()),
-        (Some(3), Some(8))
+        (Some(3), Some(7))
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `1. e4 e5` then Black's first move replaced by `e6` in variations nested `depth` deep, one per line.
+fn nested_variations(depth: usize) -> String {
+    format!(
+        "[Event \"deep\"]\n\n1. e4 e5 {}{} (1... c5 2. Nf3) 2. Nf3 *\n",
+        "(e6\n".repeat(depth),
+        ")".repeat(depth)
+    )
+}
+
+#[test]
+fn variations_nested_beyond_the_limit_are_one_located_error_and_are_not_replayed() {
+    let dir = temp_dir("nested");
+    let file = dir.join("nested.pgn");
+    std::fs::write(&file, nested_variations(300)).unwrap();
+    let json = run(&["validate", "--format", "json", path_str(&file)]);
+    assert_eq!(json.status.code(), Some(1));
+    let record = &records(&json)[0];
+    let problems = record["problems"].as_array().unwrap();
+    let errors: Vec<&Value> = problems
+        .iter()
+        .filter(|p| p["severity"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{problems:?}");
+    assert_eq!(errors[0]["kind"], "syntax");
+    assert_eq!(
+        errors[0]["message"],
+        "variation nested more than 256 levels deep: its moves are not checked"
+    );
+    // The 257th `(` opens line 3 + 256.
+    assert_eq!(
+        (errors[0]["line"].as_u64(), errors[0]["column"].as_u64()),
+        (Some(259), Some(1))
+    );
+    // The 256 levels within the limit and the sibling variation are replayed, and so is the main line.
+    assert_eq!(record["plies"], 3, "{record}");
+    let human = run(&["validate", "--color", "never", path_str(&file)]);
+    assert!(
+        stdout(&human).contains("3 half-moves in the main lines and 258 in variations"),
+        "{}",
+        stdout(&human)
+    );
+
+    let fr = run(&[
+        "--messages",
+        "fr",
+        "validate",
+        "--color",
+        "never",
+        path_str(&file),
+    ]);
+    assert!(
+        stdout(&fr).contains("variante imbriquée sur plus de 256 niveaux"),
+        "{}",
+        stdout(&fr)
+    );
+
+    // convert keeps the game as it was (with its error marked), never drops or rewrites it.
+    let out_file = dir.join("out.pgn");
+    let convert = run(&["convert", "-o", path_str(&out_file), path_str(&file)]);
+    assert_eq!(convert.status.code(), Some(1));
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    assert_eq!(written.matches("(e6").count(), 300);
+    assert!(written.contains("(1... c5 2. Nf3) 2. Nf3 *"), "{written}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Before the limit, every open variation held two positions while the game was replayed: millions of `(`
+/// (a 16 MB game, within the reader's 64 MiB) needed gigabytes and ended the process on a failed allocation.
+#[test]
+fn deep_nesting_is_read_within_bounded_memory() {
+    let dir = temp_dir("nested-memory");
+    let file = dir.join("deep.pgn");
+    std::fs::write(&file, nested_variations(4_000_000)).unwrap();
+    for command in ["validate", "convert", "stats"] {
+        for threads in ["-j1", "-j2"] {
+            // At most 1 GiB of address space.
+            let out = std::process::Command::new("sh")
+                .args(["-c", "ulimit -v 1048576 && exec \"$@\"", "sh"])
+                .arg(util::BIN)
+                .args([command, threads, path_str(&file)])
+                .env("LANG", "C")
+                .output()
+                .expect("run sh");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{command} {threads}: {}",
+                &stderr[..stderr.len().min(2000)]
+            );
+        }
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -24,7 +24,7 @@ use crate::core::{
 };
 use crate::notation::{CastlingError, IllegalReason, Language, Leniency, PieceAt, SanError, Slip};
 use crate::notation::{SyntaxError, SyntaxErrorKind};
-use crate::pgn::DiagnosticKind;
+use crate::pgn::{DiagnosticKind, MAX_VARIATION_DEPTH};
 use crate::walk::SetupRepair;
 
 /// The language of the messages meant for people.
@@ -412,6 +412,11 @@ impl Explain for DiagnosticKind {
             DiagnosticKind::UnexpectedVariationEnd => "')' sans variante ouverte",
             DiagnosticKind::VariationWithoutMove => "une variante doit suivre un coup",
             DiagnosticKind::UnclosedVariation => "la partie se termine dans une variante",
+            DiagnosticKind::VariationTooDeep => {
+                return format!(
+                    "variante imbriquée sur plus de {MAX_VARIATION_DEPTH} niveaux : ses coups ne sont pas vérifiés"
+                );
+            }
             DiagnosticKind::GameTooLarge => "partie de plus de 4 Gio",
             DiagnosticKind::MissingResult => "pas de marque de fin (1-0, 0-1, 1/2-1/2, *)",
             DiagnosticKind::UnescapedQuoteInTagValue => {

@@ -77,7 +77,9 @@ use crate::notation::{
     Language, LanguageSet, Leniencies, LetterSet, Resolved, SanError, SanPlus, SyntaxError,
     candidate_classes, san_letters,
 };
-use crate::pgn::{Game, Span, Token, TokenKind};
+#[cfg(doc)]
+use crate::pgn::DiagnosticKind;
+use crate::pgn::{Game, MAX_VARIATION_DEPTH, Span, Token, TokenKind};
 use std::ops::ControlFlow;
 
 /// Which game variant the tags announce.
@@ -633,7 +635,9 @@ pub fn replay<V: Visitor>(
 
 /// Replays the game: the main line with [`GameState`] (claim tracking if asked), variations each from the
 /// position before the move they replace. After a failure in the main line nothing more is played: later
-/// moves would stand on a position that never existed.
+/// moves would stand on a position that never existed. Variations nested deeper than
+/// [`MAX_VARIATION_DEPTH`] are skipped without a callback (the reader reports the first `(` beyond it as
+/// [`DiagnosticKind::VariationTooDeep`]).
 pub fn walk<V: Visitor>(
     game: &Game<'_>,
     prepared: &Prepared,
@@ -670,6 +674,12 @@ fn walk_tokens<V: Visitor>(
         match &token.kind {
             TokenKind::VariationStart => {
                 if skipped_depth > 0 || main_stopped {
+                    skipped_depth += 1;
+                    continue;
+                }
+                // Deeper than the reader reads ([`DiagnosticKind::VariationTooDeep`]): skipped whole, so
+                // that the open lines held here stay few whatever the input.
+                if lines.len() >= MAX_VARIATION_DEPTH {
                     skipped_depth += 1;
                     continue;
                 }
@@ -950,5 +960,33 @@ mod tests {
             prepare(&games[1], None),
             Err(SetupError::InvalidFen { .. })
         ));
+    }
+
+    #[test]
+    fn variations_deeper_than_the_limit_are_skipped_and_the_rest_is_replayed() {
+        // Black's first move replaced by itself at every level, then a sibling variation and the main line
+        // go on: only the levels beyond the limit are skipped.
+        for depth in [MAX_VARIATION_DEPTH, MAX_VARIATION_DEPTH + 1, 5_000] {
+            let text = format!(
+                "1. e4 e5 {}{} (1... c5) 2. Nf3 *",
+                "(1... e6 ".repeat(depth),
+                ")".repeat(depth)
+            );
+            let games = parse_all(text.as_bytes());
+            let game = &games[0];
+            let prepared = prepare(game, None).unwrap();
+            let mut trace = Trace::default();
+            let walk = walk(game, &prepared, WalkOptions::default(), &mut trace);
+            let replayed = depth.min(MAX_VARIATION_DEPTH);
+            let deepest = trace.0.iter().map(|(d, _, _)| *d).max();
+            assert_eq!(deepest, Some(replayed as u32), "{depth}");
+            assert_eq!(walk.variation_moves, replayed as u32 + 1, "{depth}");
+            assert_eq!(walk.state.ply(), 3, "{depth}");
+            let after_nest: Vec<String> = trace.0[trace.0.len() - 2..]
+                .iter()
+                .map(|(d, p, u)| format!("{d}:{p}:{u}"))
+                .collect();
+            assert_eq!(after_nest, ["1:1:c7c5", "0:3:g1f3"], "{depth}");
+        }
     }
 }

@@ -10,7 +10,8 @@ use super::boundary::{Bracket, GameBoundary, Section};
 use super::lex::{self, GameResult, TagScanProblem, word_ends};
 use super::location::{self, Location};
 use super::model::{
-    Diagnostic, DiagnosticKind, Game, MoveLetters, MoveToken, Span, Tag, Token, TokenKind,
+    Diagnostic, DiagnosticKind, Game, MAX_VARIATION_DEPTH, MoveLetters, MoveToken, Span, Tag,
+    Token, TokenKind,
 };
 use super::movetext::{
     ELLIPSIS, ParsedMove, Shape, annotation_symbol, is_file, move_number, move_token, parse_u32,
@@ -471,7 +472,14 @@ impl<'a> GameReader<'a> {
                     self.push(TokenKind::DrawOffer, i, i + 3, base);
                     return (i + 3, false);
                 }
-                if !self.has_move {
+                let depth = self.outer.len() + 1;
+                if depth > MAX_VARIATION_DEPTH {
+                    // Reported where the limit is crossed; what nests deeper is not replayed, so it is
+                    // not worth a diagnostic per `(` either.
+                    if depth == MAX_VARIATION_DEPTH + 1 {
+                        self.diag(DiagnosticKind::VariationTooDeep, i - base, i + 1 - base);
+                    }
+                } else if !self.has_move {
                     self.diag(DiagnosticKind::VariationWithoutMove, i - base, i + 1 - base);
                 }
                 self.outer.push(self.has_move);
@@ -712,13 +720,40 @@ mod tests {
 
     #[test]
     fn variations_checked_without_recursion() {
-        let deep = format!(
-            "1. e4 {}e5{} *",
-            "(1. d4 ".repeat(100_000),
-            ")".repeat(100_000)
-        );
-        let g = GameReader::new(deep.as_bytes()).next().unwrap();
+        let nested =
+            |depth: usize| format!("1. e4 {}e5{} *", "(1. d4 ".repeat(depth), ")".repeat(depth));
+        let at_limit = nested(MAX_VARIATION_DEPTH);
+        let g = GameReader::new(at_limit.as_bytes()).next().unwrap();
         assert!(!g.has_errors(), "{:?}", &g.diagnostics[..1]);
+        // Beyond the limit: one diagnostic, at the first `(` too deep, whatever lies deeper; the game is
+        // still read to its end.
+        for depth in [MAX_VARIATION_DEPTH + 1, 100_000] {
+            let text = nested(depth);
+            let g = GameReader::new(text.as_bytes()).next().unwrap();
+            let too_deep = 6 + "(1. d4 ".len() * MAX_VARIATION_DEPTH;
+            assert_eq!(
+                g.diagnostics,
+                [Diagnostic {
+                    kind: D::VariationTooDeep,
+                    span: Span::new(too_deep, too_deep + 1),
+                }],
+                "{depth}"
+            );
+            assert_eq!(g.result, Some(GameResult::Unknown));
+            assert_eq!(g.tokens.len(), 2 + 4 * depth + 2);
+        }
+        // A flood of `(` without moves: one diagnostic per level up to the limit, none deeper.
+        let flood = format!("1. e4 {} *", "(".repeat(100_000));
+        let kinds: Vec<D> = GameReader::new(flood.as_bytes())
+            .next()
+            .unwrap()
+            .diagnostics
+            .iter()
+            .map(|d| d.kind)
+            .collect();
+        let mut expected = vec![D::VariationWithoutMove; MAX_VARIATION_DEPTH - 1];
+        expected.extend([D::VariationTooDeep, D::UnclosedVariation]);
+        assert_eq!(kinds, expected);
         assert_eq!(
             diags("1. e4 ((1. d4)) *"),
             [(D::VariationWithoutMove, "1:8".into())]

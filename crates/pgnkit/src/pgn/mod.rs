@@ -95,8 +95,8 @@ pub use game_reader::{BufferStart, GameReader, parse_all};
 pub use lex::GameResult;
 pub use location::{LineMap, Location, Locator, advance, count_line_breaks};
 pub use model::{
-    Diagnostic, DiagnosticKind, DiagnosticSeverity, Game, MoveLetters, MoveToken, Span, Tag, Token,
-    TokenKind,
+    Diagnostic, DiagnosticKind, DiagnosticSeverity, Game, MAX_VARIATION_DEPTH, MoveLetters,
+    MoveToken, Span, Tag, Token, TokenKind,
 };
 pub use reader::{
     Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, GameTooLarge, MAX_BLANK_RUN,

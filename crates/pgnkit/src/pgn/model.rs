@@ -127,6 +127,11 @@ pub enum DiagnosticSeverity {
     Error,
 }
 
+/// How deep variations may nest (a variation of the main line is at depth 1). Real games stay within a few
+/// levels; the limit keeps what replaying a game holds per open variation bounded on hostile input (a line
+/// of a million `(`).
+pub const MAX_VARIATION_DEPTH: usize = 256;
+
 /// What is wrong. Words are chosen by [`fmt::Display`]; the data is in the enum and the span.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DiagnosticKind {
@@ -150,6 +155,9 @@ pub enum DiagnosticKind {
     VariationWithoutMove,
     /// The game ended (marker, next game or end of input) inside a variation.
     UnclosedVariation,
+    /// A variation opens more than [`MAX_VARIATION_DEPTH`] levels deep (the span is its `(`): it and
+    /// everything inside it is kept as text but not read further (no diagnostics) and not replayed.
+    VariationTooDeep,
     /// The game is larger than 4 GiB; it is cut there.
     GameTooLarge,
     /// Warning: no termination marker before the next game or the end of input.
@@ -196,6 +204,12 @@ impl fmt::Display for DiagnosticKind {
             DiagnosticKind::UnexpectedVariationEnd => "')' without an open variation",
             DiagnosticKind::VariationWithoutMove => "variation must follow a move",
             DiagnosticKind::UnclosedVariation => "game ends inside a variation",
+            DiagnosticKind::VariationTooDeep => {
+                return write!(
+                    f,
+                    "variation nested more than {MAX_VARIATION_DEPTH} levels deep: its moves are not checked"
+                );
+            }
             DiagnosticKind::GameTooLarge => "game larger than 4 GiB",
             DiagnosticKind::MissingResult => "no termination marker (1-0, 0-1, 1/2-1/2, *)",
             DiagnosticKind::UnescapedQuoteInTagValue => "unescaped '\"' kept inside the tag value",
