@@ -546,6 +546,44 @@ mod tests {
     use crate::core::fen::parse_fen;
     use crate::core::{Role, Square};
 
+    /// Random games that favour reversible moves (so positions repeat, and some histories pass
+    /// [`LONG_HISTORY`]): at every ply the repetition count, scanned or counted in the table, equals a plain
+    /// count over the history.
+    #[test]
+    fn repetitions_equal_a_count_over_the_history() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut repeated, mut long) = (0, 0);
+        for _ in 0..300 {
+            let mut game = GameState::new(Position::new());
+            for _ in 0..400 {
+                let moves = game.position().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let reversible: Vec<&Move> = moves.iter().filter(|m| !m.is_zeroing()).collect();
+                let m = if !reversible.is_empty() && next() % 16 != 0 {
+                    *reversible[(next() % reversible.len() as u64) as usize]
+                } else {
+                    moves[(next() % moves.len() as u64) as usize]
+                };
+                game.play_unchecked(m);
+                let (current, _) = *game.history.last().unwrap();
+                let counted = game.history.iter().filter(|&&(h, _)| h == current).count();
+                assert_eq!(game.repetitions(), counted);
+                repeated += usize::from(counted > 1);
+                long += usize::from(game.history.len() > LONG_HISTORY);
+            }
+        }
+        // The games went through both ways of counting, and positions did repeat.
+        assert!(repeated > 200 && long > 200, "{repeated} {long}");
+    }
+
     fn find(pos: &Position, from: &str, to: &str) -> Move {
         let (from, to): (Square, Square) = (from.parse().unwrap(), to.parse().unwrap());
         *pos.legal_moves()
