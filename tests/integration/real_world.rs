@@ -266,6 +266,53 @@ fn deep_nesting_is_read_within_bounded_memory() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A file of 300,000 one-marker games (600 KB) was one batch for the worker threads (batches were cut by
+/// bytes only) and its reports took hundreds of megabytes: under a 256 MiB address-space limit the run ended
+/// on a failed allocation. Batches now hold at most `pgn::MAX_BATCH_GAMES` games.
+#[test]
+fn a_flood_of_tiny_games_is_read_within_bounded_memory() {
+    let dir = temp_dir("tiny-games");
+    let file = dir.join("tiny.pgn");
+    std::fs::write(&file, "*\n".repeat(300_000)).unwrap();
+    for threads in ["-j1", "-j2"] {
+        for format in ["human", "json"] {
+            let out_file = dir.join(format!("out-{threads}-{format}"));
+            let out = std::process::Command::new("sh")
+                .args(["-c", "ulimit -v 262144 && exec \"$@\"", "sh"])
+                .arg(util::BIN)
+                .args([
+                    "validate",
+                    "-q",
+                    threads,
+                    "--format",
+                    format,
+                    path_str(&file),
+                ])
+                .env("LANG", "C")
+                .stdout(std::fs::File::create(&out_file).unwrap())
+                .output()
+                .expect("run sh");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{threads} {format}: {}",
+                &stderr[..stderr.len().min(2000)]
+            );
+            let text = std::fs::read_to_string(&out_file).unwrap();
+            match format {
+                "json" => assert_eq!(text.lines().count(), 300_000, "{threads}"),
+                _ => assert!(
+                    text.contains(":300000:1, game 300000)"),
+                    "{threads}: {}",
+                    &text[text.len().saturating_sub(500)..]
+                ),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn control_bytes_never_reach_the_terminal() {
     let dir = temp_dir("controls");

@@ -86,6 +86,8 @@ pub struct GameReader<'a> {
     outer: Vec<bool>,
     /// More bytes follow the buffer: a game that reaches its end may be incomplete and is not returned.
     more_input: bool,
+    /// Games this reader may still return (a block reader hands out a bounded number per call).
+    games_left: usize,
     game: Game<'a>,
 }
 
@@ -116,6 +118,7 @@ impl<'a> GameReader<'a> {
             has_move: false,
             outer: Vec::new(),
             more_input: false,
+            games_left: usize::MAX,
             game: Game::default(),
         }
     }
@@ -128,9 +131,11 @@ impl<'a> GameReader<'a> {
         start: BufferStart,
         more_input: bool,
         recycled: Game<'_>,
+        most_games: usize,
     ) -> GameReader<'a> {
         let mut games = GameReader::with_start(buf, start);
         games.more_input = more_input;
+        games.games_left = most_games;
         games.game = Game {
             tags: recycled.tags,
             tokens: recycled.tokens,
@@ -138,6 +143,11 @@ impl<'a> GameReader<'a> {
             ..Game::default()
         };
         games
+    }
+
+    /// The reader returned as many games as it was allowed to ([`GameReader::for_block`]'s `most_games`).
+    pub(crate) fn stopped_at_limit(&self) -> bool {
+        self.games_left == 0
     }
 
     /// Where the next game starts (in the file).
@@ -186,6 +196,15 @@ impl<'a> GameReader<'a> {
     }
 
     fn parse_one(&mut self) -> bool {
+        if self.games_left == 0 {
+            return false;
+        }
+        let found = self.parse_next();
+        self.games_left -= usize::from(found);
+        found
+    }
+
+    fn parse_next(&mut self) -> bool {
         let full = self.buf;
         let start = self.pos;
         if start >= full.len() {

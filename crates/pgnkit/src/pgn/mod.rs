@@ -99,8 +99,8 @@ pub use model::{
     MoveToken, Span, Tag, Token, TokenKind,
 };
 pub use reader::{
-    Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, GameTooLarge, MAX_BLANK_RUN,
-    MAX_GAME_BYTES, read_games,
+    Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, GameTooLarge, MAX_BATCH_GAMES,
+    MAX_BLANK_RUN, MAX_GAME_BYTES, read_games,
 };
 pub use roster::{SEVEN_TAG_ROSTER, roster_index};
 pub use split::{game_starts, split_games};

@@ -185,6 +185,9 @@ struct Feed<R> {
     blank_tail: usize,
     /// Pending length at the last scan that found no complete game (rescanned only after it doubles).
     stalled: usize,
+    /// The pending bytes still hold games that the last call did not hand out (it handed out its most): the
+    /// next plan reads nothing, so the buffer does not grow a block per call.
+    hold: bool,
     /// Length of the non-blank head of `buf` when it last was found not to be finished games.
     unfinished_head: usize,
     skip: Option<Skip>,
@@ -207,6 +210,7 @@ impl<R: Read> Feed<R> {
             finished: false,
             blank_tail: 0,
             stalled: 0,
+            hold: false,
             unfinished_head: 0,
             skip: None,
             errors: VecDeque::new(),
@@ -216,7 +220,7 @@ impl<R: Read> Feed<R> {
     /// Reads the next block, unless the input is over or the pending bytes are already past the game limit
     /// (they must be scanned first).
     fn fill(&mut self) {
-        if self.eof || self.buf.len() > self.max_game {
+        if std::mem::take(&mut self.hold) || self.eof || self.buf.len() > self.max_game {
             return;
         }
         let want = self.block.min(self.max_game + 1 - self.buf.len());
@@ -596,8 +600,10 @@ fn finished_prefix(buf: &[u8], start: BufferStart) -> usize {
     end
 }
 
-/// Reads `input` in blocks and lends each block's complete games as a [`GameReader`] reader: one pass, no
-/// separate split, no copy of the games (the single-threaded path of the bulk jobs, and [`read_games`]).
+/// Reads `input` in blocks and lends each block's complete games as a [`GameReader`] reader, at most
+/// [`MAX_BATCH_GAMES`] per call (the rest of a block comes with the next call, before anything more is
+/// read): one pass, no separate split, no copy of the games (the single-threaded path of the bulk jobs, and
+/// [`read_games`]).
 /// Memory: one block plus the unfinished game carried over (a game longer than a block grows the buffer;
 /// it is re-read only after the pending data doubled, so time stays linear), at most the game limit
 /// ([`MAX_GAME_BYTES`]); blank space between games is not kept. A leading UTF-8 BOM is skipped.
@@ -653,19 +659,27 @@ impl<R: Read> BlockReader<R> {
             Plan::Finished(len) => (len, false),
             Plan::Scan { more } => (self.feed.buf.len(), more),
         };
-        let complete = !more && len == self.feed.buf.len();
         let recycled = std::mem::take(&mut self.recycled);
-        let mut games =
-            GameReader::for_block(&self.feed.buf[..len], self.feed.start, more, recycled);
+        let mut games = GameReader::for_block(
+            &self.feed.buf[..len],
+            self.feed.start,
+            more,
+            recycled,
+            MAX_BATCH_GAMES,
+        );
         let out = f(&mut games);
         while games.next_game().is_some() {}
         let used = games.position();
+        // A block of more games than one call hands out is read on by the next call, before more is read.
+        let held = games.stopped_at_limit();
+        let complete = !more && len == self.feed.buf.len() && !held;
         let next = games.next_start();
         self.recycled = games.recycle();
         self.feed.buf.drain(..used);
         self.feed.start = next;
         self.feed
             .consumed(used, complete && self.feed.eof && self.feed.fault.is_none());
+        self.feed.hold = held;
         Ok(Some(out))
     }
 }
@@ -703,7 +717,8 @@ impl Batch {
     }
 }
 
-/// Reads PGN from any [`Read`] in blocks and yields [`Batch`]es of complete games.
+/// Reads PGN from any [`Read`] in blocks and yields [`Batch`]es of complete games, at most
+/// [`MAX_BATCH_GAMES`] in each.
 ///
 /// Memory: the pending bytes are one block plus whatever part of an unfinished game is carried over;
 /// a game longer than a block grows the buffer (the pending data is rescanned only after it has
@@ -717,10 +732,17 @@ pub struct BatchReader<R> {
     starts: Vec<usize>,
     /// Buffers of earlier batches handed back with [`BatchReader::recycle`], reused for the next ones.
     spare: Vec<Vec<u8>>,
+    /// Batches cut from the same scan as the one handed out last, waiting their turn.
+    queued: VecDeque<Batch>,
 }
 
 /// How many handed-back buffers a [`BatchReader`] keeps.
 const MAX_SPARE: usize = 16;
+
+/// The most games in one [`Batch`]. What a job keeps for a batch grows with its games, not its bytes: a
+/// block of a million tiny games (`*` on each line) made hundreds of megabytes of reports per batch, times the
+/// batches in flight. Real games take hundreds of bytes at least, so a block rarely holds this many.
+pub const MAX_BATCH_GAMES: usize = 2048;
 
 impl<R: Read> BatchReader<R> {
     /// Default block size: [`DEFAULT_BATCH`] (1 MiB).
@@ -737,6 +759,7 @@ impl<R: Read> BatchReader<R> {
             feed: Feed::new(inner, block),
             starts: Vec::new(),
             spare: Vec::new(),
+            queued: VecDeque::new(),
         }
     }
 
@@ -754,6 +777,36 @@ impl<R: Read> BatchReader<R> {
         if self.spare.len() < MAX_SPARE && buf.capacity() <= 4 * self.feed.block {
             buf.clear();
             self.spare.push(buf);
+        }
+    }
+
+    /// Hands out `buf[..cut]`, which holds `games` games starting at `self.starts`, in batches of at most
+    /// [`MAX_BATCH_GAMES`] games: the first is returned, the others queued.
+    fn emit_all(&mut self, cut: usize, games: usize) -> Batch {
+        let (mut left, mut cut) = (games, cut);
+        let mut first = None;
+        while left > MAX_BATCH_GAMES {
+            let part = self.starts[MAX_BATCH_GAMES];
+            let batch = self.emit(part, MAX_BATCH_GAMES);
+            match first {
+                None => first = Some(batch),
+                Some(_) => self.queued.push_back(batch),
+            }
+            // The rest of the buffer now starts at the next game.
+            self.starts.drain(..MAX_BATCH_GAMES);
+            for start in &mut self.starts {
+                *start -= part;
+            }
+            left -= MAX_BATCH_GAMES;
+            cut -= part;
+        }
+        let last = self.emit(cut, left);
+        match first {
+            None => last,
+            Some(first) => {
+                self.queued.push_back(last);
+                first
+            }
         }
     }
 
@@ -820,6 +873,9 @@ impl<R: Read> Iterator for BatchReader<R> {
     type Item = io::Result<Batch>;
 
     fn next(&mut self) -> Option<io::Result<Batch>> {
+        if let Some(batch) = self.queued.pop_front() {
+            return Some(Ok(batch));
+        }
         loop {
             match self.feed.plan() {
                 Plan::Error(e) => return Some(Err(e)),
@@ -829,7 +885,7 @@ impl<R: Read> Iterator for BatchReader<R> {
                     let at_line_start = self.feed.start.column == 1;
                     game_starts(&self.feed.buf[..len], at_line_start, true, &mut self.starts);
                     let games = self.starts.len();
-                    let batch = self.emit(len, games);
+                    let batch = self.emit_all(len, games);
                     self.feed.consumed(len, false);
                     return Some(Ok(batch));
                 }
@@ -840,7 +896,7 @@ impl<R: Read> Iterator for BatchReader<R> {
                     if !more {
                         let games = self.starts.len();
                         let len = self.feed.buf.len();
-                        let batch = (games > 0).then(|| self.emit(len, games));
+                        let batch = (games > 0).then(|| self.emit_all(len, games));
                         self.feed.consumed(len, true);
                         match batch {
                             Some(batch) => return Some(Ok(batch)),
@@ -850,7 +906,7 @@ impl<R: Read> Iterator for BatchReader<R> {
                     if self.starts.len() >= 2 {
                         let cut = *self.starts.last().unwrap_or(&0);
                         let games = self.starts.len() - 1;
-                        let batch = self.emit(cut, games);
+                        let batch = self.emit_all(cut, games);
                         self.feed.consumed(cut, false);
                         return Some(Ok(batch));
                     }
@@ -895,6 +951,78 @@ mod tests {
                 assert_eq!(got, whole, "block {block}, recycle {recycle}");
             }
         }
+    }
+
+    #[test]
+    fn a_scan_of_many_tiny_games_is_cut_into_batches_of_at_most_the_limit() {
+        // Runs of one-marker games around ordinary ones, CR and CRLF line ends, a Latin-1 game (columns are
+        // counted per encoding), and a last game without a line break.
+        let mut pgn = String::from("; lead\n");
+        for k in 0..3 {
+            pgn.push_str(&"*\n".repeat(MAX_BATCH_GAMES * 2 + 17 * k));
+            pgn.push_str("[Event \"a\"]\r\n1. e4 {x} e5 1-0\r\n");
+            pgn.push_str(&"1-0\r".repeat(MAX_BATCH_GAMES + 3));
+            pgn.push_str("\n[Event \"caf\u{e9}\"]\n1. d4 (1. c4) *\n");
+        }
+        let mut bytes = pgn.into_bytes();
+        bytes.extend_from_slice(b"[Event \"Caf\xe9\"]\n1. e4 e5 2. Nf3 *\n1. d4 d5 *");
+        let seen = |g: &Game<'_>| {
+            let last = g.tokens.last().map_or(0, |t| t.span.start);
+            (
+                g.offset,
+                g.index,
+                g.location(last).to_string(),
+                g.tokens.len(),
+            )
+        };
+        let whole: Vec<_> = GameReader::new(&bytes).map(|g| seen(&g)).collect();
+        assert!(whole.len() > 3 * 3 * MAX_BATCH_GAMES);
+        for block in [DEFAULT_BATCH, 1 << 16, 1000] {
+            let mut got = Vec::new();
+            let mut full = 0;
+            for batch in BatchReader::with_block_size(&bytes[..], block) {
+                let batch = batch.unwrap();
+                assert!(batch.games <= MAX_BATCH_GAMES, "{} games", batch.games);
+                full += usize::from(batch.games == MAX_BATCH_GAMES);
+                let before = got.len();
+                got.extend(batch.games().map(|g| seen(&g)));
+                assert_eq!(got.len() - before, batch.games);
+            }
+            assert_eq!(got, whole, "block {block}");
+            if block == DEFAULT_BATCH {
+                // One scan held them all: it was cut.
+                assert!(full >= 5, "{full} full batches");
+            }
+            // The one-thread reader hands out at most as many per call, and reads no more meanwhile.
+            let mut blocks = BlockReader::new(&bytes[..], block);
+            let mut got = Vec::new();
+            let mut full = 0;
+            while let Some(n) = blocks
+                .next_block(|games| {
+                    let before = got.len();
+                    while let Some(g) = games.next_game() {
+                        got.push(seen(g));
+                    }
+                    got.len() - before
+                })
+                .unwrap()
+            {
+                assert!(n <= MAX_BATCH_GAMES, "{n} games");
+                full += usize::from(n == MAX_BATCH_GAMES);
+                assert!(blocks.feed.buf.len() <= 2 * block.max(64), "block {block}");
+            }
+            assert_eq!(got, whole, "block {block}");
+            assert!(full >= 5 || block < 1 << 16, "{full} full blocks");
+        }
+        // Many blocks of tiny games: the pending bytes stay about a block.
+        let flood = "*\n".repeat(200_000);
+        let mut blocks = BlockReader::new(flood.as_bytes(), 1 << 16);
+        let mut games = 0;
+        while let Some(n) = blocks.next_block(|g| g.count()).unwrap() {
+            assert!(blocks.feed.buf.len() <= 1 << 16);
+            games += n;
+        }
+        assert_eq!(games, 200_000);
     }
 
     #[test]
