@@ -80,6 +80,26 @@ impl<'g, 'a> Reporter<'g, 'a> {
         self.problems.last_mut().expect("just pushed")
     }
 
+    /// A problem that nothing is added to after it is pushed (what the reader found): when it says the same
+    /// as the one before it, only that one's count goes up, and it is not located at all. A line of a
+    /// million `)` costs a count, not a million located records each dropped at the next push.
+    fn push_repeatable(&mut self, kind: ProblemKind, span: Span, message: String) {
+        self.collapse_last();
+        if let Some(last) = self.problems.last_mut()
+            && last.kind == kind
+            && last.severity == kind.severity()
+            && last.move_text.is_none()
+            && last.suggestion.is_none()
+            && !last.in_variation
+            && last.message == message
+        {
+            last.count = Some(u32::try_from(last.times() + 1).unwrap_or(u32::MAX));
+            return;
+        }
+        let problem = self.locate(kind, span, message);
+        self.problems.push(problem);
+    }
+
     fn locate(&mut self, kind: ProblemKind, span: Span, message: String) -> Problem {
         located(self.game, &mut self.locator, kind, span, message)
     }
@@ -664,7 +684,7 @@ pub fn validate_game_with<C: Visitor>(
             continue;
         }
         let message = d.kind.explain(rep.locale);
-        rep.push(kind, d.span, message);
+        rep.push_repeatable(kind, d.span, message);
     }
 
     if game.encoding == pgnkit::pgn::Encoding::Cp1252 {
@@ -1046,6 +1066,25 @@ fn finish(
 mod tests {
     use super::*;
     use pgnkit::pgn::parse_all;
+
+    #[test]
+    fn the_readers_identical_problems_in_a_row_are_one_record_with_their_count() {
+        let text = "1. e4 ) ) $999 ) )\n) ) ) (e5) *\n";
+        let games = parse_all(text.as_bytes());
+        let report = validate_game(&games[0], &Arc::from("t.pgn"), &ValidateOptions::default());
+        let seen: Vec<(String, u64, u64, u64)> = report
+            .problems
+            .iter()
+            .filter(|p| p.kind == ProblemKind::Syntax)
+            .map(|p| (p.message.clone(), p.line, p.column, p.times()))
+            .collect();
+        let end = "')' without an open variation".to_string();
+        let nag = "NAG must be '$' followed by 0 to 255".to_string();
+        assert_eq!(
+            seen,
+            [(end.clone(), 1, 7, 2), (nag, 1, 11, 1), (end, 1, 16, 5)]
+        );
+    }
 
     #[test]
     fn a_line_shows_the_same_window_whatever_lies_beyond_reach() {
