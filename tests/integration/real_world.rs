@@ -237,6 +237,21 @@ fn variations_nested_beyond_the_limit_are_one_located_error_and_are_not_replayed
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Runs `pgnkit ARGS` with at most `kib` KiB of address space (`ulimit -v`), so that a run needing more ends
+/// on a failed allocation instead of taking the machine's memory; standard output goes to `stdout` if given.
+fn run_within_address_space(kib: u32, args: &[&str], stdout: Option<&Path>) -> Output {
+    let mut command = std::process::Command::new("sh");
+    command
+        .args(["-c", &format!("ulimit -v {kib} && exec \"$@\""), "sh"])
+        .arg(util::BIN)
+        .args(args)
+        .env("LANG", "C");
+    if let Some(path) = stdout {
+        command.stdout(std::fs::File::create(path).unwrap());
+    }
+    command.output().expect("run sh")
+}
+
 /// Before the limit, every open variation held two positions while the game was replayed: millions of `(`
 /// (a 16 MB game, within the reader's 64 MiB) needed gigabytes and ended the process on a failed allocation.
 #[test]
@@ -246,14 +261,7 @@ fn deep_nesting_is_read_within_bounded_memory() {
     std::fs::write(&file, nested_variations(4_000_000)).unwrap();
     for command in ["validate", "convert", "stats"] {
         for threads in ["-j1", "-j2"] {
-            // At most 1 GiB of address space.
-            let out = std::process::Command::new("sh")
-                .args(["-c", "ulimit -v 1048576 && exec \"$@\"", "sh"])
-                .arg(util::BIN)
-                .args([command, threads, path_str(&file)])
-                .env("LANG", "C")
-                .output()
-                .expect("run sh");
+            let out = run_within_address_space(1 << 20, &[command, threads, path_str(&file)], None);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(
                 out.status.code(),
@@ -277,21 +285,15 @@ fn a_flood_of_tiny_games_is_read_within_bounded_memory() {
     for threads in ["-j1", "-j2"] {
         for format in ["human", "json"] {
             let out_file = dir.join(format!("out-{threads}-{format}"));
-            let out = std::process::Command::new("sh")
-                .args(["-c", "ulimit -v 262144 && exec \"$@\"", "sh"])
-                .arg(util::BIN)
-                .args([
-                    "validate",
-                    "-q",
-                    threads,
-                    "--format",
-                    format,
-                    path_str(&file),
-                ])
-                .env("LANG", "C")
-                .stdout(std::fs::File::create(&out_file).unwrap())
-                .output()
-                .expect("run sh");
+            let args = [
+                "validate",
+                "-q",
+                threads,
+                "--format",
+                format,
+                path_str(&file),
+            ];
+            let out = run_within_address_space(1 << 18, &args, Some(&out_file));
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(
                 out.status.code(),
