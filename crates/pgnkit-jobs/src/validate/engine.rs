@@ -85,18 +85,15 @@ impl<'g, 'a> Reporter<'g, 'a> {
     /// million `)` costs a count, not a million located records each dropped at the next push.
     fn push_repeatable(&mut self, kind: ProblemKind, span: Span, message: String) {
         self.collapse_last();
+        // Compared before it is located: a record without a move or a suggestion, as `locate` makes it.
+        let unlocated = Problem::new(kind, 0, 0, 0, message);
         if let Some(last) = self.problems.last_mut()
-            && last.kind == kind
-            && last.severity == kind.severity()
-            && last.move_text.is_none()
-            && last.suggestion.is_none()
-            && !last.in_variation
-            && last.message == message
+            && last.same_as(&unlocated)
         {
             last.count = Some(u32::try_from(last.times() + 1).unwrap_or(u32::MAX));
             return;
         }
-        let problem = self.locate(kind, span, message);
+        let problem = self.locate(kind, span, unlocated.message);
         self.problems.push(problem);
     }
 
