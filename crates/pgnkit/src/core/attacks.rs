@@ -63,10 +63,14 @@ const fn sign(x: i8) -> i8 {
     }
 }
 
-/// For two squares on a common line: (squares strictly between, the whole line through both).
-const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
+/// For two squares `a` and `b` on a common line: (squares strictly between, the whole line through both, the
+/// squares past `b` on the ray from `a` through `b`).
+type LineTables = ([[u64; 64]; 64], [[u64; 64]; 64], [[u64; 64]; 64]);
+
+const fn line_tables() -> LineTables {
     let mut between = [[0u64; 64]; 64];
     let mut line = [[0u64; 64]; 64];
+    let mut beyond = [[0u64; 64]; 64];
     let mut a = 0;
     while a < 64 {
         let mut b = 0;
@@ -81,6 +85,12 @@ const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
                 let (mut f, mut r) = (fa + sf, ra + sr);
                 while f != fb || r != rb {
                     between[a][b] |= 1 << (r * 8 + f);
+                    f += sf;
+                    r += sr;
+                }
+                let (mut f, mut r) = (fb + sf, rb + sr);
+                while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                    beyond[a][b] |= 1 << (r * 8 + f);
                     f += sf;
                     r += sr;
                 }
@@ -102,10 +112,10 @@ const fn line_tables() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
         }
         a += 1;
     }
-    (between, line)
+    (between, line, beyond)
 }
 
-static LINE_TABLES: ([[u64; 64]; 64], [[u64; 64]; 64]) = line_tables();
+static LINE_TABLES: LineTables = line_tables();
 
 /// Squares a knight on `sq` attacks.
 #[inline]
@@ -257,6 +267,13 @@ pub fn line(a: Square, b: Square) -> Bitboard {
     Bitboard(LINE_TABLES.1[a.index()][b.index()])
 }
 
+/// The squares past `b` on the ray from `a` through `b` (to the edge); empty if not aligned. What a slider
+/// there sees of `a` once `b` is left is what stands between.
+#[inline]
+pub fn beyond(a: Square, b: Square) -> Bitboard {
+    Bitboard(LINE_TABLES.2[a.index()][b.index()])
+}
+
 /// True if `c` lies on the line through `a` and `b`.
 #[inline]
 pub fn aligned(a: Square, b: Square, c: Square) -> bool {
@@ -354,5 +371,21 @@ mod tests {
         assert_eq!(line(Square::A1, Square::C3).count(), 8);
         assert!(aligned(Square::A1, Square::H8, "d4".parse().unwrap()));
         assert!(!aligned(Square::A1, Square::H8, "d5".parse().unwrap()));
+    }
+
+    #[test]
+    fn beyond_is_what_b_stands_between_a_and() {
+        let squares = || (0..64u8).map(Square::new);
+        for a in squares() {
+            for b in squares() {
+                let expected: Bitboard = squares().filter(|&s| between(a, s).contains(b)).collect();
+                assert_eq!(beyond(a, b), expected, "{a} {b}");
+            }
+        }
+        assert_eq!(
+            beyond(Square::A1, "c3".parse().unwrap()).count(),
+            5,
+            "d4 to h8"
+        );
     }
 }

@@ -13,6 +13,9 @@ mod position;
 mod types;
 pub mod zobrist;
 
+#[cfg(test)]
+pub(crate) mod random_games;
+
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub(crate) use castling::CastlingObstacle;
