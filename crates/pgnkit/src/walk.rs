@@ -545,6 +545,9 @@ pub struct WalkOptions {
     /// Keep the history that claims need (the first moment a draw could be claimed,
     /// [`GameState::first_claim`]); without it only the final position's claims are known.
     pub track_claims: bool,
+    /// Play the main line without the rules history ([`GameState::moves_only`]): for a visitor that needs
+    /// the moves but no verdict on repetitions or automatic endings.
+    pub moves_only: bool,
 }
 
 /// What a walk leaves behind.
@@ -660,6 +663,9 @@ fn walk_tokens<V: Visitor>(
     let mut state = GameState::new(prepared.start);
     if !options.track_claims {
         state = state.without_claim_tracking();
+    }
+    if options.moves_only {
+        state = state.moves_only();
     }
     let mut main_before: Option<Position> = None;
     let mut main_stopped = false;
@@ -916,7 +922,10 @@ mod tests {
         let walk = walk(
             game,
             &prepared,
-            WalkOptions { track_claims: true },
+            WalkOptions {
+                track_claims: true,
+                ..WalkOptions::default()
+            },
             &mut trace,
         );
         let got: Vec<String> = trace

@@ -282,7 +282,12 @@ impl Converter {
                 OpeningTable::empty()
             }),
         };
-        let walk = walk::walk(game, &prepared, WalkOptions::default(), &mut render);
+        // Only JSON lines tell how the game ended.
+        let options = WalkOptions {
+            moves_only: self.opts.format != OutputFormat::Jsonl,
+            ..WalkOptions::default()
+        };
+        let walk = walk::walk(game, &prepared, options, &mut render);
         let opening = render.openings.opening();
         if let Some(failure) = render.failure {
             return Err(failure);

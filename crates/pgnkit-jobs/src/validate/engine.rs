@@ -768,6 +768,7 @@ pub fn validate_game_with<C: Visitor>(
     };
     let options = WalkOptions {
         track_claims: opts.track_claims,
+        ..WalkOptions::default()
     };
     let walk = walk::walk(game, &prepared, options, &mut checker);
     report.fingerprint = checker.fingerprint.map_or(0, |f| f.0);

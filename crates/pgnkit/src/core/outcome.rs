@@ -157,6 +157,8 @@ pub struct GameState {
     first_claim: Option<AtPly<Claim>>,
     ended: Option<AtPly<Termination>>,
     track_claims: bool,
+    /// Off: the moves are played and counted, nothing more ([`GameState::moves_only`]).
+    keep_history: bool,
 }
 
 /// Above this many positions since the last irreversible move, occurrences are counted in a table rather than
@@ -197,6 +199,7 @@ impl GameState {
             first_claim: None,
             ended: None,
             track_claims: true,
+            keep_history: true,
         };
         state
             .history
@@ -208,6 +211,18 @@ impl GameState {
     /// Skips the per-move search for the first claimable draw (the final position is still analysed fully).
     pub fn without_claim_tracking(mut self) -> GameState {
         self.track_claims = false;
+        self
+    }
+
+    /// Plays the moves and counts them, nothing more: no history of positions, so no repetition is ever
+    /// seen, and no automatic ending or claim is looked for after the start ([`GameState::ended_by_rule`]
+    /// and [`GameState::first_claim`] say what the start position said; [`GameState::termination`] still
+    /// sees mate, stalemate, dead positions and the 75-move rule in the final position). For a caller that only needs the moves
+    /// (convert's PGN output): the bookkeeping is most of the cost of a move here.
+    pub fn moves_only(mut self) -> GameState {
+        self.keep_history = false;
+        self.track_claims = false;
+        self.history.clear();
         self
     }
 
@@ -248,6 +263,11 @@ impl GameState {
     /// the position moves on, and the history and the rules' verdicts are brought up to date.
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) {
+        if !self.keep_history {
+            self.pos.play_unchecked(m);
+            self.ply += 1;
+            return;
+        }
         let before = &self.pos;
         let irreversible = m.is_zeroing()
             || before.ep_square().is_some()
@@ -290,6 +310,11 @@ impl GameState {
 
     /// Plays a null move (`--` in PGN): the turn passes.
     pub fn play_null(&mut self) {
+        if !self.keep_history {
+            self.pos.play_null();
+            self.ply += 1;
+            return;
+        }
         let irreversible = self.pos.ep_square().is_some();
         self.pos.play_null();
         self.record(irreversible, false);
@@ -618,6 +643,29 @@ mod tests {
         assert_eq!(state.repetitions(), 5);
         assert_eq!(state.termination(), Some(Termination::FivefoldRepetition));
         assert_eq!(state.ended_by_rule().map(|e| e.ply), Some(16));
+    }
+
+    #[test]
+    fn moves_only_plays_the_same_moves_without_the_history() {
+        let shuffle =
+            "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8";
+        let mut full = GameState::new(Position::new());
+        let mut bare = GameState::new(Position::new()).moves_only();
+        play(&mut full, shuffle);
+        play(&mut bare, shuffle);
+        bare.play_null();
+        full.play_null();
+        assert_eq!(bare.position(), full.position());
+        assert_eq!(bare.ply(), 17);
+        assert_eq!(full.ended_by_rule().map(|e| e.ply), Some(16));
+        assert_eq!(bare.ended_by_rule(), None);
+        assert_eq!(bare.first_claim(), None);
+        assert_eq!(bare.repetitions(), 1);
+        assert!(bare.claimable().is_empty());
+        // The final position's own verdicts still hold.
+        let mut mate = GameState::new(Position::new()).moves_only();
+        play(&mut mate, "f2f3 e7e5 g2g4 d8h4");
+        assert_eq!(mate.termination(), Some(Termination::Checkmate));
     }
 
     #[test]
