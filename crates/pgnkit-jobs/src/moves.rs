@@ -1,5 +1,6 @@
 //! Writing a legal move's SAN and UCI into a string, fast: convert and stats write one per move of every game.
 
+use pgnkit::buffer::push_bytes;
 use pgnkit::core::{Move, Position, Role};
 use pgnkit::notation::uci::Uci;
 use pgnkit::notation::{CheckMark, Language, San};
@@ -26,29 +27,32 @@ pub fn push_san_body(
     lang: Language,
 ) {
     if canonical && m.promotion.is_none() {
-        let end = token
-            .iter()
-            .rposition(|&b| b != b'+' && b != b'#')
-            .map_or(0, |i| i + 1);
+        let mut end = token.len();
+        while end > 0 && matches!(token[end - 1], b'+' | b'#') {
+            end -= 1;
+        }
         let body = &token[..end];
+        // A few bytes: a plain loop (an OR over them is vectorised for longer texts and costs more here).
         if let Some(&first) = body.first()
-            && body.is_ascii()
+            && body.iter().all(|&b| b < 0x80)
         {
-            let copy = |out: &mut String, bytes: &[u8]| {
-                // SAFETY: `bytes` is part of `body`, checked to be ASCII just above, hence UTF-8. The checked
-                // conversion costs more than the rest of this function for a three-byte move.
-                out.push_str(unsafe { std::str::from_utf8_unchecked(bytes) });
-            };
+            // SAFETY: only ASCII bytes are appended below (`body` and an ASCII letter), so the string stays UTF-8.
+            let bytes = unsafe { out.as_mut_vec() };
             // Pawn moves and castling read the same in every language; a piece move's letter is its first byte.
             if m.is_castle() && first == b'O'
                 || m.role == Role::Pawn && (b'a'..=b'h').contains(&first)
             {
-                copy(out, body);
+                push_bytes(bytes, body);
                 return;
             }
-            if !m.is_castle() && m.role != Role::Pawn && first.is_ascii_uppercase() {
-                out.push(lang.letter(m.role));
-                copy(out, &body[1..]);
+            let letter = lang.letter(m.role);
+            if !m.is_castle()
+                && m.role != Role::Pawn
+                && first.is_ascii_uppercase()
+                && letter.is_ascii()
+            {
+                bytes.push(letter as u8);
+                push_bytes(bytes, &body[1..]);
                 return;
             }
         }

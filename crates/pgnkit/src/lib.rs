@@ -4,10 +4,11 @@
 //! Layers, lowest first (a layer never imports a higher one): [`core`] (the rules: squares, positions, move
 //! generation, FEN, outcomes), [`notation`] (SAN/LAN/UCI, piece letters in many languages), [`pgn`] (reading
 //! and writing PGN), [`openings`] (opening names from the moves), [`walk`] (replaying a parsed game move by move with a [`walk::Visitor`]); [`explain`] writes
-//! the reasons for people in English or French.
+//! the reasons for people in English or French. [`buffer`] is a utility of the writers.
 
 #![warn(missing_docs)]
 
+pub mod buffer;
 pub mod core;
 
 pub use crate::core::{

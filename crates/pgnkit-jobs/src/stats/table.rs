@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use pgnkit::buffer::{push_bytes, push_bytes_then};
 use pgnkit::core::decimal;
 
 /// The type of a column's values, the same in every format.
@@ -186,55 +187,6 @@ pub trait Cells {
         match value {
             Some(v) => self.text(v),
             None => self.null(),
-        }
-    }
-}
-
-/// Appends `bytes`, as `extend_from_slice` does, but without a call to `memcpy` when there are at most 16 of
-/// them: most cells (numbers, SAN, UCI, words, a file name) are that short, and per row the calls cost more
-/// than the copies.
-#[inline(always)]
-pub fn push_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    push_bytes_then(out, bytes, None);
-}
-
-/// [`push_bytes`], then `last` when given: a CSV cell and the comma after it with one check of the capacity.
-#[inline(always)]
-fn push_bytes_then(out: &mut Vec<u8>, bytes: &[u8], last: Option<u8>) {
-    let n = bytes.len();
-    if n > 16 {
-        out.extend_from_slice(bytes);
-        if let Some(b) = last {
-            out.push(b);
-        }
-        return;
-    }
-    out.reserve(17);
-    let len = out.len();
-    let src = bytes.as_ptr();
-    // SAFETY: `reserve(17)` leaves at least 17 bytes of capacity after `len`, and every write below lands in
-    // `len..len + n + 1` (n <= 16); every read is inside `bytes`. The two copies of each size overlap when n is
-    // not a multiple of it, writing the same bytes twice. Then the first `len + n` bytes are initialised, and
-    // byte `len + n` too when `last` is written.
-    unsafe {
-        let dst = out.as_mut_ptr().add(len);
-        if n >= 8 {
-            std::ptr::copy_nonoverlapping(src, dst, 8);
-            std::ptr::copy_nonoverlapping(src.add(n - 8), dst.add(n - 8), 8);
-        } else if n >= 4 {
-            std::ptr::copy_nonoverlapping(src, dst, 4);
-            std::ptr::copy_nonoverlapping(src.add(n - 4), dst.add(n - 4), 4);
-        } else if n > 0 {
-            *dst = *src;
-            *dst.add(n / 2) = *src.add(n / 2);
-            *dst.add(n - 1) = *src.add(n - 1);
-        }
-        match last {
-            Some(b) => {
-                *dst.add(n) = b;
-                out.set_len(len + n + 1);
-            }
-            None => out.set_len(len + n),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Laying out the movetext: lines of at most [`MAX_LINE`] characters filled unit by unit, a unit never broken
 //! (a move with its number, a NAG, a word of a comment), brace comments kept word for word.
 
+use crate::buffer::push_bytes;
 use crate::core::decimal;
 use crate::pgn::lex::looks_like_tag;
 
@@ -44,7 +45,7 @@ impl Filler<'_> {
         let w: usize = parts.iter().map(|p| width(p)).sum();
         self.separate(sep, w);
         for p in parts {
-            self.out.extend_from_slice(p.as_bytes());
+            push_bytes(self.out, p.as_bytes());
         }
         self.col += w;
     }
@@ -96,12 +97,9 @@ impl Filler<'_> {
         };
         let w = digits.len() + dots.len() + width(text);
         self.separate(sep, w);
-        self.out.extend_from_slice(digits);
-        // A few bytes: pushed, not copied by a call.
-        for &b in dots {
-            self.out.push(b);
-        }
-        self.out.extend_from_slice(text.as_bytes());
+        push_bytes(self.out, digits);
+        push_bytes(self.out, dots);
+        push_bytes(self.out, text.as_bytes());
         self.col += w;
     }
 

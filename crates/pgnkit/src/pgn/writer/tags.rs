@@ -1,6 +1,7 @@
 //! The tag section in export format: the Seven Tag Roster first, in its order, missing ones filled in; the
 //! other tags in ASCII order of their names; every value escaped again.
 
+use crate::buffer::{push_bytes, push_bytes_then};
 use crate::pgn::lex::GameResult;
 use crate::pgn::model::{Game, Tag};
 use crate::pgn::roster::{SEVEN_TAG_ROSTER, roster_index};
@@ -98,8 +99,8 @@ fn write_value(name: &str, value: &str, out: &mut Vec<u8>) {
 /// `[Name "value"]` and a line break, the value unescaped, decoded and escaped again.
 fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
     out.push(b'[');
-    out.extend_from_slice(game.bytes(tag.name));
-    out.extend_from_slice(b" \"");
+    push_bytes_then(out, game.bytes(tag.name), Some(b' '));
+    out.push(b'"');
     let raw = game.bytes(tag.value);
     // The usual value (UTF-8, nothing escaped or to escape, on one line) is written as it stands.
     if game.field_encoding(raw) == Encoding::Utf8
@@ -107,12 +108,12 @@ fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
             .iter()
             .any(|&b| matches!(b, b'\\' | b'"' | b'\n' | b'\r'))
     {
-        out.extend_from_slice(raw);
-        out.extend_from_slice(b"\"]\n");
+        push_bytes(out, raw);
+        push_bytes(out, b"\"]\n");
         return;
     }
     write_escaped(&game.tag_value(tag), out);
-    out.extend_from_slice(b"\"]\n");
+    push_bytes(out, b"\"]\n");
 }
 
 /// A tag value escaped: `\` and `"` backslashed, a line break made a space.
