@@ -52,23 +52,30 @@ impl Filler<'_> {
 
     /// Writes `sep` before a unit `w` characters wide, or a line break when the unit would not fit (nothing
     /// at the start of a line).
-    #[inline]
+    #[inline(always)]
     fn separate(&mut self, sep: Sep<'_>, w: usize) {
         if self.col == 0 {
             return;
         }
-        let (sep_text, breakable) = match sep {
-            Sep::Space => {
-                // The usual separator, without a call to copy one byte.
-                if self.col + 1 + w <= MAX_LINE {
-                    self.out.push(b' ');
-                    self.col += 1;
-                } else {
-                    self.out.push(b'\n');
-                    self.col = 0;
-                }
-                return;
+        if sep == Sep::Space {
+            // The usual separator, before almost every move: kept in line, without a call to copy one byte.
+            if self.col + 1 + w <= MAX_LINE {
+                self.out.push(b' ');
+                self.col += 1;
+            } else {
+                self.out.push(b'\n');
+                self.col = 0;
             }
+            return;
+        }
+        self.separate_other(sep, w);
+    }
+
+    /// [`Filler::separate`] for the separators other than a space.
+    #[inline(never)]
+    fn separate_other(&mut self, sep: Sep<'_>, w: usize) {
+        let (sep_text, breakable) = match sep {
+            Sep::Space => (" ", true),
             Sep::None => ("", true),
             Sep::Run(r) => (r, true),
             Sep::Keep(r) => (r, false),
