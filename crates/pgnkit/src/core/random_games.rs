@@ -14,14 +14,14 @@ const STARTS: [&str; 5] = [
 ];
 
 /// A deterministic source of random numbers.
-pub(crate) struct Xorshift(u64);
+struct Xorshift(u64);
 
 impl Xorshift {
-    pub(crate) fn new(seed: u64) -> Xorshift {
+    fn new(seed: u64) -> Xorshift {
         Xorshift(seed | 1)
     }
 
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;

@@ -1512,13 +1512,12 @@ mod tests {
                 let role = b.role_at(from).unwrap();
                 let targets = match role {
                     Role::Pawn => {
-                        let ahead = Bitboard::from_square(from)
-                            .into_iter()
-                            .filter_map(|sq| {
-                                sq.offset(0, if pos.turn() == Color::White { 1 } else { -1 })
-                            })
+                        let forward = if pos.turn() == Color::White { 1 } else { -1 };
+                        let ahead: Bitboard = from
+                            .offset(0, forward)
                             .filter(|&sq| !b.occupied().contains(sq))
-                            .collect::<Bitboard>();
+                            .into_iter()
+                            .collect();
                         (attacks::pawn_attacks(pos.turn(), from) & theirs | ahead) & !last
                     }
                     Role::Knight => attacks::knight_attacks(from),
