@@ -27,7 +27,7 @@
 
 use std::sync::OnceLock;
 
-use crate::core::{Position, PositionKey};
+use crate::core::{Board, Color, Piece, Position, PositionKey, Role};
 use crate::notation::{Language, SanPlus};
 
 /// The table's files, in the order their entries are read (a later entry for the same position would win;
@@ -80,9 +80,21 @@ pub struct OpeningTable {
     /// One bit per value of a hash's top 16 bits, set for the table's positions: most positions of a game
     /// are not in the table, and one bit tells so without the search.
     filter: Box<[u64; FILTER_WORDS]>,
-    /// The fewest pieces on the board in any entry's position. Captures only ever remove pieces, so once a
-    /// game has fewer, no later position can be in the table.
-    fewest_pieces: u32,
+    /// Indexed by which pawns still stand on their start squares ([`start_pawns`]): the fewest pieces of
+    /// any entry whose start-square pawns are among those (`u8::MAX` when none is). A pawn never returns
+    /// to its start square and captures only ever remove pieces, so once a game has fewer pieces than this
+    /// no later position can be in the table. Most games get there a few moves after the book ends, where
+    /// the piece count alone waits for the endgame.
+    fewest_pieces: Box<[u8; 1 << 16]>,
+}
+
+/// Which white pawns stand on rank 2 (low byte, file a first) and which black pawns on rank 7 (high byte).
+/// Along a game it only ever loses bits.
+#[inline]
+fn start_pawns(board: &Board) -> usize {
+    let white = (board.by_piece(Piece::new(Color::White, Role::Pawn)).0 >> 8) & 0xff;
+    let black = (board.by_piece(Piece::new(Color::Black, Role::Pawn)).0 >> 40) & 0xff00;
+    (white | black) as usize
 }
 
 /// Why a line of the table could not be read (the embedded table has none: a test makes sure).
@@ -143,11 +155,24 @@ impl OpeningTable {
             }
         }
         let mut filter = Box::new([0u64; FILTER_WORDS]);
-        let mut fewest_pieces = u32::MAX;
+        let mut fewest_pieces = Box::new([u8::MAX; 1 << 16]);
         for &(z, key, _) in &kept {
             let bit = filter_bit(z);
             filter[bit / 64] |= 1 << (bit % 64);
-            fewest_pieces = fewest_pieces.min(key.board().occupied().count());
+            let at = &mut fewest_pieces[start_pawns(key.board())];
+            *at = (*at).min(key.board().occupied().count() as u8);
+        }
+        // Each set's figure becomes the least over its subsets, one pawn at a time: in each block of
+        // `2 * bit` sets, the upper half (the pawn at home) takes the lower half's figure (the same sets
+        // without it) where smaller. Whole slices, so that the minimum runs many bytes at once.
+        for pawn in 0..16 {
+            let bit = 1usize << pawn;
+            for block in fewest_pieces.chunks_exact_mut(2 * bit) {
+                let (without, with) = block.split_at_mut(bit);
+                for (w, &wo) in with.iter_mut().zip(without.iter()) {
+                    *w = (*w).min(wo);
+                }
+            }
         }
         let hashes: Vec<u64> = kept.iter().map(|&(z, _, _)| z).collect();
         let mut slots = vec![0u32; (hashes.len() * 2).next_power_of_two()].into_boxed_slice();
@@ -197,7 +222,7 @@ impl OpeningTable {
     /// The opening whose position is `pos` (by FIDE identity), if any.
     #[inline]
     pub fn get(&self, pos: &Position) -> Option<&Opening> {
-        if pos.board().occupied().count() < self.fewest_pieces {
+        if self.is_out_of_reach(pos) {
             return None;
         }
         let z = pos.zobrist();
@@ -225,7 +250,7 @@ impl OpeningTable {
     /// Whether no position reachable from `pos` can be in the table (too few pieces left).
     #[inline]
     pub fn is_out_of_reach(&self, pos: &Position) -> bool {
-        pos.board().occupied().count() < self.fewest_pieces
+        pos.board().occupied().count() < u32::from(self.fewest_pieces[start_pawns(pos.board())])
     }
 }
 
@@ -304,11 +329,16 @@ impl<'t> Classifier<'t> {
     }
 
     /// Sees the position after a main-line ply.
-    #[inline]
+    #[inline(always)]
     pub fn observe(&mut self, pos: &Position) {
-        if self.done {
-            return;
+        // Most plies of a game come after it left the table's reach: those cost one test here, not a call.
+        if !self.done {
+            self.observe_in_reach(pos);
         }
+    }
+
+    #[inline(never)]
+    fn observe_in_reach(&mut self, pos: &Position) {
         if self.table.is_out_of_reach(pos) {
             self.done = true;
             return;
@@ -364,11 +394,50 @@ mod tests {
             let pos = LinePlayer::default().play(opening.pgn).unwrap();
             assert_eq!(t.get(&pos), Some(opening), "{}", opening.name);
         }
-        assert!(
-            t.fewest_pieces >= 20 && t.fewest_pieces < 32,
-            "{}",
-            t.fewest_pieces
-        );
+        // With every pawn at home, the fewest pieces of any entry.
+        let fewest = t.fewest_pieces[0xffff];
+        assert!((20..32).contains(&fewest), "{fewest}");
+    }
+
+    #[test]
+    fn no_position_on_the_way_to_an_entry_is_out_of_reach() {
+        // The cut-off's promise, on the real table: from every position of every line, that line's own
+        // entry is still ahead, so none of them may be called out of reach.
+        let t = table();
+        for opening in t.openings() {
+            let mut pos = Position::new();
+            for token in opening.pgn.split_ascii_whitespace() {
+                if token.ends_with('.') {
+                    continue;
+                }
+                assert!(!t.is_out_of_reach(&pos), "{} before {token}", opening.name);
+                play(&mut pos, token);
+            }
+            assert!(!t.is_out_of_reach(&pos), "{}", opening.name);
+        }
+    }
+
+    #[test]
+    fn a_game_leaves_reach_by_its_pawns_long_before_its_pieces_run_out() {
+        let t = table();
+        let mut pos = Position::new();
+        // Every pawn pushed from its start square, no capture: all 32 pieces still on the board.
+        play(&mut pos, "a3 a6 b3 b6 c3 c6 d3 d6 e3 e6 f3 f6 g3 g6 h3 h6");
+        assert_eq!(pos.board().occupied().count(), 32);
+        assert!(t.is_out_of_reach(&pos));
+        assert_eq!(t.get(&pos), None);
+        // A position the table names is in reach, obviously.
+        let mut ruy = Position::new();
+        play(&mut ruy, "e4 e5 Nf3 Nc6 Bb5");
+        assert!(!t.is_out_of_reach(&ruy));
+        // A table of one entry keeps only what that entry allows: with 1. e4 played, 1. d4 is out of reach.
+        let one = OpeningTable::parse(&["eco\tname\tpgn\nA40\tQueen's Pawn\t1. d4\n"]).unwrap();
+        let mut e4 = Position::new();
+        play(&mut e4, "e4");
+        assert!(one.is_out_of_reach(&e4));
+        let mut nf3 = Position::new();
+        play(&mut nf3, "Nf3");
+        assert!(!one.is_out_of_reach(&nf3));
     }
 
     #[test]
