@@ -278,7 +278,7 @@ impl GameState {
 
     /// The bookkeeping after any move: earlier positions forgotten after an irreversible one, the new one
     /// recorded, the rules checked.
-    #[inline]
+    #[inline(always)]
     fn record(&mut self, irreversible: bool, material_changed: bool) {
         self.ply += 1;
         if irreversible {
@@ -288,6 +288,21 @@ impl GameState {
         }
         let hash = self.pos.zobrist();
         self.history.push((hash, self.pos.board().occupied().0));
+        // Most moves come a few plies after an irreversible one. A position recurs four plies after itself
+        // at the soonest, so with fewer than five positions kept it stands once, no position has stood
+        // twice (`twice` was reset with the history), and only a change of material or a long quiet run
+        // can end the game or open a claim: the rest of the bookkeeping has nothing to do.
+        if self.history.len() < 5 && !material_changed && self.pos.halfmoves() < 99 {
+            debug_assert!(self.counts.is_none() && self.twice == [false; 2]);
+            self.reps = 1;
+            return;
+        }
+        self.record_more(hash, material_changed);
+    }
+
+    /// [`GameState::record`] past its short cut: repetitions counted, the rules checked.
+    #[inline(never)]
+    fn record_more(&mut self, hash: u64, material_changed: bool) {
         self.reps = match &mut self.counts {
             Some(counts) => {
                 let n = counts.entry(hash).or_insert(0);
