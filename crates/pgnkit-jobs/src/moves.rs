@@ -18,6 +18,8 @@ pub fn push_san(out: &mut String, before: &Position, m: &Move, after: &Position,
 /// Appends the canonical SAN of a legal move without its check mark. A token that is canonical already (see
 /// [`pgnkit::notation::Resolved::canonical`]) is copied, its piece letter put in `lang`: most tokens of real
 /// files are, and copying skips working out the disambiguation again.
+// In line: for a copied token the call itself cost as much as the copy (the spelling out is a call).
+#[inline(always)]
 pub fn push_san_body(
     out: &mut String,
     token: &[u8],
@@ -57,6 +59,12 @@ pub fn push_san_body(
             }
         }
     }
+    push_san_spelled(out, before, m, lang);
+}
+
+/// [`push_san_body`] for a token that cannot be copied.
+#[inline(never)]
+fn push_san_spelled(out: &mut String, before: &Position, m: &Move, lang: Language) {
     San::from_move(before, m).push_to(out, lang);
 }
 
