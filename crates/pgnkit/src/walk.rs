@@ -611,6 +611,9 @@ fn read_strict_move(token: &[u8], pos: &Position, lang: Language) -> Option<Reso
 /// Asked for every main-line move: usually answered by the next token.
 #[inline(always)]
 fn variation_follows(game: &Game<'_>, index: usize) -> bool {
+    if !game.has_variations {
+        return false;
+    }
     for token in &game.tokens[index + 1..] {
         match token.kind {
             TokenKind::VariationStart => return true,

@@ -220,6 +220,7 @@ impl<'a> GameReader<'a> {
         g.diagnostics.clear();
         g.result = None;
         g.move_letters = MoveLetters::default();
+        g.has_variations = false;
         self.outer.clear();
         self.has_move = false;
 
@@ -503,6 +504,7 @@ impl<'a> GameReader<'a> {
                 }
                 self.outer.push(self.has_move);
                 self.has_move = false;
+                self.game.has_variations = true;
                 self.push(TokenKind::VariationStart, i, i + 1, base);
                 (i + 1, false)
             }
@@ -735,6 +737,21 @@ mod tests {
         assert_eq!(toks("1. e4 $300 $ *").join(" "), "N1 Me4 ?$300 ?$ R*");
         assert_eq!(toks("%escape\n1. e4 % no *").join(" "), "% N1 Me4 ?% no R*");
         assert_eq!(toks("1. e4 $1-0").join(" "), "N1 Me4 ?$ R1-0");
+    }
+
+    #[test]
+    fn has_variations_says_whether_a_variation_start_was_read() {
+        // Each game read by the same reader (its lists recycled): the flag is set by the first `(` and
+        // cleared for the next game; a `(` in a comment or a stray `)` does not count.
+        let pgn = "1. e4 (1. d4) e5 *\n\n1. e4 {(1. d4)} e5 ) *\n\n1. e4 ( *\n\n1. e4 e5 *\n";
+        let mut reader = GameReader::new(pgn.as_bytes());
+        let mut seen = Vec::new();
+        while let Some(g) = reader.next_game() {
+            let has_start = g.tokens.iter().any(|t| t.kind == TokenKind::VariationStart);
+            assert_eq!(g.has_variations, has_start, "game {}", g.index);
+            seen.push(g.has_variations);
+        }
+        assert_eq!(seen, [true, false, true, false]);
     }
 
     #[test]

@@ -276,6 +276,9 @@ pub struct Game<'a> {
     pub diagnostics: Vec<Diagnostic>,
     /// What the reader saw of the capitals in the move tokens (language detection starts from it).
     pub move_letters: MoveLetters,
+    /// Some `(` opened a variation: `tokens` holds a [`TokenKind::VariationStart`]. Most games have none,
+    /// and a replay need not look for one after every move.
+    pub has_variations: bool,
 }
 
 /// The capital letters that start move tokens of the common strict shapes (`Nf3`, `Rxe8+`, `Nbd7`: the
