@@ -47,8 +47,9 @@ pub(crate) fn run(args: Args) -> i32 {
             });
             total += nodes;
         }
+        // At depth 0 no move is listed and the tree is the position alone.
         if args.depth == 0 {
-            total = 1;
+            total = perft(&pos, 0);
         }
         written
     } else {

@@ -207,3 +207,40 @@ fn perft_block_parser_reads_ids_and_counts() {
     assert_eq!(cases[2].origin, "t:9");
     assert_eq!((cases[1].depth, cases[1].nodes), (2, 9));
 }
+
+/// `pgnkit perft --divide`: the listed counts add up to the printed total, which is the library's perft; at
+/// depth 0 no move is listed and the total is 1 (the position alone), as without `--divide`.
+#[test]
+fn divide_lines_add_up_to_the_total_at_every_depth() {
+    for depth in 0..=3u32 {
+        let d = depth.to_string();
+        let divided = crate::util::run(&["perft", "--divide", "startpos", &d]);
+        let plain = crate::util::run(&["perft", "startpos", &d]);
+        assert_eq!(divided.status.code(), Some(0));
+        let text = String::from_utf8(divided.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let (total, moves) = lines.split_last().expect("a total");
+        let listed: u64 = moves
+            .iter()
+            .map(|l| {
+                l.rsplit_once(": ")
+                    .expect("move: count")
+                    .1
+                    .parse::<u64>()
+                    .unwrap()
+            })
+            .sum();
+        let expected = perft(&pgnkit::Position::new(), depth);
+        assert_eq!(total.parse::<u64>().unwrap(), expected, "depth {depth}");
+        assert_eq!(
+            String::from_utf8(plain.stdout).unwrap().trim(),
+            total.to_string()
+        );
+        if depth == 0 {
+            assert!(moves.is_empty(), "{text}");
+        } else {
+            assert_eq!(moves.len(), 20);
+            assert_eq!(listed, expected, "depth {depth}");
+        }
+    }
+}

@@ -37,7 +37,7 @@ fn main() -> ExitCode {
     };
 
     let start = Instant::now();
-    let nodes = if divide {
+    let nodes = if divide && depth > 0 {
         let mut total = 0;
         for (m, nodes) in perft_divide(&pos, depth) {
             println!("{}: {nodes}", to_uci(&pos, &m));

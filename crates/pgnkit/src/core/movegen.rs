@@ -380,9 +380,13 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     total
 }
 
-/// Per-move node counts at `depth` (perft "divide").
+/// Per-move node counts at `depth` (perft "divide"): each legal move with [`perft`] of the position after
+/// it at `depth - 1`, so that the counts add up to `perft(pos, depth)`. At depth 0 the tree is the position
+/// alone (`perft` counts 1) and no move is part of it: the list is empty.
 pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    let depth = depth.max(1);
+    if depth == 0 {
+        return Vec::new();
+    }
     pos.legal_moves()
         .iter()
         .map(|m| (*m, perft(&pos.after_unchecked(*m), depth - 1)))
@@ -400,5 +404,22 @@ mod tests {
         assert_eq!(perft(&pos, 2), 400);
         assert_eq!(perft(&pos, 3), 8_902);
         assert_eq!(perft(&pos, 4), 197_281);
+    }
+
+    #[test]
+    fn divide_adds_up_to_perft_at_every_depth() {
+        let kiwipete = crate::core::fen::parse_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        for pos in [Position::new(), kiwipete] {
+            assert!(perft_divide(&pos, 0).is_empty());
+            for depth in 1..=3 {
+                let divided = perft_divide(&pos, depth);
+                assert_eq!(divided.len(), pos.legal_moves().len());
+                let sum: u64 = divided.iter().map(|&(_, nodes)| nodes).sum();
+                assert_eq!(sum, perft(&pos, depth), "depth {depth}");
+            }
+        }
     }
 }
