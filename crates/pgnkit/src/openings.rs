@@ -247,7 +247,8 @@ impl OpeningTable {
             .map(|&(_, i)| &self.openings[i as usize])
     }
 
-    /// Whether no position reachable from `pos` can be in the table (too few pieces left).
+    /// Whether no position reachable from `pos` can be in the table: too few pieces are left for any entry
+    /// whose start-square pawns are among those still at home in `pos`.
     #[inline]
     pub fn is_out_of_reach(&self, pos: &Position) -> bool {
         pos.board().occupied().count() < u32::from(self.fewest_pieces[start_pawns(pos.board())])
