@@ -225,6 +225,12 @@ impl OpeningTable {
         if self.is_out_of_reach(pos) {
             return None;
         }
+        self.search(pos)
+    }
+
+    /// [`OpeningTable::get`] for a position known to be in reach.
+    #[inline]
+    fn search(&self, pos: &Position) -> Option<&Opening> {
         let z = pos.zobrist();
         let bit = filter_bit(z);
         if self.filter[bit / 64] & (1 << (bit % 64)) == 0 {
@@ -344,7 +350,7 @@ impl<'t> Classifier<'t> {
             self.done = true;
             return;
         }
-        if let Some(opening) = self.table.get(pos) {
+        if let Some(opening) = self.table.search(pos) {
             self.latest = Some(opening);
         }
     }
