@@ -1,6 +1,6 @@
 //! Writing a legal move's SAN and UCI into a string, fast: convert and stats write one per move of every game.
 
-use pgnkit::buffer::push_bytes;
+use pgnkit::buffer::{is_ascii_short, push_bytes};
 use pgnkit::core::{Move, Position, Role};
 use pgnkit::notation::uci::Uci;
 use pgnkit::notation::{CheckMark, Language, San};
@@ -28,38 +28,47 @@ pub fn push_san_body(
     m: &Move,
     lang: Language,
 ) {
-    if canonical && m.promotion.is_none() {
-        let mut end = token.len();
-        while end > 0 && matches!(token[end - 1], b'+' | b'#') {
-            end -= 1;
-        }
-        let body = &token[..end];
-        // A few bytes: a plain loop (an OR over them is vectorised for longer texts and costs more here).
-        if let Some(&first) = body.first()
-            && body.iter().all(|&b| b < 0x80)
-        {
-            // SAFETY: only ASCII bytes are appended below (`body` and an ASCII letter), so the string stays UTF-8.
-            let bytes = unsafe { out.as_mut_vec() };
-            // Pawn moves and castling read the same in every language; a piece move's letter is its first byte.
-            if m.is_castle() && first == b'O'
-                || m.role == Role::Pawn && (b'a'..=b'h').contains(&first)
-            {
-                push_bytes(bytes, body);
-                return;
-            }
-            let letter = lang.letter(m.role);
-            if !m.is_castle()
-                && m.role != Role::Pawn
-                && first.is_ascii_uppercase()
-                && letter.is_ascii()
-            {
-                bytes.push(letter as u8);
-                push_bytes(bytes, &body[1..]);
-                return;
-            }
-        }
+    if !(canonical && m.promotion.is_none() && copy_canonical(out, token, m, lang)) {
+        push_san_spelled(out, before, m, lang);
     }
-    push_san_spelled(out, before, m, lang);
+}
+
+/// [`push_san_body`]'s copy of a canonical token: false (nothing appended) when it cannot be copied: a piece
+/// letter that is not an ASCII capital, in the token or in `lang` (figurines), or other bytes that are not ASCII.
+#[inline(always)]
+fn copy_canonical(out: &mut String, token: &[u8], m: &Move, lang: Language) -> bool {
+    let mut end = token.len();
+    while end > 0 && matches!(token[end - 1], b'+' | b'#') {
+        end -= 1;
+    }
+    let body = &token[..end];
+    let Some(&first) = body.first() else {
+        return false;
+    };
+    if !is_ascii_short(body) {
+        return false;
+    }
+    // SAFETY: only ASCII bytes are appended below (`body` and an ASCII letter), so the string stays UTF-8.
+    let bytes = unsafe { out.as_mut_vec() };
+    // Pawn moves and castling read the same in every language; a piece move's letter is its first byte.
+    if m.is_castle() || m.role == Role::Pawn {
+        let copied = if m.is_castle() {
+            first == b'O'
+        } else {
+            (b'a'..=b'h').contains(&first)
+        };
+        if copied {
+            push_bytes(bytes, body);
+        }
+        return copied;
+    }
+    let letter = lang.letter(m.role);
+    if first.is_ascii_uppercase() && letter.is_ascii() {
+        bytes.push(letter as u8);
+        push_bytes(bytes, &body[1..]);
+        return true;
+    }
+    false
 }
 
 /// [`push_san_body`] for a token that cannot be copied.

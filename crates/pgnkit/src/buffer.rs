@@ -33,13 +33,65 @@ pub fn push_bytes_then(out: &mut Vec<u8>, bytes: &[u8], last: Option<u8>) {
     }
     out.reserve(17);
     let len = out.len();
-    let src = bytes.as_ptr();
-    // SAFETY: `reserve(17)` leaves at least 17 bytes of capacity after `len`, and every write below lands in
-    // `len..len + n + 1` (n <= 16); every read is inside `bytes`. The two copies of each size overlap when n is
-    // not a multiple of it, writing the same bytes twice. Then the first `len + n` bytes are initialised, and
-    // byte `len + n` too when `last` is written.
+    // SAFETY: `reserve(17)` leaves at least 17 bytes of capacity after `len`: `copy_short` writes `len..len + n`
+    // (n <= 16) and `last` byte `len + n`. Then the first `len + n` bytes are initialised, and byte `len + n`
+    // too when `last` is written.
     unsafe {
         let dst = out.as_mut_ptr().add(len);
+        copy_short(bytes, dst);
+        match last {
+            Some(b) => {
+                *dst.add(n) = b;
+                out.set_len(len + n + 1);
+            }
+            None => out.set_len(len + n),
+        }
+    }
+}
+
+/// Appends the pieces one after the other, as `extend_from_slice` would, with one check of the capacity
+/// and no call to `memcpy` when none of them is longer than 16 bytes (a move number, its dots and the move).
+///
+/// ```
+/// let mut out = b"e4 ".to_vec();
+/// pgnkit::buffer::push_pieces(&mut out, [b"12", b"... ", b"Nf3"]);
+/// assert_eq!(out, b"e4 12... Nf3");
+/// ```
+#[inline(always)]
+pub fn push_pieces<const N: usize>(out: &mut Vec<u8>, pieces: [&[u8]; N]) {
+    if pieces.iter().any(|p| p.len() > 16) {
+        for p in pieces {
+            out.extend_from_slice(p);
+        }
+        return;
+    }
+    let total: usize = pieces.iter().map(|p| p.len()).sum();
+    out.reserve(total);
+    let mut len = out.len();
+    // SAFETY: `reserve(total)` leaves `total` bytes of capacity after the length; each piece (at most 16
+    // bytes) is written by `copy_short` right after the one before, so all writes land in `len..len + total`,
+    // and all those bytes are initialised when the length is set.
+    unsafe {
+        for p in pieces {
+            copy_short(p, out.as_mut_ptr().add(len));
+            len += p.len();
+        }
+        out.set_len(len);
+    }
+}
+
+/// Copies `bytes` (at most 16) to `dst` with a few loads and stores of fixed size instead of a call.
+///
+/// # Safety
+/// `dst` must be valid for writing `bytes.len()` bytes and must not overlap `bytes`.
+#[inline(always)]
+unsafe fn copy_short(bytes: &[u8], dst: *mut u8) {
+    let n = bytes.len();
+    debug_assert!(n <= 16);
+    let src = bytes.as_ptr();
+    // SAFETY: every read is inside `bytes` and every write inside `dst..dst + n` (the caller's promise). The
+    // two copies of each size overlap when n is not a multiple of it, writing the same bytes twice.
+    unsafe {
         if n >= 8 {
             std::ptr::copy_nonoverlapping(src, dst, 8);
             std::ptr::copy_nonoverlapping(src.add(n - 8), dst.add(n - 8), 8);
@@ -51,13 +103,6 @@ pub fn push_bytes_then(out: &mut Vec<u8>, bytes: &[u8], last: Option<u8>) {
             *dst.add(n / 2) = *src.add(n / 2);
             *dst.add(n - 1) = *src.add(n - 1);
         }
-        match last {
-            Some(b) => {
-                *dst.add(n) = b;
-                out.set_len(len + n + 1);
-            }
-            None => out.set_len(len + n),
-        }
     }
 }
 
@@ -66,6 +111,28 @@ pub fn push_bytes_then(out: &mut Vec<u8>, bytes: &[u8], last: Option<u8>) {
 pub fn push_str(out: &mut String, text: &str) {
     // SAFETY: whole UTF-8 strings are appended to a UTF-8 string.
     push_bytes(unsafe { out.as_mut_vec() }, text.as_bytes());
+}
+
+/// Whether `bytes` are all ASCII, fast for the few bytes of a move or a number: up to 8 of them are tested with
+/// two overlapping loads instead of a loop (longer ones as `<[u8]>::is_ascii` tests them).
+///
+/// ```
+/// assert!(pgnkit::buffer::is_ascii_short(b"Nbxd7"));
+/// assert!(!pgnkit::buffer::is_ascii_short("Cé3".as_bytes()));
+/// ```
+#[inline(always)]
+pub fn is_ascii_short(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    if (4..=8).contains(&n) {
+        let word = |at: usize| {
+            u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+        };
+        (word(0) | word(n - 4)) & 0x8080_8080 == 0
+    } else if (1..4).contains(&n) {
+        (bytes[0] | bytes[n / 2] | bytes[n - 1]) < 0x80
+    } else {
+        bytes.is_ascii()
+    }
 }
 
 #[cfg(test)]
@@ -89,7 +156,27 @@ mod tests {
                     out.shrink_to_fit();
                     push_bytes_then(&mut out, bytes, Some(b','));
                     assert_eq!(out, expected, "{prefix} {start} {n}");
+                    // In pieces, around a piece of every length.
+                    for other in [0, 3, 16, 17] {
+                        let around = &source[..other];
+                        let mut expected = vec![b'#'; prefix];
+                        for p in [around, bytes, around] {
+                            expected.extend_from_slice(p);
+                        }
+                        let mut out = vec![b'#'; prefix];
+                        out.shrink_to_fit();
+                        push_pieces(&mut out, [around, bytes, around]);
+                        assert_eq!(out, expected, "{prefix} {start} {n} {other}");
+                    }
                 }
+            }
+        }
+        for n in 0..=24 {
+            for at in 0..n {
+                let mut bytes = source[..n].to_vec();
+                assert!(is_ascii_short(&bytes));
+                bytes[at] = 0xC3;
+                assert!(!is_ascii_short(&bytes), "{n} {at}");
             }
         }
         let mut text = String::from("1. ");

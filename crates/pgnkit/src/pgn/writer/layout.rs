@@ -1,7 +1,7 @@
 //! Laying out the movetext: lines of at most [`MAX_LINE`] characters filled unit by unit, a unit never broken
 //! (a move with its number, a NAG, a word of a comment), brace comments kept word for word.
 
-use crate::buffer::push_bytes;
+use crate::buffer::{is_ascii_short, push_bytes, push_pieces};
 use crate::core::decimal;
 use crate::pgn::lex::looks_like_tag;
 
@@ -24,7 +24,7 @@ pub(super) enum Sep<'s> {
 /// Width of text in characters (figurines and accented letters are one each).
 #[inline]
 fn width(s: &str) -> usize {
-    if s.is_ascii() {
+    if is_ascii_short(s.as_bytes()) {
         s.len()
     } else {
         s.chars().count()
@@ -104,9 +104,7 @@ impl Filler<'_> {
         };
         let w = digits.len() + dots.len() + width(text);
         self.separate(sep, w);
-        push_bytes(self.out, digits);
-        push_bytes(self.out, dots);
-        push_bytes(self.out, text.as_bytes());
+        push_pieces(self.out, [digits, dots, text.as_bytes()]);
         self.col += w;
     }
 
