@@ -89,6 +89,7 @@ impl Render<'_> {
     }
 
     /// The rest, once the move is played: the check mark, the position after it.
+    #[inline(never)]
     fn mark(&mut self, at: MoveAt<'_>, after: &Position) {
         match self.format {
             OutputFormat::Pgn if self.notation != Notation::Uci => {
@@ -120,7 +121,10 @@ impl Visitor for Render<'_> {
 
     #[inline(always)]
     fn after_move(&mut self, at: MoveAt<'_>, _: &Move, after: &Position) -> ControlFlow<Walk> {
-        self.mark(at, after);
+        // Most moves give no check and, in PGN, leave nothing more to write: that test stays in line.
+        if after.is_check() || self.format != OutputFormat::Pgn {
+            self.mark(at, after);
+        }
         if at.depth == 0 {
             self.openings.observe(after);
         }
