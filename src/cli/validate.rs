@@ -88,7 +88,12 @@ pub(crate) fn parse_lang(s: &str) -> Result<LangArg, String> {
 
 /// What a worker hands back for one batch: each game's report and, in JSON mode, its serialised line.
 struct BatchResult {
-    games: Vec<(GameReport, Option<String>)>,
+    games: Vec<GameReport>,
+    /// With `--format json`: the games' records, one line each, as the worker wrote them (one buffer per batch:
+    /// the output side writes it as it stands unless the tournament checks add to a game's problems).
+    records: String,
+    /// Where each game's record ends in `records`.
+    record_ends: Vec<usize>,
     bytes: u64,
     /// The thread that built the reports, to free them (see [`SpentBin`]).
     maker: std::thread::ThreadId,
@@ -241,15 +246,23 @@ pub(crate) fn run(args: Args) -> i32 {
         |source, reader| {
             spent.empty();
             let mut games = Vec::new();
+            let (mut records, mut record_ends) = (Vec::new(), Vec::new());
             let mut bytes = 0;
             while let Some(game) = reader.next_game() {
                 bytes += game.source.len() as u64;
                 let report = validate_game(game, &names[source], &opts);
-                let line = json.then(|| serde_json::to_string(&report).unwrap_or_default());
-                games.push((report, line));
+                if json {
+                    let _ = serde_json::to_writer(&mut records, &report);
+                    records.push(b'\n');
+                    record_ends.push(records.len());
+                }
+                games.push(report);
             }
             BatchResult {
                 games,
+                // serde_json writes UTF-8 (its writer takes bytes only to spare a check).
+                records: String::from_utf8(records).unwrap_or_default(),
+                record_ends,
                 bytes,
                 maker: std::thread::current().id(),
             }
@@ -391,12 +404,16 @@ fn emit_batch(
     json: bool,
     paint: &Paint,
     bar: &indicatif::ProgressBar,
-    spent: &SpentBin<Vec<(GameReport, Option<String>)>>,
+    spent: &SpentBin<(Vec<GameReport>, String, Vec<usize>)>,
 ) -> io::Result<()> {
-    // The batch's output is gathered, then written at once: one pause of the progress bar per batch.
+    // The batch's output is gathered, then written at once: one pause of the progress bar per batch. With JSON,
+    // the worker's records are written as they stand unless a game's problems grew here; from that game on,
+    // the records are gathered in `text`.
     let mut text = String::new();
     let mut games = result.games;
-    for (report, line) in &mut games {
+    let records = &result.records;
+    let mut rewritten = false;
+    for (i, report) in games.iter_mut().enumerate() {
         let added = opts.tag_checks && tournament.check(report);
         summary.games += 1;
         summary.plies += u64::from(report.plies);
@@ -415,22 +432,39 @@ fn emit_batch(
             *summary.claimable.entry(claim.as_str()).or_default() += 1;
         }
         if json {
-            match line {
-                Some(line) if !added => text.push_str(line),
-                _ => text.push_str(&serde_json::to_string(&report).unwrap_or_default()),
+            if added && !rewritten {
+                rewritten = true;
+                text.push_str(
+                    &records[..result.record_ends[i] - record_len(&result.record_ends, i)],
+                );
             }
-            text.push('\n');
+            if added {
+                text.push_str(&serde_json::to_string(&report).unwrap_or_default());
+                text.push('\n');
+            } else if rewritten {
+                let end = result.record_ends[i];
+                text.push_str(&records[end - record_len(&result.record_ends, i)..end]);
+            }
         } else if !report.problems.is_empty() {
             render_problems(&GameLabel::of(report), &report.problems, paint, &mut text);
         }
     }
     show_games(bar, summary.games);
-    // The reports were built on a worker: freed there too (see SpentBin).
-    spent.put(result.maker, games);
-    if text.is_empty() {
-        return Ok(());
-    }
-    bar.suspend(|| out.write_all(text.as_bytes()))
+    let written = if json && !rewritten {
+        bar.suspend(|| out.write_all(records.as_bytes()))
+    } else if text.is_empty() {
+        Ok(())
+    } else {
+        bar.suspend(|| out.write_all(text.as_bytes()))
+    };
+    // The reports and records were built on a worker: freed there too (see SpentBin).
+    spent.put(result.maker, (games, result.records, result.record_ends));
+    written
+}
+
+/// The length of game `i`'s record, from the records' end offsets.
+fn record_len(ends: &[usize], i: usize) -> usize {
+    ends[i] - if i == 0 { 0 } else { ends[i - 1] }
 }
 
 /// Text after the records: on stderr in JSON mode (stdout holds only records), else on stdout.
