@@ -94,17 +94,21 @@ impl Filler<'_> {
     /// unit that every move is, without its general parts (the number is formatted in place).
     #[inline]
     pub(super) fn put_move(&mut self, sep: Sep<'_>, number: Option<(u32, bool)>, text: &str) {
-        let mut buf = [0u8; 20];
-        let (digits, dots): (&[u8], &[u8]) = match number {
-            Some((n, black)) => (
-                decimal::digits(n.into(), &mut buf),
-                if black { b"... " } else { b". " },
-            ),
-            None => (b"", b""),
+        // The number's digits end at byte 20, its dots follow: the prefix is one piece.
+        let mut buf = [0u8; 24];
+        let prefix: &[u8] = match number {
+            Some((n, black)) => {
+                let (digits, dots) = buf.split_at_mut(20);
+                let digits: &mut [u8; 20] = digits.try_into().expect("20 bytes");
+                let len = decimal::digits(n.into(), digits).len();
+                dots.copy_from_slice(if black { b"... " } else { b".   " });
+                &buf[20 - len..if black { 24 } else { 22 }]
+            }
+            None => b"",
         };
-        let w = digits.len() + dots.len() + width(text);
+        let w = prefix.len() + width(text);
         self.separate(sep, w);
-        push_pieces(self.out, [digits, dots, text.as_bytes()]);
+        push_pieces(self.out, [prefix, text.as_bytes()]);
         self.col += w;
     }
 
