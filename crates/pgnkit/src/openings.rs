@@ -121,7 +121,9 @@ impl OpeningTable {
     pub fn parse(files: &[&'static str]) -> Result<OpeningTable, TableError> {
         let mut openings: Vec<Opening> = Vec::new();
         let mut lines = LinePlayer::default();
-        let mut index: Vec<(u64, PositionKey, u32)> = Vec::new();
+        // Each entry's hash and number, and apart (by number) its position: the sort moves the small pairs.
+        let mut index: Vec<(u64, u32)> = Vec::new();
+        let mut keys: Vec<PositionKey> = Vec::new();
         for file in files {
             for (n, line) in file.lines().enumerate().skip(1) {
                 let line = line.strip_suffix('\r').unwrap_or(line);
@@ -139,24 +141,30 @@ impl OpeningTable {
                     return Err(fail("expected eco, name and pgn separated by tabs".into()));
                 };
                 let pos = lines.play(pgn).map_err(fail)?;
-                index.push((pos.zobrist(), pos.key(), openings.len() as u32));
+                index.push((pos.zobrist(), openings.len() as u32));
+                keys.push(pos.key());
                 openings.push(Opening { eco, name, pgn });
             }
         }
         // By hash, and within a hash in table order, so that of two entries for one position the later
         // one, kept, comes last.
-        index.sort_unstable_by_key(|&(z, _, i)| (z, i));
-        let mut kept: Vec<(u64, PositionKey, u32)> = Vec::with_capacity(index.len());
+        index.sort_unstable();
+        let mut kept: Vec<(u64, u32)> = Vec::with_capacity(index.len());
         for entry in index {
-            let run = kept.partition_point(|&(z, _, _)| z < entry.0);
-            match kept[run..].iter_mut().find(|(_, k, _)| *k == entry.1) {
+            let run = kept.partition_point(|&(z, _)| z < entry.0);
+            let key = &keys[entry.1 as usize];
+            match kept[run..]
+                .iter_mut()
+                .find(|(_, i)| keys[*i as usize] == *key)
+            {
                 Some(earlier) => *earlier = entry,
                 None => kept.push(entry),
             }
         }
         let mut filter = Box::new([0u64; FILTER_WORDS]);
         let mut fewest_pieces = Box::new([u8::MAX; 1 << 16]);
-        for &(z, key, _) in &kept {
+        for &(z, i) in &kept {
+            let key = &keys[i as usize];
             let bit = filter_bit(z);
             filter[bit / 64] |= 1 << (bit % 64);
             let at = &mut fewest_pieces[start_pawns(key.board())];
@@ -174,7 +182,7 @@ impl OpeningTable {
                 }
             }
         }
-        let hashes: Vec<u64> = kept.iter().map(|&(z, _, _)| z).collect();
+        let hashes: Vec<u64> = kept.iter().map(|&(z, _)| z).collect();
         let mut slots = vec![0u32; (hashes.len() * 2).next_power_of_two()].into_boxed_slice();
         let mask = slots.len() - 1;
         for (i, &z) in hashes.iter().enumerate() {
@@ -191,7 +199,7 @@ impl OpeningTable {
             openings,
             hashes,
             slots,
-            entries: kept.iter().map(|&(_, key, i)| (key, i)).collect(),
+            entries: kept.iter().map(|&(_, i)| (keys[i as usize], i)).collect(),
             filter,
             fewest_pieces,
         })
