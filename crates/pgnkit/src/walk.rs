@@ -726,40 +726,8 @@ fn walk_tokens<V: Visitor>(
                 };
                 let depth = lines.len() as u32;
                 if let Some(line) = lines.last_mut() {
-                    if line.dead {
-                        continue;
-                    }
-                    let before = line.pos;
-                    line.ply += 1;
-                    let mut at = MoveAt {
-                        index,
-                        token,
-                        depth,
-                        ply: line.ply,
-                        canonical: false,
-                        leniencies: Leniencies::NONE,
-                    };
-                    match bytes.map_or(Err(MoveFailure::Unknown), |b| read_move(b, &before, lang)) {
-                        Ok(Some(r)) => {
-                            let m = r.mv;
-                            at.canonical = r.canonical;
-                            at.leniencies = r.leniencies;
-                            line.before = Some(before);
-                            variation_moves += 1;
-                            visitor.before_move(at, &before, &m)?;
-                            line.pos.play_unchecked(m);
-                            visitor.after_move(at, &m, &line.pos)?;
-                        }
-                        Ok(None) => {
-                            line.before = Some(before);
-                            line.pos.play_null();
-                            visitor.null_move(at, &before)?;
-                        }
-                        Err(failure) => {
-                            line.dead = true;
-                            visitor.failure(at, &before, failure)?;
-                        }
-                    }
+                    variation_moves +=
+                        variation_move(index, token, bytes, depth, line, lang, visitor)?;
                     continue;
                 }
                 let at = MoveAt {
@@ -806,6 +774,57 @@ fn walk_tokens<V: Visitor>(
         unchecked,
         variation_moves,
     })
+}
+
+/// Reads and plays one move token of a variation on its line (nothing once the line is dead); returns how
+/// many moves were played (0 or 1). Out of line, so that the walk's loop stays small enough for the instruction
+/// cache: most games have no variation.
+#[inline(never)]
+fn variation_move<V: Visitor>(
+    index: usize,
+    token: &Token,
+    bytes: Option<&[u8]>,
+    depth: u32,
+    line: &mut Line,
+    lang: Language,
+    visitor: &mut V,
+) -> ControlFlow<V::Output, u32> {
+    if line.dead {
+        return ControlFlow::Continue(0);
+    }
+    let before = line.pos;
+    line.ply += 1;
+    let mut at = MoveAt {
+        index,
+        token,
+        depth,
+        ply: line.ply,
+        canonical: false,
+        leniencies: Leniencies::NONE,
+    };
+    match bytes.map_or(Err(MoveFailure::Unknown), |b| read_move(b, &before, lang)) {
+        Ok(Some(r)) => {
+            let m = r.mv;
+            at.canonical = r.canonical;
+            at.leniencies = r.leniencies;
+            line.before = Some(before);
+            visitor.before_move(at, &before, &m)?;
+            line.pos.play_unchecked(m);
+            visitor.after_move(at, &m, &line.pos)?;
+            ControlFlow::Continue(1)
+        }
+        Ok(None) => {
+            line.before = Some(before);
+            line.pos.play_null();
+            visitor.null_move(at, &before)?;
+            ControlFlow::Continue(0)
+        }
+        Err(failure) => {
+            line.dead = true;
+            visitor.failure(at, &before, failure)?;
+            ControlFlow::Continue(0)
+        }
+    }
 }
 
 /// Plays a legal main-line move between the visitor's two calls, keeping the position before it only when a
