@@ -80,11 +80,8 @@ impl<'a> GameBoundary<'a> {
     /// there, while blank lines between the tags of one game do not). Otherwise it is this game's.
     #[inline]
     pub(crate) fn tag_pair(&mut self, name: &'a [u8]) -> bool {
-        if !name.is_empty() {
-            if self.section == Section::Tags && self.names.contains(name) {
-                return true;
-            }
-            self.names.insert(name);
+        if !name.is_empty() && !self.names.insert_new(name) && self.section == Section::Tags {
+            return true;
         }
         self.section = Section::Tags;
         false
@@ -152,6 +149,23 @@ impl<'a> NameSet<'a> {
         }
     }
 
+    /// Adds `name`; false when it was there already. A name whose bit is clear, nearly every one, is added
+    /// without a comparison.
+    #[inline(always)]
+    fn insert_new(&mut self, name: &'a [u8]) -> bool {
+        let bit = Self::bit(name);
+        if self.bits & bit != 0 && self.contains(name) {
+            return false;
+        }
+        self.bits |= bit;
+        if self.big.is_empty() && self.small.len() < Self::SMALL {
+            self.small.push(name);
+        } else {
+            self.insert(name);
+        }
+        true
+    }
+
     fn insert(&mut self, name: &'a [u8]) {
         self.bits |= Self::bit(name);
         if self.big.is_empty() {
@@ -201,8 +215,9 @@ mod tests {
         let mut set = NameSet::default();
         for (i, name) in names.iter().enumerate() {
             assert!(!set.contains(name), "{i} before");
-            set.insert(name);
+            assert!(set.insert_new(name), "{i} added");
             assert!(set.contains(name), "{i} after");
+            assert!(!set.insert_new(name), "{i} added again");
             for earlier in &names[..i] {
                 assert!(set.contains(earlier));
             }
