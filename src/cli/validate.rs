@@ -86,12 +86,12 @@ pub(crate) fn parse_lang(s: &str) -> Result<LangArg, String> {
         })
 }
 
-/// What a worker hands back for one batch: each game's report and, in JSON mode, its serialised line.
+/// What a worker hands back for one batch: each game's report and, in JSON mode, the records of them all.
 struct BatchResult {
     games: Vec<GameReport>,
     /// With `--format json`: the games' records, one line each, as the worker wrote them (one buffer per batch:
     /// the output side writes it as it stands unless the tournament checks add to a game's problems).
-    records: String,
+    records: Vec<u8>,
     /// Where each game's record ends in `records`.
     record_ends: Vec<usize>,
     bytes: u64,
@@ -260,8 +260,7 @@ pub(crate) fn run(args: Args) -> i32 {
             }
             BatchResult {
                 games,
-                // serde_json writes UTF-8 (its writer takes bytes only to spare a check).
-                records: String::from_utf8(records).unwrap_or_default(),
+                records,
                 record_ends,
                 bytes,
                 maker: std::thread::current().id(),
@@ -404,7 +403,7 @@ fn emit_batch(
     json: bool,
     paint: &Paint,
     bar: &indicatif::ProgressBar,
-    spent: &SpentBin<(Vec<GameReport>, String, Vec<usize>)>,
+    spent: &SpentBin<(Vec<GameReport>, Vec<u8>, Vec<usize>)>,
 ) -> io::Result<()> {
     // The batch's output is gathered, then written at once: one pause of the progress bar per batch. With JSON,
     // the worker's records are written as they stand unless a game's problems grew here; from that game on,
@@ -432,18 +431,17 @@ fn emit_batch(
             *summary.claimable.entry(claim.as_str()).or_default() += 1;
         }
         if json {
+            let record = record_range(&result.record_ends, i);
             if added && !rewritten {
                 rewritten = true;
-                text.push_str(
-                    &records[..result.record_ends[i] - record_len(&result.record_ends, i)],
-                );
+                // serde_json writes UTF-8: nothing is replaced.
+                text.push_str(&String::from_utf8_lossy(&records[..record.start]));
             }
             if added {
                 text.push_str(&serde_json::to_string(&report).unwrap_or_default());
                 text.push('\n');
             } else if rewritten {
-                let end = result.record_ends[i];
-                text.push_str(&records[end - record_len(&result.record_ends, i)..end]);
+                text.push_str(&String::from_utf8_lossy(&records[record]));
             }
         } else if !report.problems.is_empty() {
             render_problems(&GameLabel::of(report), &report.problems, paint, &mut text);
@@ -451,7 +449,7 @@ fn emit_batch(
     }
     show_games(bar, summary.games);
     let written = if json && !rewritten {
-        bar.suspend(|| out.write_all(records.as_bytes()))
+        bar.suspend(|| out.write_all(records))
     } else if text.is_empty() {
         Ok(())
     } else {
@@ -462,9 +460,10 @@ fn emit_batch(
     written
 }
 
-/// The length of game `i`'s record, from the records' end offsets.
-fn record_len(ends: &[usize], i: usize) -> usize {
-    ends[i] - if i == 0 { 0 } else { ends[i - 1] }
+/// Where game `i`'s record is in a batch's records, from where each ends.
+fn record_range(ends: &[usize], i: usize) -> std::ops::Range<usize> {
+    let start = if i == 0 { 0 } else { ends[i - 1] };
+    start..ends[i]
 }
 
 /// Text after the records: on stderr in JSON mode (stdout holds only records), else on stdout.
