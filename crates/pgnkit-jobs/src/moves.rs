@@ -51,16 +51,17 @@ fn copy_canonical(out: &mut String, token: &[u8], m: &Move, lang: Language) -> b
     // SAFETY: only ASCII bytes are appended below (`body` and an ASCII letter), so the string stays UTF-8.
     let bytes = unsafe { out.as_mut_vec() };
     // Pawn moves and castling read the same in every language; a piece move's letter is its first byte.
-    if m.is_castle() || m.role == Role::Pawn {
-        let copied = if m.is_castle() {
-            first == b'O'
-        } else {
-            (b'a'..=b'h').contains(&first)
-        };
+    let mut copy_whole = |copied: bool| {
         if copied {
             push_bytes(bytes, body);
         }
-        return copied;
+        copied
+    };
+    if m.is_castle() {
+        return copy_whole(first == b'O');
+    }
+    if m.role == Role::Pawn {
+        return copy_whole((b'a'..=b'h').contains(&first));
     }
     let letter = lang.letter(m.role);
     if first.is_ascii_uppercase() && letter.is_ascii() {
