@@ -84,8 +84,15 @@ pub(crate) fn run(args: Args) -> i32 {
         bulk::BATCH_SIZE,
         |source, reader| {
             let mut games = Vec::new();
-            while let Some(game) = reader.next_game() {
-                games.push(examine(game, &names[source], &opts, &limits));
+            loop {
+                // Read a group, then examine it: each step's code serves the whole group while cached.
+                let group = reader.next_group();
+                if group.is_empty() {
+                    break;
+                }
+                for game in group {
+                    games.push(examine(game, &names[source], &opts, &limits));
+                }
             }
             BatchResult { games }
         },

@@ -9,13 +9,18 @@ use std::sync::{Arc, Mutex};
 
 use super::input::{self, Source};
 use super::pipeline::run_ordered;
-use pgnkit::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, GameReader};
+use pgnkit::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, GameLists, GameReader};
 
 /// Bytes of whole games per batch for the worker threads: small enough that the last batches of a file keep
 /// every thread busy and that a batch is still in a shared cache when a worker takes it from the reading
 /// thread, large enough that handing them out costs little (the sizes tried: docs/performance.md, "Tuning
 /// constants").
 pub const BATCH_SIZE: usize = 128 << 10;
+
+thread_local! {
+    /// A worker's game lists, lent to the reader of each batch it takes.
+    static LISTS: std::cell::Cell<GameLists> = std::cell::Cell::default();
+}
 
 /// What the ordered output side sees, in input order.
 pub enum Event<R> {
@@ -237,7 +242,9 @@ where
         |item| match item {
             Item::Start(source) => Event::Start { source },
             Item::Batch(source, batch) => {
-                let result = work(source, &mut batch.games());
+                let mut games = batch.games().with_lists(LISTS.take());
+                let result = work(source, &mut games);
+                LISTS.set(games.into_lists());
                 if let Ok(mut returned) = returned.lock() {
                     returned.push(batch.bytes);
                 }

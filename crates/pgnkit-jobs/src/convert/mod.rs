@@ -532,13 +532,21 @@ pub fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOu
 fn convert_games(games: &mut GameReader<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
     let mut converter = Converter::new(*opts);
     let mut output = BatchOutput::default();
-    while let Some(game) = games.next_game() {
-        output.games += 1;
-        output.bytes += game.source.len() as u64;
-        match converter.convert_game(game, file, &mut output.text, &mut output.notes) {
-            Fate::Converted => output.converted += 1,
-            Fate::Kept => output.kept += 1,
-            Fate::Skipped => output.skipped += 1,
+    loop {
+        // Read a group, then convert it: the reader's code and the converter's each serve the whole group
+        // while in the instruction cache.
+        let group = games.next_group();
+        if group.is_empty() {
+            break;
+        }
+        for game in group {
+            output.games += 1;
+            output.bytes += game.source.len() as u64;
+            match converter.convert_game(game, file, &mut output.text, &mut output.notes) {
+                Fate::Converted => output.converted += 1,
+                Fate::Kept => output.kept += 1,
+                Fate::Skipped => output.skipped += 1,
+            }
         }
     }
     output

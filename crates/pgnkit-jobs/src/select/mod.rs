@@ -197,62 +197,69 @@ pub fn select_batch(
     let mut notes = Vec::new();
     let mut moves = Vec::new();
     let mut scratch = String::new();
-    while let Some(game) = games.next_game() {
-        out.games += 1;
-        out.bytes += game.source.len() as u64;
-        let mut probe = Probe::new(&opts.reaches, &opts.materials, opts.dedupe, &mut moves);
-        let stats = if replay {
-            game_stats_with(game, &name, opts.lang, tallies, &mut probe)
-        } else {
-            GameStats::unreplayed(game)
-        };
-        if !opts.reaches.is_empty() || !opts.materials.is_empty() {
-            // A game without moves reaches its start position.
-            if let Some(r) = &stats.replayed {
-                probe.look(&r.final_position);
-            }
-            if !probe.reached || !probe.material_seen {
-                continue;
-            }
+    loop {
+        // Read a group, then sift it: each step's code serves the whole group while cached.
+        let read = games.next_group();
+        if read.is_empty() {
+            break;
         }
-        if let Some(filter) = &opts.filter {
-            if reads_columns {
-                row.clear();
-                rows::fill_game_row(&mut row, &mut scratch, file, &stats, reads_final_fen);
-            }
-            let passes = filter.eval(&mut |field| match field {
-                Field::Column(i) => match row.get(*i) {
-                    Some(bytes) => String::from_utf8_lossy(bytes),
-                    None => Cow::Borrowed(""),
-                },
-                Field::Tag(tag) => game.tag(tag).unwrap_or_default(),
-            });
-            if !passes {
-                continue;
-            }
-        }
-        let key = if opts.dedupe {
-            probe.key(game, &stats)
-        } else {
-            None
-        };
-        let start = buf.len();
-        if opts.keep_text {
-            match converter.as_mut() {
-                Some(c) => {
-                    c.convert_game(game, file, &mut buf, &mut notes);
+        for game in read {
+            out.games += 1;
+            out.bytes += game.source.len() as u64;
+            let mut probe = Probe::new(&opts.reaches, &opts.materials, opts.dedupe, &mut moves);
+            let stats = if replay {
+                game_stats_with(game, &name, opts.lang, tallies, &mut probe)
+            } else {
+                GameStats::unreplayed(game)
+            };
+            if !opts.reaches.is_empty() || !opts.materials.is_empty() {
+                // A game without moves reaches its start position.
+                if let Some(r) = &stats.replayed {
+                    probe.look(&r.final_position);
                 }
-                None => buf.extend_from_slice(game.source),
+                if !probe.reached || !probe.material_seen {
+                    continue;
+                }
             }
-            end_with_blank_line(&mut buf, start);
+            if let Some(filter) = &opts.filter {
+                if reads_columns {
+                    row.clear();
+                    rows::fill_game_row(&mut row, &mut scratch, file, &stats, reads_final_fen);
+                }
+                let passes = filter.eval(&mut |field| match field {
+                    Field::Column(i) => match row.get(*i) {
+                        Some(bytes) => String::from_utf8_lossy(bytes),
+                        None => Cow::Borrowed(""),
+                    },
+                    Field::Tag(tag) => game.tag(tag).unwrap_or_default(),
+                });
+                if !passes {
+                    continue;
+                }
+            }
+            let key = if opts.dedupe {
+                probe.key(game, &stats)
+            } else {
+                None
+            };
+            let start = buf.len();
+            if opts.keep_text {
+                match converter.as_mut() {
+                    Some(c) => {
+                        c.convert_game(game, file, &mut buf, &mut notes);
+                    }
+                    None => buf.extend_from_slice(game.source),
+                }
+                end_with_blank_line(&mut buf, start);
+            }
+            let group = opts.split.and_then(|by| by.group(&stats));
+            out.chosen.push(Chosen {
+                text: start..buf.len(),
+                key,
+                group,
+                notes: std::mem::take(&mut notes),
+            });
         }
-        let group = opts.split.and_then(|by| by.group(&stats));
-        out.chosen.push(Chosen {
-            text: start..buf.len(),
-            key,
-            group,
-            notes: std::mem::take(&mut notes),
-        });
     }
     out.text = buf;
     out

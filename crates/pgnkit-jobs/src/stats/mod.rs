@@ -38,7 +38,7 @@ use crate::validate::{Severity, ValidateOptions, validate_game_with};
 use pgnkit::core::{Claim, Move, Position, Termination};
 use pgnkit::notation::Language;
 use pgnkit::openings::{self, Classifier, Opening};
-use pgnkit::pgn::{Game, GameReader, GameResult, roster_index};
+use pgnkit::pgn::{GROUP_GAMES, Game, GameReader, GameResult, roster_index};
 use pgnkit::walk::{MoveAt, Variant, Visitor, Walk};
 use std::ops::ControlFlow;
 
@@ -528,14 +528,18 @@ pub fn run_batch(
     let mut out = BatchStats::default();
     let name: Arc<str> = Arc::from(file);
     match (opts.output, opts.format, &shapes.schema) {
-        (Output::StatsSummary, _, _) => {
-            while let Some(game) = games.next_game() {
+        (Output::StatsSummary, _, _) => loop {
+            let group = games.next_group();
+            if group.is_empty() {
+                break;
+            }
+            for game in group {
                 out.bytes += game.source.len() as u64;
                 let stats = game_stats(game, &name, opts.lang, &mut ());
                 out.add(&stats);
                 out.records.push(summary::GameRecord::of(&stats, game));
             }
-        }
+        },
         (Output::Games, Format::Parquet, Some(schema)) => {
             let mut cells = columnar::ArrowCells::new(schema, games.remaining() / GAME_BYTES);
             game_rows(games, &name, opts, &mut out, &mut cells);
@@ -612,11 +616,24 @@ fn game_rows(
     cells: &mut impl table::Cells,
 ) {
     let mut scratch = String::new();
-    while let Some(game) = games.next_game() {
-        out.bytes += game.source.len() as u64;
-        let stats = game_stats(game, file, opts.lang, &mut ());
-        out.add(&stats);
-        rows::write_game(cells, &mut scratch, file, &stats, game, &opts.tags);
+    let mut stats = Vec::with_capacity(GROUP_GAMES);
+    loop {
+        // A group's games are replayed, then its rows written: each step's code serves the whole group.
+        let group = games.next_group();
+        if group.is_empty() {
+            break;
+        }
+        stats.clear();
+        stats.extend(
+            group
+                .iter()
+                .map(|game| game_stats(game, file, opts.lang, &mut ())),
+        );
+        for (game, stats) in group.iter().zip(&stats) {
+            out.bytes += game.source.len() as u64;
+            out.add(stats);
+            rows::write_game(cells, &mut scratch, file, stats, game, &opts.tags);
+        }
     }
 }
 
@@ -629,12 +646,19 @@ fn move_rows<C: table::Cells>(
     cells: C,
 ) -> C {
     let mut sink = rows::MoveRows::new(cells, file);
-    while let Some(game) = games.next_game() {
-        out.bytes += game.source.len() as u64;
-        sink.start_game(game.index + 1);
-        // The rows need the moves, not the game's counts or opening.
-        let stats = game_stats_with(game, file, opts.lang, Tallies::NONE, &mut sink);
-        out.add(&stats);
+    loop {
+        // Read a group, then replay it: the reader's code serves the whole group while it is cached.
+        let group = games.next_group();
+        if group.is_empty() {
+            break;
+        }
+        for game in group {
+            out.bytes += game.source.len() as u64;
+            sink.start_game(game.index + 1);
+            // The rows need the moves, not the game's counts or opening.
+            let stats = game_stats_with(game, file, opts.lang, Tallies::NONE, &mut sink);
+            out.add(&stats);
+        }
     }
     sink.into_cells()
 }

@@ -43,6 +43,38 @@ impl Default for BufferStart {
     }
 }
 
+/// The most games [`GameReader::next_group`] reads at once: enough that each step of a job serves many
+/// games while its code is in the instruction cache, few enough that their models stay in the data cache
+/// (docs/performance.md, "Tuning constants").
+pub const GROUP_GAMES: usize = 16;
+
+/// [`GameReader::next_group`] reads no more games once the group's bytes reach this: the models of a few long
+/// annotated games take as much room as those of many short ones.
+pub const GROUP_BYTES: usize = 32 << 10;
+
+/// The lists a [`GameReader`] fills (its games' tags, tokens and problems), handed from one reader to the
+/// next so that reading another buffer allocates nothing once they have grown: [`GameReader::into_lists`]
+/// takes them back, [`GameReader::with_lists`] lends them.
+///
+/// Lists grown by a very long game are let go rather than kept, so what it holds stays small.
+#[derive(Debug, Default)]
+pub struct GameLists {
+    /// The reader's own game, then those of its group.
+    games: Vec<Game<'static>>,
+}
+
+/// A game of any buffer with `game`'s lists (emptied, and let go when a long game grew them).
+fn reuse<'b>(game: Game<'_>) -> Game<'b> {
+    let mut empty = Game {
+        tags: game.tags,
+        tokens: game.tokens,
+        diagnostics: game.diagnostics,
+        ..Game::default()
+    };
+    empty.release_large_lists();
+    empty
+}
+
 /// Reads the games of a buffer one after the other.
 ///
 /// ```
@@ -89,6 +121,9 @@ pub struct GameReader<'a> {
     /// Games this reader may still return (a block reader hands out a bounded number per call).
     games_left: usize,
     game: Game<'a>,
+    /// The games [`GameReader::next_group`] read last (the first `group_len`), and spare ones.
+    group: Vec<Game<'a>>,
+    group_len: usize,
 }
 
 impl<'a> GameReader<'a> {
@@ -120,28 +155,53 @@ impl<'a> GameReader<'a> {
             more_input: false,
             games_left: usize::MAX,
             game: Game::default(),
+            group: Vec::new(),
+            group_len: 0,
+        }
+    }
+
+    /// This reader with the lists of an earlier one, to reuse their allocations.
+    ///
+    /// ```
+    /// use pgnkit::pgn::GameReader;
+    /// let mut first = GameReader::new(b"1. e4 e5 *\n");
+    /// assert!(first.next_game().is_some());
+    /// let mut second = GameReader::new(b"1. d4 d5 *\n").with_lists(first.into_lists());
+    /// assert_eq!(second.next_game().unwrap().tokens.len(), 4);
+    /// ```
+    pub fn with_lists(mut self, lists: GameLists) -> Self {
+        let mut games = lists.games.into_iter();
+        if let Some(game) = games.next() {
+            self.game = reuse(game);
+        }
+        self.group = games.map(reuse).collect();
+        self.group_len = 0;
+        self
+    }
+
+    /// The reader's lists, emptied of this buffer, for the next reader ([`GameReader::with_lists`]).
+    pub fn into_lists(self) -> GameLists {
+        GameLists {
+            games: std::iter::once(self.game)
+                .chain(self.group)
+                .map(reuse)
+                .collect(),
         }
     }
 
     /// A reader for a block of a stream: `more_input` says whether bytes follow `buf`; if so, a game
-    /// that runs to the end of `buf` is held back (not returned, not consumed). `recycled` lends its
+    /// that runs to the end of `buf` is held back (not returned, not consumed). `lists` lends its
     /// allocations.
     pub(crate) fn for_block(
         buf: &'a [u8],
         start: BufferStart,
         more_input: bool,
-        recycled: Game<'_>,
+        lists: GameLists,
         most_games: usize,
     ) -> GameReader<'a> {
-        let mut games = GameReader::with_start(buf, start);
+        let mut games = GameReader::with_start(buf, start).with_lists(lists);
         games.more_input = more_input;
         games.games_left = most_games;
-        games.game = Game {
-            tags: recycled.tags,
-            tokens: recycled.tokens,
-            diagnostics: recycled.diagnostics,
-            ..Game::default()
-        };
         games
     }
 
@@ -155,16 +215,6 @@ impl<'a> GameReader<'a> {
         self.next
     }
 
-    /// The reader's lists, emptied of this buffer, to recycle their allocations.
-    pub(crate) fn recycle(self) -> Game<'static> {
-        Game {
-            tags: self.game.tags,
-            tokens: self.game.tokens,
-            diagnostics: self.game.diagnostics,
-            ..Game::default()
-        }
-    }
-
     /// The next game, reusing this reader's allocations (the returned game is overwritten by the next call).
     #[allow(clippy::should_implement_trait)]
     pub fn next_game(&mut self) -> Option<&Game<'a>> {
@@ -173,6 +223,49 @@ impl<'a> GameReader<'a> {
         } else {
             None
         }
+    }
+
+    /// The next few games, read at once: up to [`GROUP_GAMES`], fewer once they add up to [`GROUP_BYTES`] or
+    /// at the end of the buffer; an empty slice when no game is left. The games of the previous call (and
+    /// [`GameReader::next_game`]'s) are overwritten, their allocations reused.
+    ///
+    /// For a job that does several things to each game: done one group at a time, each step's code runs over
+    /// the whole group while it is in the processor's instruction cache, where one game at a time would load
+    /// the reader, the replay and the output code again for every game.
+    ///
+    /// ```
+    /// use pgnkit::pgn::{GROUP_GAMES, GameReader};
+    /// let pgn = "[Event \"A\"]\n\n1. e4 *\n\n".repeat(40);
+    /// let mut games = GameReader::new(pgn.as_bytes());
+    /// let mut indexes = Vec::new();
+    /// loop {
+    ///     let group = games.next_group();
+    ///     if group.is_empty() {
+    ///         break;
+    ///     }
+    ///     assert!(group.len() <= GROUP_GAMES);
+    ///     indexes.extend(group.iter().map(|game| game.index));
+    /// }
+    /// assert_eq!(indexes, (0..40).collect::<Vec<u64>>());
+    /// ```
+    pub fn next_group(&mut self) -> &[Game<'a>] {
+        // Lists grown by a long game are let go before their slot is used again: the group then holds long
+        // lists only for the games it holds now.
+        for game in &mut self.group[..self.group_len] {
+            game.release_large_lists();
+        }
+        self.group_len = 0;
+        let mut bytes = 0;
+        while self.group_len < GROUP_GAMES && bytes < GROUP_BYTES && self.parse_one() {
+            if self.group_len == self.group.len() {
+                self.group.push(Game::default());
+            }
+            let slot = &mut self.group[self.group_len];
+            std::mem::swap(&mut self.game, slot);
+            bytes += slot.source.len();
+            self.group_len += 1;
+        }
+        &self.group[..self.group_len]
     }
 
     /// Byte position (in the buffer) where the next game starts.
@@ -669,6 +762,7 @@ fn word_at(buf: &[u8], i: usize) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pgn::model::KEPT_LIST_BYTES;
     use crate::pgn::{DiagnosticKind as D, Encoding, Location};
 
     /// Tokens of the first game as short strings: `N12`, `N12...`, `M<san>[!n][ep]`, `$n`, `{}`,
@@ -919,5 +1013,131 @@ mod tests {
         assert!(std::mem::size_of::<Token>() <= 24);
         assert!(std::mem::size_of::<Tag>() <= 24);
         assert!(std::mem::size_of::<Diagnostic>() <= 12);
+    }
+
+    /// Games of every kind the reader tells apart, and one long enough to grow the lists past what a slot
+    /// keeps.
+    fn assorted_games() -> Vec<u8> {
+        let mut text = Vec::new();
+        for i in 0..70 {
+            match i % 7 {
+                0 => text.extend_from_slice(
+                    b"[Event \"a\"]\n[White \"W\"]\n\n1. e4 e5 2. Nf3 {x} Nc6 1-0\n\n",
+                ),
+                1 => text.extend_from_slice(b"1. d4 (1. c4 e5) d5 2. c4 $1 *\r\n\r\n"),
+                2 => text.extend_from_slice(b"[Event \"caf\xe9\"]\n\n1. e4 Kx?? {unclosed\n\n"),
+                3 => text.extend_from_slice(b"[Event \"tags only\"]\n[Result \"*\"]\n\n*\n\n"),
+                4 => {
+                    text.extend_from_slice(b"[Event \"long\"]\n\n");
+                    for n in 1..=3000 {
+                        text.extend_from_slice(format!("{n}. Nf3 {{a}} Nf6 {{b}} ").as_bytes());
+                    }
+                    text.extend_from_slice(b"*\n\n");
+                }
+                5 => text.extend_from_slice(b"%escaped line\n1. e4 ; rest\n e5 0-1\n\n"),
+                _ => text.extend_from_slice(
+                    b"[Event \"b\"]\n1.e4 e5 2.Bc4 Nc6 3.Qh5 Nf6 4.Qxf7# 1-0\n\n",
+                ),
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn groups_hold_the_games_read_one_at_a_time() {
+        let text = assorted_games();
+        let mut one = GameReader::new(&text);
+        let mut expected = Vec::new();
+        while let Some(game) = one.next_game() {
+            expected.push(game.clone());
+        }
+        assert_eq!(expected.len(), 70);
+
+        let mut grouped = GameReader::new(&text);
+        let mut got = Vec::new();
+        loop {
+            let group = grouped.next_group();
+            if group.is_empty() {
+                break;
+            }
+            assert!(group.len() <= GROUP_GAMES);
+            // Only the last game may take the group to its byte limit.
+            let before_last: usize = group[..group.len() - 1]
+                .iter()
+                .map(|g| g.source.len())
+                .sum();
+            assert!(before_last < GROUP_BYTES, "{before_last}");
+            got.extend(group.iter().cloned());
+        }
+        assert_eq!(got, expected);
+
+        // One game at a time and groups, mixed on one reader.
+        let mut mixed = GameReader::new(&text);
+        let mut got = Vec::new();
+        for turn in 0.. {
+            if turn % 2 == 0 {
+                match mixed.next_game() {
+                    Some(game) => got.push(game.clone()),
+                    None => break,
+                }
+            } else {
+                let group = mixed.next_group();
+                if group.is_empty() {
+                    break;
+                }
+                got.extend(group.iter().cloned());
+            }
+        }
+        assert_eq!(got, expected);
+
+        // A reader lent the lists of another reads the same games.
+        let mut lent = GameReader::new(&text).with_lists(grouped.into_lists());
+        let mut got = Vec::new();
+        while let Some(game) = lent.next_game() {
+            got.push(game.clone());
+        }
+        assert_eq!(got, expected);
+    }
+
+    /// The bytes a reader's idle lists hold: every slot's, its own game's included.
+    fn largest_list(reader: &GameReader<'_>, skip_group: usize) -> usize {
+        std::iter::once(&reader.game)
+            .chain(&reader.group[skip_group..])
+            .map(|g| {
+                (g.tokens.capacity() * std::mem::size_of::<Token>())
+                    .max(g.tags.capacity() * std::mem::size_of::<Tag>())
+                    .max(g.diagnostics.capacity() * std::mem::size_of::<Diagnostic>())
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn a_long_game_leaves_no_long_lists_behind() {
+        let mut text = Vec::new();
+        text.extend_from_slice(b"[Event \"long\"]\n\n");
+        for n in 1..=5000 {
+            text.extend_from_slice(format!("{n}. Nf3 {{a}} Nf6 {{b}} ").as_bytes());
+        }
+        text.extend_from_slice(b"*\n\n");
+        let short = "[Event \"short\"]\n\n1. e4 e5 *\n\n".repeat(3 * GROUP_GAMES);
+        text.extend_from_slice(short.as_bytes());
+
+        let mut games = GameReader::new(&text);
+        let long = &games.next_group()[0];
+        assert!(long.tokens.len() * std::mem::size_of::<Token>() > KEPT_LIST_BYTES);
+        let group = games.next_group();
+        assert_eq!(group.len(), GROUP_GAMES);
+        assert!(largest_list(&games, 0) <= KEPT_LIST_BYTES);
+        // Nor does the reader's one-at-a-time game keep them, when lent on.
+        let mut again = GameReader::new(&text);
+        assert!(again.next_game().is_some());
+        let lists = again.into_lists();
+        assert!(
+            lists
+                .games
+                .iter()
+                .all(|g| g.tokens.capacity() * std::mem::size_of::<Token>() <= KEPT_LIST_BYTES)
+        );
     }
 }

@@ -91,7 +91,7 @@ pub mod writer;
 pub use commands::{
     Command, Eval, clock, commands, emt, eval, parse_clock, parse_eval, strip_clocks,
 };
-pub use game_reader::{BufferStart, GameReader, parse_all};
+pub use game_reader::{BufferStart, GROUP_BYTES, GROUP_GAMES, GameLists, GameReader, parse_all};
 pub use lex::GameResult;
 pub use location::{LineMap, Location, Locator, advance, count_line_breaks};
 pub use model::{

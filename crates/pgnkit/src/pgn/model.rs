@@ -294,7 +294,25 @@ pub struct MoveLetters {
     pub irregular: bool,
 }
 
+/// Bytes a list of an idle [`Game`] may keep (a long game's): a group of games kept for reuse holds a few
+/// lists each, and one huge game must not leave them all huge.
+pub(crate) const KEPT_LIST_BYTES: usize = 32 << 10;
+
+fn release_if_large<T>(list: &mut Vec<T>) {
+    if list.capacity() * std::mem::size_of::<T>() > KEPT_LIST_BYTES {
+        *list = Vec::new();
+    }
+}
+
 impl<'a> Game<'a> {
+    /// Lets go of lists grown beyond what a long game needs (their contents are stale: the next read
+    /// clears them anyway).
+    pub(crate) fn release_large_lists(&mut self) {
+        release_if_large(&mut self.tags);
+        release_if_large(&mut self.tokens);
+        release_if_large(&mut self.diagnostics);
+    }
+
     /// Raw bytes of a span.
     #[inline]
     pub fn bytes(&self, span: Span) -> &'a [u8] {

@@ -9,7 +9,7 @@ use std::fmt;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
-use super::game_reader::{BufferStart, GameReader};
+use super::game_reader::{BufferStart, GameLists, GameReader};
 use super::lex;
 use super::location::{self, Location};
 use super::model::{DiagnosticKind, Game, TokenKind};
@@ -624,7 +624,7 @@ fn finished_prefix(buf: &[u8], start: BufferStart) -> usize {
 #[derive(Debug)]
 pub struct BlockReader<R> {
     feed: Feed<R>,
-    recycled: Game<'static>,
+    recycled: GameLists,
 }
 
 impl<R: Read> BlockReader<R> {
@@ -632,7 +632,7 @@ impl<R: Read> BlockReader<R> {
     pub fn new(input: R, block: usize) -> Self {
         BlockReader {
             feed: Feed::new(input, block),
-            recycled: Game::default(),
+            recycled: GameLists::default(),
         }
     }
 
@@ -674,7 +674,7 @@ impl<R: Read> BlockReader<R> {
         let held = games.stopped_at_limit();
         let complete = !more && len == self.feed.buf.len() && !held;
         let next = games.next_start();
-        self.recycled = games.recycle();
+        self.recycled = games.into_lists();
         self.feed.buf.drain(..used);
         self.feed.start = next;
         self.feed
