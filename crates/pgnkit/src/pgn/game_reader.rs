@@ -43,10 +43,10 @@ impl Default for BufferStart {
     }
 }
 
-/// The most games [`GameReader::next_group`] reads at once: enough that each step of a job serves many
-/// games while its code is in the instruction cache, few enough that their models stay in the data cache
-/// (docs/performance.md, "Tuning constants").
-pub const GROUP_GAMES: usize = 16;
+/// The most games [`GameReader::next_group`] reads at once: enough that each step of a job serves several
+/// games while its code is in the instruction cache, few enough that their models stay in the data cache and
+/// that the lists each worker keeps add little to its memory (docs/performance.md, "Tuning constants").
+pub const GROUP_GAMES: usize = 8;
 
 /// [`GameReader::next_group`] reads no more games once the group's bytes reach this: the models of a few long
 /// annotated games take as much room as those of many short ones.
