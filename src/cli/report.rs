@@ -84,12 +84,8 @@ pub(crate) fn run(args: Args) -> i32 {
         bulk::BATCH_SIZE,
         |source, reader| {
             let mut games = Vec::new();
-            loop {
+            while let Some(group) = reader.next_group() {
                 // Read a group, then examine it: each step's code serves the whole group while cached.
-                let group = reader.next_group();
-                if group.is_empty() {
-                    break;
-                }
                 for game in group {
                     games.push(examine(game, &names[source], &opts, &limits));
                 }

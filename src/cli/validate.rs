@@ -254,13 +254,9 @@ pub(crate) fn run(args: Args) -> i32 {
                 records.reserve(reader.remaining());
             }
             let mut bytes = 0;
-            loop {
+            while let Some(group) = reader.next_group() {
                 // A group's games are all checked, then all written: each step's code serves the whole
                 // group while it is in the instruction cache.
-                let group = reader.next_group();
-                if group.is_empty() {
-                    break;
-                }
                 let first = games.len();
                 for game in group {
                     bytes += game.source.len() as u64;

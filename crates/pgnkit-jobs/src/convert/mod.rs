@@ -532,13 +532,9 @@ pub fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOu
 fn convert_games(games: &mut GameReader<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
     let mut converter = Converter::new(*opts);
     let mut output = BatchOutput::default();
-    loop {
+    while let Some(group) = games.next_group() {
         // Read a group, then convert it: the reader's code and the converter's each serve the whole group
         // while in the instruction cache.
-        let group = games.next_group();
-        if group.is_empty() {
-            break;
-        }
         for game in group {
             output.games += 1;
             output.bytes += game.source.len() as u64;

@@ -197,12 +197,8 @@ pub fn select_batch(
     let mut notes = Vec::new();
     let mut moves = Vec::new();
     let mut scratch = String::new();
-    loop {
+    while let Some(read) = games.next_group() {
         // Read a group, then sift it: each step's code serves the whole group while cached.
-        let read = games.next_group();
-        if read.is_empty() {
-            break;
-        }
         for game in read {
             out.games += 1;
             out.bytes += game.source.len() as u64;

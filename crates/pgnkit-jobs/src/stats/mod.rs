@@ -528,18 +528,16 @@ pub fn run_batch(
     let mut out = BatchStats::default();
     let name: Arc<str> = Arc::from(file);
     match (opts.output, opts.format, &shapes.schema) {
-        (Output::StatsSummary, _, _) => loop {
-            let group = games.next_group();
-            if group.is_empty() {
-                break;
+        (Output::StatsSummary, _, _) => {
+            while let Some(group) = games.next_group() {
+                for game in group {
+                    out.bytes += game.source.len() as u64;
+                    let stats = game_stats(game, &name, opts.lang, &mut ());
+                    out.add(&stats);
+                    out.records.push(summary::GameRecord::of(&stats, game));
+                }
             }
-            for game in group {
-                out.bytes += game.source.len() as u64;
-                let stats = game_stats(game, &name, opts.lang, &mut ());
-                out.add(&stats);
-                out.records.push(summary::GameRecord::of(&stats, game));
-            }
-        },
+        }
         (Output::Games, Format::Parquet, Some(schema)) => {
             let mut cells = columnar::ArrowCells::new(schema, games.remaining() / GAME_BYTES);
             game_rows(games, &name, opts, &mut out, &mut cells);
@@ -617,12 +615,8 @@ fn game_rows(
 ) {
     let mut scratch = String::new();
     let mut stats = Vec::with_capacity(GROUP_GAMES);
-    loop {
+    while let Some(group) = games.next_group() {
         // A group's games are replayed, then its rows written: each step's code serves the whole group.
-        let group = games.next_group();
-        if group.is_empty() {
-            break;
-        }
         stats.clear();
         stats.extend(
             group
@@ -646,12 +640,8 @@ fn move_rows<C: table::Cells>(
     cells: C,
 ) -> C {
     let mut sink = rows::MoveRows::new(cells, file);
-    loop {
+    while let Some(group) = games.next_group() {
         // Read a group, then replay it: the reader's code serves the whole group while it is cached.
-        let group = games.next_group();
-        if group.is_empty() {
-            break;
-        }
         for game in group {
             out.bytes += game.source.len() as u64;
             sink.start_game(game.index + 1);

@@ -226,7 +226,7 @@ impl<'a> GameReader<'a> {
     }
 
     /// The next few games, read at once: up to [`GROUP_GAMES`], fewer once they add up to [`GROUP_BYTES`] or
-    /// at the end of the buffer; an empty slice when no game is left. The games of the previous call (and
+    /// at the end of the buffer; `None` when no game is left. The games of the previous call (and
     /// [`GameReader::next_game`]'s) are overwritten, their allocations reused.
     ///
     /// For a job that does several things to each game: done one group at a time, each step's code runs over
@@ -238,17 +238,13 @@ impl<'a> GameReader<'a> {
     /// let pgn = "[Event \"A\"]\n\n1. e4 *\n\n".repeat(40);
     /// let mut games = GameReader::new(pgn.as_bytes());
     /// let mut indexes = Vec::new();
-    /// loop {
-    ///     let group = games.next_group();
-    ///     if group.is_empty() {
-    ///         break;
-    ///     }
+    /// while let Some(group) = games.next_group() {
     ///     assert!(group.len() <= GROUP_GAMES);
     ///     indexes.extend(group.iter().map(|game| game.index));
     /// }
     /// assert_eq!(indexes, (0..40).collect::<Vec<u64>>());
     /// ```
-    pub fn next_group(&mut self) -> &[Game<'a>] {
+    pub fn next_group(&mut self) -> Option<&[Game<'a>]> {
         // Lists grown by a long game are let go before their slot is used again: the group then holds long
         // lists only for the games it holds now.
         for game in &mut self.group[..self.group_len] {
@@ -265,7 +261,7 @@ impl<'a> GameReader<'a> {
             bytes += slot.source.len();
             self.group_len += 1;
         }
-        &self.group[..self.group_len]
+        (self.group_len > 0).then(|| &self.group[..self.group_len])
     }
 
     /// Byte position (in the buffer) where the next game starts.
@@ -1055,11 +1051,7 @@ mod tests {
 
         let mut grouped = GameReader::new(&text);
         let mut got = Vec::new();
-        loop {
-            let group = grouped.next_group();
-            if group.is_empty() {
-                break;
-            }
+        while let Some(group) = grouped.next_group() {
             assert!(group.len() <= GROUP_GAMES);
             // Only the last game may take the group to its byte limit.
             let before_last: usize = group[..group.len() - 1]
@@ -1070,6 +1062,7 @@ mod tests {
             got.extend(group.iter().cloned());
         }
         assert_eq!(got, expected);
+        assert!(grouped.next_group().is_none(), "still none after the end");
 
         // One game at a time and groups, mixed on one reader.
         let mut mixed = GameReader::new(&text);
@@ -1081,11 +1074,10 @@ mod tests {
                     None => break,
                 }
             } else {
-                let group = mixed.next_group();
-                if group.is_empty() {
-                    break;
+                match mixed.next_group() {
+                    Some(group) => got.extend(group.iter().cloned()),
+                    None => break,
                 }
-                got.extend(group.iter().cloned());
             }
         }
         assert_eq!(got, expected);
@@ -1124,10 +1116,9 @@ mod tests {
         text.extend_from_slice(short.as_bytes());
 
         let mut games = GameReader::new(&text);
-        let long = &games.next_group()[0];
+        let long = &games.next_group().unwrap()[0];
         assert!(long.tokens.len() * std::mem::size_of::<Token>() > KEPT_LIST_BYTES);
-        let group = games.next_group();
-        assert_eq!(group.len(), GROUP_GAMES);
+        assert_eq!(games.next_group().map(<[Game]>::len), Some(GROUP_GAMES));
         assert!(largest_list(&games, 0) <= KEPT_LIST_BYTES);
         // Nor does the reader's one-at-a-time game keep them, when lent on.
         let mut again = GameReader::new(&text);
