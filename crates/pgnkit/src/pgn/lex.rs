@@ -551,6 +551,30 @@ fn scan_tag_general(buf: &[u8], pos: usize) -> TagScan {
 /// gives, found without its blank skipping and problem bookkeeping. `None` for anything else.
 #[inline]
 fn scan_plain_tag(buf: &[u8], pos: usize) -> Option<TagScan> {
+    let plain = plain_tag(buf, pos)?;
+    Some(TagScan {
+        end: plain.end,
+        name: (pos + 1, plain.name_end),
+        value: Some((plain.name_end + 2, plain.end - 2)),
+        problems: [None, None],
+        truncated: false,
+    })
+}
+
+/// Where a tag pair of the plain form ([`scan_plain_tag`]) ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PlainTag {
+    /// The end of the name, which starts right after the `[`.
+    pub(crate) name_end: usize,
+    /// Just past the `]`.
+    pub(crate) end: usize,
+}
+
+/// The tag pair at `pos` (`buf[pos] == b'['`) if it has the plain form `[Name "value"]`. What [`scan_tag`]
+/// finds for it is whole: nothing more input could bring changes it. The splitter needs only its name and
+/// its end.
+#[inline]
+pub(crate) fn plain_tag(buf: &[u8], pos: usize) -> Option<PlainTag> {
     let n = buf.len();
     let name_start = pos + 1;
     let mut i = name_start;
@@ -560,17 +584,13 @@ fn scan_plain_tag(buf: &[u8], pos: usize) -> Option<TagScan> {
     if i == name_start || buf.get(i..i + 2) != Some(&b" \""[..]) {
         return None;
     }
-    let value_start = i + 2;
-    let q = find_any(buf, value_start, [b'"', b'\\', b'\n', b'\r']);
+    let q = find_any(buf, i + 2, [b'"', b'\\', b'\n', b'\r']);
     if buf.get(q..q + 2) != Some(&b"\"]"[..]) {
         return None;
     }
-    Some(TagScan {
+    Some(PlainTag {
+        name_end: i,
         end: q + 2,
-        name: (name_start, i),
-        value: Some((value_start, q)),
-        problems: [None, None],
-        truncated: false,
     })
 }
 

@@ -46,17 +46,24 @@ pub fn game_starts(buf: &[u8], at_line_start: bool, complete: bool, out: &mut Ve
                     Bracket::TagPair if boundary.section() == Section::Before => out.push(0),
                     Bracket::TagPair => {}
                 }
-                let scan = lex::scan_tag(buf, i);
-                if !complete && (scan.truncated || scan.name.1 == n) {
-                    // cut by the end of the buffer: the rest is the unfinished last game
-                    return;
-                }
-                let name = &buf[scan.name.0..scan.name.1];
+                // Nearly every tag pair is plain: its name and end are all the boundary needs, found without
+                // the general scan's bookkeeping.
+                let (name, end) = match lex::plain_tag(buf, i) {
+                    Some(tag) => (&buf[i + 1..tag.name_end], tag.end),
+                    None => {
+                        let scan = lex::scan_tag(buf, i);
+                        if !complete && (scan.truncated || scan.name.1 == n) {
+                            // cut by the end of the buffer: the rest is the unfinished last game
+                            return;
+                        }
+                        (&buf[scan.name.0..scan.name.1], scan.end)
+                    }
+                };
                 if boundary.tag_pair(name) {
                     next_game(&mut boundary, out, i);
                     boundary.tag_pair(name);
                 }
-                i = scan.end;
+                i = end;
             }
             _ => {
                 if boundary.movetext_starts_next() {
