@@ -230,14 +230,24 @@ fn tag_span(game: &Game<'_>, name: &str) -> Span {
 
 /// The start position and variant from the tags, and the language of the piece letters.
 pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, SetupError> {
-    let variant = variant_of(game.tag("Variant").as_deref()).map_err(|name| {
-        SetupError::UnsupportedVariant {
-            name,
-            span: tag_span(game, "Variant"),
+    // The first tag of each name counts (as for `Game::tag`); one pass finds both, as every game is prepared.
+    let (mut variant_tag, mut fen_tag) = (None, None);
+    for tag in &game.tags {
+        match game.bytes(tag.name) {
+            b"Variant" if variant_tag.is_none() => variant_tag = Some(tag),
+            b"FEN" if fen_tag.is_none() => fen_tag = Some(tag),
+            _ => {}
         }
-    })?;
+    }
+    let variant =
+        variant_of(variant_tag.map(|t| game.tag_value(t)).as_deref()).map_err(|name| {
+            SetupError::UnsupportedVariant {
+                name,
+                span: tag_span(game, "Variant"),
+            }
+        })?;
     let mut repair = None;
-    let start = match game.tag("FEN") {
+    let start = match fen_tag.map(|t| game.tag_value(t)) {
         None => Position::new(),
         Some(text) => {
             let start = fen::parse_fen(&text)
@@ -346,7 +356,7 @@ pub fn choose_language(
         LanguageChoice {
             lang,
             confidence,
-            equivalents: class.iter().filter(|&l| l != lang).collect(),
+            equivalents: class.without(lang),
             guessed_among: Vec::new(),
         }
     };
@@ -991,6 +1001,39 @@ mod tests {
             prepare(&games[1], None),
             Err(SetupError::InvalidFen { .. })
         ));
+    }
+
+    #[test]
+    fn the_setup_tags_are_found_in_any_order_among_others() {
+        // Chess960 rights from the FEN only when the Variant tag says so, before or after it.
+        let fen = "[FEN \"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\"]";
+        for (tags, chess960) in [
+            (
+                format!("[Event \"e\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n{fen}"),
+                true,
+            ),
+            (format!("{fen}\n[Site \"s\"]\n[Variant \"chess960\"]"), true),
+            (format!("[Event \"e\"]\n{fen}\n[White \"w\"]"), false),
+        ] {
+            let text = format!("{tags}\n\n9. g3 *\n");
+            let games = parse_all(text.as_bytes());
+            let prepared = prepare(&games[0], None).unwrap();
+            let wanted =
+                fen::parse_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+                    .unwrap();
+            let wanted = if chess960 {
+                wanted.into_chess960()
+            } else {
+                wanted
+            };
+            assert_eq!(prepared.start, wanted, "{tags}");
+            let variant = if chess960 {
+                Variant::Chess960
+            } else {
+                Variant::Standard
+            };
+            assert_eq!(prepared.variant, variant, "{tags}");
+        }
     }
 
     #[test]

@@ -588,33 +588,41 @@ pub fn validate_game_with<C: Visitor>(
     // One pass over the tags: values decoded once, for the report and the tag checks.
     // Values are decoded only for the tags validate reads (the Seven Tag Roster and the tags the checks read);
     // the others only need their names.
+    // Where the first tag of each name the report shows stands in `values`: the Seven Tag Roster in its
+    // order, then EventDate (found while the values are gathered, not looked up by name afterwards).
+    const EVENT_DATE: usize = 7;
+    let mut shown = [None::<usize>; 8];
     let values: Vec<(&[u8], Cow<'_, str>)> = if opts.report_tags || opts.tag_checks {
-        game.tags
-            .iter()
-            .map(|t| {
-                let name = game.bytes(t.name);
-                let value = if roster_index(name).is_some() || is_checked_tag(name) {
-                    game.tag_value(t)
-                } else {
-                    Cow::Borrowed("")
-                };
-                (name, value)
-            })
-            .collect()
+        let mut values = Vec::with_capacity(game.tags.len());
+        for t in &game.tags {
+            let name = game.bytes(t.name);
+            let slot = roster_index(name).or_else(|| (name == b"EventDate").then_some(EVENT_DATE));
+            let value = if slot.is_some() || is_checked_tag(name) {
+                game.tag_value(t)
+            } else {
+                Cow::Borrowed("")
+            };
+            if let Some(slot) = slot {
+                shown[slot].get_or_insert(values.len());
+            }
+            values.push((name, value));
+        }
+        values
     } else {
         // The verdict needs only the Result tag.
-        game.tags
+        let result = game
+            .tags
             .iter()
             .find(|t| game.bytes(t.name) == b"Result")
-            .map(|t| (&b"Result"[..], game.tag_value(t)))
-            .into_iter()
-            .collect()
+            .map(|t| (&b"Result"[..], game.tag_value(t)));
+        shown[6] = result.as_ref().map(|_| 0);
+        result.into_iter().collect()
     };
+    let value_at = |slot: usize| shown[slot].map(|k| values[k].1.as_ref());
     let value = |name: &str| {
-        values
-            .iter()
-            .find(|(n, _)| *n == name.as_bytes())
-            .map(|(_, v)| v.as_ref())
+        let slot = roster_index(name.as_bytes()).unwrap_or(EVENT_DATE);
+        debug_assert!(slot != EVENT_DATE || name == "EventDate");
+        value_at(slot)
     };
     let tag = |name: &str| value(name).map_or_else(TagText::default, TagText::new);
     let mut report = GameReport {

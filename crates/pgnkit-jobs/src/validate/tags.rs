@@ -7,7 +7,7 @@
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use pgnkit::pgn::{GameResult, SEVEN_TAG_ROSTER};
+use pgnkit::pgn::{GameResult, SEVEN_TAG_ROSTER, roster_index};
 use pgnkit::walk::{Variant, variant_of};
 
 use super::report::ProblemKind;
@@ -193,11 +193,25 @@ pub fn check_tags_until<V: AsRef<str>>(
     locale: Locale,
 ) -> Vec<TagProblem> {
     let mut problems = Vec::new();
-    let find = |name: &str| tags.iter().position(|(n, _)| *n == name.as_bytes());
+    // The tags the checks below look up, found in one pass (each game's tags are checked).
+    let mut roster_seen = 0u8;
+    let (mut setup, mut variant, mut has_fen) = (None, None, false);
+    for (i, (name, _)) in tags.iter().enumerate() {
+        if let Some(r) = roster_index(name) {
+            roster_seen |= 1 << r;
+            continue;
+        }
+        match *name {
+            b"SetUp" if setup.is_none() => setup = Some(i),
+            b"Variant" if variant.is_none() => variant = Some(i),
+            b"FEN" => has_fen = true,
+            _ => {}
+        }
+    }
     // One problem for all the missing ones: a game without tags is one finding, not seven.
     let missing: Vec<&str> = SEVEN_TAG_ROSTER
         .into_iter()
-        .filter(|name| find(name).is_none())
+        .filter(|name| roster_index(name.as_bytes()).is_some_and(|r| roster_seen & (1 << r) == 0))
         .collect();
     if !missing.is_empty() {
         problems.push(TagProblem {
@@ -321,9 +335,9 @@ pub fn check_tags_until<V: AsRef<str>>(
             _ => {}
         }
     }
-    if let Some(i) = find("SetUp")
+    if let Some(i) = setup
         && tags[i].1.as_ref() == "1"
-        && find("FEN").is_none()
+        && !has_fen
     {
         push(
             ProblemKind::SetupWithoutFen,
@@ -335,9 +349,9 @@ pub fn check_tags_until<V: AsRef<str>>(
             ),
         );
     }
-    if let Some(i) = find("Variant")
+    if let Some(i) = variant
         && variant_of(Some(tags[i].1.as_ref())) == Ok(Variant::Chess960)
-        && find("FEN").is_none()
+        && !has_fen
     {
         push(
             ProblemKind::Chess960WithoutFen,
@@ -410,6 +424,70 @@ mod tests {
         ] {
             assert!(!is_valid_date(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn missing_roster_tags_and_setup_tags_are_found_wherever_the_tags_stand() {
+        let kinds = |tags: &[(&str, &str)]| -> Vec<(ProblemKind, Option<usize>, String)> {
+            let tags: Vec<(&[u8], &str)> = tags.iter().map(|(n, v)| (n.as_bytes(), *v)).collect();
+            check_tags(&tags, Locale::En)
+                .into_iter()
+                .map(|p| (p.kind, p.tag, p.message))
+                .collect()
+        };
+        let roster = [
+            ("Event", "e"),
+            ("Site", "s"),
+            ("Date", "2024.01.02"),
+            ("Round", "1"),
+            ("White", "w"),
+            ("Black", "b"),
+            ("Result", "*"),
+        ];
+        assert_eq!(kinds(&roster), []);
+        // Any order, with other tags between: nothing missing.
+        let mut shuffled = roster.to_vec();
+        shuffled.reverse();
+        shuffled.insert(3, ("Annotator", "a"));
+        assert_eq!(kinds(&shuffled), []);
+        // The missing ones, in roster order whatever order the others come in.
+        let some = [
+            ("Result", "*"),
+            ("Annotator", "a"),
+            ("Site", "s"),
+            ("White", "w"),
+        ];
+        let found = kinds(&some);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, ProblemKind::MissingTag);
+        assert!(
+            found[0].2.ends_with("tags: Event, Date, Round, Black"),
+            "{}",
+            found[0].2
+        );
+        // SetUp "1" and Chess960 need a FEN tag, before or after them; the problem points at their tag.
+        let with = |extra: &[(&'static str, &'static str)]| {
+            let mut tags = roster.to_vec();
+            tags.extend_from_slice(extra);
+            kinds(&tags)
+                .into_iter()
+                .map(|(kind, tag, _)| (kind, tag))
+                .collect::<Vec<_>>()
+        };
+        let fen = ("FEN", "8/8/8/8/8/8/8/K1k5 w - - 0 1");
+        assert_eq!(
+            with(&[("SetUp", "1")]),
+            [(ProblemKind::SetupWithoutFen, Some(7))]
+        );
+        assert_eq!(with(&[("SetUp", "1"), fen]), []);
+        assert_eq!(with(&[fen, ("SetUp", "1")]), []);
+        assert_eq!(with(&[("SetUp", "0")]), []);
+        assert_eq!(
+            with(&[("Annotator", "a"), ("Variant", "chess960")]),
+            [(ProblemKind::Chess960WithoutFen, Some(8))]
+        );
+        assert_eq!(with(&[fen, ("Variant", "Chess960")]), []);
+        assert_eq!(with(&[("Variant", "Standard")]), []);
     }
 
     #[test]

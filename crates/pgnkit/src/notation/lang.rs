@@ -243,8 +243,7 @@ impl Language {
     /// True if every letter of `used` is a piece letter of this language.
     #[inline]
     pub fn reads(self, used: LetterSet) -> bool {
-        let known = LETTER_MASKS[self.index()].iter().fold(0, |acc, m| acc | m);
-        used.0 & !known == 0
+        used.0 & !KNOWN_LETTERS[self.index()] == 0
     }
 
     /// True if both languages read every letter of `used` as the same role.
@@ -335,6 +334,21 @@ const LETTER_MASKS: [[u32; 6]; 16] = {
         role += 1;
     }
     masks
+};
+
+/// Per language, every [`LetterSet`] bit it reads: [`LETTER_MASKS`]' six roles together.
+const KNOWN_LETTERS: [u32; 16] = {
+    let mut known = [0u32; 16];
+    let mut lang = 0;
+    while lang < 16 {
+        let mut role = 0;
+        while role < 6 {
+            known[lang] |= LETTER_MASKS[lang][role];
+            role += 1;
+        }
+        lang += 1;
+    }
+    known
 };
 
 impl LetterSet {
@@ -502,14 +516,25 @@ impl LanguageSet {
         self.0.count_ones()
     }
 
+    /// The set without `lang`.
+    pub const fn without(self, lang: Language) -> LanguageSet {
+        LanguageSet(self.0 & !(1 << lang as u8))
+    }
+
     /// The preferred language of the set.
     pub fn first(self) -> Option<Language> {
-        self.iter().next()
+        // Bit `i` is `Language::ALL[i]`, and `ALL` is in preference order: the lowest bit is the first.
+        (self.0 != 0).then(|| Language::ALL[self.0.trailing_zeros() as usize])
     }
 
     /// The languages, in preference order.
     pub fn iter(self) -> impl Iterator<Item = Language> {
-        Language::ALL.into_iter().filter(move |l| self.contains(*l))
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            let first = LanguageSet(bits).first()?;
+            bits &= bits - 1;
+            Some(first)
+        })
     }
 }
 
@@ -615,6 +640,57 @@ mod tests {
 
     fn codes(set: LanguageSet) -> Vec<&'static str> {
         set.iter().map(Language::code).collect()
+    }
+
+    #[test]
+    fn language_sets_agree_with_the_preference_order() {
+        // A set's bit for a language is its place in `Language::ALL`: first, iteration and removal rely on it.
+        for (i, lang) in Language::ALL.into_iter().enumerate() {
+            assert_eq!(lang.index(), i, "{lang}");
+        }
+        // Every set of the first and last few languages and a spread of others, against the definitions:
+        // the members of ALL in order, the first of them, and all but one.
+        for bits in (0u32..1 << 16)
+            .step_by(97)
+            .chain([0, 1, 0x8000, 0xFFFF, 0x8001])
+        {
+            let mut set = LanguageSet::EMPTY;
+            let members: Vec<Language> = Language::ALL
+                .into_iter()
+                .filter(|l| bits & (1 << l.index()) != 0)
+                .collect();
+            for &l in &members {
+                set.insert(l);
+            }
+            assert_eq!(set.iter().collect::<Vec<_>>(), members, "{bits:#x}");
+            assert_eq!(set.first(), members.first().copied(), "{bits:#x}");
+            assert_eq!(set.len() as usize, members.len());
+            for lang in Language::ALL {
+                let rest: Vec<Language> = members.iter().copied().filter(|&l| l != lang).collect();
+                assert_eq!(set.without(lang).iter().collect::<Vec<_>>(), rest);
+            }
+        }
+    }
+
+    #[test]
+    fn a_language_reads_exactly_its_own_letters() {
+        // `reads` against the letters one by one: every capital and figurine alone, and each language's own
+        // six letters with one other added.
+        let single = |bit: u32| LetterSet(1 << bit);
+        for lang in Language::ALL {
+            let own: u32 = (0..6)
+                .map(|role| LETTER_MASKS[lang.index()][role])
+                .fold(0, |a, m| a | m);
+            for bit in 0..32 {
+                assert_eq!(
+                    lang.reads(single(bit)),
+                    own & (1 << bit) != 0,
+                    "{lang} bit {bit}"
+                );
+                assert_eq!(lang.reads(LetterSet(own | 1 << bit)), own & (1 << bit) != 0);
+            }
+            assert!(lang.reads(LetterSet(own)) && lang.reads(LetterSet::EMPTY));
+        }
     }
 
     #[test]
