@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use pgnkit::buffer::{push_bytes, push_bytes_then};
+use pgnkit::buffer::{contains_any, push_bytes, push_bytes_then};
 use pgnkit::core::decimal;
 
 /// The type of a column's values, the same in every format.
@@ -194,10 +194,7 @@ pub trait Cells {
 /// Appends `field` as a CSV field: quoted, quotes doubled, when it holds a comma, a quote or a line break
 /// (RFC 4180 as the `csv` crate writes it).
 pub fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
-    if field
-        .iter()
-        .any(|&b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
-    {
+    if contains_any(field, [b',', b'"', b'\n', b'\r'], false) {
         out.push(b'"');
         for &b in field {
             if b == b'"' {

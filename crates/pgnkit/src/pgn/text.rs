@@ -87,7 +87,7 @@ pub fn decode(bytes: &[u8], encoding: Encoding) -> Cow<'_, str> {
 pub fn tag_value(raw: &[u8], encoding: Encoding) -> Cow<'_, str> {
     // Nearly every value is a few ASCII bytes without a backslash: one pass over it answers both questions,
     // where a search for `\` and then the UTF-8 check were two calls (validate reads eight tags a game).
-    if raw.iter().all(|&b| b.is_ascii() && b != b'\\') {
+    if !crate::buffer::contains_any(raw, [b'\\'], true) {
         // SAFETY: ASCII bytes are UTF-8, and read the same in Windows-1252.
         return Cow::Borrowed(unsafe { std::str::from_utf8_unchecked(raw) });
     }
