@@ -59,6 +59,11 @@ impl Speed {
         let timed = first.rsplit_once('/').map_or(first, |(_, t)| t);
         let (base, increment) = timed.split_once('+').unwrap_or((timed, "0"));
         let seconds = |s: &str| -> Option<f64> {
+            // Whole seconds, nearly every value: read as an integer, exact as a float below 2^53, where the
+            // float parser costs more than the rest of the row (stats reads one a game).
+            if (1..=15).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()) {
+                return Some(s.bytes().fold(0u64, |n, d| n * 10 + u64::from(d - b'0')) as f64);
+            }
             let ok = !s.is_empty()
                 && s.bytes().all(|b| b.is_ascii_digit() || b == b'.')
                 && s.bytes().filter(|&b| b == b'.').count() <= 1;
@@ -91,6 +96,32 @@ impl fmt::Display for Speed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_seconds_read_as_the_float_parser_reads_them() {
+        // Around every category's edge, with leading zeros, and digit runs of up to 20 (past the integer
+        // path's 15), as base and as increment.
+        let mut numbers: Vec<String> = [
+            0u64, 1, 2, 29, 30, 179, 180, 479, 480, 1499, 1500, 21599, 21600,
+        ]
+        .iter()
+        .flat_map(|n| [n.to_string(), format!("00{n}")])
+        .collect();
+        numbers.extend((1..=20).map(|len| "9".repeat(len)));
+        numbers.extend((1..=20).map(|len| format!("1{}", "0".repeat(len - 1))));
+        for base in &numbers {
+            for increment in ["0", "1", "3", "0010", "999999999999999", "9999999999999999"] {
+                let expected =
+                    base.parse::<f64>().unwrap() + 40.0 * increment.parse::<f64>().unwrap();
+                let value = format!("{base}+{increment}");
+                assert_eq!(
+                    Speed::from_time_control(&value),
+                    Some(Speed::from_estimate(expected)),
+                    "{value}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn lichess_boundaries() {
