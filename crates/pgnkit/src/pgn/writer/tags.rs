@@ -104,9 +104,7 @@ fn write_tag(game: &Game<'_>, tag: &Tag, out: &mut Vec<u8>) {
     let raw = game.bytes(tag.value);
     // The usual value (UTF-8, nothing escaped or to escape, on one line) is written as it stands.
     if game.field_encoding(raw) == Encoding::Utf8
-        && !raw
-            .iter()
-            .any(|&b| matches!(b, b'\\' | b'"' | b'\n' | b'\r'))
+        && !crate::buffer::contains_any(raw, [b'\\', b'"', b'\n', b'\r'], false)
     {
         push_bytes(out, raw);
         push_bytes(out, b"\"]\n");
