@@ -739,10 +739,12 @@ pub struct BatchReader<R> {
 /// How many handed-back buffers a [`BatchReader`] keeps.
 const MAX_SPARE: usize = 16;
 
-/// The most games in one [`Batch`]. What a job keeps for a batch grows with its games, not its bytes: a
-/// block of a million tiny games (`*` on each line) made hundreds of megabytes of reports per batch, times the
-/// batches in flight. Real games take hundreds of bytes at least, so a block rarely holds this many.
-pub const MAX_BATCH_GAMES: usize = 2048;
+/// The most games in one [`Batch`]. What a job keeps for a batch grows with its games, not its bytes (a
+/// report, a JSON record: about a kilobyte each, even for a game of just `*`): a block of a million tiny games
+/// made hundreds of megabytes of reports per batch, times the batches in flight. The jobs read 128 KiB
+/// batches, about two hundred games of the usual size; a stretch of short games fills a batch to this many,
+/// and a file of tiny ones is cut into many.
+pub const MAX_BATCH_GAMES: usize = 512;
 
 impl<R: Read> BatchReader<R> {
     /// Default block size: [`DEFAULT_BATCH`] (1 MiB).
@@ -772,9 +774,12 @@ impl<R: Read> BatchReader<R> {
     /// Hands back the bytes of a batch that has been processed, to be filled again. A batch is read into a
     /// fresh buffer otherwise, often new memory from the system: page faults and zeroing on the reading
     /// thread, unmapping on the thread that drops it (docs/performance.md has what it saves).
-    /// A buffer grown by a large game is not kept: spare buffers stay near the block size.
+    /// A buffer grown by a large game is not kept, nor the small one of a batch cut from a scan of tiny games:
+    /// spare buffers stay near the block size, each one of the batches in flight, and a small one would only
+    /// be grown again.
     pub fn recycle(&mut self, mut buf: Vec<u8>) {
-        if self.spare.len() < MAX_SPARE && buf.capacity() <= 4 * self.feed.block {
+        let block = self.feed.block;
+        if self.spare.len() < MAX_SPARE && (block..=4 * block).contains(&buf.capacity()) {
             buf.clear();
             self.spare.push(buf);
         }
@@ -782,25 +787,31 @@ impl<R: Read> BatchReader<R> {
 
     /// Hands out `buf[..cut]`, which holds `games` games starting at `self.starts`, in batches of at most
     /// [`MAX_BATCH_GAMES`] games: the first is returned, the others queued.
+    ///
+    /// Only a scan of many tiny games makes several. Each leading batch gets a buffer of its own size, and the
+    /// rest of the scan is moved to the front once: a batch queued in the scan's block-sized buffer would hold
+    /// a block of memory for a few bytes, and cutting one batch at a time would move the rest once a batch.
     fn emit_all(&mut self, cut: usize, games: usize) -> Batch {
-        let (mut left, mut cut) = (games, cut);
+        let (mut left, mut taken) = (games, 0);
         let mut first = None;
         while left > MAX_BATCH_GAMES {
+            // `self.starts` is relative to `taken`, the part's first byte.
             let part = self.starts[MAX_BATCH_GAMES];
-            let batch = self.emit(part, MAX_BATCH_GAMES);
+            let bytes = self.feed.buf[taken..taken + part].to_vec();
+            let batch = self.located(bytes, MAX_BATCH_GAMES);
             match first {
                 None => first = Some(batch),
                 Some(_) => self.queued.push_back(batch),
             }
-            // The rest of the buffer now starts at the next game.
             self.starts.drain(..MAX_BATCH_GAMES);
             for start in &mut self.starts {
                 *start -= part;
             }
             left -= MAX_BATCH_GAMES;
-            cut -= part;
+            taken += part;
         }
-        let last = self.emit(cut, left);
+        self.feed.buf.drain(..taken);
+        let last = self.emit(cut - taken, left);
         match first {
             None => last,
             Some(first) => {
@@ -818,6 +829,13 @@ impl<R: Read> BatchReader<R> {
         rest.extend_from_slice(&feed.buf[cut..]);
         feed.buf.truncate(cut);
         let bytes = std::mem::replace(&mut feed.buf, rest);
+        self.located(bytes, games)
+    }
+
+    /// The batch of `bytes`, the next bytes of the input, which hold `games` games starting at
+    /// `self.starts`: where it starts, and where the next one will.
+    fn located(&mut self, bytes: Vec<u8>, games: usize) -> Batch {
+        let feed = &mut self.feed;
         let start = feed.start;
         let begin = Location {
             line: start.line,
@@ -951,6 +969,37 @@ mod tests {
                 assert_eq!(got, whole, "block {block}, recycle {recycle}");
             }
         }
+    }
+
+    #[test]
+    fn batches_cut_from_one_scan_hold_their_own_bytes_only() {
+        // One 64 KiB block of `*` games is one scan cut into 64 batches. Held all at once (as the batches in
+        // flight and the queue are), they take about the scan's bytes, not a block each.
+        let block = 1 << 16;
+        let pgn = "*\n".repeat(block / 2);
+        let mut reader = BatchReader::with_block_size(pgn.as_bytes(), block);
+        let batches: Vec<Batch> = reader.by_ref().map(|b| b.unwrap()).collect();
+        assert!(batches.len() >= 64, "{} batches", batches.len());
+        let games: usize = batches.iter().map(|b| b.games).sum();
+        assert_eq!(games, block / 2);
+        let held: usize = batches.iter().map(|b| b.bytes.capacity()).sum();
+        assert!(
+            held <= 4 * block,
+            "{held} bytes held for {} of input",
+            pgn.len()
+        );
+        // Handed back, the small buffers are not kept as spares (they would only be grown again); a
+        // block-sized one is.
+        for batch in batches {
+            reader.recycle(batch.bytes);
+        }
+        assert!(
+            reader.spare.iter().all(|b| b.capacity() >= block),
+            "{:?}",
+            reader.spare.len()
+        );
+        reader.recycle(Vec::with_capacity(block));
+        assert!(!reader.spare.is_empty());
     }
 
     #[test]
