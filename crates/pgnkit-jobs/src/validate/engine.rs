@@ -590,7 +590,9 @@ pub fn validate_game_with<C: Visitor>(
     // the others only need their names.
     // Where the first tag of each name the report shows stands in `values`: the Seven Tag Roster in its
     // order, then EventDate (found while the values are gathered, not looked up by name afterwards).
+    const RESULT: usize = 6;
     const EVENT_DATE: usize = 7;
+    debug_assert_eq!(roster_index(b"Result"), Some(RESULT));
     let mut shown = [None::<usize>; 8];
     let values: Vec<(&[u8], Cow<'_, str>)> = if opts.report_tags || opts.tag_checks {
         let mut values = Vec::with_capacity(game.tags.len());
@@ -615,7 +617,7 @@ pub fn validate_game_with<C: Visitor>(
             .iter()
             .find(|t| game.bytes(t.name) == b"Result")
             .map(|t| (&b"Result"[..], game.tag_value(t)));
-        shown[6] = result.as_ref().map(|_| 0);
+        shown[RESULT] = result.as_ref().map(|_| 0);
         result.into_iter().collect()
     };
     let value_at = |slot: usize| shown[slot].map(|k| values[k].1.as_ref());
