@@ -26,6 +26,22 @@ pub(super) fn parse_u32(digits: &[u8]) -> u32 {
 /// A move number: digits, then periods or an ellipsis (`…`); a bare number must end its word. Read in one
 /// pass (the value as the digits go by): about a third of a game's words are move numbers.
 pub(super) fn move_number(input: &[u8]) -> PResult<'_, (u32, bool)> {
+    // One or two digits and one period, then anything but another period or the start of an ellipsis: a
+    // white move number, which is what nearly every number is. A period ends the number whatever follows
+    // (`1.e4`), so the byte after it only has to rule out the longer forms.
+    let single = |next: u8| next != b'.' && next != ELLIPSIS[0];
+    match *input {
+        [d, b'.', next, ..] if d.is_ascii_digit() && single(next) => {
+            return Ok((&input[2..], (u32::from(d - b'0'), false)));
+        }
+        [d1, d2, b'.', next, ..] if d1.is_ascii_digit() && d2.is_ascii_digit() && single(next) => {
+            return Ok((
+                &input[3..],
+                (u32::from(d1 - b'0') * 10 + u32::from(d2 - b'0'), false),
+            ));
+        }
+        _ => {}
+    }
     let mut number = 0u32;
     let mut i = 0;
     while let Some(&d) = input.get(i)
