@@ -26,6 +26,8 @@ pub enum MoveKind {
 /// For castling, `from` is the king's square and `to` the rook's square ("king takes own rook", as in Chess960
 /// UCI); [`Move::king_destination`] gives where the king lands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+// In declaration order, byte by byte: [`Move::assembled`] relies on it.
+#[repr(C)]
 pub struct Move {
     /// Where the moving piece stands (the king, for castling).
     pub from: Square,
@@ -41,7 +43,38 @@ pub struct Move {
     pub kind: MoveKind,
 }
 
+// One byte per field, six in all: [`Move::assembled`] writes them as one integer.
+const _: () = assert!(std::mem::size_of::<Move>() == 6 && std::mem::size_of::<Option<Role>>() == 1);
+
 impl Move {
+    /// The move with these parts, put together in a register and stored whole. Built field by field, a move
+    /// is stored a byte at a time, and then read back whole when it is copied (as a resolved move is, on its
+    /// way to the position): a load the CPU cannot serve from those stores, so it waits for them, on every
+    /// move of a replay.
+    #[inline(always)]
+    pub(crate) fn assembled(
+        from: Square,
+        to: Square,
+        role: Role,
+        capture: Option<Role>,
+        promotion: Option<Role>,
+        kind: MoveKind,
+    ) -> Move {
+        // SAFETY: `Option<Role>` is one byte (asserted above), and any value of it is a valid byte.
+        let byte = |role: Option<Role>| unsafe { std::mem::transmute::<Option<Role>, u8>(role) };
+        let bits = u64::from(from.index() as u8)
+            | u64::from(to.index() as u8) << 8
+            | u64::from(role as u8) << 16
+            | u64::from(byte(capture)) << 24
+            | u64::from(byte(promotion)) << 32
+            | u64::from(kind as u8) << 40;
+        let [a, b, c, d, e, f, ..] = bits.to_le_bytes();
+        // SAFETY: `Move` is `repr(C)` with six one-byte fields in this order (asserted above), and each byte
+        // is a valid value of its field: a square index below 64 (what `Square::index` returns), the
+        // discriminant of a `Role` and of a `MoveKind`, and the bytes of two `Option<Role>`.
+        unsafe { std::mem::transmute::<[u8; 6], Move>([a, b, c, d, e, f]) }
+    }
+
     /// Whether the move castles.
     #[inline]
     pub fn is_castle(&self) -> bool {
@@ -219,5 +252,55 @@ impl<'a> IntoIterator for &'a MoveList {
 impl fmt::Debug for MoveList {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_assembled_move_is_the_move_of_its_fields() {
+        let roles = || std::iter::once(None).chain(Role::ALL.map(Some));
+        let kinds = [
+            MoveKind::Normal,
+            MoveKind::DoublePush,
+            MoveKind::EnPassant,
+            MoveKind::Castle,
+        ];
+        for from in Square::all() {
+            // Every destination with a few origins, every origin with a few destinations.
+            for to in
+                Square::all().filter(|to| from.index() < 3 || to.index() % 21 == from.index() % 21)
+            {
+                for role in Role::ALL {
+                    for capture in roles() {
+                        for promotion in roles() {
+                            for kind in kinds {
+                                let fields = Move {
+                                    from,
+                                    to,
+                                    role,
+                                    capture,
+                                    promotion,
+                                    kind,
+                                };
+                                let assembled =
+                                    Move::assembled(from, to, role, capture, promotion, kind);
+                                assert_eq!(assembled, fields);
+                                assert_eq!(
+                                    (assembled.from, assembled.to, assembled.role),
+                                    (from, to, role)
+                                );
+                                assert_eq!(
+                                    (assembled.capture, assembled.promotion, assembled.kind),
+                                    (capture, promotion, kind)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }

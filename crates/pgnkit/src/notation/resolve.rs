@@ -663,14 +663,7 @@ fn resolve_piece(
         exact_hints = (file.is_some(), rank.is_some()) == needed;
     }
     Ok(Resolved {
-        mv: Move {
-            from,
-            to,
-            role,
-            capture: captured,
-            promotion: None,
-            kind: MoveKind::Normal,
-        },
+        mv: Move::assembled(from, to, role, captured, None, MoveKind::Normal),
         leniencies,
         canonical: leniencies.is_empty() && exact_hints,
     })
@@ -758,14 +751,7 @@ fn resolve_pawn(
     }
     match chosen.single() {
         Some(from) => Ok(Resolved {
-            mv: Move {
-                from,
-                to,
-                role: Role::Pawn,
-                capture: captured,
-                promotion,
-                kind,
-            },
+            mv: Move::assembled(from, to, Role::Pawn, captured, promotion, kind),
             leniencies,
             // Every pawn form other than SAN's (`exd5`, `e4`) is a leniency.
             canonical: leniencies.is_empty(),
