@@ -26,8 +26,9 @@ pub enum MoveKind {
 /// For castling, `from` is the king's square and `to` the rook's square ("king takes own rook", as in Chess960
 /// UCI); [`Move::king_destination`] gives where the king lands.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-// In declaration order, byte by byte: [`Move::assembled`] relies on it.
-#[repr(C)]
+// In declaration order, byte by byte, in eight bytes that are copied as one word: [`Move::assembled`] relies
+// on it.
+#[repr(C, align(8))]
 pub struct Move {
     /// Where the moving piece stands (the king, for castling).
     pub from: Square,
@@ -43,8 +44,8 @@ pub struct Move {
     pub kind: MoveKind,
 }
 
-// One byte per field, six in all: [`Move::assembled`] writes them as one integer.
-const _: () = assert!(std::mem::size_of::<Move>() == 6 && std::mem::size_of::<Option<Role>>() == 1);
+// One byte per field, six in all, and two of padding: [`Move::assembled`] writes them as one integer.
+const _: () = assert!(std::mem::size_of::<Move>() == 8 && std::mem::size_of::<Option<Role>>() == 1);
 
 impl Move {
     /// The move with these parts, put together in a register and stored whole. Built field by field, a move
@@ -68,11 +69,11 @@ impl Move {
             | u64::from(byte(capture)) << 24
             | u64::from(byte(promotion)) << 32
             | u64::from(kind as u8) << 40;
-        let [a, b, c, d, e, f, ..] = bits.to_le_bytes();
-        // SAFETY: `Move` is `repr(C)` with six one-byte fields in this order (asserted above), and each byte
-        // is a valid value of its field: a square index below 64 (what `Square::index` returns), the
-        // discriminant of a `Role` and of a `MoveKind`, and the bytes of two `Option<Role>`.
-        unsafe { std::mem::transmute::<[u8; 6], Move>([a, b, c, d, e, f]) }
+        // SAFETY: `Move` is `repr(C)`, eight bytes: six one-byte fields in this order, then padding (asserted
+        // above), and in memory order (`to_le`) each of the first six bytes is a valid value of its field: a
+        // square index below 64 (what `Square::index` returns), the discriminant of a `Role` and of a
+        // `MoveKind`, and the bytes of two `Option<Role>`.
+        unsafe { std::mem::transmute::<u64, Move>(bits.to_le()) }
     }
 
     /// Whether the move castles.
