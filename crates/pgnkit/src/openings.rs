@@ -254,10 +254,9 @@ impl OpeningTable {
             }
         };
         let same_hash = self.hashes[start..].iter().take_while(|&&h| h == z).count();
-        let key = pos.key();
         self.entries[start..start + same_hash]
             .iter()
-            .find(|(k, _)| *k == key)
+            .find(|(k, _)| k.is_of(pos))
             .map(|&(_, i)| &self.openings[i as usize])
     }
 

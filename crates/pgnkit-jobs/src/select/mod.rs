@@ -343,7 +343,7 @@ impl<'t, 'm> Probe<'t, 'm> {
             && self
                 .targets
                 .iter()
-                .any(|t| t.zobrist == pos.zobrist() && t.key == pos.key())
+                .any(|t| t.zobrist == pos.zobrist() && t.key.is_of(pos))
         {
             self.reached = true;
         }

@@ -400,6 +400,27 @@ impl PositionKey {
     pub fn turn(&self) -> Color {
         self.turn
     }
+
+    /// Whether `pos` is this position: `pos.key() == *self`, read from `pos` in place. A key built to be
+    /// compared is copied onto the stack and read back at once in words that straddle the copy's stores,
+    /// which the CPU cannot forward: a wait at every look-up of an opening.
+    ///
+    /// ```
+    /// use pgnkit::core::fen::parse_fen;
+    /// let with_ep = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1").unwrap();
+    /// let later = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7").unwrap();
+    /// let no_castling = parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b kq - 0 1").unwrap();
+    /// // No black pawn can take on e3: the same position.
+    /// assert!(with_ep.key().is_of(&later));
+    /// assert!(!with_ep.key().is_of(&no_castling));
+    /// ```
+    #[inline]
+    pub fn is_of(&self, pos: &Position) -> bool {
+        self.board == pos.board
+            && self.turn == pos.turn
+            && self.castling == pos.castling
+            && self.ep_square == pos.ep_square
+    }
 }
 
 impl Default for Position {
