@@ -476,6 +476,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn tag_text_keeps_every_byte_of_every_length() {
+        // Distinct bytes at every place, so that a piece copied to the wrong place shows.
+        let all: String = ('A'..='Z').collect();
+        for len in 0..=TagText::INLINE + 1 {
+            let text = &all[..len];
+            assert_eq!(TagText::new(text).as_str(), text, "{len}");
+        }
+    }
+
+    #[test]
     fn tag_text_keeps_any_text_whole_inline_or_not() {
         let texts = [
             String::new(),
