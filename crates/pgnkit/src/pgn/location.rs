@@ -398,10 +398,10 @@ mod tests {
 
     #[test]
     fn one_scan_answers_as_the_separate_searches() {
-        // Texts of every length around the sixteen-byte blocks, and one past the 255 blocks between two sums
-        // (4,080 bytes), with each kind of byte at each place of interest.
-        for len in (0..=40).chain([4079, 4080, 4081, 8200]) {
-            for at in [0, 1, 15, 16, 17, 31, 32, 4079, 4080, 8199] {
+        // Texts of every length around the sixteen-byte blocks, and around and past the 254 blocks between two
+        // sums (4,064 bytes), with each kind of byte at each place of interest.
+        for len in (0..=40).chain([4063, 4064, 4065, 4081, 8200]) {
+            for at in [0, 1, 15, 16, 17, 31, 32, 4063, 4064, 8199] {
                 if at >= len {
                     continue;
                 }
