@@ -221,13 +221,6 @@ pub struct Prepared {
     pub repair: Option<SetupRepair>,
 }
 
-fn tag_span(game: &Game<'_>, name: &str) -> Span {
-    game.tags
-        .iter()
-        .find(|t| game.bytes(t.name) == name.as_bytes())
-        .map_or(Span::default(), |t| t.span)
-}
-
 /// The start position and variant from the tags, and the language of the piece letters.
 pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, SetupError> {
     // The first tag of each name counts (as for `Game::tag`); one pass finds both, as every game is prepared.
@@ -243,7 +236,7 @@ pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, Setu
         variant_of(variant_tag.map(|t| game.tag_value(t)).as_deref()).map_err(|name| {
             SetupError::UnsupportedVariant {
                 name,
-                span: tag_span(game, "Variant"),
+                span: variant_tag.map_or(Span::default(), |t| t.span),
             }
         })?;
     let mut repair = None;
@@ -267,7 +260,7 @@ pub fn prepare(game: &Game<'_>, lang: Option<Language>) -> Result<Prepared, Setu
                 })
                 .map_err(|invalid: InvalidFen| SetupError::InvalidFen {
                     problems: invalid.problems().to_vec(),
-                    span: tag_span(game, "FEN"),
+                    span: fen_tag.map_or(Span::default(), |t| t.span),
                 })?;
             match variant {
                 Variant::Standard => start,

@@ -209,9 +209,12 @@ pub fn check_tags_until<V: AsRef<str>>(
         }
     }
     // One problem for all the missing ones: a game without tags is one finding, not seven.
+    // Bit `r` of `roster_seen` is the roster's tag `r` (`roster_index` follows the roster's order).
     let missing: Vec<&str> = SEVEN_TAG_ROSTER
         .into_iter()
-        .filter(|name| roster_index(name.as_bytes()).is_some_and(|r| roster_seen & (1 << r) == 0))
+        .enumerate()
+        .filter(|&(r, _)| roster_seen & (1 << r) == 0)
+        .map(|(_, name)| name)
         .collect();
     if !missing.is_empty() {
         problems.push(TagProblem {
