@@ -63,7 +63,7 @@ pub(crate) fn run(args: Args) -> i32 {
 }
 
 /// The FEN, then a caret under each problem's column and its message.
-fn problems(text: &str, errors: &[FenError], what: &str) -> String {
+pub(super) fn problems(text: &str, errors: &[FenError], what: &str) -> String {
     let mut s = String::new();
     let n = errors.len();
     let _ = writeln!(s, "{what}: {n} problem{}", if n == 1 { "" } else { "s" });

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use pgnkit::Position;
-use pgnkit::core::fen::{self, InvalidFen};
+use pgnkit::core::fen;
 use pgnkit::core::{perft, perft_divide};
 
 use super::output::{say, write_failure};
@@ -23,7 +23,20 @@ pub(crate) fn run(args: Args) -> i32 {
     let pos = if args.position == "startpos" {
         Position::new()
     } else {
-        match fen::parse_fen(&args.position).or_else(InvalidFen::lenient) {
+        // Read as `fen --lenient` reads it (perft suites hold such positions), saying what was tolerated: a
+        // count for a position other than the one written would otherwise pass for a wrong one.
+        match fen::parse_fen(&args.position).or_else(|invalid| {
+            let mut tolerated = invalid.problems().to_vec();
+            tolerated.sort_by_key(|e| e.column);
+            invalid.lenient().inspect(|_| {
+                // The count still goes to standard output when this note cannot be written.
+                let _ = say(&super::fen::problems(
+                    &args.position,
+                    &tolerated,
+                    "tolerated",
+                ));
+            })
+        }) {
             Ok(pos) => pos,
             Err(invalid) => {
                 let text: String = invalid

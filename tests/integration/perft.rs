@@ -244,3 +244,42 @@ fn divide_lines_add_up_to_the_total_at_every_depth() {
         }
     }
 }
+
+/// `pgnkit perft` reads a FEN as `fen --lenient` does, and says on standard error what it tolerated, with the
+/// column, as `fen --lenient` does; a clean FEN gets no note, and one leniency cannot save is refused.
+#[test]
+fn perft_says_what_it_tolerated_in_a_fen() {
+    let sloppy = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 00 1";
+    let out = crate::util::run(&["perft", sloppy, "2"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim(), "400");
+    let note = String::from_utf8(out.stderr).unwrap();
+    assert!(note.starts_with("tolerated: 1 problem\n"), "{note}");
+    assert!(
+        note.contains(&format!("  {}^ column 54: half-move clock", " ".repeat(53))),
+        "{note}"
+    );
+    let fen_note = crate::util::run(&["fen", "--lenient", sloppy]).stderr;
+    assert!(
+        note.starts_with(std::str::from_utf8(&fen_note).unwrap()),
+        "perft: {note}\nfen --lenient: {}",
+        String::from_utf8_lossy(&fen_note)
+    );
+
+    let clean = crate::util::run(&["perft", "startpos", "1"]);
+    assert!(
+        !String::from_utf8(clean.stderr)
+            .unwrap()
+            .contains("tolerated"),
+        "a clean position gets no note"
+    );
+
+    let broken = crate::util::run(&["perft", "rnbqkbnr/pppppppp/8/8 w KQkq - 0 1", "1"]);
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(broken.stdout.is_empty());
+    assert!(
+        String::from_utf8(broken.stderr)
+            .unwrap()
+            .contains("invalid FEN")
+    );
+}
