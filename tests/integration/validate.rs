@@ -1110,3 +1110,33 @@ fn a_game_after_a_long_blank_run_is_located_at_its_first_tag_whatever_the_thread
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_game_without_tags_is_said_to_miss_them_at_its_first_move_whatever_the_blank_lines_and_threads()
+{
+    // The missing_tag warning was located at the game's first byte: line 1 for a file's first game after a few
+    // blank lines, and, after a blank run longer than the reader keeps, inside the run at a line that depended
+    // on the number of threads.
+    let dir = util::temp_dir("validate", "tagless");
+    for blank_lines in [0, 20, 2_000_000] {
+        let path = dir.join(format!("tagless-{blank_lines}.pgn"));
+        std::fs::write(
+            &path,
+            format!("{}1. e4 e5 2. Nf3 *\n", "\n".repeat(blank_lines)),
+        )
+        .unwrap();
+        let path = path.to_str().unwrap();
+        let expected = format!("({path}:{}:1, game 1)", blank_lines + 1);
+        for threads in ["-j1", "-j2"] {
+            let args = ["validate", "--color", "never", threads, path];
+            let out = run(&args);
+            let text = String::from_utf8_lossy(&out.stdout);
+            let warning = text
+                .lines()
+                .find(|l| l.starts_with("warning[missing_tag]"))
+                .unwrap_or_else(|| panic!("{}", util::show(&args, &out)));
+            assert!(warning.ends_with(&expected), "{threads}: {warning}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
