@@ -284,7 +284,7 @@ impl GameStats<'_> {
     fn unreplayed<'a>(game: &Game<'a>) -> GameStats<'a> {
         GameStats {
             number: game.index + 1,
-            line: game.line,
+            line: game.first_line(),
             tags: RowTags::of(game),
             marker: game.result,
             replayed: None,

@@ -425,7 +425,7 @@ pub fn game_stats_with<'a>(
         });
     GameStats {
         number: game.index + 1,
-        line: game.line,
+        line: game.first_line(),
         tags: RowTags::of(game),
         marker: game.result,
         plies: report.plies,

@@ -141,23 +141,6 @@ impl<'g, 'a> Reporter<'g, 'a> {
     }
 }
 
-/// Line of the game's first tag or token. Its source may start with blank lines: the one-thread reader keeps
-/// part of a long blank run before a game, where several threads' splitter drops it.
-fn first_line(game: &Game<'_>) -> u64 {
-    let first = [
-        game.tags.first().map(|t| t.span),
-        game.tokens.first().map(|t| t.span),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|span| span.start)
-    .min();
-    match first {
-        Some(at) if at > 0 => game.location(at).line,
-        _ => game.line,
-    }
-}
-
 /// A problem of `kind` at `span`, located by `locator`, with the kind's severity.
 fn located(
     game: &Game<'_>,
@@ -656,7 +639,7 @@ pub fn validate_game_with<C: Visitor>(
         final_fen: String::new(),
         problems: Vec::new(),
         variation_moves: 0,
-        line: first_line(game),
+        line: game.first_line(),
         fingerprint: 0,
     };
     let mut rep = Reporter::new(game, opts.strict, opts.messages);

@@ -433,6 +433,32 @@ impl<'a> Game<'a> {
         location::locate(self.source, self.start(), self.encoding, offset as usize)
     }
 
+    /// Line of the game's first tag or token: where the game shows in the file. [`Game::line`] is where its
+    /// bytes start, which can be earlier: a file's first game owns the blank lines before it, and before any
+    /// game the reader keeps part of a blank run longer than it holds, a part that depends on how the file was
+    /// read (one thread or several).
+    ///
+    /// ```
+    /// use pgnkit::pgn::parse_all;
+    /// let games = parse_all(b"\n\n1. e4 *\n\n[Event \"x\"]\n*");
+    /// assert_eq!((games[0].line, games[0].first_line()), (1, 3));
+    /// assert_eq!((games[1].line, games[1].first_line()), (5, 5));
+    /// ```
+    pub fn first_line(&self) -> u64 {
+        let first = [
+            self.tags.first().map(|t| t.span),
+            self.tokens.first().map(|t| t.span),
+        ]
+        .into_iter()
+        .flatten()
+        .map(|span| span.start)
+        .min();
+        match first {
+            Some(at) if at > 0 => self.location(at).line,
+            _ => self.line,
+        }
+    }
+
     /// A cursor for many [`Game::location`] look-ups in increasing order (linear in the game's size).
     pub fn locator(&self) -> Locator<'a> {
         Locator::new(self.source, self.start(), self.encoding)
