@@ -162,7 +162,11 @@ pub(crate) fn run(args: Args) -> i32 {
         |source, games| convert_batch(games, &names[source], &opts),
         |event| {
             let written = match event {
-                Event::Start { .. } | Event::End { .. } => Ok(()),
+                Event::Start { .. } => Ok(()),
+                Event::End { bytes, .. } => {
+                    summary.bytes += bytes;
+                    Ok(())
+                }
                 Event::Batch { source, result } => emit_batch(
                     &result,
                     &names[source],
@@ -219,7 +223,6 @@ fn emit_batch(
     summary.converted += result.converted;
     summary.kept += result.kept;
     summary.skipped += result.skipped;
-    summary.bytes += result.bytes;
     if !result.notes.is_empty() {
         say_over(bar, &notes_text(&result.notes, name, paint))?;
     }

@@ -228,7 +228,11 @@ pub(crate) fn run(args: Args) -> i32 {
         },
         |event| {
             let step = match event {
-                Event::Start { .. } | Event::End { .. } => Ok(()),
+                Event::Start { .. } => Ok(()),
+                Event::End { bytes, .. } => {
+                    totals.bytes += bytes;
+                    Ok(())
+                }
                 Event::Batch { source, result } => {
                     let written = emit(
                         &result,
@@ -330,7 +334,6 @@ fn emit(
     bar: &indicatif::ProgressBar,
 ) -> io::Result<()> {
     totals.games += batch.games;
-    totals.bytes += batch.bytes;
     let mut notes = String::new();
     bar.suspend(|| -> io::Result<()> {
         for chosen in &batch.chosen {

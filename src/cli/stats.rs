@@ -303,7 +303,10 @@ pub(crate) fn run(args: Args) -> i32 {
                     totals.io_errors += 1;
                     read_error(&bar, &message).map_err(Stop::Write)
                 }
-                Event::End { .. } => Ok(()),
+                Event::End { bytes, .. } => {
+                    totals.bytes += bytes;
+                    Ok(())
+                }
             };
             match step {
                 Ok(()) => ControlFlow::Continue(()),
@@ -382,7 +385,6 @@ fn emit(
     totals.games += batch.games;
     totals.plies += batch.plies;
     totals.games_with_errors += batch.games_with_errors;
-    totals.bytes += batch.bytes;
     for record in batch.records {
         summary.add(record);
     }

@@ -94,7 +94,6 @@ struct BatchResult {
     records: Vec<u8>,
     /// Where each game's record ends in `records`.
     record_ends: Vec<usize>,
-    bytes: u64,
     /// The thread that built the reports, to free them (see [`SpentBin`]).
     maker: std::thread::ThreadId,
 }
@@ -253,13 +252,11 @@ pub(crate) fn run(args: Args) -> i32 {
                 // written to is never touched, so it costs no memory.
                 records.reserve(reader.remaining());
             }
-            let mut bytes = 0;
             while let Some(group) = reader.next_group() {
                 // A group's games are all checked, then all written: each step's code serves the whole
                 // group while it is in the instruction cache.
                 let first = games.len();
                 for game in group {
-                    bytes += game.source.len() as u64;
                     games.push(validate_game(game, &names[source], &opts));
                 }
                 if json {
@@ -278,7 +275,6 @@ pub(crate) fn run(args: Args) -> i32 {
                 games,
                 records,
                 record_ends,
-                bytes,
                 maker: std::thread::current().id(),
             }
         },
@@ -290,26 +286,24 @@ pub(crate) fn run(args: Args) -> i32 {
                     file_notes = FileNotes::default();
                     Ok(())
                 }
-                Event::Batch { result, .. } => {
-                    summary.bytes += result.bytes;
-                    emit_batch(
-                        result,
-                        &mut out,
-                        &mut summary,
-                        &mut tournament,
-                        &mut file_notes,
-                        &opts,
-                        json,
-                        &paint,
-                        &bar,
-                        &spent,
-                    )
-                }
+                Event::Batch { result, .. } => emit_batch(
+                    result,
+                    &mut out,
+                    &mut summary,
+                    &mut tournament,
+                    &mut file_notes,
+                    &opts,
+                    json,
+                    &paint,
+                    &bar,
+                    &spent,
+                ),
                 Event::Error { message, .. } => {
                     summary.io_errors += 1;
                     read_error(&bar, &message)
                 }
-                Event::End { source } => {
+                Event::End { source, bytes } => {
+                    summary.bytes += bytes;
                     let notes = file_notes.line(&names[source], &paint);
                     let written = if json || args.quiet || notes.is_empty() {
                         Ok(())

@@ -208,3 +208,59 @@ fn help_in_french() {
         "{text}"
     );
 }
+
+/// A blank run longer than the reader keeps (1 MiB) is partly dropped, and how much of it stays depends on the
+/// number of threads: nothing any command writes may depend on it. An invalid game after the run is copied from
+/// its first tag, and the summary counts every byte of the file, with one thread or two.
+#[test]
+fn long_blank_runs_change_no_output_between_thread_counts() {
+    let dir = temp_dir("blank-runs");
+    let valid = "[Event \"E\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+    let invalid = "[Event \"F\"]\n[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1. e4 e4 *\n";
+    let text = format!(
+        "{valid}{}{invalid}{}{valid}",
+        "\n".repeat(1_500_000),
+        " ".repeat(1_300_000)
+    );
+    let path = dir.join("blank-runs.pgn");
+    std::fs::write(&path, &text).unwrap();
+    let path = path.to_str().unwrap();
+    let commands: [&[&str]; 5] = [
+        &["validate", "--format", "json"],
+        &["convert", "--to", "en"],
+        &["convert", "--output-format", "jsonl"],
+        &["stats"],
+        &["stats", "--summary"],
+    ];
+    for command in commands {
+        let outputs: Vec<String> = ["-j1", "-j2"]
+            .iter()
+            .map(|threads| {
+                let mut args = command.to_vec();
+                args.extend([*threads, "-q", path]);
+                let out = run(&args);
+                assert_eq!(out.status.code(), Some(1), "{}", show(&args, &out));
+                String::from_utf8(out.stdout).unwrap()
+            })
+            .collect();
+        assert_eq!(outputs[0], outputs[1], "{command:?}");
+        let output = &outputs[0];
+        match command {
+            ["convert", "--to", ..] => assert!(
+                output.contains("1. e4 e5 *\n\n[Event \"F\"]\n[White \"C\"]")
+                    && output.contains("\n{pgnkit: not converted: no pawn can reach e4"),
+                "{output}"
+            ),
+            ["convert", ..] => assert!(output.contains(r#""pgn":"[Event \"F\"]"#), "{output}"),
+            ["stats", "--summary"] => assert!(
+                output.starts_with(&format!(
+                    "3 games in 1 file ({:.1} MB)",
+                    text.len() as f64 / 1e6
+                )),
+                "{output}"
+            ),
+            _ => {}
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

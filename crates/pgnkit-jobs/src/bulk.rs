@@ -47,15 +47,15 @@ pub enum Event<R> {
         )
     )]
     Error { source: usize, message: String },
-    /// A source is finished.
-    End { source: usize },
+    /// A source is finished; `bytes` of text were read from it (decompressed), whatever became of them.
+    End { source: usize, bytes: u64 },
 }
 
 enum Item {
     Start(usize),
     Batch(usize, Batch),
     Error(usize, String),
-    End(usize),
+    End(usize, u64),
 }
 
 /// Reads the sources one after the other, yielding their batches framed by start/end items.
@@ -68,6 +68,7 @@ struct Items<'s> {
     raw: Arc<AtomicU64>,
     /// Raw bytes of the finished sources.
     done: u64,
+
     closing: bool,
     /// Buffers of processed batches, handed back by the workers for the reader to fill again.
     returned: Arc<Mutex<Vec<Vec<u8>>>>,
@@ -86,10 +87,10 @@ impl Iterator for Items<'_> {
         let source = self.sources.get(self.index)?;
         if self.closing {
             self.closing = false;
-            self.reader = None;
+            let bytes = self.reader.take().map_or(0, |reader| reader.bytes_read());
             self.done += self.raw.swap(0, Ordering::Relaxed);
             self.index += 1;
-            return Some(Item::End(self.index - 1));
+            return Some(Item::End(self.index - 1, bytes));
         }
         let Some(reader) = self.reader.as_mut() else {
             return Some(match input::open(source) {
@@ -164,6 +165,7 @@ where
 {
     let mut done = 0u64;
     for (source, input) in sources.iter().enumerate() {
+        let mut text_bytes = 0;
         let step = (|| {
             let opened = match input::open(input) {
                 Ok(opened) => opened,
@@ -194,12 +196,16 @@ where
                 }
             }
             done += raw.load(Ordering::Relaxed);
+            text_bytes = reader.bytes_read();
             ControlFlow::Continue(())
         })();
         if let ControlFlow::Break(b) = step {
             return Some(b);
         }
-        if let ControlFlow::Break(b) = emit(Event::End { source }) {
+        if let ControlFlow::Break(b) = emit(Event::End {
+            source,
+            bytes: text_bytes,
+        }) {
             return Some(b);
         }
     }
@@ -251,7 +257,7 @@ where
                 Event::Batch { source, result }
             }
             Item::Error(source, message) => Event::Error { source, message },
-            Item::End(source) => Event::End { source },
+            Item::End(source, bytes) => Event::End { source, bytes },
         },
         emit,
     )
@@ -294,7 +300,7 @@ mod tests {
                     Event::Start { source } => log.push(format!("start {source}")),
                     Event::Batch { result, .. } => games += result,
                     Event::Error { source, .. } => log.push(format!("error {source}")),
-                    Event::End { source } => log.push(format!("end {source}")),
+                    Event::End { source, .. } => log.push(format!("end {source}")),
                 }
                 ControlFlow::<()>::Continue(())
             };
@@ -355,7 +361,7 @@ mod tests {
                         );
                         log.push(format!("error {source}"))
                     }
-                    Event::End { source } => log.push(format!("end {source}")),
+                    Event::End { source, .. } => log.push(format!("end {source}")),
                 }
                 ControlFlow::<()>::Continue(())
             };

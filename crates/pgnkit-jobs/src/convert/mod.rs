@@ -215,8 +215,6 @@ pub struct BatchOutput {
     pub converted: u64,
     pub kept: u64,
     pub skipped: u64,
-    /// Raw bytes of the batch's games.
-    pub bytes: u64,
     pub notes: Vec<Note>,
 }
 
@@ -484,7 +482,9 @@ impl Converter {
                 Fate::Kept
             }
             OutputFormat::Jsonl => {
-                let pgn = pgnkit::pgn::decode(game.source, game.encoding);
+                // From the first tag or token, as the PGN output copies it (`write_marked`).
+                let content = &game.source[game.content_start() as usize..];
+                let pgn = pgnkit::pgn::decode(content, game.encoding);
                 let record = InvalidRecord {
                     file,
                     game: game.index + 1,
@@ -537,7 +537,6 @@ fn convert_games(games: &mut GameReader<'_>, file: &str, opts: &ConvertOptions) 
         // while in the instruction cache.
         for game in group {
             output.games += 1;
-            output.bytes += game.source.len() as u64;
             match converter.convert_game(game, file, &mut output.text, &mut output.notes) {
                 Fate::Converted => output.converted += 1,
                 Fate::Kept => output.kept += 1,

@@ -72,7 +72,10 @@ pub(super) fn write_marked(game: &Game<'_>, problem: &Problem, out: &mut Vec<u8>
             c => c,
         })
         .collect();
-    out.extend_from_slice(&source[..at]);
+    // From the first tag or token: the blank space before it is not the game's, and how much of a long blank
+    // run the reader kept depends on the number of threads.
+    let start = (game.content_start() as usize).min(at);
+    out.extend_from_slice(&source[start..at]);
     if game.tags.is_empty() {
         out.push(b' ');
     }

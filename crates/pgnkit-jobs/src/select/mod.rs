@@ -167,8 +167,6 @@ pub struct SelectBatch {
     pub text: Vec<u8>,
     pub chosen: Vec<Chosen>,
     pub games: u64,
-    /// Input bytes of the batch (decompressed).
-    pub bytes: u64,
 }
 
 /// Judges every game of a batch. `buf` is reused for the text (cleared first).
@@ -201,7 +199,6 @@ pub fn select_batch(
         // Read a group, then sift it: each step's code serves the whole group while cached.
         for game in read {
             out.games += 1;
-            out.bytes += game.source.len() as u64;
             let mut probe = Probe::new(&opts.reaches, &opts.materials, opts.dedupe, &mut moves);
             let stats = if replay {
                 game_stats_with(game, &name, opts.lang, tallies, &mut probe)

@@ -458,8 +458,6 @@ pub struct BatchStats {
     pub games_with_errors: u64,
     /// Main-line half-moves replayed.
     pub plies: u64,
-    /// Input bytes of the batch (decompressed).
-    pub bytes: u64,
     /// One record per game, for [`Output::StatsSummary`].
     pub records: Vec<summary::GameRecord>,
 }
@@ -531,7 +529,6 @@ pub fn run_batch(
         (Output::StatsSummary, _, _) => {
             while let Some(group) = games.next_group() {
                 for game in group {
-                    out.bytes += game.source.len() as u64;
                     let stats = game_stats(game, &name, opts.lang, &mut ());
                     out.add(&stats);
                     out.records.push(summary::GameRecord::of(&stats, game));
@@ -624,7 +621,6 @@ fn game_rows(
                 .map(|game| game_stats(game, file, opts.lang, &mut ())),
         );
         for (game, stats) in group.iter().zip(&stats) {
-            out.bytes += game.source.len() as u64;
             out.add(stats);
             rows::write_game(cells, &mut scratch, file, stats, game, &opts.tags);
         }
@@ -643,7 +639,6 @@ fn move_rows<C: table::Cells>(
     while let Some(group) = games.next_group() {
         // Read a group, then replay it: the reader's code serves the whole group while it is cached.
         for game in group {
-            out.bytes += game.source.len() as u64;
             sink.start_game(game.index + 1);
             // The rows need the moves, not the game's counts or opening.
             let stats = game_stats_with(game, file, opts.lang, Tallies::NONE, &mut sink);

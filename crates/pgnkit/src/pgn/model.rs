@@ -445,17 +445,27 @@ impl<'a> Game<'a> {
     /// assert_eq!((games[1].line, games[1].first_line()), (5, 5));
     /// ```
     pub fn first_line(&self) -> u64 {
-        let first = [
-            self.tags.first().map(|t| t.span),
-            self.tokens.first().map(|t| t.span),
-        ]
-        .into_iter()
-        .flatten()
-        .map(|span| span.start)
-        .min();
-        match first {
-            Some(at) if at > 0 => self.location(at).line,
-            _ => self.line,
+        match self.content_start() {
+            0 => self.line,
+            at => self.location(at).line,
+        }
+    }
+
+    /// Offset in [`Game::source`] of the game's first tag or token (0 when it has none): the game without the
+    /// blank space its bytes may start with (see [`Game::first_line`]).
+    ///
+    /// ```
+    /// use pgnkit::pgn::parse_all;
+    /// let games = parse_all(b"\n\n{before the tags}\n[Event \"x\"]\n*");
+    /// let game = &games[0];
+    /// assert!(game.source[game.content_start() as usize..].starts_with(b"{before the tags}"));
+    /// ```
+    pub fn content_start(&self) -> u32 {
+        let first_tag = self.tags.first().map_or(u32::MAX, |t| t.span.start);
+        let first_token = self.tokens.first().map_or(u32::MAX, |t| t.span.start);
+        match first_tag.min(first_token) {
+            u32::MAX => 0,
+            at => at,
         }
     }
 

@@ -193,6 +193,8 @@ struct Feed<R> {
     skip: Option<Skip>,
     /// Errors to hand out before anything else.
     errors: VecDeque<io::Error>,
+    /// Bytes read from the input so far.
+    read: u64,
 }
 
 impl<R: Read> Feed<R> {
@@ -214,6 +216,7 @@ impl<R: Read> Feed<R> {
             unfinished_head: 0,
             skip: None,
             errors: VecDeque::new(),
+            read: 0,
         }
     }
 
@@ -234,6 +237,7 @@ impl<R: Read> Feed<R> {
             }
         }
         let new = &self.buf[before..];
+        self.read += new.len() as u64;
         let blank = trailing_blank(new);
         self.blank_tail = if blank == new.len() {
             self.blank_tail + blank
@@ -642,6 +646,23 @@ impl<R: Read> BlockReader<R> {
         self
     }
 
+    /// Bytes read from the input so far: those of the games handed out, and those no game holds (blank runs
+    /// dropped, a leading BOM, a game over the limit skipped), whichever reader read them.
+    ///
+    /// ```
+    /// use pgnkit::pgn::BlockReader;
+    /// let text = format!("1. e4 *{}1. d4 *\n", "\n".repeat(3 << 20));
+    /// let mut reader = BlockReader::new(text.as_bytes(), 1 << 16);
+    /// let mut games = 0;
+    /// while let Some(n) = reader.next_block(|block| std::iter::from_fn(|| block.next_game().map(|_| ())).count()).unwrap() {
+    ///     games += n;
+    /// }
+    /// assert_eq!((games, reader.bytes_read()), (2, text.len() as u64));
+    /// ```
+    pub fn bytes_read(&self) -> u64 {
+        self.feed.read
+    }
+
     /// Reads the next block and calls `f` with a reader over its complete games (games `f` leaves unread
     /// are skipped). `Ok(None)` at the end of the input. A block may hold no complete game yet (a game
     /// longer than a block): `f` then sees an empty reader.
@@ -769,6 +790,11 @@ impl<R: Read> BatchReader<R> {
     pub fn with_max_game(mut self, bytes: usize) -> Self {
         self.feed.max_game = bytes.max(1);
         self
+    }
+
+    /// Bytes read from the input so far, as [`BlockReader::bytes_read`] counts them.
+    pub fn bytes_read(&self) -> u64 {
+        self.feed.read
     }
 
     /// Hands back the bytes of a batch that has been processed, to be filled again. A batch is read into a
