@@ -68,7 +68,6 @@ struct Items<'s> {
     raw: Arc<AtomicU64>,
     /// Raw bytes of the finished sources.
     done: u64,
-
     closing: bool,
     /// Buffers of processed batches, handed back by the workers for the reader to fill again.
     returned: Arc<Mutex<Vec<Vec<u8>>>>,

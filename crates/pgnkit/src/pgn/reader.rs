@@ -646,18 +646,25 @@ impl<R: Read> BlockReader<R> {
         self
     }
 
-    /// Bytes read from the input so far: those of the games handed out, and those no game holds (blank runs
-    /// dropped, a leading BOM, a game over the limit skipped), whichever reader read them.
+    /// Bytes read from the input so far: those of the games handed out and those no game holds (blank runs
+    /// dropped, a leading BOM, a game over the limit skipped). [`BatchReader`] counts them the same way.
     ///
     /// ```
     /// use pgnkit::pgn::BlockReader;
+    /// // Two games around 3 MiB of blank lines, of which the reader keeps only the line count.
     /// let text = format!("1. e4 *{}1. d4 *\n", "\n".repeat(3 << 20));
     /// let mut reader = BlockReader::new(text.as_bytes(), 1 << 16);
     /// let mut games = 0;
-    /// while let Some(n) = reader.next_block(|block| std::iter::from_fn(|| block.next_game().map(|_| ())).count()).unwrap() {
-    ///     games += n;
-    /// }
-    /// assert_eq!((games, reader.bytes_read()), (2, text.len() as u64));
+    /// while let Some(()) = reader
+    ///     .next_block(|block| {
+    ///         while block.next_game().is_some() {
+    ///             games += 1;
+    ///         }
+    ///     })
+    ///     .unwrap()
+    /// {}
+    /// assert_eq!(games, 2);
+    /// assert_eq!(reader.bytes_read(), text.len() as u64);
     /// ```
     pub fn bytes_read(&self) -> u64 {
         self.feed.read
