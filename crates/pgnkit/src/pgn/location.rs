@@ -188,10 +188,13 @@ pub(crate) fn end_after_line_break(bytes: &[u8], start: Location) -> Option<Loca
     if !matches!(bytes.last(), Some(b'\n' | b'\r')) {
         return None;
     }
-    let breaks = if memchr(b'\r', bytes).is_none() {
-        count_byte(bytes, b'\n') as u64
-    } else {
+    // The reading thread counts every batch's lines before handing it out: one vector pass, where a search for
+    // a carriage return and a count of line feeds were two.
+    let scan = LineScan::of(bytes);
+    let breaks = if scan.carriage_return {
         count_line_breaks(bytes)
+    } else {
+        scan.line_feeds
     };
     Some(Location {
         line: start.line + breaks,
@@ -448,6 +451,36 @@ mod tests {
                 ascii: true
             }
         );
+    }
+
+    /// A batch's end found in one pass (the reading thread's shortcut) is where the general count puts it:
+    /// every short mix of letters and line breaks, and long ones past the vector count's sums, each with a
+    /// carriage return or without.
+    #[test]
+    fn a_batch_ending_with_a_line_break_ends_where_the_general_count_says() {
+        let start = Location { line: 7, column: 4 };
+        let check = |text: &[u8]| {
+            let quick = end_after_line_break(text, start);
+            if matches!(text.last(), Some(b'\n' | b'\r')) {
+                assert_eq!(quick, Some(advance(start, text)), "{text:?}");
+            } else {
+                assert_eq!(quick, None, "{text:?}");
+            }
+        };
+        for len in 0..=5 {
+            crate::pgn::for_every_text(
+                &[&b"a"[..], b"\n", b"\r", b"\r\n", "é".as_bytes()],
+                len,
+                check,
+            );
+        }
+        for len in [4063, 4064, 4065, 8200, 100_000] {
+            let mut text: Vec<u8> = b"ab\n".iter().copied().cycle().take(len).collect();
+            text.push(b'\n');
+            check(&text);
+            text[len / 2] = b'\r';
+            check(&text);
+        }
     }
 
     #[test]
