@@ -475,15 +475,11 @@ impl Converter {
             OutputFormat::Epd => Fate::Skipped,
             OutputFormat::Pgn => {
                 write_marked(game, problem, out);
-                // The next game must start on a line of its own.
-                if !game.source.ends_with(b"\n") && !game.source.ends_with(b"\r") {
-                    out.push(b'\n');
-                }
                 Fate::Kept
             }
             OutputFormat::Jsonl => {
                 // From the first tag or token, as the PGN output copies it (`write_marked`).
-                let content = &game.source[game.content_start() as usize..];
+                let content = &game.source[game.content().start as usize..];
                 let pgn = pgnkit::pgn::decode(content, game.encoding);
                 let record = InvalidRecord {
                     file,

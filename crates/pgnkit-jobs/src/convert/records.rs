@@ -49,7 +49,9 @@ pub(super) struct ErrorRecord {
 }
 
 /// A game not converted, copied byte for byte but for one comment that says so and why, so a file half
-/// converted can be searched for the games it still holds as they were: `{pgnkit: not converted: ...}`.
+/// converted can be searched for the games it still holds as they were: `{pgnkit: not converted: ...}`. The
+/// copy is the game's [`Game::kept_span`]: its bytes from the first that is no blank space to the last, and the
+/// blank lines after them (fifteen at most).
 /// The comment goes before the movetext (after the tags); in a game without tags, after its first token (a
 /// comment before it would belong to the game before, whose termination marker it would follow).
 pub(super) fn write_marked(game: &Game<'_>, problem: &Problem, out: &mut Vec<u8>) {
@@ -72,9 +74,11 @@ pub(super) fn write_marked(game: &Game<'_>, problem: &Problem, out: &mut Vec<u8>
             c => c,
         })
         .collect();
-    // From the first tag or token: the blank space before it is not the game's, and how much of a long blank
-    // run the reader kept depends on the number of threads.
-    let start = (game.content_start() as usize).min(at);
+    // Not the rest of the blank space around the game: it is no game's, and how much of a long blank run the
+    // reader kept depends on how the file was read.
+    let kept = game.kept_span();
+    let start = (kept.start as usize).min(at);
+    let end = (kept.end as usize).max(at);
     out.extend_from_slice(&source[start..at]);
     if game.tags.is_empty() {
         out.push(b' ');
@@ -88,7 +92,11 @@ pub(super) fn write_marked(game: &Game<'_>, problem: &Problem, out: &mut Vec<u8>
     if !game.tags.is_empty() {
         out.push(b'\n');
     }
-    out.extend_from_slice(&source[at..]);
+    out.extend_from_slice(&source[at..end]);
+    // The next game must start on a line of its own.
+    if !out.ends_with(b"\n") && !out.ends_with(b"\r") {
+        out.push(b'\n');
+    }
 }
 
 /// `fmt::Write` into a byte buffer.

@@ -819,17 +819,18 @@ pub fn validate_game_with<C: Visitor>(
 }
 
 /// Turns a tag problem into a located one: at its tag, or at the game's first tag when it concerns the whole
-/// tag section (a missing tag), its first token when it has no tags. Not at the game's first byte: the source of
+/// tag section (a missing tag), or where it starts when it has no tags. Not at the game's first byte: the source of
 /// a file's first game starts with the blank lines before it, and after a long blank run with the part of it
 /// the reader kept, which depends on the number of threads.
 fn push_tag_problem(rep: &mut Reporter<'_, '_>, p: TagProblem) {
     let game = rep.game;
-    let first = game
-        .tags
-        .first()
-        .map(|t| t.span)
-        .or_else(|| game.tokens.first().map(|t| t.span))
-        .unwrap_or_default();
+    let first = game.tags.first().map_or_else(
+        || {
+            let start = game.content().start as usize;
+            Span::new(start, start)
+        },
+        |t| t.span,
+    );
     let span = p.tag.map_or(first, |i| game.tags[i].span);
     if p.kind.severity() == Severity::Note {
         rep.note(p.kind, span, || p.message);

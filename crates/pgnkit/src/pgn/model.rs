@@ -9,6 +9,10 @@ pub use super::lex::GameResult;
 use super::location::{self, LineMap, Location, Locator};
 use super::text::{self, Encoding};
 
+/// Most bytes of the blank space after a game that [`Game::kept_span`] takes, and most line breaks.
+const BLANK_KEPT_IN_COPY: usize = 4 << 10;
+const LINE_BREAKS_KEPT_IN_COPY: usize = 16;
+
 /// A byte range inside one game's [`Game::source`] (offsets relative to the game's first byte).
 /// `u32` keeps tokens small; a game is at most 4 GiB (larger ones are cut, with an error).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -433,7 +437,7 @@ impl<'a> Game<'a> {
         location::locate(self.source, self.start(), self.encoding, offset as usize)
     }
 
-    /// Line of the game's first tag or token: where the game shows in the file. [`Game::line`] is where its
+    /// Line of the game's first byte that is no blank space: where the game shows in the file. [`Game::line`] is where its
     /// bytes start, which can be earlier: a file's first game owns the blank lines before it, and before any
     /// game the reader keeps part of a blank run longer than it holds, a part that depends on how the file was
     /// read (one thread or several).
@@ -445,28 +449,72 @@ impl<'a> Game<'a> {
     /// assert_eq!((games[1].line, games[1].first_line()), (5, 5));
     /// ```
     pub fn first_line(&self) -> u64 {
-        match self.content_start() {
+        match self.content().start {
             0 => self.line,
             at => self.location(at).line,
         }
     }
 
-    /// Offset in [`Game::source`] of the game's first tag or token (0 when it has none): the game without the
-    /// blank space its bytes may start with (see [`Game::first_line`]).
+    /// The game's bytes without the blank space (spaces, tabs, line breaks) they may start and end with: where
+    /// the game shows in the file (see [`Game::first_line`]). Empty at 0 for a game of blank space alone.
     ///
     /// ```
     /// use pgnkit::pgn::parse_all;
-    /// let games = parse_all(b"\n\n{before the tags}\n[Event \"x\"]\n*");
+    /// let games = parse_all(b"\n\n{before the tags}\n[Event \"x\"]\n1. e4 * {after}\n\n\n");
     /// let game = &games[0];
-    /// assert!(game.source[game.content_start() as usize..].starts_with(b"{before the tags}"));
+    /// assert_eq!(game.text(game.content()), "{before the tags}\n[Event \"x\"]\n1. e4 * {after}");
     /// ```
-    pub fn content_start(&self) -> u32 {
-        let first_tag = self.tags.first().map_or(u32::MAX, |t| t.span.start);
-        let first_token = self.tokens.first().map_or(u32::MAX, |t| t.span.start);
-        match first_tag.min(first_token) {
-            u32::MAX => 0,
-            at => at,
+    pub fn content(&self) -> Span {
+        let blank = crate::pgn::reader::is_blank;
+        match self.source.iter().position(|&b| !blank(b)) {
+            None => Span::default(),
+            Some(start) => {
+                let end = self
+                    .source
+                    .iter()
+                    .rposition(|&b| !blank(b))
+                    .map_or(start, |i| i + 1);
+                Span::new(start, end)
+            }
         }
+    }
+
+    /// What a copy of the game takes of its bytes: [`Game::content`], and the blank space after it up to its
+    /// sixteenth line break or 4 KiB. Blank space between games is no game's: a long run of it is dropped as it is
+    /// read, after a part that depends on where the reads fell, so a copy that took it all would change with the
+    /// reader and the number of threads.
+    ///
+    /// ```
+    /// use pgnkit::pgn::parse_all;
+    /// let text = format!("[Event \"x\"]\n1. e4 *\n\n{}[Event \"y\"]\n*", " ".repeat(10_000));
+    /// let games = parse_all(text.as_bytes());
+    /// let kept = games[0].kept_span();
+    /// assert_eq!(kept.end as usize, "[Event \"x\"]\n1. e4 *\n\n".len() + 4094);
+    /// ```
+    pub fn kept_span(&self) -> Span {
+        let content = self.content();
+        let end = content.end as usize;
+        let blank = &self.source[end..];
+        let (mut kept, mut breaks) = (0, 0);
+        while kept < BLANK_KEPT_IN_COPY
+            && breaks < LINE_BREAKS_KEPT_IN_COPY
+            && blank
+                .get(kept)
+                .is_some_and(|&b| crate::pgn::reader::is_blank(b))
+        {
+            match blank[kept] {
+                b'\r' if blank.get(kept + 1) == Some(&b'\n') => {
+                    kept += 2;
+                    breaks += 1;
+                }
+                b'\r' | b'\n' => {
+                    kept += 1;
+                    breaks += 1;
+                }
+                _ => kept += 1,
+            }
+        }
+        Span::new(content.start as usize, end + kept)
     }
 
     /// A cursor for many [`Game::location`] look-ups in increasing order (linear in the game's size).
@@ -485,5 +533,43 @@ impl<'a> Game<'a> {
             line: self.line,
             column: self.column,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pgn::parse_all;
+
+    /// The copy of a game: from its first byte that is no blank to its last, and the blank space after it up
+    /// to the sixteenth line break (a CR LF is one) or 4 KiB, whatever the line ends and the blank space before.
+    #[test]
+    fn a_copy_keeps_the_blank_lines_after_a_game_up_to_fifteen() {
+        for eol in ["\n", "\r\n", "\r"] {
+            for (lines, spaces, kept_lines) in
+                [(0, 0, 0), (1, 0, 1), (3, 2, 3), (16, 0, 16), (40, 0, 16)]
+            {
+                let after = format!("{}{}", " ".repeat(spaces), eol.repeat(lines));
+                let text =
+                    format!("{eol}{eol}  [Event \"x\"]{eol}1. e4 *{after}[Event \"y\"]{eol}*");
+                let games = parse_all(text.as_bytes());
+                let game = &games[0];
+                let expected = format!(
+                    "[Event \"x\"]{eol}1. e4 *{}{}",
+                    " ".repeat(spaces),
+                    eol.repeat(kept_lines)
+                );
+                assert_eq!(
+                    game.text(game.kept_span()),
+                    expected,
+                    "{eol:?} {lines} {spaces}"
+                );
+            }
+        }
+        let text = format!("1. e4 *{}", " ".repeat(5000));
+        let games = parse_all(text.as_bytes());
+        let kept = games[0].kept_span();
+        assert_eq!(kept.end - kept.start, 7 + 4096);
+        let blank = parse_all(b"  \n");
+        assert!(blank.is_empty() || blank[0].kept_span().start == blank[0].kept_span().end);
     }
 }

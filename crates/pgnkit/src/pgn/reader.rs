@@ -510,7 +510,7 @@ impl<R: Read> Feed<R> {
 /// A blank byte as the reader skips it ([`lex::is_ws`]: space, tab, LF, VT, FF, CR), without a table: the
 /// loops over whole blocks of blank space below then run on many bytes at once.
 #[inline(always)]
-fn is_blank(b: u8) -> bool {
+pub(crate) fn is_blank(b: u8) -> bool {
     b == b' ' || b.wrapping_sub(b'\t') < 5
 }
 
