@@ -437,10 +437,10 @@ impl<'a> Game<'a> {
         location::locate(self.source, self.start(), self.encoding, offset as usize)
     }
 
-    /// Line of the game's first byte that is no blank space: where the game shows in the file. [`Game::line`] is where its
-    /// bytes start, which can be earlier: a file's first game owns the blank lines before it, and before any
-    /// game the reader keeps part of a blank run longer than it holds, a part that depends on how the file was
-    /// read (one thread or several).
+    /// Line of the game's first byte that is no blank space: where the game shows in the file. [`Game::line`]
+    /// is where its bytes start, which can be earlier: a file's first game owns the blank lines before it, and
+    /// before any game the reader keeps part of a blank run longer than it holds, a part that depends on how
+    /// the file was read (one thread or several).
     ///
     /// ```
     /// use pgnkit::pgn::parse_all;
@@ -480,9 +480,9 @@ impl<'a> Game<'a> {
     }
 
     /// What a copy of the game takes of its bytes: [`Game::content`], and the blank space after it up to its
-    /// sixteenth line break or 4 KiB. Blank space between games is no game's: a long run of it is dropped as it is
-    /// read, after a part that depends on where the reads fell, so a copy that took it all would change with the
-    /// reader and the number of threads.
+    /// sixteenth line break or 4 KiB. Blank space between games is no game's: a long run of it is dropped as
+    /// it is read, after a part that depends on where the reads fell, so a copy that took it all would change
+    /// with the reader and the number of threads.
     ///
     /// ```
     /// use pgnkit::pgn::parse_all;
