@@ -1099,13 +1099,7 @@ fn a_game_after_a_long_blank_run_is_located_at_its_first_tag_whatever_the_thread
     let second_game_line = game.lines().count() + blank_lines + 1;
     let expected = format!("{path}:{second_game_line}:1, game 2");
     for threads in ["-j1", "-j2"] {
-        let args = ["validate", "--color", "never", threads, path];
-        let out = run(&args);
-        let text = String::from_utf8_lossy(&out.stdout);
-        let duplicate = text
-            .lines()
-            .find(|l| l.contains("warning[duplicate_game]"))
-            .unwrap_or_else(|| panic!("{}", util::show(&args, &out)));
+        let duplicate = warning_line(path, threads, "duplicate_game");
         assert!(duplicate.contains(&expected), "{threads}: {duplicate}");
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -1128,15 +1122,21 @@ fn a_game_without_tags_is_said_to_miss_them_at_its_first_move_whatever_the_blank
         let path = path.to_str().unwrap();
         let expected = format!("({path}:{}:1, game 1)", blank_lines + 1);
         for threads in ["-j1", "-j2"] {
-            let args = ["validate", "--color", "never", threads, path];
-            let out = run(&args);
-            let text = String::from_utf8_lossy(&out.stdout);
-            let warning = text
-                .lines()
-                .find(|l| l.starts_with("warning[missing_tag]"))
-                .unwrap_or_else(|| panic!("{}", util::show(&args, &out)));
+            let warning = warning_line(path, threads, "missing_tag");
             assert!(warning.ends_with(&expected), "{threads}: {warning}");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The first line of `pgnkit validate` on `path` with `threads` that starts a warning of `kind`.
+fn warning_line(path: &str, threads: &str, kind: &str) -> String {
+    let args = ["validate", "--color", "never", threads, path];
+    let out = run(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let start = format!("warning[{kind}]");
+    text.lines()
+        .find(|l| l.starts_with(&start))
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("{}", util::show(&args, &out)))
 }
