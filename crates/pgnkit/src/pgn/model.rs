@@ -13,6 +13,32 @@ use super::text::{self, Encoding};
 const BLANK_KEPT_IN_COPY: usize = 4 << 10;
 const LINE_BREAKS_KEPT_IN_COPY: usize = 16;
 
+/// How much of `blank`, the blank space after a game, goes with the game: up to the 16th line break (the
+/// first ends the game's last line) or 4 KiB. [`Game::kept_span`] copies that much; the readers hand out
+/// that much with a game before a blank run they drop, so that the copy is the same whatever the reads.
+pub(crate) fn kept_blank(blank: &[u8]) -> usize {
+    let (mut kept, mut breaks) = (0, 0);
+    while kept < BLANK_KEPT_IN_COPY
+        && breaks < LINE_BREAKS_KEPT_IN_COPY
+        && blank
+            .get(kept)
+            .is_some_and(|&b| crate::pgn::reader::is_blank(b))
+    {
+        match blank[kept] {
+            b'\r' if blank.get(kept + 1) == Some(&b'\n') => {
+                kept += 2;
+                breaks += 1;
+            }
+            b'\r' | b'\n' => {
+                kept += 1;
+                breaks += 1;
+            }
+            _ => kept += 1,
+        }
+    }
+    kept
+}
+
 /// A byte range inside one game's [`Game::source`] (offsets relative to the game's first byte).
 /// `u32` keeps tokens small; a game is at most 4 GiB (larger ones are cut, with an error).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -494,27 +520,10 @@ impl<'a> Game<'a> {
     pub fn kept_span(&self) -> Span {
         let content = self.content();
         let end = content.end as usize;
-        let blank = &self.source[end..];
-        let (mut kept, mut breaks) = (0, 0);
-        while kept < BLANK_KEPT_IN_COPY
-            && breaks < LINE_BREAKS_KEPT_IN_COPY
-            && blank
-                .get(kept)
-                .is_some_and(|&b| crate::pgn::reader::is_blank(b))
-        {
-            match blank[kept] {
-                b'\r' if blank.get(kept + 1) == Some(&b'\n') => {
-                    kept += 2;
-                    breaks += 1;
-                }
-                b'\r' | b'\n' => {
-                    kept += 1;
-                    breaks += 1;
-                }
-                _ => kept += 1,
-            }
-        }
-        Span::new(content.start as usize, end + kept)
+        Span::new(
+            content.start as usize,
+            end + kept_blank(&self.source[end..]),
+        )
     }
 
     /// A cursor for many [`Game::location`] look-ups in increasing order (linear in the game's size).

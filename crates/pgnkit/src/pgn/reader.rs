@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use super::game_reader::{BufferStart, GameLists, GameReader};
 use super::lex;
 use super::location::{self, Location};
-use super::model::{DiagnosticKind, Game, TokenKind};
+use super::model::{DiagnosticKind, Game, TokenKind, kept_blank};
 use super::split::game_starts;
 use super::text::BOM;
 
@@ -183,6 +183,9 @@ struct Feed<R> {
     finished: bool,
     /// Blank bytes at the end of `buf`.
     blank_tail: usize,
+    /// The last read ended a blank run longer than the readers keep: how many bytes of `buf`, counted from
+    /// its end, follow the game before that run.
+    ended_run: Option<usize>,
     /// Pending length at the last scan that found no complete game (rescanned only after it doubles).
     stalled: usize,
     /// The pending bytes still hold games that the last call did not hand out (it handed out its most): the
@@ -211,6 +214,7 @@ impl<R: Read> Feed<R> {
             bom_checked: false,
             finished: false,
             blank_tail: 0,
+            ended_run: None,
             stalled: 0,
             hold: false,
             unfinished_head: 0,
@@ -226,7 +230,12 @@ impl<R: Read> Feed<R> {
         if std::mem::take(&mut self.hold) || self.eof || self.buf.len() > self.max_game {
             return;
         }
-        let want = self.block.min(self.max_game + 1 - self.buf.len());
+        // No read longer than the blank limit: a blank run over it then always ends in another read than the
+        // one it starts in, where `ended_run` sees it.
+        let want = self
+            .block
+            .min(self.blank_limit())
+            .min(self.max_game + 1 - self.buf.len());
         let before = self.buf.len();
         match read_block(&mut self.input, &mut self.buf, want) {
             Ok(got) => self.eof = got < want,
@@ -239,11 +248,23 @@ impl<R: Read> Feed<R> {
         let new = &self.buf[before..];
         self.read += new.len() as u64;
         let blank = trailing_blank(new);
+        self.ended_run = None;
         self.blank_tail = if blank == new.len() {
             self.blank_tail + blank
         } else {
+            // A run that crossed the limit within this read is as long as one that crossed it between two
+            // reads: both end the game before them, so where a game ends never depends on the reads.
+            let leading = new.iter().position(|&b| !is_blank(b)).unwrap_or(new.len());
+            if self.blank_tail + leading > self.blank_limit() {
+                self.ended_run = Some(new.len() + self.blank_tail);
+            }
             blank
         };
+    }
+
+    /// The longest blank run kept after a finished game.
+    fn blank_limit(&self) -> usize {
+        MAX_BLANK_RUN.min(self.max_game / 4)
     }
 
     /// The bytes `buf[..used]` were handed out (and dropped from `buf` by the caller, which set `start`);
@@ -271,6 +292,7 @@ impl<R: Read> Feed<R> {
                 return Plan::End;
             }
             self.fill();
+            let ended_run = self.ended_run.take();
             if !self.bom_checked {
                 if !skip_bom(&mut self.buf, &mut self.start, self.eof) {
                     continue;
@@ -294,17 +316,22 @@ impl<R: Read> Feed<R> {
                 self.fail();
                 continue;
             }
-            let blank_limit = MAX_BLANK_RUN.min(self.max_game / 4);
-            if !self.eof && self.blank_tail > blank_limit {
+            // A blank run over the limit after the head of the buffer: going on, or ended by the last read.
+            let long_run = if !self.eof && self.blank_tail > self.blank_limit() {
                 if self.blank_tail == self.buf.len() {
                     self.drop_blank();
                     continue;
                 }
-                let head = self.buf.len() - self.blank_tail;
+                Some(self.blank_tail)
+            } else {
+                ended_run.filter(|&after| after < self.buf.len())
+            };
+            if let Some(after) = long_run {
+                let head = self.buf.len() - after;
                 // Checked again only once the head doubled: linear time whatever the input.
                 if head >= 2 * self.unfinished_head {
                     if finished_prefix(&self.buf[..head], self.start) == head {
-                        return Plan::Finished(head);
+                        return Plan::Finished(head + kept_blank(&self.buf[head..]));
                     }
                     self.unfinished_head = head;
                 }
@@ -322,7 +349,7 @@ impl<R: Read> Feed<R> {
                 }
                 let head = self.buf.len() - self.blank_tail;
                 if self.blank_tail > 0 && finished_prefix(&self.buf[..head], self.start) == head {
-                    return Plan::Finished(head);
+                    return Plan::Finished(head + kept_blank(&self.buf[head..]));
                 }
                 self.start_skip();
                 continue;
@@ -620,7 +647,9 @@ fn finished_prefix(buf: &[u8], start: BufferStart) -> usize {
 ///   (the next game), so the rest of the input is still read. The reader then goes on: call it again.
 /// * Blank space between games is not kept: more than [`MAX_BLANK_RUN`] blank bytes after a finished game
 ///   (its termination marker read) or before the first game are dropped as they are read (positions are
-///   still counted), so a finished game's [`Game::source`] then ends before them. Blank space inside an
+///   still counted). Such a run ends the finished game before it, whose [`Game::source`] then stops 16 line
+///   breaks or 4 KiB into the run (what [`Game::kept_span`] keeps); a comment or escape line after the run
+///   starts the next game. Both depend on the bytes alone, not on where reads end. Blank space inside an
 ///   unfinished game counts towards the game's size.
 /// * A read error (a damaged `.gz`) ends the input: every complete game read before it is handed out first
 ///   (a game whose termination marker was read is complete), then the error, which says where the input
@@ -1335,6 +1364,112 @@ mod tests {
                 most <= 2 * (MAX_BLANK_RUN + (1 << 16)),
                 "{name}: {most} bytes held"
             );
+        }
+    }
+
+    #[test]
+    fn a_game_before_a_dropped_blank_run_keeps_the_same_blank_lines_whatever_the_reads() {
+        // With a 256 KiB game limit, blank runs over 64 KiB are dropped. Whether a run is dropped depends on
+        // where the reads end: the copy of a game (`Game::kept_span`) must not.
+        let limit = 256 << 10;
+        let game = "[Event \"e\"]\n\n1. e4 e5 *";
+        let kept = |g: &Game<'_>| g.bytes(g.kept_span()).to_vec();
+        for run in ["\n", "\r\n", " \n\t"] {
+            for times in [(64 << 10) / run.len() + 1, 70_000, 100_000] {
+                let blank = run.repeat(times);
+                let data = format!("{game}{blank}{game}{blank}1. d4 1-0{blank}");
+                let all: Vec<Vec<u8>> =
+                    GameReader::new(data.as_bytes()).map(|g| kept(&g)).collect();
+                assert_eq!(all.len(), 3);
+                // Up to the 16th line break after the game.
+                let (text, tail) = all[0].split_at(game.len());
+                assert_eq!(text, game.as_bytes());
+                assert_eq!(tail.iter().filter(|&&b| b == b'\n').count(), 16, "{run:?}");
+                assert!(tail.ends_with(b"\n"), "{run:?}");
+                for block in [1000, 4096, 1 << 16, 100_000] {
+                    let mut by_block = Vec::new();
+                    let mut reader = BlockReader::new(data.as_bytes(), block).with_max_game(limit);
+                    while let Some(v) = reader
+                        .next_block(|games| {
+                            let mut v = Vec::new();
+                            while let Some(g) = games.next_game() {
+                                v.push(kept(g));
+                            }
+                            v
+                        })
+                        .unwrap()
+                    {
+                        by_block.extend(v);
+                    }
+                    assert_eq!(
+                        by_block, all,
+                        "block reader, {run:?} x {times}, block {block}"
+                    );
+                    let by_batch: Vec<Vec<u8>> =
+                        BatchReader::with_block_size(data.as_bytes(), block)
+                            .with_max_game(limit)
+                            .flat_map(|batch| {
+                                let batch = batch.unwrap();
+                                batch.games().map(|g| kept(&g)).collect::<Vec<_>>()
+                            })
+                            .collect();
+                    assert_eq!(
+                        by_batch, all,
+                        "batch reader, {run:?} x {times}, block {block}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_comment_after_a_long_blank_run_goes_to_the_next_game_whatever_the_reads() {
+        // With a 256 KiB game limit, blank runs over 64 KiB end the game before them: a comment or an escape
+        // line after such a run opens the next game, after a shorter one it closes the game before.
+        let limit = 256 << 10;
+        let trivia = |g: &Game<'_>| {
+            g.tokens
+                .iter()
+                .filter(|t| matches!(t.kind, TokenKind::Comment | TokenKind::Escape))
+                .count()
+        };
+        for run in [
+            (64 << 10) - 10,
+            (64 << 10) + 1,
+            (64 << 10) + 3000,
+            100_000,
+            200_000,
+        ] {
+            let data = format!(
+                "[Event \"a\"]\n\n1. e4 e5 *\n{}{{c}}\n%escape\n[Event \"b\"]\n\n1. d4 *\n",
+                "\n".repeat(run)
+            );
+            let expected = if run > 64 << 10 { [0, 2] } else { [2, 0] };
+            for block in [1000, 4096, 50_000, 1 << 16, 100_000] {
+                let mut by_block = Vec::new();
+                let mut reader = BlockReader::new(data.as_bytes(), block).with_max_game(limit);
+                while let Some(v) = reader
+                    .next_block(|games| {
+                        let mut v = Vec::new();
+                        while let Some(g) = games.next_game() {
+                            v.push(trivia(g));
+                        }
+                        v
+                    })
+                    .unwrap()
+                {
+                    by_block.extend(v);
+                }
+                assert_eq!(by_block, expected, "block reader, run {run}, block {block}");
+                let by_batch: Vec<usize> = BatchReader::with_block_size(data.as_bytes(), block)
+                    .with_max_game(limit)
+                    .flat_map(|batch| {
+                        let batch = batch.unwrap();
+                        batch.games().map(|g| trivia(&g)).collect::<Vec<_>>()
+                    })
+                    .collect();
+                assert_eq!(by_batch, expected, "batch reader, run {run}, block {block}");
+            }
         }
     }
 
