@@ -184,7 +184,8 @@ struct Feed<R> {
     /// Blank bytes at the end of `buf`.
     blank_tail: usize,
     /// The last read ended a blank run longer than the readers keep: how many bytes of `buf`, counted from
-    /// its end, follow the game before that run.
+    /// its end, follow the game before that run (from the end, so that it holds while games are handed out
+    /// from the front).
     ended_run: Option<usize>,
     /// Pending length at the last scan that found no complete game (rescanned only after it doubles).
     stalled: usize,
@@ -292,7 +293,6 @@ impl<R: Read> Feed<R> {
                 return Plan::End;
             }
             self.fill();
-            let ended_run = self.ended_run.take();
             if !self.bom_checked {
                 if !skip_bom(&mut self.buf, &mut self.start, self.eof) {
                     continue;
@@ -324,7 +324,8 @@ impl<R: Read> Feed<R> {
                 }
                 Some(self.blank_tail)
             } else {
-                ended_run.filter(|&after| after < self.buf.len())
+                // Kept until more is read: a block of more games than one call hands out is read on first.
+                self.ended_run.filter(|&after| after < self.buf.len())
             };
             if let Some(after) = long_run {
                 let head = self.buf.len() - after;
@@ -1433,42 +1434,49 @@ mod tests {
                 .filter(|t| matches!(t.kind, TokenKind::Comment | TokenKind::Escape))
                 .count()
         };
-        for run in [
+        let runs = [
             (64 << 10) - 10,
             (64 << 10) + 1,
             (64 << 10) + 3000,
             100_000,
             200_000,
-        ] {
-            let data = format!(
-                "[Event \"a\"]\n\n1. e4 e5 *\n{}{{c}}\n%escape\n[Event \"b\"]\n\n1. d4 *\n",
-                "\n".repeat(run)
-            );
-            let expected = if run > 64 << 10 { [0, 2] } else { [2, 0] };
-            for block in [1000, 4096, 50_000, 1 << 16, 100_000] {
-                let mut by_block = Vec::new();
-                let mut reader = BlockReader::new(data.as_bytes(), block).with_max_game(limit);
-                while let Some(v) = reader
-                    .next_block(|games| {
-                        let mut v = Vec::new();
-                        while let Some(g) = games.next_game() {
-                            v.push(trivia(g));
-                        }
-                        v
-                    })
-                    .unwrap()
-                {
-                    by_block.extend(v);
+        ];
+        // Before them, no game, or more small games than a block reader hands out in one call.
+        for small in [0, MAX_BATCH_GAMES + 100] {
+            for run in runs {
+                let data = format!(
+                    "{}[Event \"a\"]\n\n1. e4 e5 *\n{}{{c}}\n%escape\n[Event \"b\"]\n\n1. d4 *\n",
+                    "[Event \"s\"]\n*\n".repeat(small),
+                    "\n".repeat(run)
+                );
+                let mut expected = vec![0; small];
+                expected.extend(if run > 64 << 10 { [0, 2] } else { [2, 0] });
+                for block in [1000, 4096, 50_000, 1 << 16, 100_000] {
+                    let mut by_block = Vec::new();
+                    let mut reader = BlockReader::new(data.as_bytes(), block).with_max_game(limit);
+                    while let Some(v) = reader
+                        .next_block(|games| {
+                            let mut v = Vec::new();
+                            while let Some(g) = games.next_game() {
+                                v.push(trivia(g));
+                            }
+                            v
+                        })
+                        .unwrap()
+                    {
+                        by_block.extend(v);
+                    }
+                    let at = format!("{small} games, run {run}, block {block}");
+                    assert_eq!(by_block, expected, "block reader, {at}");
+                    let by_batch: Vec<usize> = BatchReader::with_block_size(data.as_bytes(), block)
+                        .with_max_game(limit)
+                        .flat_map(|batch| {
+                            let batch = batch.unwrap();
+                            batch.games().map(|g| trivia(&g)).collect::<Vec<_>>()
+                        })
+                        .collect();
+                    assert_eq!(by_batch, expected, "batch reader, {at}");
                 }
-                assert_eq!(by_block, expected, "block reader, run {run}, block {block}");
-                let by_batch: Vec<usize> = BatchReader::with_block_size(data.as_bytes(), block)
-                    .with_max_game(limit)
-                    .flat_map(|batch| {
-                        let batch = batch.unwrap();
-                        batch.games().map(|g| trivia(&g)).collect::<Vec<_>>()
-                    })
-                    .collect();
-                assert_eq!(by_batch, expected, "batch reader, run {run}, block {block}");
             }
         }
     }
