@@ -1263,6 +1263,34 @@ mod tests {
         (out, most)
     }
 
+    /// What `per_game` says of each game of `data`, read by a `BlockReader` and by a `BatchReader` with
+    /// blocks of `block` bytes and a game limit of `limit`.
+    fn both_readers<T>(
+        data: &[u8],
+        block: usize,
+        limit: usize,
+        per_game: impl Fn(&Game<'_>) -> T,
+    ) -> (Vec<T>, Vec<T>) {
+        let mut by_block = Vec::new();
+        let mut reader = BlockReader::new(data, block).with_max_game(limit);
+        while let Some(()) = reader
+            .next_block(|games| {
+                while let Some(g) = games.next_game() {
+                    by_block.push(per_game(g));
+                }
+            })
+            .unwrap()
+        {}
+        let by_batch = BatchReader::with_block_size(data, block)
+            .with_max_game(limit)
+            .flat_map(|batch| {
+                let batch = batch.unwrap();
+                batch.games().map(|g| per_game(&g)).collect::<Vec<_>>()
+            })
+            .collect();
+        (by_block, by_batch)
+    }
+
     fn whole(data: &[u8]) -> Vec<Out> {
         GameReader::new(data).map(|g| game_out(&g)).collect()
     }
@@ -1388,36 +1416,10 @@ mod tests {
                 assert_eq!(tail.iter().filter(|&&b| b == b'\n').count(), 16, "{run:?}");
                 assert!(tail.ends_with(b"\n"), "{run:?}");
                 for block in [1000, 4096, 1 << 16, 100_000] {
-                    let mut by_block = Vec::new();
-                    let mut reader = BlockReader::new(data.as_bytes(), block).with_max_game(limit);
-                    while let Some(v) = reader
-                        .next_block(|games| {
-                            let mut v = Vec::new();
-                            while let Some(g) = games.next_game() {
-                                v.push(kept(g));
-                            }
-                            v
-                        })
-                        .unwrap()
-                    {
-                        by_block.extend(v);
-                    }
-                    assert_eq!(
-                        by_block, all,
-                        "block reader, {run:?} x {times}, block {block}"
-                    );
-                    let by_batch: Vec<Vec<u8>> =
-                        BatchReader::with_block_size(data.as_bytes(), block)
-                            .with_max_game(limit)
-                            .flat_map(|batch| {
-                                let batch = batch.unwrap();
-                                batch.games().map(|g| kept(&g)).collect::<Vec<_>>()
-                            })
-                            .collect();
-                    assert_eq!(
-                        by_batch, all,
-                        "batch reader, {run:?} x {times}, block {block}"
-                    );
+                    let (by_block, by_batch) = both_readers(data.as_bytes(), block, limit, kept);
+                    let at = format!("{run:?} x {times}, block {block}");
+                    assert_eq!(by_block, all, "block reader, {at}");
+                    assert_eq!(by_batch, all, "batch reader, {at}");
                 }
             }
         }
@@ -1452,29 +1454,9 @@ mod tests {
                 let mut expected = vec![0; small];
                 expected.extend(if run > 64 << 10 { [0, 2] } else { [2, 0] });
                 for block in [1000, 4096, 50_000, 1 << 16, 100_000] {
-                    let mut by_block = Vec::new();
-                    let mut reader = BlockReader::new(data.as_bytes(), block).with_max_game(limit);
-                    while let Some(v) = reader
-                        .next_block(|games| {
-                            let mut v = Vec::new();
-                            while let Some(g) = games.next_game() {
-                                v.push(trivia(g));
-                            }
-                            v
-                        })
-                        .unwrap()
-                    {
-                        by_block.extend(v);
-                    }
+                    let (by_block, by_batch) = both_readers(data.as_bytes(), block, limit, trivia);
                     let at = format!("{small} games, run {run}, block {block}");
                     assert_eq!(by_block, expected, "block reader, {at}");
-                    let by_batch: Vec<usize> = BatchReader::with_block_size(data.as_bytes(), block)
-                        .with_max_game(limit)
-                        .flat_map(|batch| {
-                            let batch = batch.unwrap();
-                            batch.games().map(|g| trivia(&g)).collect::<Vec<_>>()
-                        })
-                        .collect();
                     assert_eq!(by_batch, expected, "batch reader, {at}");
                 }
             }
