@@ -333,11 +333,9 @@ mod tests {
 
     #[test]
     fn slider_attacks_agree_with_ray_walking() {
-        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut rng = crate::core::random_games::Xorshift::new(0x1234_5678_9abc_def1);
         for _ in 0..20_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = rng.next_u64();
             let occupied = Bitboard(state & (state >> 3));
             let sq = Square::new((state >> 58) as u8);
             assert_eq!(

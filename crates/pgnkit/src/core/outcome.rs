@@ -591,13 +591,8 @@ mod tests {
     /// count over the history.
     #[test]
     fn repetitions_equal_a_count_over_the_history() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::core::random_games::Xorshift::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.next_u64();
         let (mut repeated, mut long) = (0, 0);
         for _ in 0..300 {
             let mut game = GameState::new(Position::new());

@@ -1,5 +1,5 @@
 //! Random games for tests: many positions with pins, checks, castling, en passant and promotions, the same on
-//! every run (a fixed-seed xorshift).
+//! every run (a fixed-seed xorshift, [`Xorshift`], which other tests use for their own random data).
 
 use super::fen::parse_fen;
 use super::{Move, Position, Role};
@@ -13,19 +13,26 @@ const STARTS: [&str; 5] = [
     "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
 ];
 
-/// A deterministic source of random numbers.
-struct Xorshift(u64);
+/// A deterministic source of random numbers (xorshift64): the same sequence on every run for a seed.
+pub(crate) struct Xorshift(u64);
 
 impl Xorshift {
-    fn new(seed: u64) -> Xorshift {
+    /// A generator from `seed` (any value: zero, which xorshift never leaves, is made odd).
+    pub(crate) fn new(seed: u64) -> Xorshift {
         Xorshift(seed | 1)
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    /// The next 64 random bits.
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
+        self.0
+    }
+
+    /// A number below `n`.
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
     }
 }
 
