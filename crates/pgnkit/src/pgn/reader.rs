@@ -226,17 +226,24 @@ impl<R: Read> Feed<R> {
     }
 
     /// Reads the next block, unless the input is over or the pending bytes are already past the game limit
-    /// (they must be scanned first).
+    /// (they must be scanned first). A game over the limit being skipped reads on: the skip drops what it
+    /// has passed, and may need the rest of a line to find where the next game starts.
     fn fill(&mut self) {
-        if std::mem::take(&mut self.hold) || self.eof || self.buf.len() > self.max_game {
+        let skipping = self.skip.is_some();
+        if std::mem::take(&mut self.hold)
+            || self.eof
+            || (!skipping && self.buf.len() > self.max_game)
+        {
             return;
         }
+        let room = if skipping {
+            self.block
+        } else {
+            self.max_game + 1 - self.buf.len()
+        };
         // No read longer than the blank limit: a blank run over it then always ends in another read than the
-        // one it starts in, where `ended_run` sees it.
-        let want = self
-            .block
-            .min(self.blank_limit())
-            .min(self.max_game + 1 - self.buf.len());
+        // one it starts in, where `ended_run` sees it. At least a byte: a read of none would look like no end.
+        let want = self.block.min(self.blank_limit().max(1)).min(room);
         let before = self.buf.len();
         match read_block(&mut self.input, &mut self.buf, want) {
             Ok(got) => self.eof = got < want,
@@ -294,7 +301,9 @@ impl<R: Read> Feed<R> {
             }
             self.fill();
             if !self.bom_checked {
-                if !skip_bom(&mut self.buf, &mut self.start, self.eof) {
+                // A buffer past a tiny game limit reads no more: what it holds decides.
+                let final_bytes = self.eof || self.buf.len() > self.max_game;
+                if !skip_bom(&mut self.buf, &mut self.start, final_bytes) {
                     continue;
                 }
                 self.bom_checked = true;
@@ -1460,6 +1469,35 @@ mod tests {
                     assert_eq!(by_batch, expected, "batch reader, {at}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_smallest_game_limits_still_read_to_the_end() {
+        // Under 4 bytes no blank run is kept, and a skip needs more of a line than the limit: reads still move
+        // on. Read on another thread, so that a reader that loops fails the test instead of hanging it.
+        let data = b"[Event \"e\"]\n\n1. e4 *\n\n[Event \"f\"]\n*\n";
+        for limit in 1..=5 {
+            let (done, outs) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let (by_block, _) =
+                    block_outs(BlockReader::new(&data[..], 1 << 16).with_max_game(limit));
+                let (by_batch, _) = batch_outs(
+                    BatchReader::with_block_size(&data[..], 1 << 16).with_max_game(limit),
+                );
+                let _ = done.send((by_block, by_batch));
+            });
+            let (by_block, by_batch) = outs
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("limit {limit}: the readers did not finish"));
+            assert_eq!(by_block, by_batch, "limit {limit}");
+            let [Out::Error(first), Out::Error(second)] = &by_block[..] else {
+                panic!("limit {limit}: {by_block:?}");
+            };
+            assert!(first.contains("game 1 is longer than") && first.ends_with("at line 5"));
+            assert!(
+                second.contains("game 2 is longer than") && second.ends_with("end of the input")
+            );
         }
     }
 
