@@ -506,9 +506,10 @@ impl<'a> Game<'a> {
     }
 
     /// What a copy of the game takes of its bytes: [`Game::content`], and the blank space after it up to its
-    /// sixteenth line break or 4 KiB. Blank space between games is no game's: a long run of it is dropped as
-    /// it is read, after a part that depends on where the reads fell, so a copy that took it all would change
-    /// with the reader and the number of threads.
+    /// sixteenth line break or 4 KiB. Blank space between games is no game's: the streaming readers drop a
+    /// run of it over [`MAX_BLANK_RUN`](crate::pgn::MAX_BLANK_RUN) and hand out this much with the game before
+    /// it, where a whole buffer read at once holds it all; a copy that took it all would change with the
+    /// reader.
     ///
     /// ```
     /// use pgnkit::pgn::parse_all;
