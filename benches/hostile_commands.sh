@@ -114,7 +114,8 @@ EOF
         for i in $(seq 50); do game "Regexes" 1 "W$i" "B$i" "1-0"; done > "$tmp/regexes.pgn"
         python3 - "$tmp/where.txt" <<'EOF'
 import sys
-clauses = [f'White ~ "(a|b|c|d){{1,{20 + i % 5}}}x{i}"' for i in range(1300)]
+# Each a few bytes of text for megabytes of compiled automaton (Unicode word characters, counted).
+clauses = [f'White ~ "\\w{{1,{190 + i % 10}}}"' for i in range(1300)]
 open(sys.argv[1], "w").write(" or ".join(clauses))
 EOF
         run regexes "$tmp/regexes.pgn" "$tmp/stdout" - select -q --count --where "$(cat "$tmp/where.txt")" \
