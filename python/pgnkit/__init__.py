@@ -153,19 +153,21 @@ def select(
     )
 
 
-def read_games(source: Any, *, lang: str = "auto") -> Iterator[dict]:
-    """The games of a source, one dict each, for notebooks: ``tags`` (a dict, in the file's order), ``san`` and
-    ``uci`` (the main line's moves as lists, canonical English SAN and UCI), ``result``, ``termination``,
-    ``plies``, ``lang``, ``valid`` and ``problems`` (validate's located problems), and ``converted`` (false
-    when the moves could not all be replayed: then ``san``/``uci`` hold what replayed).
+def read_games(source: Any, *, lang: str = "auto", jobs: Optional[int] = None) -> Iterator[dict]:
+    """The games of a source, one dict each, for notebooks. Every game has the same keys: ``file`` and ``game``
+    (where it is), ``tags`` (a dict, in the file's order), ``san`` and ``uci`` (the main line's moves as lists,
+    canonical English SAN and UCI), ``plies`` (their number), ``result`` (the result written for the game, as
+    ``pgnkit convert`` writes it), ``termination`` (how the last position ends the game by rule, or ``"none"``),
+    ``lang`` and ``lang_confidence`` (the piece letters the moves were read in), ``converted`` (false when
+    ``pgnkit convert`` would not convert the game: a move that could not be replayed, in the main line or a
+    variation, or text that is no PGN), ``valid`` and ``problems`` (validate's verdict and located problems).
+    A game whose main line stops at a move that cannot be played holds the moves before it.
     """
-    records = convert(source, source_lang=lang, output_format="jsonl")
-    reports = validate(source, lang=lang)
-    for line, report in zip(records.splitlines(), reports):
-        game = json.loads(line)
-        for key in ("san", "uci"):
-            moves = game.get(key)
-            game[key] = moves.split() if isinstance(moves, str) else []
-        game["valid"] = report["valid"]
-        game["problems"] = report["problems"]
-        yield game
+    kind, items = _texts(source)
+    if kind == "paths":
+        records = _native.read_games_paths(items, lang=lang, jobs=jobs)
+    else:
+        names = [str(i) for i in range(len(items))]
+        records = _native.read_games_texts(items, names, lang=lang, jobs=jobs)
+    for record in records:
+        yield json.loads(record)
