@@ -58,23 +58,54 @@ def _texts(source: Any):
     return "texts", texts
 
 
-def stats_schema(*, tags: Optional[List[str]] = None, per_move: bool = False) -> pa.Schema:
+def _strings(value: Any, name: str) -> List[str]:
+    """A parameter that takes several strings: one string is one item (as the command's option, given once,
+    takes one value), any other iterable is read item by item."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raise TypeError(f"pgnkit: {name} takes a str or a list of str, not {type(value).__name__}")
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(f"pgnkit: {name} takes a str or a list of str, not {type(value).__name__}") from None
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"pgnkit: {name}[{i}] is a {type(item).__name__}, not a str")
+    return items
+
+
+def _tags(tags: Any) -> Optional[List[str]]:
+    """``tags`` as a list of names: one string holds names separated by commas, as ``--tags`` reads them."""
+    if tags is None:
+        return None
+    if isinstance(tags, str):
+        return tags.split(",")
+    return _strings(tags, "tags")
+
+
+def stats_schema(*, tags: Union[str, Sequence[str], None] = None, per_move: bool = False) -> pa.Schema:
     """The schema of the table ``stats`` returns with these options, known before reading any data."""
-    return _native.stats_schema(tags=tags, per_move=per_move)
+    return _native.stats_schema(tags=_tags(tags), per_move=per_move)
 
 
 def stats(
     source: Any,
     *,
-    tags: Optional[List[str]] = None,
+    tags: Union[str, Sequence[str], None] = None,
     per_move: bool = False,
     jobs: Optional[int] = None,
 ) -> pa.Table:
     """One row per game (or per main-line half-move with ``per_move=True``), as ``pgnkit stats``.
 
-    ``tags`` adds PGN tags as string columns named by the tag, in the order given. Raises ``OSError`` for a
-    path that cannot be read (a truncated compressed file included) and ``ValueError`` for bad options.
+    ``tags`` adds PGN tags as string columns named by the tag, in the order given: a list of names, or one
+    string of names separated by commas as ``--tags`` takes them (``"UTCDate,WhiteTitle"``). Raises
+    ``OSError`` for a path that cannot be read (a truncated compressed file included) and ``ValueError`` for
+    bad options.
     """
+    tags = _tags(tags)
     schema = stats_schema(tags=tags, per_move=per_move)
     kind, items = _texts(source)
     if kind == "paths":
@@ -133,21 +164,23 @@ def select(
     source: Any,
     where: Optional[str] = None,
     *,
-    reaches: Sequence[str] = (),
-    material: Sequence[str] = (),
+    reaches: Union[str, Sequence[str]] = (),
+    material: Union[str, Sequence[str]] = (),
     dedupe: bool = False,
     lang: str = "auto",
 ) -> List[str]:
     """The texts of the games ``pgnkit select`` chooses, in input order: those for which ``where`` (an
     expression over stats' columns and the tags, as ``--where``) holds, whose main line reaches one of the
     ``reaches`` positions (FEN or EPD) or a position with one of the ``material`` balances, without duplicates
-    with ``dedupe``. Raises ``ValueError`` for an expression that does not parse, with its column.
+    with ``dedupe``. ``reaches`` and ``material`` take one string (one position, one balance, as the option
+    given once) or a list of them. Raises ``ValueError`` for an expression that does not parse, with its
+    column.
     """
     return _native.select(
         **_kwargs(source),
         where_=where,
-        reaches=list(reaches),
-        material=list(material),
+        reaches=_strings(reaches, "reaches"),
+        material=_strings(material, "material"),
         dedupe=dedupe,
         lang=lang,
     )

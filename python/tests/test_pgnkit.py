@@ -241,3 +241,26 @@ def test_read_games_keeps_what_replayed_of_an_invalid_game():
     (error,) = [p for p in bad["problems"] if p["severity"] == "error"]
     assert (error["ply"], error["move_number"], error["move"]) == (31, "16.", "e1")
 
+
+def test_a_single_string_where_a_list_is_taken(tmp_path):
+    # As the command's options take one value: --tags a comma-separated list, --reaches one position.
+    assert pgnkit.stats(LICHESS, tags="UTCDate").equals(pgnkit.stats(LICHESS, tags=["UTCDate"]))
+    assert pgnkit.stats(LICHESS, tags="UTCDate,WhiteTitle").equals(
+        cli_parquet(tmp_path, LICHESS, "--tags", "UTCDate,WhiteTitle")
+    )
+    assert pgnkit.stats_schema(tags="Link") == pgnkit.stats_schema(tags=("Link",))
+    # A position the second game reaches after ten half-moves (EPD: its four fields).
+    epd = pgnkit.convert(LICHESS, output_format="epd").splitlines()
+    (position,) = [line.split(" id ")[0] for line in epd if line.endswith('id "game 2 ply 10";')]
+    for reaches in ([position], position):
+        chosen = pgnkit.select(LICHESS, reaches=reaches)
+        run = cli("select", "--reaches", position, LICHESS)
+        assert run.returncode == 0, run.stderr
+        assert len(chosen) >= 1 and "".join(chosen) == run.stdout.decode()
+    run = cli("select", "--material", "KRvKB", LICHESS)
+    assert pgnkit.select(LICHESS, material="KRvKB") == pgnkit.select(LICHESS, material=["KRvKB"])
+    assert "".join(pgnkit.select(LICHESS, material="KRvKB")) == run.stdout.decode() != ""
+    with pytest.raises(TypeError, match="reaches"):
+        pgnkit.select(LICHESS, reaches=[position, 3])
+    with pytest.raises(TypeError, match="tags"):
+        pgnkit.stats(LICHESS, tags=b"UTCDate")
