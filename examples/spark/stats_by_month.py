@@ -6,16 +6,23 @@
 
 1. Spark reads the PGN files as text, one game per record: records are separated at each line that starts a
    game's tag section with `[Event ` (Spark splits large plain files between executors; a compressed file is
-   read by one). The separator is cut from the records, so it is put back.
+   read by one). The separator is cut from the records, so it is put back on the records that followed one;
+   the first record of a file is passed as it is, and what stands there before the first game (a `; from ...`
+   comment, blank lines) is no game, for pgnkit as for the command.
 2. `mapInArrow` runs `pgnkit.stats` on each batch of games on the executors, with the schema from
    `pgnkit.stats_schema()`: the same columns, types and values as `pgnkit stats --format parquet`, but the
    `file` column holds the index of the game in its batch (a game's text is its only context there).
 3. The rows are written as Parquet partitioned by month (`month=2025-05/`, from the `date` column; `unknown`
    when the date has no year and month).
 
-Every executor needs `pip install ./python` (the pgnkit package); pyarrow comes with it.
+Every executor needs `pip install ./python` (the pgnkit package); pyarrow comes with it. Spark starts the
+executors' Python workers with `PYSPARK_PYTHON` (or the `spark.pyspark.python` setting), else with the first
+`python3` on the PATH, which may not be the one that has pgnkit ("No module named pgnkit"): set it to the
+executors' Python under spark-submit. Started with `python3 stats_by_month.py ...`, the job runs Spark on this
+machine and sets `PYSPARK_PYTHON` to the Python running it when it is not set.
 """
 
+import os
 import sys
 
 import pgnkit
@@ -27,14 +34,19 @@ from pyspark.sql.pandas.types import from_arrow_schema
 GAME_START = "\n[Event "
 
 
+def game_text(record):
+    """The PGN text of a record. A record that followed a separator starts with the rest of its Event tag, the
+    tag's value (`"Rated Blitz game"]`), and gets its `[Event ` back; any other record is the start of a file,
+    up to its first separator, and is read as it is, as the command reads a file's start."""
+    if record.lstrip(b" \t").startswith(b'"'):
+        return b"[Event " + record
+    return record
+
+
 def stats_of_games(batches):
     """mapInArrow's function: record batches of game texts in, record batches of pgnkit's rows out."""
     for batch in batches:
-        texts = [
-            text if text.startswith(b"[Event ") else b"[Event " + text
-            for text in batch.column("value").to_pylist()
-            if text and text.strip()
-        ]
+        texts = [game_text(record) for record in batch.column("value").to_pylist() if record and record.strip()]
         table = pgnkit.stats(texts, jobs=1)
         yield from table.to_batches()
 
@@ -62,6 +74,10 @@ def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
     out, paths = argv[1], argv[2:]
+    # spark-submit starts this script with the port of its gateway; without one, pyspark starts Spark on this
+    # machine, whose workers should be this Python (a venv need not be activated).
+    if "PYSPARK_PYTHON" not in os.environ and "PYSPARK_GATEWAY_PORT" not in os.environ:
+        os.environ["PYSPARK_PYTHON"] = sys.executable
     spark = SparkSession.builder.appName("pgnkit stats by month").getOrCreate()
     written = run(spark, paths, out)
     written.groupBy("month").agg(F.count("*").alias("games"), F.sum("plies").alias("plies")).orderBy(

@@ -58,23 +58,54 @@ def _texts(source: Any):
     return "texts", texts
 
 
-def stats_schema(*, tags: Optional[List[str]] = None, per_move: bool = False) -> pa.Schema:
+def _strings(value: Any, name: str) -> List[str]:
+    """A parameter that takes several strings: one string is one item (as the command's option, given once,
+    takes one value), any other iterable is read item by item."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        raise TypeError(f"pgnkit: {name} takes a str or a list of str, not {type(value).__name__}")
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(f"pgnkit: {name} takes a str or a list of str, not {type(value).__name__}") from None
+    for i, item in enumerate(items):
+        if not isinstance(item, str):
+            raise TypeError(f"pgnkit: {name}[{i}] is a {type(item).__name__}, not a str")
+    return items
+
+
+def _tags(tags: Any) -> Optional[List[str]]:
+    """``tags`` as a list of names: one string holds names separated by commas, as ``--tags`` reads them."""
+    if tags is None:
+        return None
+    if isinstance(tags, str):
+        return tags.split(",")
+    return _strings(tags, "tags")
+
+
+def stats_schema(*, tags: Union[str, Sequence[str], None] = None, per_move: bool = False) -> pa.Schema:
     """The schema of the table ``stats`` returns with these options, known before reading any data."""
-    return _native.stats_schema(tags=tags, per_move=per_move)
+    return _native.stats_schema(tags=_tags(tags), per_move=per_move)
 
 
 def stats(
     source: Any,
     *,
-    tags: Optional[List[str]] = None,
+    tags: Union[str, Sequence[str], None] = None,
     per_move: bool = False,
     jobs: Optional[int] = None,
 ) -> pa.Table:
     """One row per game (or per main-line half-move with ``per_move=True``), as ``pgnkit stats``.
 
-    ``tags`` adds PGN tags as string columns named by the tag, in the order given. Raises ``OSError`` for a
-    path that cannot be read (a truncated compressed file included) and ``ValueError`` for bad options.
+    ``tags`` adds PGN tags as string columns named by the tag, in the order given: a list of names, or one
+    string of names separated by commas as ``--tags`` takes them (``"UTCDate,WhiteTitle"``). Raises
+    ``OSError`` for a path that cannot be read (a truncated compressed file included) and ``ValueError`` for
+    bad options.
     """
+    tags = _tags(tags)
     schema = stats_schema(tags=tags, per_move=per_move)
     kind, items = _texts(source)
     if kind == "paths":
@@ -133,39 +164,43 @@ def select(
     source: Any,
     where: Optional[str] = None,
     *,
-    reaches: Sequence[str] = (),
-    material: Sequence[str] = (),
+    reaches: Union[str, Sequence[str]] = (),
+    material: Union[str, Sequence[str]] = (),
     dedupe: bool = False,
     lang: str = "auto",
 ) -> List[str]:
     """The texts of the games ``pgnkit select`` chooses, in input order: those for which ``where`` (an
     expression over stats' columns and the tags, as ``--where``) holds, whose main line reaches one of the
     ``reaches`` positions (FEN or EPD) or a position with one of the ``material`` balances, without duplicates
-    with ``dedupe``. Raises ``ValueError`` for an expression that does not parse, with its column.
+    with ``dedupe``. ``reaches`` and ``material`` take one string (one position, one balance, as the option
+    given once) or a list of them. Raises ``ValueError`` for an expression that does not parse, with its
+    column.
     """
     return _native.select(
         **_kwargs(source),
         where_=where,
-        reaches=list(reaches),
-        material=list(material),
+        reaches=_strings(reaches, "reaches"),
+        material=_strings(material, "material"),
         dedupe=dedupe,
         lang=lang,
     )
 
 
-def read_games(source: Any, *, lang: str = "auto") -> Iterator[dict]:
-    """The games of a source, one dict each, for notebooks: ``tags`` (a dict, in the file's order), ``san`` and
-    ``uci`` (the main line's moves as lists, canonical English SAN and UCI), ``result``, ``termination``,
-    ``plies``, ``lang``, ``valid`` and ``problems`` (validate's located problems), and ``converted`` (false
-    when the moves could not all be replayed: then ``san``/``uci`` hold what replayed).
+def read_games(source: Any, *, lang: str = "auto", jobs: Optional[int] = None) -> Iterator[dict]:
+    """The games of a source, one dict each, for notebooks. Every game has the same keys: ``file`` and ``game``
+    (where it is), ``tags`` (a dict, in the file's order), ``san`` and ``uci`` (the main line's moves as lists,
+    canonical English SAN and UCI), ``plies`` (their number), ``result`` (the result written for the game, as
+    ``pgnkit convert`` writes it), ``termination`` (how the last position ends the game by rule, or ``"none"``),
+    ``lang`` and ``lang_confidence`` (the piece letters the moves were read in), ``converted`` (false when
+    ``pgnkit convert`` would not convert the game: a move that could not be replayed, in the main line or a
+    variation, or text that is no PGN), ``valid`` and ``problems`` (validate's verdict and located problems).
+    A game whose main line stops at a move that cannot be played holds the moves before it.
     """
-    records = convert(source, source_lang=lang, output_format="jsonl")
-    reports = validate(source, lang=lang)
-    for line, report in zip(records.splitlines(), reports):
-        game = json.loads(line)
-        for key in ("san", "uci"):
-            moves = game.get(key)
-            game[key] = moves.split() if isinstance(moves, str) else []
-        game["valid"] = report["valid"]
-        game["problems"] = report["problems"]
-        yield game
+    kind, items = _texts(source)
+    if kind == "paths":
+        records = _native.read_games_paths(items, lang=lang, jobs=jobs)
+    else:
+        names = [str(i) for i in range(len(items))]
+        records = _native.read_games_texts(items, names, lang=lang, jobs=jobs)
+    for record in records:
+        yield json.loads(record)

@@ -15,11 +15,14 @@ Source = Union[
     pa.ChunkedArray,
 ]
 
-def stats_schema(*, tags: Optional[List[str]] = ..., per_move: bool = ...) -> pa.Schema: ...
+# One string is one item (tags: names separated by commas, as --tags takes them).
+Strings = Union[str, Sequence[str]]
+
+def stats_schema(*, tags: Optional[Strings] = ..., per_move: bool = ...) -> pa.Schema: ...
 def stats(
     source: Source,
     *,
-    tags: Optional[List[str]] = ...,
+    tags: Optional[Strings] = ...,
     per_move: bool = ...,
     jobs: Optional[int] = ...,
 ) -> pa.Table: ...
@@ -39,9 +42,11 @@ def select(
     source: Source,
     where: Optional[str] = ...,
     *,
-    reaches: Sequence[str] = ...,
-    material: Sequence[str] = ...,
+    reaches: Strings = ...,
+    material: Strings = ...,
     dedupe: bool = ...,
     lang: str = ...,
 ) -> List[str]: ...
-def read_games(source: Source, *, lang: str = ...) -> Iterator[dict[str, Any]]: ...
+def read_games(
+    source: Source, *, lang: str = ..., jobs: Optional[int] = ...
+) -> Iterator[dict[str, Any]]: ...

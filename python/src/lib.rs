@@ -1,7 +1,9 @@
 //! `pgnkit._native`, the extension module of the Python package: the jobs of the `pgnkit` command
 //! (`pgnkit-jobs`) called with the same options, so Python gets the command's answers. `pgnkit/__init__.py`
 //! wraps it: it turns the sources Python users have (paths, bytes, lists of texts, Arrow string arrays) into
-//! the two kinds this module takes, and the record batches into a `pyarrow.Table`.
+//! the two kinds this module takes, and the record batches into a `pyarrow.Table`. Records (validate's, and
+//! read_games' that add the tags and the moves that replayed) come back as JSON texts, one per game, never
+//! joined into lines: a tag may hold any line break.
 //!
 //! The GIL is released while Rust works; the work runs on a rayon pool of `jobs` threads.
 
@@ -15,15 +17,23 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use pgnkit::notation::Language;
-use pgnkit::pgn::GameReader;
+use pgnkit::core::{Move, Position, Termination};
+use pgnkit::notation::{CheckMark, Language};
+use pgnkit::pgn::writer::export_result;
+use pgnkit::pgn::{Game, GameReader, GameResult, TokenKind};
+use pgnkit::walk::{Confidence, MoveAt, MoveFailure, Visitor, Walk};
 use pgnkit_jobs::bulk::{self, Event};
 use pgnkit_jobs::input::{self, Source};
+use pgnkit_jobs::moves::{push_san_body, push_uci};
 use pgnkit_jobs::stats::{
     Format, Output, Shapes, StatsOptions, check_tags, run_batch, table_of_texts,
 };
+use pgnkit_jobs::validate::report::termination_or_none;
 use pgnkit_jobs::validate::tournament::{MAX_TRACKED_GAMES, Tournament};
-use pgnkit_jobs::validate::{ValidateOptions, validate_game};
+use pgnkit_jobs::validate::{
+    GameReport, Problem, ValidateOptions, validate_game, validate_game_with,
+};
+use serde::{Serialize, Serializer};
 
 /// Texts handled by one task: enough that a task's batch is not tiny, few enough to spread over threads.
 const TEXTS_PER_TASK: usize = 256;
@@ -190,39 +200,63 @@ fn every_game_tracked() -> Tournament {
     Tournament::new().with_limit(MAX_TRACKED_GAMES)
 }
 
-/// The reports of one source's games as JSON records, with the checks across its games.
-fn validate_source(
+/// What is made of each game: validate's report, with what else a kind of record needs, then the record as
+/// JSON text once the checks across games have added their problems to the report.
+trait Records: Sync {
+    type Extra: Send;
+    fn read(
+        &self,
+        game: &Game<'_>,
+        name: &Arc<str>,
+        opts: &ValidateOptions,
+    ) -> (GameReport, Self::Extra);
+    fn record(&self, report: &GameReport, extra: Self::Extra) -> String;
+}
+
+/// `validate --format json`'s records: the report alone.
+struct Reports;
+
+impl Records for Reports {
+    type Extra = ();
+    fn read(&self, game: &Game<'_>, name: &Arc<str>, opts: &ValidateOptions) -> (GameReport, ()) {
+        (validate_game(game, name, opts), ())
+    }
+    fn record(&self, report: &GameReport, (): ()) -> String {
+        serde_json::to_string(report).unwrap_or_default()
+    }
+}
+
+/// The records of one source's games, with the checks across its games.
+fn records_of_source<R: Records>(
     games: &mut GameReader<'_>,
     name: &Arc<str>,
     opts: &ValidateOptions,
+    kind: &R,
 ) -> Vec<String> {
     let mut tournament = every_game_tracked();
     let mut records = Vec::new();
     while let Some(game) = games.next_game() {
-        let mut report = validate_game(game, name, opts);
+        let (mut report, extra) = kind.read(game, name, opts);
         if opts.tag_checks {
             tournament.check(&mut report);
         }
-        records.push(serde_json::to_string(&report).unwrap_or_default());
+        records.push(kind.record(&report, extra));
     }
     records
 }
 
-/// `validate --format json`'s records (as JSON text) for texts in memory.
-#[pyfunction]
-#[pyo3(signature = (texts, names, *, lang="auto", strict=false, jobs=None))]
-fn validate_texts(
+/// The records of texts in memory, each text checked across its own games.
+fn records_of_texts<R: Records>(
     py: Python<'_>,
-    texts: Vec<Vec<u8>>,
-    names: Vec<String>,
-    lang: &str,
-    strict: bool,
+    texts: &[Vec<u8>],
+    names: &[String],
+    opts: &ValidateOptions,
     jobs: Option<usize>,
+    kind: &R,
 ) -> PyResult<Vec<String>> {
     if texts.len() != names.len() {
         return Err(PyValueError::new_err("as many names as texts"));
     }
-    let opts = validate_options(lang, strict)?;
     let pool = pool(jobs)?;
     Ok(py.detach(|| {
         pool.install(|| {
@@ -230,26 +264,24 @@ fn validate_texts(
                 .par_iter()
                 .zip(names.par_iter())
                 .flat_map_iter(|(text, name)| {
-                    validate_source(&mut GameReader::new(text), &Arc::from(name.as_str()), &opts)
+                    let name = Arc::from(name.as_str());
+                    records_of_source(&mut GameReader::new(text), &name, opts, kind)
                 })
                 .collect()
         })
     }))
 }
 
-/// `validate --format json`'s records (as JSON text) for files and directories, read on all cores in input
-/// order; the games of all the files are checked against each other as the command does (the command's
-/// round-numbering warnings, about whole tournaments, are not records and are not returned).
-#[pyfunction]
-#[pyo3(signature = (paths, *, lang="auto", strict=false, jobs=None))]
-fn validate_paths(
+/// The records of files and directories, read on all cores in input order; the games of all the files are
+/// checked against each other as the command does (the command's round-numbering warnings, about whole
+/// tournaments, are not records and are not returned).
+fn records_of_paths<R: Records>(
     py: Python<'_>,
     paths: Vec<PathBuf>,
-    lang: &str,
-    strict: bool,
+    opts: &ValidateOptions,
     jobs: Option<usize>,
+    kind: &R,
 ) -> PyResult<Vec<String>> {
-    let opts = validate_options(lang, strict)?;
     let sources = sources(paths)?;
     let names: Vec<Arc<str>> = sources
         .iter()
@@ -265,25 +297,24 @@ fn validate_paths(
             threads,
             bulk::BATCH_SIZE,
             |source, games| {
-                let mut reports = Vec::new();
+                let mut read = Vec::new();
                 while let Some(game) = games.next_game() {
-                    reports.push(validate_game(game, &names[source], &opts));
+                    read.push(kind.read(game, &names[source], opts));
                 }
-                reports
+                read
             },
             |event| {
                 match event {
-                    Event::Start { .. } => {}
+                    Event::Start { .. } | Event::End { .. } => {}
                     Event::Batch { result, .. } => {
-                        for mut report in result {
+                        for (mut report, extra) in result {
                             if opts.tag_checks {
                                 tournament.check(&mut report);
                             }
-                            records.push(serde_json::to_string(&report).unwrap_or_default());
+                            records.push(kind.record(&report, extra));
                         }
                     }
                     Event::Error { message, .. } => errors.push(message),
-                    Event::End { .. } => {}
                 }
                 ControlFlow::<()>::Continue(())
             },
@@ -295,6 +326,226 @@ fn validate_paths(
         return Err(PyOSError::new_err(errors.join("\n")));
     }
     Ok(records)
+}
+
+/// `validate --format json`'s records (as JSON text) for texts in memory.
+#[pyfunction]
+#[pyo3(signature = (texts, names, *, lang="auto", strict=false, jobs=None))]
+fn validate_texts(
+    py: Python<'_>,
+    texts: Vec<Vec<u8>>,
+    names: Vec<String>,
+    lang: &str,
+    strict: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let opts = validate_options(lang, strict)?;
+    records_of_texts(py, &texts, &names, &opts, jobs, &Reports)
+}
+
+/// `validate --format json`'s records (as JSON text) for files and directories (see [`records_of_paths`]).
+#[pyfunction]
+#[pyo3(signature = (paths, *, lang="auto", strict=false, jobs=None))]
+fn validate_paths(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    lang: &str,
+    strict: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let opts = validate_options(lang, strict)?;
+    records_of_paths(py, paths, &opts, jobs, &Reports)
+}
+
+/// The main line as far as it replayed, in canonical English SAN and in UCI (as convert's JSON lines write
+/// it), seen along validate's walk so that a game is replayed once.
+struct MainLine<'g, 'a> {
+    game: &'g Game<'a>,
+    san: String,
+    uci: String,
+    /// A move token gave no move, in the main line or a variation: convert would not convert the game.
+    failed: bool,
+}
+
+impl MainLine<'_, '_> {
+    fn separate(&mut self) {
+        if !self.san.is_empty() {
+            self.san.push(' ');
+            self.uci.push(' ');
+        }
+    }
+}
+
+impl Visitor for MainLine<'_, '_> {
+    type Output = ();
+
+    fn before_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) -> ControlFlow<()> {
+        if at.depth == 0 {
+            self.separate();
+            let token = match &at.token.kind {
+                TokenKind::Move(mt) => self.game.san(mt),
+                _ => &[],
+            };
+            push_san_body(&mut self.san, token, at.canonical, before, m, Language::En);
+            push_uci(&mut self.uci, before, m);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn after_move(&mut self, at: MoveAt<'_>, _: &Move, after: &Position) -> ControlFlow<()> {
+        if at.depth == 0
+            && let Some(mark) = CheckMark::after(after)
+        {
+            self.san.push_str(mark.as_str());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn null_move(&mut self, at: MoveAt<'_>, _: &Position) -> ControlFlow<()> {
+        if at.depth == 0 {
+            self.separate();
+            self.san.push_str("--");
+            self.uci.push_str("0000");
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn failure(&mut self, _: MoveAt<'_>, _: &Position, _: MoveFailure) -> ControlFlow<()> {
+        self.failed = true;
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _: Walk) {}
+}
+
+/// What `read_games` keeps of a game besides its report.
+struct GameFacts {
+    /// Names and values, in the file's order.
+    tags: Vec<(String, String)>,
+    converted: bool,
+    result: GameResult,
+    san: String,
+    uci: String,
+}
+
+/// `read_games`' records: every game has the same keys, those of convert's JSON lines for a converted game
+/// (`san` and `uci` as lists) and validate's verdict; a game that is not converted holds what replayed.
+struct GameRecords;
+
+/// A game's tags as a JSON object, in their order.
+struct TagMap<'r>(&'r [(String, String)]);
+
+impl Serialize for TagMap<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+    }
+}
+
+/// Moves separated by spaces, as a JSON list.
+struct MoveList<'r>(&'r str);
+
+impl Serialize for MoveList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.split_ascii_whitespace())
+    }
+}
+
+#[derive(Serialize)]
+struct GameRecord<'r> {
+    file: &'r str,
+    game: u64,
+    converted: bool,
+    tags: TagMap<'r>,
+    lang: Language,
+    lang_confidence: Confidence,
+    result: GameResult,
+    #[serde(serialize_with = "termination_or_none")]
+    termination: Option<Termination>,
+    plies: u32,
+    san: MoveList<'r>,
+    uci: MoveList<'r>,
+    valid: bool,
+    problems: &'r [Problem],
+}
+
+impl Records for GameRecords {
+    type Extra = GameFacts;
+
+    fn read(
+        &self,
+        game: &Game<'_>,
+        name: &Arc<str>,
+        opts: &ValidateOptions,
+    ) -> (GameReport, GameFacts) {
+        let mut line = MainLine {
+            game,
+            san: String::new(),
+            uci: String::new(),
+            failed: false,
+        };
+        let (report, replay) = validate_game_with(game, name, opts, &mut line);
+        // Convert's conditions: no reader error, a start position, every move played.
+        let converted = replay.is_some() && !line.failed && game.errors().next().is_none();
+        let tags = game
+            .tags
+            .iter()
+            .map(|t| (game.tag_name(t).to_owned(), game.tag_value(t).into_owned()))
+            .collect();
+        let facts = GameFacts {
+            tags,
+            converted,
+            result: export_result(game),
+            san: line.san,
+            uci: line.uci,
+        };
+        (report, facts)
+    }
+
+    fn record(&self, report: &GameReport, facts: GameFacts) -> String {
+        let record = GameRecord {
+            file: &report.file,
+            game: report.game,
+            converted: facts.converted,
+            tags: TagMap(&facts.tags),
+            lang: report.lang,
+            lang_confidence: report.lang_confidence,
+            result: facts.result,
+            termination: report.termination,
+            plies: report.plies,
+            san: MoveList(&facts.san),
+            uci: MoveList(&facts.uci),
+            valid: report.valid,
+            problems: &report.problems,
+        };
+        serde_json::to_string(&record).unwrap_or_default()
+    }
+}
+
+/// `read_games`' records (as JSON text) for texts in memory.
+#[pyfunction]
+#[pyo3(signature = (texts, names, *, lang="auto", jobs=None))]
+fn read_games_texts(
+    py: Python<'_>,
+    texts: Vec<Vec<u8>>,
+    names: Vec<String>,
+    lang: &str,
+    jobs: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let opts = validate_options(lang, false)?;
+    records_of_texts(py, &texts, &names, &opts, jobs, &GameRecords)
+}
+
+/// `read_games`' records (as JSON text) for files and directories (see [`records_of_paths`]).
+#[pyfunction]
+#[pyo3(signature = (paths, *, lang="auto", jobs=None))]
+fn read_games_paths(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    lang: &str,
+    jobs: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let opts = validate_options(lang, false)?;
+    records_of_paths(py, paths, &opts, jobs, &GameRecords)
 }
 
 /// A source's texts: files and directories read whole in input order, or the texts given. Each comes with its
@@ -465,6 +716,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats_paths, m)?)?;
     m.add_function(wrap_pyfunction!(validate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(validate_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(read_games_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(read_games_paths, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(select, m)?)?;
     Ok(())

@@ -168,3 +168,99 @@ def test_read_games_for_notebooks():
     assert [g["plies"] for g in games] == stats.column("plies").to_pylist()
     (bad,) = pgnkit.read_games(["1. e4 e5 2. Ke3 *"])
     assert bad["valid"] is False and bad["problems"]
+
+
+# The keys of every record of read_games, whether the game replayed or not.
+GAME_KEYS = {
+    "file",
+    "game",
+    "converted",
+    "tags",
+    "lang",
+    "lang_confidence",
+    "result",
+    "termination",
+    "plies",
+    "san",
+    "uci",
+    "valid",
+    "problems",
+}
+
+
+def jsonl_records(run):
+    # JSON lines end at "\n" only: a tag may hold other line breaks (U+2028, U+0085) unescaped.
+    return [json.loads(line) for line in run.stdout.decode().split("\n") if line]
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: p.name)
+def test_read_games_agrees_with_convert_and_validate(path):
+    games = list(pgnkit.read_games(path))
+    run = cli("convert", "-q", "--output-format", "jsonl", path)
+    assert run.returncode in (0, 1), run.stderr
+    records = jsonl_records(run)
+    reports = pgnkit.validate(path)
+    assert len(games) == len(records) == len(reports) > 0
+    for game, record, report in zip(games, records, reports):
+        assert set(game) == GAME_KEYS
+        assert (game["file"], game["game"], game["converted"]) == (record["file"], record["game"], record["converted"])
+        assert list(game["tags"].items()) == list(record["tags"].items())
+        if record["converted"]:
+            for key in ("lang", "lang_confidence", "result", "termination", "plies"):
+                assert game[key] == record[key], key
+            assert game["san"] == record["san"].split() and game["uci"] == record["uci"].split()
+        for key in ("valid", "problems", "plies", "lang", "lang_confidence", "termination"):
+            assert game[key] == report[key], key
+        assert len(game["san"]) == len(game["uci"]) == game["plies"]
+
+
+def test_read_games_reads_tags_that_hold_line_breaks(tmp_path):
+    # Line breaks to str.splitlines, not to JSON: U+2028 (line separator), U+0085 (next line), U+001C-1E.
+    text = '[Event "a\u2028b"]\n[White "c\u0085d"]\n[Black "e\u001cf"]\n\n1. e4 e5 *\n\n[Event "second"]\n\n1. d4 *\n'
+    path = tmp_path / "breaks.pgn"
+    path.write_text(text, encoding="utf-8")
+    for source in ([text], path):
+        games = list(pgnkit.read_games(source))
+        assert [g["tags"]["Event"] for g in games] == ["a\u2028b", "second"]
+        assert (games[0]["tags"]["White"], games[0]["tags"]["Black"]) == ("c\u0085d", "e\u001cf")
+        assert [g["san"] for g in games] == [["e4", "e5"], ["d4"]]
+
+
+def test_read_games_keeps_what_replayed_of_an_invalid_game():
+    (whole,) = pgnkit.read_games([games_of(LICHESS)[0]])
+    assert whole["converted"] and whole["plies"] > 31
+    # The first 30 half-moves, then a white pawn to the first rank: no pawn can go there.
+    numbered = [f"{i // 2 + 1}. {san}" if i % 2 == 0 else san for i, san in enumerate(whole["san"][:30])]
+    text = '[Event "cut"]\n[Result "*"]\n\n' + " ".join(numbered) + " 16. e1 e5 17. d4 *\n"
+    (bad,) = pgnkit.read_games([text])
+    assert set(bad) == set(whole) == GAME_KEYS
+    assert (bad["valid"], bad["converted"]) == (False, False)
+    assert bad["san"] == whole["san"][:30] and bad["uci"] == whole["uci"][:30]
+    assert bad["plies"] == 30 == pgnkit.stats([text]).column("plies")[0].as_py()
+    assert (bad["result"], bad["termination"], bad["lang"]) == ("*", "none", "en")
+    (error,) = [p for p in bad["problems"] if p["severity"] == "error"]
+    assert (error["ply"], error["move_number"], error["move"]) == (31, "16.", "e1")
+
+
+def test_a_single_string_where_a_list_is_taken(tmp_path):
+    # As the command's options take one value: --tags a comma-separated list, --reaches one position.
+    assert pgnkit.stats(LICHESS, tags="UTCDate").equals(pgnkit.stats(LICHESS, tags=["UTCDate"]))
+    assert pgnkit.stats(LICHESS, tags="UTCDate,WhiteTitle").equals(
+        cli_parquet(tmp_path, LICHESS, "--tags", "UTCDate,WhiteTitle")
+    )
+    assert pgnkit.stats_schema(tags="Link") == pgnkit.stats_schema(tags=("Link",))
+    # A position the second game reaches after ten half-moves (EPD: its four fields).
+    epd = pgnkit.convert(LICHESS, output_format="epd").splitlines()
+    (position,) = [line.split(" id ")[0] for line in epd if line.endswith('id "game 2 ply 10";')]
+    for reaches in ([position], position):
+        chosen = pgnkit.select(LICHESS, reaches=reaches)
+        run = cli("select", "--reaches", position, LICHESS)
+        assert run.returncode == 0, run.stderr
+        assert len(chosen) >= 1 and "".join(chosen) == run.stdout.decode()
+    run = cli("select", "--material", "KRvKB", LICHESS)
+    assert pgnkit.select(LICHESS, material="KRvKB") == pgnkit.select(LICHESS, material=["KRvKB"])
+    assert "".join(pgnkit.select(LICHESS, material="KRvKB")) == run.stdout.decode() != ""
+    with pytest.raises(TypeError, match="reaches"):
+        pgnkit.select(LICHESS, reaches=[position, 3])
+    with pytest.raises(TypeError, match="tags"):
+        pgnkit.stats(LICHESS, tags=b"UTCDate")
