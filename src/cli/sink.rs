@@ -210,14 +210,7 @@ impl Temp {
         let (staging, file) = match create_unnamed(directory_of(target)) {
             Some(file) => (Staging::Unnamed, file),
             None => {
-                let mut list = pending();
-                let (path, file) = on_a_free_name(target, |path| {
-                    OpenOptions::new().write(true).create_new(true).open(path)
-                })?;
-                list.push(Pending {
-                    path: path.clone(),
-                    directory: false,
-                });
+                let (path, file) = create_named(target)?;
                 (Staging::Named(path), file)
             }
         };
@@ -266,6 +259,19 @@ impl Drop for Temp {
             forget(&mut list, path);
         }
     }
+}
+
+/// A new hidden file beside `target`, registered in [`PENDING`].
+fn create_named(target: &Path) -> io::Result<(PathBuf, File)> {
+    let mut list = pending();
+    let (path, file) = on_a_free_name(target, |path| {
+        OpenOptions::new().write(true).create_new(true).open(path)
+    })?;
+    list.push(Pending {
+        path: path.clone(),
+        directory: false,
+    });
+    Ok((path, file))
 }
 
 /// An unnamed file in `dir`, readable and writable; `None` where there is no such thing (not Linux, an old
@@ -717,6 +723,57 @@ mod tests {
         assert_eq!(out.close(0), 0);
         let mode = fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o640);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn every_named_temporary_file_and_directory_is_removed_on_a_signal() {
+        let dir = temp_dir("pending");
+        let (a, _) = create_named(&dir.join("out.pgn")).unwrap();
+        let (b, _) = create_named(&dir.join("dups.pgn")).unwrap();
+        let staged = StagedDir::create(&dir.join("split"), None).unwrap();
+        fs::write(staged.path.join("group.pgn"), "x").unwrap();
+        let ours = [a, b, staged.path.clone()];
+        assert_eq!(entries(&dir).len(), 3);
+        // What the signal thread does, on this test's entries only (other tests run beside it).
+        let mut taken: Vec<Pending> = {
+            let mut list = pending();
+            let (taken, rest) = list.drain(..).partition(|p| ours.contains(&p.path));
+            *list = rest;
+            taken
+        };
+        assert_eq!(taken.len(), 3, "each one registered");
+        remove_pending(&mut taken);
+        assert_eq!(entries(&dir), Vec::<String>::new());
+        drop(staged);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_unnamed_file_is_copied_where_it_cannot_be_linked() {
+        let dir = temp_dir("copy");
+        let target = dir.join("out.pgn");
+        // A file system without unnamed files has nothing to copy: the named path is the one taken.
+        let Some(mut file) = create_unnamed(&dir) else {
+            return;
+        };
+        file.write_all(b"all of it").unwrap();
+        let named = {
+            let mut list = pending();
+            let path = copy_to_a_named_file(&file, &target, &mut list).unwrap();
+            assert!(list.iter().any(|p| p.path == path), "registered");
+            forget(&mut list, &path);
+            path
+        };
+        assert_eq!(fs::read(&named).unwrap(), b"all of it");
+        assert!(
+            named
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".out.pgn.pgnkit-")
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 
