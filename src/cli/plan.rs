@@ -326,43 +326,78 @@ const MAX_LINKS: usize = 40;
 /// Where `request` goes, and what is there.
 fn resolve(request: &Request) -> Result<Planned, Refusal> {
     let given = request.path.to_path_buf();
-    let unreadable = |error| Refusal::Unreadable {
-        given: given.clone(),
-        error,
-    };
     if given.as_os_str().is_empty() {
         return Err(Refusal::NoFileName { given });
     }
-    let names_a_directory = ends_as_a_directory(&given);
-    // A link is followed to the file it names, whether that file exists or not: the output is written
-    // there and the link kept (a dangling link included: the file it names is created).
-    let mut path = given.clone();
-    let mut links = 0;
-    loop {
+    match fs::metadata(&given) {
+        Ok(meta) if request.kind == Kind::File && meta.is_dir() => {
+            Err(Refusal::IsADirectory { given })
+        }
+        Ok(_) if request.kind == Kind::File && ends_as_a_directory(&given) => {
+            Err(Refusal::DirectoryName { given })
+        }
+        // A device or a FIFO (`/dev/null`, `/dev/stdout` on a pipe): written in place, through its path
+        // as given; the links that lead to it may be the system's own (`/proc/self/fd/1`), which no
+        // path spells.
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => Ok(Planned {
+            option: request.option,
+            dir: file_id(&given, &meta),
+            name: OsString::new(),
+            target: given.clone(),
+            given,
+            kind: request.kind,
+            existing: Some(meta),
+        }),
+        // Links followed by the system.
+        Ok(_) => match fs::canonicalize(&given) {
+            Ok(real) => locate(request, given, real),
+            Err(error) => Err(Refusal::Unreadable { given, error }),
+        },
+        Err(e) if e.raw_os_error() == Some(too_many_links()) => Err(Refusal::LinkLoop { given }),
+        Err(e)
+            if e.kind() == io::ErrorKind::NotFound || e.raw_os_error() == Some(libc_enotdir()) =>
+        {
+            let path = follow_dangling_links(&given)?;
+            locate(request, given, path)
+        }
+        Err(error) => Err(Refusal::Unreadable { given, error }),
+    }
+}
+
+/// `given` with the symbolic links of its last component followed by hand, for a path that does not
+/// exist: a dangling link leads to the file it names, which the output creates (the link kept).
+fn follow_dangling_links(given: &Path) -> Result<PathBuf, Refusal> {
+    let mut path = given.to_path_buf();
+    for _ in 0..=MAX_LINKS {
         match fs::symlink_metadata(&path) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                links += 1;
-                if links > MAX_LINKS {
-                    return Err(Refusal::LinkLoop { given });
-                }
-                let link = fs::read_link(&path).map_err(unreadable)?;
+                let link = fs::read_link(&path).map_err(|error| Refusal::Unreadable {
+                    given: given.to_path_buf(),
+                    error,
+                })?;
                 path = match path.parent() {
                     Some(dir) if link.is_relative() => dir.join(link),
                     _ => link,
                 };
             }
-            Ok(_) => break,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => break,
-            // `a.pgn/x` where a.pgn is a file: said below, for the directory.
-            Err(e) if e.raw_os_error() == Some(libc_enotdir()) => break,
-            Err(e) => return Err(unreadable(e)),
+            _ => return Ok(path),
         }
     }
+    Err(Refusal::LinkLoop {
+        given: given.to_path_buf(),
+    })
+}
+
+/// The output `given` at `path` (no link left on its last component): its directory checked, what is
+/// there now.
+fn locate(request: &Request, given: PathBuf, path: PathBuf) -> Result<Planned, Refusal> {
+    let unreadable = |error| Refusal::Unreadable {
+        given: given.clone(),
+        error,
+    };
+    let names_a_directory = ends_as_a_directory(&given);
     let Some(name) = path.file_name().map(|n| n.to_os_string()) else {
-        return Err(match fs::metadata(&path) {
-            Ok(m) if m.is_dir() && request.kind == Kind::File => Refusal::IsADirectory { given },
-            _ => Refusal::NoFileName { given },
-        });
+        return Err(Refusal::NoFileName { given });
     };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -397,7 +432,7 @@ fn resolve(request: &Request) -> Result<Planned, Refusal> {
     match request.kind {
         Kind::File => match &existing {
             Some(meta) if meta.is_dir() => return Err(Refusal::IsADirectory { given }),
-            None if names_a_directory => return Err(Refusal::DirectoryName { given }),
+            _ if names_a_directory => return Err(Refusal::DirectoryName { given }),
             _ => {}
         },
         Kind::Directory => match &existing {
@@ -459,6 +494,17 @@ fn first_file(dir: &Path) -> Option<PathBuf> {
 #[cfg(unix)]
 fn libc_enotdir() -> i32 {
     libc::ENOTDIR
+}
+
+#[cfg(unix)]
+fn too_many_links() -> i32 {
+    libc::ELOOP
+}
+
+#[cfg(not(unix))]
+fn too_many_links() -> i32 {
+    // ERROR_CANT_RESOLVE_FILENAME
+    1921
 }
 
 #[cfg(not(unix))]
@@ -623,8 +669,9 @@ mod tests {
     fn directories_missing_or_given_as_files_are_named() {
         let dir = temp_dir("dirs");
         fs::write(dir.join("file.pgn"), "x").unwrap();
-        let cases: [(PathBuf, &str); 5] = [
+        let cases: [(PathBuf, &str); 6] = [
             (dir.join("newdir/"), "DirectoryName"),
+            (dir.join("file.pgn/"), "DirectoryName"),
             (dir.join("newdir/."), "DirectoryName"),
             (dir.join("missing/deeper/out.pgn"), "MissingDirectory"),
             (dir.join("file.pgn/out.pgn"), "NotADirectory"),

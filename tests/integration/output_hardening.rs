@@ -698,3 +698,30 @@ fn group_names_are_short_distinct_and_no_device_on_any_file_system() {
     assert_eq!(found, events.len());
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_standard_output_named_as_output_is_written_in_place() {
+    // `/dev/stdout` on a pipe leads through the system's own links (`/proc/self/fd/1` to `pipe:[N]`),
+    // which no path spells: written in place, as a device is.
+    let dir = temp_dir("dev-stdout");
+    fs::write(dir.join("in.pgn"), games(2, 4, false)).unwrap();
+    let direct = run(&dir, &["convert", "-q", "in.pgn"]);
+    let args = ["convert", "-q", "-o", "/dev/stdout", "in.pgn"];
+    let r = run(&dir, &args);
+    assert_eq!(r.status.code(), direct.status.code(), "{}", show(&args, &r));
+    assert_eq!(r.stdout, direct.stdout, "{}", show(&args, &r));
+    let args = [
+        "select",
+        "-q",
+        "--dedupe",
+        "--duplicates",
+        "/dev/null",
+        "-o",
+        "/dev/null",
+        "in.pgn",
+    ];
+    let r = run(&dir, &args);
+    assert_eq!(r.status.code(), Some(0), "{}", show(&args, &r));
+    assert_eq!(names(&dir), ["in.pgn"]);
+    let _ = fs::remove_dir_all(&dir);
+}
