@@ -546,7 +546,9 @@ fn outputs_are_checked_before_any_input_is_read() {
     fs::write(dir.join("file.pgn"), game("E", 1)).unwrap();
     fs::create_dir(dir.join("existing")).unwrap();
     // Each case: the output, and what the message must hold.
+    let too_long = format!("{}.pgn", "x".repeat(300));
     let cases = [
+        (too_long.as_str(), "File name too long"),
         ("newdir/", "newdir/: ends with /"),
         ("newdir/.", "newdir/.: ends with /"),
         (
