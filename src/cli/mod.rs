@@ -10,6 +10,7 @@ mod help_fr;
 mod man;
 mod output;
 mod perft;
+mod plan;
 mod report;
 mod select;
 mod sink;

@@ -18,11 +18,13 @@ use crate::jobs::select::{
 use pgnkit::core::fen::parse_fen;
 
 use super::convert::notes_text;
+use super::output::locale;
 use super::output::{
     Paint, exit_code, inputs, no_games_text, plural, progress_bar, read_error, say, say_over,
     show_games, threads, write_failure,
 };
-use super::sink::{Output, open_output};
+use super::plan::{Kind, Request, plan};
+use super::sink::{Output, open_planned};
 use super::split::Splitter;
 use super::validate::{LangArg, parse_lang};
 
@@ -163,18 +165,41 @@ pub(crate) fn run(args: Args) -> i32 {
             }
         }
     }
-    if let (Some(out), Some(dups)) = (&args.output, &args.duplicates)
-        && same_file(out, dups)
-    {
-        let _ = say(&format!(
-            "pgnkit: --duplicates {} is also the output\n",
-            dups.display()
-        ));
-        return 2;
-    }
     let Some(sources) = inputs(&args.paths) else {
         return 2;
     };
+    // Every output checked against the others and the inputs before anything is read or written.
+    let mut requests = Vec::new();
+    if let Some(path) = &args.output {
+        requests.push(Request {
+            option: "-o",
+            path,
+            kind: if args.split.is_some() {
+                Kind::Directory
+            } else {
+                Kind::File
+            },
+        });
+    }
+    if let Some(path) = &args.duplicates {
+        requests.push(Request {
+            option: "--duplicates",
+            path,
+            kind: Kind::File,
+        });
+    }
+    let planned = match plan(&requests, &sources) {
+        Ok(planned) => planned,
+        Err(refusal) => {
+            let _ = say(&format!("pgnkit: {}\n", refusal.message(locale())));
+            return 2;
+        }
+    };
+    let planned_output = args.output.as_ref().map(|_| &planned[0]);
+    let planned_duplicates = args
+        .duplicates
+        .as_ref()
+        .map(|_| &planned[planned.len() - 1]);
     let opts = SelectOptions {
         filter,
         reaches,
@@ -185,21 +210,22 @@ pub(crate) fn run(args: Args) -> i32 {
         keep_text: !args.count,
         split: args.split,
     };
-    let mut out = match (args.split, args.output.as_deref()) {
+    let mut out = match (args.split, planned_output) {
         (Some(by), Some(dir)) => match Splitter::new(dir, by) {
-            Ok(s) => Destination::Split(s),
-            Err(message) => {
-                let _ = say(&format!("pgnkit: {message}\n"));
-                return 2;
-            }
+            Some(s) => Destination::Split(s),
+            None => return 2,
         },
-        (_, path) => match open_output(path, &sources) {
+        (_, Some(file)) => match open_planned(file) {
+            Some(o) => Destination::Stream(o),
+            None => return 2,
+        },
+        (_, None) => match super::sink::open_output(None, &sources) {
             Some(o) => Destination::Stream(o),
             None => return 2,
         },
     };
-    let mut dups_out = match &args.duplicates {
-        Some(path) => match open_output(Some(path), &sources) {
+    let mut dups_out = match planned_duplicates {
+        Some(file) => match open_planned(file) {
             Some(o) => Some(o),
             None => return 2,
         },
@@ -313,13 +339,15 @@ pub(crate) fn run(args: Args) -> i32 {
     }
     // 1 when nothing was chosen, as grep does: scripts can test for it.
     let code = exit_code(totals.io_errors, totals.chosen == 0);
-    let code = match dups_out {
+    // The chosen games first: a split that cannot be put in place (its directory filled meanwhile) fails
+    // the run, and the duplicates file is then left as it was too.
+    let code = match out {
+        Destination::Stream(o) => o.close(code),
+        Destination::Split(s) => s.finish(code),
+    };
+    match dups_out {
         Some(d) => d.close(code).max(code),
         None => code,
-    };
-    match out {
-        Destination::Stream(o) => o.close(code),
-        Destination::Split(_) => code,
     }
 }
 
@@ -363,12 +391,4 @@ fn emit(
     }
     show_games(bar, totals.games);
     Ok(())
-}
-
-/// Whether two paths name the same file (or would: the same path as written when neither exists yet).
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => a == b,
-    }
 }

@@ -1,14 +1,19 @@
-//! Where `convert` and `stats` write: standard output, or the file of `-o FILE`, written so that neither an
-//! input nor the file already at FILE is ever destroyed by a run that fails:
+//! Where `convert`, `stats`, `select`, `standings` and `report` write: standard output, or the file of
+//! `-o FILE`, written so that neither an input nor the file already at FILE is ever destroyed by a run that
+//! fails; and the staging of `select --split`'s directory. The outputs were checked before (`plan`): none is
+//! an input, no two are one file, their directories exist.
 //!
-//! - FILE may not be one of the inputs: same device and inode, so a hard link, a symlink, another spelling of
-//!   the path, a file found inside a named directory and standard input redirected from FILE (`- < FILE`) are
-//!   all caught before anything is read or written;
-//! - the output goes to a hidden temporary file beside FILE (same directory, so the final rename is atomic),
-//!   renamed onto FILE only when the run ends with exit code 0 or 1; on exit 2, an early stop or a panic the
-//!   temporary file is removed and FILE is left as it was;
-//! - SIGINT, SIGTERM and SIGHUP (unless the run started with them ignored, as under `nohup`) remove the
-//!   temporary file, then end the process by the same signal (the shell reports 128 + its number);
+//! - The output goes to a temporary file in FILE's directory (so the final rename is atomic), put onto FILE
+//!   only when the run ends with exit code 0 or 1; on exit 2, an early stop or a panic it is removed and FILE
+//!   is left as it was. On Linux the temporary file has no name until then (`O_TMPFILE`): a process that dies
+//!   without a chance to clean up (out of memory, SIGKILL) leaves nothing behind. Elsewhere, or on a file
+//!   system without unnamed files, it is a hidden file beside FILE.
+//! - A split is written into a hidden directory beside DIR, renamed onto DIR when the run completes: DIR
+//!   appears whole or not at all, and the rename fails (exit 2) when DIR was filled meanwhile.
+//! - SIGINT, SIGTERM and SIGHUP (unless the run started with them ignored, as under `nohup`) remove every
+//!   temporary file and directory of the run, then end the process by the same signal (the shell reports
+//!   128 + its number). SIGXFSZ (a file over `ulimit -f`) is ignored, so that such a write fails as a full
+//!   disk does, with exit 2, instead of killing the process.
 //! - `FILE.gz` is written gzip-compressed, `FILE.zst` (or `.zstd`) zstd-compressed, whatever the case.
 //!
 //! A FILE that exists and is not a regular file (`/dev/null`, a FIFO) is written directly: there is nothing
@@ -21,17 +26,45 @@ use std::sync::Mutex;
 
 use crate::jobs::input::Source;
 
-use super::output::{say, write_failure};
+use super::output::{locale, say, write_failure};
+use super::plan::{Kind, Planned, Request, plan};
 
-/// The temporary file being written, if any: removed by the signal handler, renamed or removed by the main
-/// thread, always under this lock (so a signal cannot remove a file that is being renamed, nor can a rename
-/// happen after a signal was taken).
-static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// A temporary file or directory of the run, with a name: removed by the signal handler.
+struct Pending {
+    path: PathBuf,
+    directory: bool,
+}
 
-fn pending() -> std::sync::MutexGuard<'static, Option<PathBuf>> {
+impl Pending {
+    fn remove(&self) {
+        let _ = if self.directory {
+            fs::remove_dir_all(&self.path)
+        } else {
+            fs::remove_file(&self.path)
+        };
+    }
+}
+
+/// Every named temporary file and directory being written. Added to, renamed and removed only under this
+/// lock, and the signal handler keeps it to the end: a signal cannot remove what is being renamed into
+/// place, and nothing is renamed or created after a signal was taken.
+static PENDING: Mutex<Vec<Pending>> = Mutex::new(Vec::new());
+
+fn pending() -> std::sync::MutexGuard<'static, Vec<Pending>> {
     PENDING
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn forget(list: &mut Vec<Pending>, path: &Path) {
+    list.retain(|p| p.path != path);
+}
+
+/// Removes every pending file and directory (what a signal does before ending the process).
+fn remove_pending(list: &mut Vec<Pending>) {
+    for entry in list.drain(..) {
+        entry.remove();
+    }
 }
 
 /// How the output file is compressed, from its name.
@@ -119,84 +152,345 @@ impl Write for Sink {
     }
 }
 
-/// The temporary file beside the target: removed when dropped unless it was renamed onto the target.
+/// A hidden name beside `target` for attempt `n`: `.NAME.pgnkit-PID-N.tmp`, NAME cut to leave room for the
+/// rest under the usual 255-byte limit of a file name.
+fn hidden_name(target: &Path, n: u32) -> PathBuf {
+    let mut name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    while name.len() > 200 {
+        name.pop();
+    }
+    directory_of(target).join(format!(".{name}.pgnkit-{}-{n}.tmp", std::process::id()))
+}
+
+fn directory_of(target: &Path) -> &Path {
+    match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Tries `attempt` on hidden names beside `target` until one is free.
+fn on_a_free_name<T>(
+    target: &Path,
+    mut attempt: impl FnMut(&Path) -> io::Result<T>,
+) -> io::Result<(PathBuf, T)> {
+    let mut n = 0u32;
+    loop {
+        let path = hidden_name(target, n);
+        match attempt(&path) {
+            Ok(made) => return Ok((path, made)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Where the output is written until the run completes.
+enum Staging {
+    /// A file without a name in the target's directory (Linux's `O_TMPFILE`), given one at the end.
+    Unnamed,
+    /// A hidden file beside the target, registered in [`PENDING`].
+    Named(PathBuf),
+}
+
+/// The temporary file of an output: removed when dropped unless it was put in place.
 struct Temp {
-    path: PathBuf,
+    staging: Staging,
     target: PathBuf,
     done: bool,
 }
 
 impl Temp {
-    /// Creates a new hidden file in `target`'s directory (never an existing one), with the permissions of
-    /// the file it will replace when there is one.
+    /// A new temporary file for `target`, with the permissions of the file it will replace when there is
+    /// one.
     fn create(target: &Path, replaces: Option<&fs::Metadata>) -> io::Result<(Temp, File)> {
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        // Cut to leave room for the suffix under the usual 255-byte limit of a file name.
-        let mut name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        while name.len() > 200 {
-            name.pop();
-        }
-        let mut slot = pending();
-        let mut n = 0u32;
-        loop {
-            let path = dir.join(format!(".{name}.pgnkit-{}-{n}.tmp", std::process::id()));
-            match OpenOptions::new().write(true).create_new(true).open(&path) {
-                Ok(file) => {
-                    if let Some(meta) = replaces {
-                        // Best effort: the output keeps the mode of the file it replaces.
-                        let _ = file.set_permissions(meta.permissions());
-                    }
-                    *slot = Some(path.clone());
-                    let temp = Temp {
-                        path,
-                        target: target.to_path_buf(),
-                        done: false,
-                    };
-                    return Ok((temp, file));
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 1000 => n += 1,
-                Err(e) => return Err(e),
+        let (staging, file) = match create_unnamed(directory_of(target)) {
+            Some(file) => (Staging::Unnamed, file),
+            None => {
+                let (path, file) = create_named(target)?;
+                (Staging::Named(path), file)
             }
+        };
+        if let Some(meta) = replaces {
+            // Best effort: the output keeps the mode of the file it replaces.
+            let _ = file.set_permissions(meta.permissions());
         }
+        let temp = Temp {
+            staging,
+            target: target.to_path_buf(),
+            done: false,
+        };
+        Ok((temp, file))
     }
 
-    /// Renames the temporary file onto the target.
-    fn commit(mut self) -> io::Result<()> {
-        let mut slot = pending();
-        fs::rename(&self.path, &self.target)?;
-        self.done = true;
-        *slot = None;
-        drop(slot);
-        // Best effort: the rename itself reaches the disk (the data did, by `sync_all`, before it).
-        #[cfg(unix)]
-        if let Some(dir) = self.target.parent() {
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
-            if let Ok(d) = File::open(dir) {
-                let _ = d.sync_all();
+    /// Puts the temporary file, whose data is written and synced, onto the target.
+    fn commit(mut self, file: &File) -> io::Result<()> {
+        let mut list = pending();
+        match &self.staging {
+            Staging::Named(path) => {
+                fs::rename(path, &self.target)?;
+                forget(&mut list, path);
+            }
+            Staging::Unnamed => {
+                let named = name_unnamed(file, &self.target, &mut list)?;
+                let renamed = fs::rename(&named, &self.target);
+                if renamed.is_err() {
+                    let _ = fs::remove_file(&named);
+                }
+                forget(&mut list, &named);
+                renamed?;
             }
         }
+        self.done = true;
+        drop(list);
+        sync_directory(directory_of(&self.target));
         Ok(())
     }
 }
 
 impl Drop for Temp {
     fn drop(&mut self) {
-        if !self.done {
-            let mut slot = pending();
-            let _ = fs::remove_file(&self.path);
-            *slot = None;
+        if let (false, Staging::Named(path)) = (self.done, &self.staging) {
+            let mut list = pending();
+            let _ = fs::remove_file(path);
+            forget(&mut list, path);
         }
     }
+}
+
+/// A new hidden file beside `target`, registered in [`PENDING`].
+fn create_named(target: &Path) -> io::Result<(PathBuf, File)> {
+    let mut list = pending();
+    let (path, file) = on_a_free_name(target, |path| {
+        OpenOptions::new().write(true).create_new(true).open(path)
+    })?;
+    list.push(Pending {
+        path: path.clone(),
+        directory: false,
+    });
+    Ok((path, file))
+}
+
+/// An unnamed file in `dir`, readable and writable; `None` where there is no such thing (not Linux, an old
+/// kernel, a file system without it), and the caller falls back on a named file.
+#[cfg(target_os = "linux")]
+fn create_unnamed(dir: &Path) -> Option<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_TMPFILE)
+        .mode(0o666)
+        .open(dir)
+        .ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn create_unnamed(_dir: &Path) -> Option<File> {
+    None
+}
+
+/// Gives the unnamed `file` a hidden name beside `target` (registered in `list`, whose lock the caller
+/// holds): a link through `/proc/self/fd`, or where that fails (no `/proc`), a copy.
+#[cfg(target_os = "linux")]
+fn name_unnamed(file: &File, target: &Path, list: &mut Vec<Pending>) -> io::Result<PathBuf> {
+    use std::ffi::CString;
+    use std::os::fd::AsRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    let from = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let linked = on_a_free_name(target, |path| {
+        let to = CString::new(path.as_os_str().as_bytes())
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+        // SAFETY: both paths are NUL-terminated strings that outlive the call.
+        let done = unsafe {
+            libc::linkat(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::AT_SYMLINK_FOLLOW,
+            )
+        };
+        if done == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    });
+    match linked {
+        Ok((path, ())) => {
+            list.push(Pending {
+                path: path.clone(),
+                directory: false,
+            });
+            Ok(path)
+        }
+        Err(_) => copy_to_a_named_file(file, target, list),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn name_unnamed(file: &File, target: &Path, list: &mut Vec<Pending>) -> io::Result<PathBuf> {
+    copy_to_a_named_file(file, target, list)
+}
+
+/// A hidden file beside `target` holding what `file` holds.
+fn copy_to_a_named_file(
+    file: &File,
+    target: &Path,
+    list: &mut Vec<Pending>,
+) -> io::Result<PathBuf> {
+    use std::io::Seek;
+    let (path, mut copy) = on_a_free_name(target, |path| {
+        OpenOptions::new().write(true).create_new(true).open(path)
+    })?;
+    list.push(Pending {
+        path: path.clone(),
+        directory: false,
+    });
+    let copied = (|| {
+        let mut source = file;
+        source.seek(io::SeekFrom::Start(0))?;
+        io::copy(&mut source, &mut copy)?;
+        copy.set_permissions(file.metadata()?.permissions())?;
+        copy.sync_all()
+    })();
+    if let Err(e) = copied {
+        let _ = fs::remove_file(&path);
+        forget(list, &path);
+        return Err(e);
+    }
+    Ok(path)
+}
+
+/// Best effort: a rename in `dir` reaches the disk.
+fn sync_directory(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+/// The hidden directory a split is written into, renamed onto its target when the run completes; removed
+/// when dropped otherwise.
+pub(crate) struct StagedDir {
+    path: PathBuf,
+    target: PathBuf,
+    done: bool,
+}
+
+/// Why a staged directory could not be put in place.
+pub(crate) enum PlaceFailure {
+    /// The target is no longer empty (another run, or someone, wrote into it meanwhile).
+    Filled,
+    Io(io::Error),
+}
+
+impl StagedDir {
+    /// A new hidden directory beside `target`, with the permissions of the empty directory it will replace
+    /// when there is one.
+    pub(crate) fn create(target: &Path, replaces: Option<&fs::Metadata>) -> io::Result<StagedDir> {
+        clean_up_on_signals();
+        let mut list = pending();
+        let (path, ()) = on_a_free_name(target, |path| fs::create_dir(path))?;
+        list.push(Pending {
+            path: path.clone(),
+            directory: true,
+        });
+        if let Some(meta) = replaces {
+            let _ = fs::set_permissions(&path, meta.permissions());
+        }
+        Ok(StagedDir {
+            path,
+            target: target.to_path_buf(),
+            done: false,
+        })
+    }
+
+    /// Opens `name` in the directory for appending, creating it when missing. Under the pending lock: a
+    /// signal that is removing the directory cannot have a file created in it meanwhile.
+    pub(crate) fn append(&self, name: &str) -> io::Result<File> {
+        let _list = pending();
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.path.join(name))
+    }
+
+    /// Renames the directory onto its target, which must be missing or empty.
+    pub(crate) fn commit(mut self) -> Result<(), PlaceFailure> {
+        sync_file_system(&self.path);
+        let mut list = pending();
+        if let Err(e) = fs::rename(&self.path, &self.target) {
+            let filled = matches!(
+                e.raw_os_error(),
+                Some(code) if code == directory_not_empty() || code == libc_eexist()
+            );
+            return Err(if filled {
+                PlaceFailure::Filled
+            } else {
+                PlaceFailure::Io(e)
+            });
+        }
+        forget(&mut list, &self.path);
+        self.done = true;
+        drop(list);
+        sync_directory(directory_of(&self.target));
+        Ok(())
+    }
+}
+
+impl Drop for StagedDir {
+    fn drop(&mut self) {
+        if !self.done {
+            let mut list = pending();
+            let _ = fs::remove_dir_all(&self.path);
+            forget(&mut list, &self.path);
+        }
+    }
+}
+
+#[cfg(unix)]
+fn directory_not_empty() -> i32 {
+    libc::ENOTEMPTY
+}
+
+#[cfg(unix)]
+fn libc_eexist() -> i32 {
+    libc::EEXIST
+}
+
+#[cfg(not(unix))]
+fn directory_not_empty() -> i32 {
+    // ERROR_DIR_NOT_EMPTY
+    145
+}
+
+#[cfg(not(unix))]
+fn libc_eexist() -> i32 {
+    // ERROR_ALREADY_EXISTS
+    183
+}
+
+/// Best effort: the files of a split reach the disk before their directory is put in place. One call for
+/// the file system, not one per group file (a split may have thousands).
+fn sync_file_system(dir: &Path) {
+    #[cfg(target_os = "linux")]
+    if let Ok(d) = File::open(dir) {
+        use std::os::fd::AsRawFd;
+        // SAFETY: `syncfs` takes any open descriptor and only reads it.
+        unsafe {
+            libc::syncfs(d.as_raw_fd());
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = dir;
 }
 
 /// The output of a run. Written through a 64 KiB buffer; [`Output::close`] ends it.
@@ -213,7 +507,7 @@ impl Output {
         }
     }
 
-    /// Ends the run with exit code `code`: the output is completed (and the temporary file renamed onto the
+    /// Ends the run with exit code `code`: the output is completed (and the temporary file put onto the
     /// target) when `code` is 0 or 1; on 2 the temporary file is removed and the target left as it was.
     /// Returns the exit code, 2 when completing the output failed.
     pub(crate) fn close(self, code: i32) -> i32 {
@@ -232,8 +526,7 @@ impl Output {
         let file = sink.finish()?;
         if let (Some(file), Some(temp)) = (file, temp) {
             file.sync_all()?;
-            drop(file);
-            temp.commit()?;
+            temp.commit(&file)?;
         }
         Ok(())
     }
@@ -253,98 +546,66 @@ impl Write for Output {
     }
 }
 
-/// The output of a run: the file of `-o FILE` (see the module documentation), or standard output. `None`
-/// once the reason is said on stderr (the exit code is then 2): FILE is one of the inputs, a directory, or
-/// cannot be created.
+/// The output of a run with one output: the file of `-o FILE` (checked by [`plan`], see the module
+/// documentation), or standard output. `None` once the reason is said on stderr (the exit code is then 2).
 pub(crate) fn open_output(path: Option<&Path>, sources: &[Source]) -> Option<Output> {
     let Some(path) = path else {
         return Some(Output::new(Sink::Stdout(io::stdout().lock()), None));
     };
-    match open_file(path, sources) {
-        Ok(output) => Some(output),
-        Err(message) => {
-            let _ = say(&format!("pgnkit: {message}\n"));
+    let request = Request {
+        option: "-o",
+        path,
+        kind: Kind::File,
+    };
+    match plan(&[request], sources) {
+        Ok(planned) => open_planned(&planned[0]),
+        Err(refusal) => {
+            let _ = say(&format!("pgnkit: {}\n", refusal.message(locale())));
             None
         }
     }
 }
 
-fn open_file(path: &Path, sources: &[Source]) -> Result<Output, String> {
-    let shown = path.display();
-    let existing = match fs::metadata(path) {
-        Ok(meta) => Some(meta),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("{shown}: {e}")),
-    };
-    let packing = packing_of(path);
-    if let Some(meta) = &existing {
-        if meta.is_dir() {
-            return Err(format!("{shown}: is a directory"));
-        }
-        if let Some(clash) = sources.iter().find(|s| is_input(s, path, meta)) {
-            let clash = match clash {
-                Source::Stdin => "standard input".to_string(),
-                Source::File(p) => p.display().to_string(),
-            };
-            return Err(format!(
-                "the output file {shown} is also an input ({clash}): refusing to overwrite it"
+/// Opens a file output that [`plan`] checked. `None` once the reason is said on stderr.
+pub(crate) fn open_planned(planned: &Planned) -> Option<Output> {
+    match open_file(planned) {
+        Ok(output) => Some(output),
+        Err(e) => {
+            let _ = say(&format!(
+                "pgnkit: {}: {e}\n",
+                super::diagnostics::escape_controls(&planned.given.display().to_string())
             ));
-        }
-        if !meta.is_file() {
-            // A device or a FIFO: written in place.
-            let file = File::create(path).map_err(|e| format!("{shown}: {e}"))?;
-            let sink = Sink::new(file, packing).map_err(|e| format!("{shown}: {e}"))?;
-            return Ok(Output::new(sink, None));
+            None
         }
     }
-    // A symlink is followed: the file it names is replaced, the link kept.
-    let target = match existing {
-        Some(_) => fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
-        None => path.to_path_buf(),
-    };
+}
+
+fn open_file(planned: &Planned) -> io::Result<Output> {
+    let packing = packing_of(&planned.target);
+    if planned.in_place() {
+        let file = OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(&planned.target)?;
+        return Ok(Output::new(Sink::new(file, packing)?, None));
+    }
     clean_up_on_signals();
-    let (temp, file) = Temp::create(&target, existing.as_ref())
-        .map_err(|e| format!("{shown}: cannot create a temporary file beside it: {e}"))?;
-    let sink = Sink::new(file, packing).map_err(|e| format!("{shown}: {e}"))?;
-    Ok(Output::new(sink, Some(temp)))
+    let (temp, file) = Temp::create(&planned.target, planned.existing.as_ref())?;
+    Ok(Output::new(Sink::new(file, packing)?, Some(temp)))
 }
 
-/// Whether `source` is the existing file `path` (whose metadata is `meta`).
-#[cfg(unix)]
-fn is_input(source: &Source, _path: &Path, meta: &fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    let source_meta = match source {
-        Source::File(p) => fs::metadata(p).ok(),
-        Source::Stdin => stdin_metadata(),
-    };
-    source_meta.is_some_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
-}
-
-/// What standard input is: a file, a pipe, a terminal.
-#[cfg(unix)]
-fn stdin_metadata() -> Option<fs::Metadata> {
-    use std::os::fd::AsFd;
-    let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
-    File::from(fd).metadata().ok()
-}
-
-/// Without inodes: the same canonical path (standard input cannot be told apart).
-#[cfg(not(unix))]
-fn is_input(source: &Source, path: &Path, _meta: &fs::Metadata) -> bool {
-    match (source, path.canonicalize()) {
-        (Source::File(p), Ok(out)) => p.canonicalize().is_ok_and(|p| p == out),
-        _ => false,
-    }
-}
-
-/// Installs, once, a thread that takes SIGINT, SIGTERM and SIGHUP: it removes the temporary file being
-/// written, then ends the process by the same signal. A signal the run started with ignored (`nohup`, a
-/// background job of a non-interactive shell) stays ignored.
+/// Installs, once, a thread that takes SIGINT, SIGTERM and SIGHUP: it removes every temporary file and
+/// directory being written, then ends the process by the same signal. A signal the run started with ignored
+/// (`nohup`, a background job of a non-interactive shell) stays ignored. SIGXFSZ is ignored.
 #[cfg(unix)]
 fn clean_up_on_signals() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
+        // SAFETY: setting a signal's disposition to SIG_IGN runs no code in the signal's context.
+        unsafe {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+        }
         let wanted: Vec<i32> = [SIGINT, SIGTERM, SIGHUP]
             .into_iter()
             .filter(|&sig| !ignored(sig))
@@ -356,11 +617,9 @@ fn clean_up_on_signals() {
             .name("pgnkit-signals".into())
             .spawn(move || {
                 if let Some(sig) = signals.forever().next() {
-                    // The lock is kept to the end: the main thread cannot rename the file meanwhile.
-                    let mut slot = pending();
-                    if let Some(path) = slot.take() {
-                        let _ = fs::remove_file(path);
-                    }
+                    // The lock is kept to the end: the main thread cannot rename or create meanwhile.
+                    let mut list = pending();
+                    remove_pending(&mut list);
                     let _ = signal_hook::low_level::emulate_default_handler(sig);
                     signal_hook::low_level::exit(128 + sig);
                 }
@@ -425,7 +684,9 @@ mod tests {
         for (code, want) in [(2, "before"), (1, "after 1"), (0, "after 0")] {
             let mut out = open_output(Some(&target), &[]).unwrap();
             out.write_all(format!("after {code}").as_bytes()).unwrap();
-            assert_eq!(entries(&dir).len(), 2, "a temporary file beside the target");
+            // On Linux the temporary file has no name; elsewhere it is beside the target.
+            let visible = if cfg!(target_os = "linux") { 1 } else { 2 };
+            assert_eq!(entries(&dir).len(), visible);
             assert_eq!(out.close(code), code);
             assert_eq!(fs::read_to_string(&target).unwrap(), want);
             assert_eq!(entries(&dir), ["out.txt"], "no temporary file left");
@@ -462,6 +723,57 @@ mod tests {
         assert_eq!(out.close(0), 0);
         let mode = fs::metadata(&target).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o640);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn every_named_temporary_file_and_directory_is_removed_on_a_signal() {
+        let dir = temp_dir("pending");
+        let (a, _) = create_named(&dir.join("out.pgn")).unwrap();
+        let (b, _) = create_named(&dir.join("dups.pgn")).unwrap();
+        let staged = StagedDir::create(&dir.join("split"), None).unwrap();
+        fs::write(staged.path.join("group.pgn"), "x").unwrap();
+        let ours = [a, b, staged.path.clone()];
+        assert_eq!(entries(&dir).len(), 3);
+        // What the signal thread does, on this test's entries only (other tests run beside it).
+        let mut taken: Vec<Pending> = {
+            let mut list = pending();
+            let (taken, rest) = list.drain(..).partition(|p| ours.contains(&p.path));
+            *list = rest;
+            taken
+        };
+        assert_eq!(taken.len(), 3, "each one registered");
+        remove_pending(&mut taken);
+        assert_eq!(entries(&dir), Vec::<String>::new());
+        drop(staged);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_unnamed_file_is_copied_where_it_cannot_be_linked() {
+        let dir = temp_dir("copy");
+        let target = dir.join("out.pgn");
+        // A file system without unnamed files has nothing to copy: the named path is the one taken.
+        let Some(mut file) = create_unnamed(&dir) else {
+            return;
+        };
+        file.write_all(b"all of it").unwrap();
+        let named = {
+            let mut list = pending();
+            let path = copy_to_a_named_file(&file, &target, &mut list).unwrap();
+            assert!(list.iter().any(|p| p.path == path), "registered");
+            forget(&mut list, &path);
+            path
+        };
+        assert_eq!(fs::read(&named).unwrap(), b"all of it");
+        assert!(
+            named
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with(".out.pgn.pgnkit-")
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 

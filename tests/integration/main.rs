@@ -21,6 +21,7 @@ mod input_safety;
 mod no_panic;
 mod notation;
 mod notation_corpus;
+mod output_hardening;
 mod output_safety;
 mod perft;
 mod pgn_corpus;

@@ -521,24 +521,27 @@ fn start_converting(dir: &Path, wrapper: Option<&str>) -> Converting {
     Converting { child, stdin }
 }
 
-/// Waits until the temporary file beside `out.pgn` holds some output (bounded: a hang fails, it does not time).
-fn wait_for_partial_output(dir: &Path, keep: &[&str]) -> PathBuf {
+/// Waits until the temporary file of `out.pgn` holds some output (bounded: a hang fails, it does not time).
+/// Found among the files `child` has open in `dir`: on Linux it has no name (`DIR/#INODE (deleted)`).
+fn wait_for_partial_output(dir: &Path, child: &Child) -> PathBuf {
     let deadline = Instant::now() + Duration::from_secs(120);
+    let fds = PathBuf::from(format!("/proc/{}/fd", child.id()));
+    let dir = fs::canonicalize(dir).unwrap();
     loop {
-        let temp = names(dir)
-            .into_iter()
-            .find(|n| n.starts_with(".out.pgn.") && !keep.contains(&n.as_str()));
-        if let Some(temp) = temp {
-            let path = dir.join(temp);
-            if fs::metadata(&path).is_ok_and(|m| m.len() > 0) {
-                return path;
-            }
+        let open = fs::read_dir(&fds).into_iter().flatten().find_map(|e| {
+            let fd = e.ok()?.path();
+            let target = fs::read_link(&fd).ok()?;
+            let written = fs::metadata(&fd).is_ok_and(|m| m.is_file() && m.len() > 0);
+            (written && target.starts_with(&dir)).then_some(target)
+        });
+        if let Some(temp) = open {
+            return temp;
         }
         assert!(
             Instant::now() < deadline,
             "no temporary file in {}: {:?}",
             dir.display(),
-            names(dir)
+            names(&dir)
         );
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -561,7 +564,7 @@ fn a_signal_during_output_leaves_no_partial_file() {
                 fs::write(dir.join("out.pgn"), text).unwrap();
             }
             let mut conv = start_converting(&dir, None);
-            let temp = wait_for_partial_output(&dir, &[]);
+            let temp = wait_for_partial_output(&dir, &conv.child);
             send(signal, &conv.child);
             let status = conv.child.wait().unwrap();
             drop(conv.stdin);
@@ -590,7 +593,7 @@ fn a_signal_during_output_leaves_no_partial_file() {
 fn a_signal_ignored_from_the_start_stays_ignored() {
     let dir = temp_dir("nohup");
     let mut conv = start_converting(&dir, Some("trap '' HUP; exec \"$0\" \"$@\""));
-    wait_for_partial_output(&dir, &[]);
+    wait_for_partial_output(&dir, &conv.child);
     send("HUP", &conv.child);
     // Still running: more input is taken, and the output is complete at the end.
     let games = fixture(FRENCH).repeat(400);

@@ -118,3 +118,25 @@ pub fn read_jsonl_gz(path: &Path) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+
+/// Runs `pgnkit ARGS` in `dir` under the shell limits `ulimits` (`ulimit -n 30`, `-v KiB`, `-f blocks`:
+/// pairs of the flag and its value), so that a run needing more than it may have fails the test instead of
+/// the machine. Standard input is empty; stdout and stderr are captured.
+pub fn run_under_ulimits(ulimits: &[(&str, u64)], dir: &Path, args: &[&str]) -> Output {
+    let limits: Vec<String> = ulimits
+        .iter()
+        .map(|(flag, value)| format!("ulimit {flag} {value}"))
+        .collect();
+    let script = format!("{} && exec \"$@\"", limits.join(" && "));
+    Command::new("sh")
+        .args(["-c", &script, "sh"])
+        .arg(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "C")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run sh")
+}
