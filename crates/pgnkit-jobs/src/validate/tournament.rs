@@ -16,8 +16,8 @@ use crate::localized;
 use crate::messages::Locale;
 
 /// How many games of a run duplicate, round and round-numbering tracking follow by default before they stop
-/// (and say so). Tracking costs about 40 bytes per game (a map entry for the game, one per player and round,
-/// in hash tables that double as they grow): at this limit about 2.5 MB, which keeps validate at two threads
+/// (and say so). Tracking costs about 48 bytes per game (a map entry for the game, one per player and round
+/// with the opponent's name hashed, in hash tables that double as they grow): at this limit about 3 MB, which keeps validate at two threads
 /// under 16 MiB on any input, JSON output included. A tournament, or a season of one, is far below it.
 /// [`Tournament::with_limit`] sets another.
 pub const DEFAULT_TRACKED_GAMES: usize = 50_000;
@@ -294,7 +294,7 @@ impl Tournament {
     }
 
     /// These checks, tracking at most `games` games (at least 1, at most [`MAX_TRACKED_GAMES`]) instead of
-    /// [`DEFAULT_TRACKED_GAMES`]: memory grows by about 40 bytes per game tracked.
+    /// [`DEFAULT_TRACKED_GAMES`]: memory grows by about 48 bytes per game tracked.
     pub fn with_limit(self, games: usize) -> Tournament {
         Tournament {
             limit: Limit(games.clamp(1, MAX_TRACKED_GAMES)),
