@@ -551,8 +551,9 @@ fn an_event_no_tournament_has_is_a_usage_error_naming_the_nearest() {
 }
 
 /// One tournament of 200,000 games, each in a round of its own (22 MB of PGN): the per-round crosstable had a
-/// column per distinct Round, a 547 MB page built in 2 GB. Its columns are round numbers, at most 60, the
-/// rest said in a note; under a 256 MiB address-space limit the page is written, and small.
+/// column per distinct Round, a page of hundreds of megabytes built in gigabytes. Its columns are round
+/// numbers, at most 60, the rest said in a note; under a 256 MiB address-space limit the page is written, and
+/// small.
 #[test]
 fn a_tournament_of_200000_rounds_makes_a_bounded_page_in_bounded_memory() {
     let dir = temp_dir("many-rounds");
