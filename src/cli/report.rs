@@ -118,6 +118,17 @@ pub(crate) fn run(args: Args) -> i32 {
     if let Some(e) = stopped {
         return write_failure(&e);
     }
+    if let Some(event) = &args.event
+        && !collector.standings.has_event(event)
+    {
+        let message = collector.standings.no_such_event(event, locale());
+        let _ = say(&crate::jobs::localized!(
+            locale(),
+            "pgnkit report: --event: {message}\n",
+            "pgnkit report : --event : {message}\n"
+        ));
+        return 2;
+    }
     let html = page(
         &collector,
         &PageOptions {

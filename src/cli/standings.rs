@@ -62,6 +62,9 @@ pub(crate) struct Args {
 /// makes a "tournament" of every game).
 const MAX_PLAYERS: usize = 1_000_000;
 
+/// Tournaments listed when `--format trf` is given several.
+const TOURNAMENTS_LISTED: usize = 20;
+
 pub(crate) fn run(args: Args) -> i32 {
     let mut tiebreaks = Vec::new();
     for name in &args.tiebreaks {
@@ -119,10 +122,23 @@ pub(crate) fn run(args: Args) -> i32 {
     if let Some(e) = stopped {
         return write_failure(&e);
     }
+    // A name no tournament has is a usage error, said with the names nearest to it: an empty table and
+    // exit 1 read as "no game counted".
+    if let Some(event) = &args.event
+        && !standings.has_event(event)
+    {
+        let message = standings.no_such_event(event, locale());
+        let _ = say(&localized!(
+            locale(),
+            "pgnkit standings: --event: {message}\n",
+            "pgnkit standings : --event : {message}\n"
+        ));
+        return 2;
+    }
     let ranked: Vec<_> = standings
         .ranked(&tiebreaks)
         .into_iter()
-        .filter(|(key, _, _)| args.event.as_ref().is_none_or(|e| &key.event == e))
+        .filter(|(key, _, _)| args.event.as_ref().is_none_or(|e| key.event == e.trim()))
         .collect();
     let text = match args.format {
         Format::Csv => csv(&ranked),
@@ -150,13 +166,20 @@ pub(crate) fn run(args: Args) -> i32 {
                         ": choose one with --event NAME"
                     }
                 );
-                for (key, _, rows) in several {
+                // A database holds thousands: the first ones say what to choose from.
+                for (key, _, rows) in several.iter().take(TOURNAMENTS_LISTED) {
                     message.push_str(&format!(
                         "  {} — {} — {} ({} players)\n",
                         key.event,
                         key.site,
                         key.year,
                         rows.len()
+                    ));
+                }
+                if several.len() > TOURNAMENTS_LISTED {
+                    message.push_str(&format!(
+                        "  ... and {} more\n",
+                        several.len() - TOURNAMENTS_LISTED
                     ));
                 }
                 let _ = say(&message);
@@ -175,6 +198,20 @@ pub(crate) fn run(args: Args) -> i32 {
             "pgnkit standings: {n} games without an Event tag (or `?`) belong to no tournament\n",
             "pgnkit standings : {n} parties sans balise Event (ou avec `?`) n'appartiennent à aucun tournoi\n"
         ));
+    }
+    // Text and JSON say what each tournament left out in their own output; CSV rows are players and a TRF
+    // has no place for it: stderr says it.
+    if matches!(args.format, Format::Csv | Format::Trf) {
+        for (key, t, _) in &ranked {
+            if let Some(said) = t.left_out.said(locale()) {
+                let (event, site, year) = (&key.event, &key.site, &key.year);
+                notes.push_str(&localized!(
+                    locale(),
+                    "pgnkit standings: {event} — {site} — {year}: {said}\n",
+                    "pgnkit standings : {event} — {site} — {year} : {said}\n"
+                ));
+            }
+        }
     }
     if standings.games_left_out > 0 {
         let n = standings.games_left_out;
@@ -252,6 +289,9 @@ fn json(ranked: &[Ranked<'_>]) -> String {
             "site": key.site,
             "year": key.year,
             "unfinished_games": t.unfinished,
+            "duplicate_games": t.left_out.duplicates,
+            "unknown_player_games": t.left_out.unknown_player,
+            "self_play_games": t.left_out.against_self,
             "players": players,
         });
         out.push_str(&record.to_string());
@@ -284,6 +324,9 @@ fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak]) -> String {
             "; ranked by points, then {names}\n",
             " ; classés aux points, puis {names}\n"
         ));
+        if let Some(said) = t.left_out.said(locale()) {
+            out.push_str(&format!("  ({said})\n"));
+        }
         let width = rows
             .iter()
             .map(|r| r.player.chars().count())

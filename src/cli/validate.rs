@@ -62,7 +62,7 @@ pub(crate) struct Args {
     #[arg(long)]
     no_tournament_checks: bool,
     /// How many games the checks across inputs (duplicates, a player twice in a round, round numbering)
-    /// follow before they stop and say so; each costs about 40 bytes of memory
+    /// follow before they stop and say so; each costs about 48 bytes of memory
     #[arg(long, value_name = "GAMES", default_value_t = DEFAULT_TRACKED_GAMES as u64,
           value_parser = clap::value_parser!(u64).range(1..=MAX_TRACKED_GAMES as u64))]
     track_games: u64,

@@ -469,6 +469,141 @@ fn a_large_input_makes_a_bounded_page() {
     assert!(html.len() < 8 << 20, "{} bytes", html.len());
 }
 
+/// The page's tables of a tournament are those of its real games: a copy of a game (in another file, or in the
+/// same one), a player against himself and a game without a player's name are left out, and the page says how
+/// many, per tournament and in what was left out.
+#[test]
+fn duplicates_and_games_that_are_no_pairing_are_left_out_of_the_tables() {
+    let dir = temp_dir("left-out");
+    let round_3 = std::fs::read_to_string(root().join("fixtures/standings/round-3.pgn")).unwrap();
+    let third = round_3.match_indices("[Event ").nth(2).unwrap().0;
+    let real = dir.join("round-3-real.pgn");
+    std::fs::write(&real, &round_3[..third]).unwrap();
+    let (code, all) = report(
+        &dir,
+        &[
+            "fixtures/standings/rounds-1-2.pgn",
+            "fixtures/standings/round-3.pgn",
+        ],
+    );
+    assert_eq!(code, Some(0));
+    let (_, clean) = report(
+        &dir,
+        &["fixtures/standings/rounds-1-2.pgn", real.to_str().unwrap()],
+    );
+    for class in ["standings", "grid"] {
+        let rows = table_rows(&all, class);
+        assert_eq!(rows.len(), 4, "{class}: {rows:?}");
+        assert_eq!(rows, table_rows(&clean, class), "{class}");
+    }
+    for said in [
+        "<p>Duplicates of a game already counted (left out of the tables): 2</p>",
+        "<p>Games with no player's name on a side (left out of the tables): 2</p>",
+        "<p>Games of a player against himself (left out of the tables): 1</p>",
+        "<li>Duplicates of a game already counted (left out of the tables): 2</li>",
+    ] {
+        assert!(all.contains(said), "{said}");
+    }
+    // The copy in the other file is named as a duplicate on the page too: the checks run across the inputs.
+    let copies = table_rows(&all, "games")
+        .into_iter()
+        .filter(|r| r[6] == "warnings" && (r[3] == "Anna" && (r[4] == "Boris" || r[4] == "Chen")))
+        .count();
+    assert_eq!(copies, 2);
+    assert!(
+        all.contains("same players and same moves as game 1 of fixtures/standings/rounds-1-2.pgn")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--event` with a name no tournament has said "no game has an Event tag", which was false: it is a usage
+/// error naming the nearest tournaments, and no page is written.
+#[test]
+fn an_event_no_tournament_has_is_a_usage_error_naming_the_nearest() {
+    let dir = temp_dir("no-event");
+    let page = dir.join("page.html");
+    let args = [
+        "report",
+        "--event",
+        "Spring",
+        "fixtures/stats/tournament.pgn",
+        "-o",
+        page.to_str().unwrap(),
+    ];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&args, &out));
+    assert!(!page.exists());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(
+            "pgnkit report: --event: no tournament is called \"Spring\" (the inputs hold 2 tournaments); the nearest names: \"Spring Open\", \"Club Blitz\""
+        ),
+        "{stderr}"
+    );
+    // A name that is there makes the page.
+    let (code, html) = report(
+        &dir,
+        &["--event", "Spring Open", "fixtures/stats/tournament.pgn"],
+    );
+    assert_eq!(code, Some(0));
+    assert!(html.contains("Spring Open") && !html.contains("No tournament"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One tournament of 200,000 games, each in a round of its own (22 MB of PGN): the per-round crosstable had a
+/// column per distinct Round, a page of hundreds of megabytes built in gigabytes. Its columns are round
+/// numbers, at most 60, the rest said in a note; under a 256 MiB address-space limit the page is written, and
+/// small.
+#[test]
+fn a_tournament_of_200000_rounds_makes_a_bounded_page_in_bounded_memory() {
+    let dir = temp_dir("many-rounds");
+    let path = dir.join("marathon.pgn");
+    let mut pgn = String::with_capacity(24 << 20);
+    for i in 0..200_000u32 {
+        // 100 players, each game between two different ones: more than a grid holds, so a table per round.
+        let white = i % 100;
+        let black = (white + 1 + (i / 100) % 99) % 100;
+        pgn.push_str(&format!(
+            "[Event \"Marathon\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"{}\"]\n[White \"P{white}\"]\n[Black \"P{black}\"]\n[Result \"1-0\"]\n\n1-0\n\n",
+            i + 1
+        ));
+    }
+    std::fs::write(&path, &pgn).unwrap();
+    let page = dir.join("page.html");
+    let args = [
+        "report",
+        "-q",
+        "-j2",
+        "--messages",
+        "en",
+        path.to_str().unwrap(),
+        "-o",
+        page.to_str().unwrap(),
+    ];
+    let out = util::run_within_address_space(1 << 18, &args, None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.len() < 2 << 20, "{} bytes", html.len());
+    let header = html
+        .split("<table class=\"rounds\">")
+        .nth(1)
+        .and_then(|t| t.split("</tr>").next())
+        .expect("a table per round");
+    assert_eq!(header.matches("<th>Round ").count(), 60, "{header}");
+    assert!(header.contains("<th>Round 1</th>") && header.contains("<th>Round 60</th>"));
+    assert!(
+        html.contains("Rounds not shown in this crosstable (beyond its first 60 columns): 199940; games in those rounds: 199940"),
+        "the cut is said"
+    );
+    assert_eq!(table_rows(&html, "rounds").len(), 100);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Runs the browser check; `None` when it was skipped (no chromium and none could be installed; the script
 /// fails instead when PGNKIT_REQUIRE_CORPUS is set).
 fn browser_check(page: &Path, board: bool) -> Option<std::process::Output> {

@@ -795,6 +795,73 @@ fn split_writes_each_group_to_its_own_file_and_loses_no_game() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--split round` made a file per board (`round-4.1.pgn`, `round-4.2.pgn`): a round is its number, as
+/// standings, TRF, report and validate read it, so boards 4.1 and 4.2 go to `round-4.pgn`.
+#[test]
+fn split_by_round_is_by_round_number() {
+    let dir = temp_dir("select", "split-round");
+    let game = |round: &str, white: &str| {
+        format!(
+            "[Event \"E\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"X\"]\n[Result \"*\"]\n\n1. e4 *\n\n"
+        )
+    };
+    let pgn: String = [
+        game("4.1", "a"),
+        game("4.2", "b"),
+        game("5", "c"),
+        game("5.1", "d"),
+        game("?", "e"),
+        game("Final", "f"),
+        game("4", "g"),
+    ]
+    .concat();
+    let input = dir.join("in.pgn");
+    std::fs::write(&input, pgn).unwrap();
+    let out_dir = dir.join("by-round");
+    let out = select(
+        &input,
+        &args(&["--split", "round", "-o", &out_dir.display().to_string()]),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut files: Vec<(String, Vec<String>)> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let whites = std::fs::read_to_string(&path)
+                .unwrap()
+                .lines()
+                .filter_map(|l| l.strip_prefix("[White \""))
+                .map(|w| w.trim_end_matches("\"]").to_string())
+                .collect();
+            (
+                path.file_name().unwrap().to_string_lossy().into_owned(),
+                whites,
+            )
+        })
+        .collect();
+    files.sort();
+    let owned = |name: &str, whites: &[&str]| {
+        (
+            name.to_string(),
+            whites.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(
+        files,
+        [
+            owned("no-round.pgn", &["e", "f"]),
+            owned("round-4.pgn", &["a", "b", "g"]),
+            owned("round-5.pgn", &["c", "d"]),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn damaged_and_odd_games_are_judged_without_a_panic_and_none_is_lost() {
     // Every edge case of the sample corpus (damaged games, variants, other letters, odd syntax), and the

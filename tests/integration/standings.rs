@@ -173,13 +173,48 @@ fn formats_events_and_usage_errors() {
         "fixtures/stats/tournament.pgn",
     ]);
     assert_eq!(out.status.code(), Some(2));
-    let out = run(&[
+}
+
+/// `--event` with a name no tournament has was an empty output and exit 1, which reads as "nothing counted":
+/// it is a usage error that names the nearest tournaments, in every format and in the report.
+#[test]
+fn an_event_no_tournament_has_is_a_usage_error_naming_the_nearest() {
+    for format in ["text", "csv", "json", "trf"] {
+        let args = [
+            "standings",
+            "--format",
+            format,
+            "--event",
+            "spring open",
+            "fixtures/stats/tournament.pgn",
+        ];
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(2), "{}", show(&args, &out));
+        assert!(out.stdout.is_empty(), "{}", show(&args, &out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.starts_with(
+                "pgnkit standings: --event: no tournament is called \"spring open\" (the inputs hold 2 tournaments); the nearest names: \"Spring Open\", \"Club Blitz\""
+            ),
+            "{}",
+            show(&args, &out)
+        );
+    }
+    let args = [
+        "--messages",
+        "fr",
         "standings",
         "--event",
-        "No such event",
-        "fixtures/stats/tournament.pgn",
-    ]);
-    assert_eq!(out.status.code(), Some(1), "no tournament: nothing found");
+        "ch-CHN",
+        "fixtures/validate/errors.pgn",
+    ];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&args, &out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("aucun tournoi ne s'appelle \"ch-CHN\""),
+        "{}",
+        show(&args, &out)
+    );
 }
 
 #[test]
@@ -420,6 +455,92 @@ fn trf_of_a_real_round_robin_fixture() {
     );
     // Players alone on their points have none.
     assert_eq!(line("Mendonca,Leon Luke")["direct_encounter"], "");
+}
+
+/// The round robin of `fixtures/standings/`: six games in two files, and five that are not games of it.
+const ROUNDS_1_2: &str = "fixtures/standings/rounds-1-2.pgn";
+const ROUND_3: &str = "fixtures/standings/round-3.pgn";
+
+/// `fixtures/standings/`'s six real games alone, in a file of their own: what the standings of the whole of
+/// it must equal.
+fn real_games_only(dir: &std::path::Path) -> std::path::PathBuf {
+    let mut text = std::fs::read_to_string(crate::util::root().join(ROUNDS_1_2)).unwrap();
+    let round_3 = std::fs::read_to_string(crate::util::root().join(ROUND_3)).unwrap();
+    // Round 3's two games come first in its file, each starting with its Event tag.
+    let third = round_3.match_indices("[Event ").nth(2).unwrap().0;
+    text.push('\n');
+    text.push_str(&round_3[..third]);
+    let path = dir.join("real.pgn");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A player against himself, players named `?` or not named, and the same game twice (across the files and
+/// inside one) were counted and ranked: the self-player first with two games, the nameless merged into one
+/// player, a copied game making a fourth round in the TRF. They are left out, and every format says how many.
+#[test]
+fn games_that_are_no_pairing_and_duplicates_are_left_out_and_counted() {
+    let dir = crate::util::temp_dir("standings", "left-out");
+    let real = real_games_only(&dir);
+    let real = real.to_str().unwrap();
+    let said = "5 games left out: 2 duplicates of a game already counted, 2 games with no player's name on a side, 1 game of a player against himself";
+    for format in ["text", "csv", "json", "trf"] {
+        let args = ["standings", "--format", format, ROUNDS_1_2, ROUND_3];
+        let all = run(&args);
+        assert_eq!(all.status.code(), Some(0), "{}", show(&args, &all));
+        let clean_args = ["standings", "--format", format, real];
+        let clean = run(&clean_args);
+        assert_eq!(
+            clean.status.code(),
+            Some(0),
+            "{}",
+            show(&clean_args, &clean)
+        );
+        assert!(clean.stderr.is_empty(), "{}", show(&clean_args, &clean));
+        let (all_text, clean_text) = (
+            String::from_utf8(all.stdout.clone()).unwrap(),
+            String::from_utf8(clean.stdout.clone()).unwrap(),
+        );
+        let stderr = String::from_utf8_lossy(&all.stderr);
+        match format {
+            // A note under the heading, the table as of the real games alone.
+            "text" => {
+                let note = format!("  ({said})\n");
+                assert!(all_text.contains(&note), "{all_text}");
+                assert_eq!(all_text.replacen(&note, "", 1), clean_text);
+                assert!(stderr.is_empty(), "{stderr}");
+            }
+            // Rows are players and a TRF has no place for it: stderr says it, per tournament.
+            "csv" | "trf" => {
+                assert_eq!(all_text, clean_text);
+                assert_eq!(
+                    stderr,
+                    format!("pgnkit standings: Club Championship — Lyon — 2024: {said}\n")
+                );
+            }
+            _ => {
+                let mut record: serde_json::Value = serde_json::from_str(&all_text).unwrap();
+                let fields = record.as_object_mut().unwrap();
+                for (key, n) in [
+                    ("duplicate_games", 2),
+                    ("unknown_player_games", 2),
+                    ("self_play_games", 1),
+                ] {
+                    assert_eq!(fields.insert(key.into(), 0.into()), Some(n.into()), "{key}");
+                }
+                let clean: serde_json::Value = serde_json::from_str(&clean_text).unwrap();
+                assert_eq!(record, clean);
+                assert!(stderr.is_empty(), "{stderr}");
+            }
+        }
+    }
+    // The TRF of three rounds has three round blocks on each line, and four players.
+    let out = run(&["standings", "--format", "trf", ROUNDS_1_2, ROUND_3]);
+    let players = trf_players(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(players.len(), 4);
+    assert!(players.values().all(|p| p.rounds.len() == 3), "{players:?}");
+    check_rounds(&players);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

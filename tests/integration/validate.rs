@@ -151,7 +151,8 @@ fn warnings_alone_exit_0_unless_strict() {
             && kinds(2).contains("unfinished_game")
     );
     assert!(kinds(3).contains("setup_without_fen"));
-    assert!(kinds(4).contains("duplicate_game") && kinds(4).contains("player_twice_in_round"));
+    // Game 4 again: a duplicate (its players are not also said to play twice in round 4).
+    assert!(kinds(4).contains("duplicate_game") && !kinds(4).contains("player_twice_in_round"));
     assert_eq!(
         problems(&recs[5]),
         vec![("result_contradicts_board".into(), 62, 21)]
@@ -323,8 +324,9 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
     );
     assert_eq!(&recs[..once.len()], &once[..]);
     assert_eq!(&recs[once.len()..], &once[..]);
-    // With the checks, every game of the second file names its twin in the first: the same players in the
-    // same round, and for the games that replayed, the same moves.
+    // With the checks, every game of the second file with moves names its twin in the first as the same
+    // game, and only that: a duplicate is not also its players twice in the round. A game without a move
+    // (its start is no position) is the same as no other.
     let checked = records(&run(&[
         "validate",
         "--format",
@@ -352,12 +354,18 @@ fn stdin_directories_and_compressed_input_give_the_same_records() {
     }
     for rec in &checked[once.len()..] {
         let kinds = kinds_naming_first(rec);
-        assert!(kinds.contains("player_twice_in_round"), "{rec}");
-        assert_eq!(
-            kinds.contains("duplicate_game"),
-            rec["plies"].as_u64() > Some(0),
-            "{rec}"
-        );
+        let moved = rec["plies"].as_u64() > Some(0)
+            || rec["problems"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p.get("ply").is_some());
+        let expected: BTreeSet<String> = if moved {
+            BTreeSet::from(["duplicate_game".to_string()])
+        } else {
+            BTreeSet::new()
+        };
+        assert_eq!(kinds, expected, "{rec}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -756,34 +764,35 @@ fn a_tournament_in_one_file_per_round_is_checked_across_its_files() {
     let args = ["validate", "--format", "json", ROUND1, ROUND2];
     let out = run(&args);
     let recs = records(&out);
-    assert_eq!(recs.len(), 5, "{}", util::show(&args, &out));
+    assert_eq!(recs.len(), 6, "{}", util::show(&args, &out));
     for rec in &recs[..4] {
         assert_eq!(problems(rec), vec![], "{rec}");
     }
-    // round2.pgn's third game is round1.pgn's second, pasted into the wrong file.
+    // round2.pgn's third game is round1.pgn's second, pasted into the wrong file: a duplicate, and only that
+    // (the same two players meeting again are not each said to play twice in the round).
     let copied = &recs[4];
     assert_eq!(copied["file"], ROUND2);
     assert_eq!(copied["game"], 3);
     assert_eq!(
         messages(copied),
-        vec![
-            (
-                "duplicate_game".to_string(),
-                format!("same players and same moves as game 2 of {ROUND1} (Cy – Dee)")
-            ),
-            (
-                "player_twice_in_round".to_string(),
-                format!("Cy also plays game 2 of {ROUND1} in round 1.2")
-            ),
-            (
-                "player_twice_in_round".to_string(),
-                format!("Dee also plays game 2 of {ROUND1} in round 1.2")
-            ),
-        ]
+        vec![(
+            "duplicate_game".to_string(),
+            format!("same players and same moves as game 2 of {ROUND1} (Cy – Dee)")
+        )]
     );
     assert!(
         problems(copied).iter().all(|p| p.1 == 21 && p.2 == 1),
         "at the game's first line"
+    );
+    // Its fourth game is board 1.3, Ann against Eve, while Ann played board 1.1 against Bob: a round is its
+    // number, whatever the board.
+    let board_three = &recs[5];
+    assert_eq!(
+        messages(board_three),
+        vec![(
+            "player_twice_in_round".to_string(),
+            format!("Ann also plays game 1 of {ROUND1} in round 1")
+        )]
     );
     // Warnings alone: exit 0, 1 with --strict; and no check across files without the tournament checks.
     assert_eq!(out.status.code(), Some(0), "{}", util::show(&args, &out));
@@ -814,8 +823,8 @@ fn a_tournament_in_one_file_per_round_is_checked_across_its_files() {
 
 #[test]
 fn cross_game_checks_follow_as_many_games_as_asked_then_say_they_stopped() {
-    // Five games; the fifth repeats the second. Tracking four games misses it and says so on stderr (JSON stays
-    // one record per game on stdout); tracking five finds it.
+    // Six games; the fifth repeats the second. Tracking four games misses it and says so on stderr (JSON stays
+    // one record per game on stdout); tracking six finds it.
     let limited = [
         "validate",
         "--format",
@@ -827,7 +836,7 @@ fn cross_game_checks_follow_as_many_games_as_asked_then_say_they_stopped() {
     ];
     let out = run(&limited);
     let recs = records(&out);
-    assert_eq!(recs.len(), 5, "{}", util::show(&limited, &out));
+    assert_eq!(recs.len(), 6, "{}", util::show(&limited, &out));
     assert!(
         recs.iter().all(|r| problems(r).is_empty()),
         "{}",
@@ -844,7 +853,7 @@ fn cross_game_checks_follow_as_many_games_as_asked_then_say_they_stopped() {
         "--format",
         "json",
         "--track-games",
-        "5",
+        "6",
         ROUND1,
         ROUND2,
     ]);
@@ -882,10 +891,11 @@ fn a_missing_round_is_one_warning_located_at_the_round_after_it() {
         util::show(&args, &out)
     );
     assert!(text.contains(&expected), "{}", util::show(&args, &out));
-    // After the diagnostics, before the summary, and counted in it: 3 warnings of game 3 of round2.pgn, 1 here.
+    // After the diagnostics, before the summary, and counted in it: 2 warnings of games 3 and 4 of round2.pgn,
+    // 1 here.
     let at = text.find(&expected).unwrap();
     assert!(text.find("player_twice_in_round").unwrap() < at);
-    assert!(text[at..].contains("no errors, 4 warnings"), "{text}");
+    assert!(text[at..].contains("no errors, 3 warnings"), "{text}");
     assert_eq!(out.status.code(), Some(0));
     let strict = run(&["validate", "-q", "--strict", ROUND1, ROUND4]);
     assert_eq!(strict.status.code(), Some(1), "the gap alone is a warning");
@@ -922,7 +932,7 @@ fn run_level_warnings_keep_json_stdout_one_record_per_game() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines.len(),
-        7,
+        8,
         "one line per game: {}",
         util::show(&args, &out)
     );
@@ -938,7 +948,7 @@ fn run_level_warnings_keep_json_stdout_one_record_per_game() {
         )),
         "{stderr}"
     );
-    assert!(stderr.contains("no errors, 4 warnings"), "{stderr}");
+    assert!(stderr.contains("no errors, 3 warnings"), "{stderr}");
     let strict = run(&[
         "validate", "--format", "json", "-q", "--strict", ROUND1, ROUND4,
     ]);
@@ -1057,6 +1067,76 @@ fn messages_in_french_keep_kinds_and_keys() {
     assert_ne!(message(&en), message(&fr));
 }
 
+/// A game of a tournament against oneself, or with a side that names nobody, was said nothing of (and standings
+/// ranked it): each is a warning at its tag, in English and French, and `--no-tournament-checks` drops them.
+#[test]
+fn a_player_against_himself_or_without_a_name_is_a_tag_warning() {
+    let file = "fixtures/standings/round-3.pgn";
+    let expected = |fr: bool| -> Vec<Vec<(String, String, u64)>> {
+        let (self_play, unknown, missing) = if fr {
+            (
+                "White et Black sont le même joueur, \"Chen\" : la partie ne compte dans aucun classement",
+                "White \"?\" ne nomme aucun joueur : la partie ne compte dans aucun classement",
+                "pas de balise Black : la partie ne nomme aucun joueur de ce côté et ne compte dans aucun classement",
+            )
+        } else {
+            (
+                "White and Black are the same player, \"Chen\": the game counts in no standings",
+                "White \"?\" names no player: the game counts in no standings",
+                "no Black tag: the game names no player on that side and counts in no standings",
+            )
+        };
+        let one = |kind: &str, message: &str, line: u64| {
+            vec![(kind.to_string(), message.to_string(), line)]
+        };
+        vec![
+            one("player_against_self", self_play, 54),
+            one("unknown_player", unknown, 65),
+            one("unknown_player", missing, 72),
+        ]
+    };
+    for fr in [false, true] {
+        let args = [
+            "validate",
+            "--format",
+            "json",
+            "--messages",
+            if fr { "fr" } else { "en" },
+            file,
+        ];
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", util::show(&args, &out));
+        let found: Vec<Vec<(String, String, u64)>> = records(&out)[4..]
+            .iter()
+            .map(|rec| {
+                rec["problems"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|p| p["kind"] != "missing_tag")
+                    .map(|p| {
+                        assert_eq!(p["column"], 1);
+                        (
+                            p["kind"].as_str().unwrap().to_string(),
+                            p["message"].as_str().unwrap().to_string(),
+                            p["line"].as_u64().unwrap(),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(found, expected(fr));
+    }
+    let off = run(&[
+        "validate",
+        "--format",
+        "json",
+        "--no-tournament-checks",
+        file,
+    ]);
+    assert!(records(&off).iter().all(|r| problems(r).is_empty()));
+}
+
 /// The checks across files and of the tags speak French too, with the same kinds.
 #[test]
 fn tournament_and_tag_checks_in_french() {
@@ -1073,7 +1153,7 @@ fn tournament_and_tag_checks_in_french() {
     let text = String::from_utf8_lossy(&out.stdout);
     for expected in [
         "avertissement[round_numbering] : Spring Cup (Nantes, 2024) : ronde 3 manquante ; rondes présentes : 1-2, 4",
-        "avertissement[player_twice_in_round] : Cy joue aussi la partie 2 de fixtures/validate/tournament/round1.pgn",
+        "avertissement[player_twice_in_round] : Ann joue aussi la partie 1 de fixtures/validate/tournament/round1.pgn à la ronde 1",
         "avertissement[duplicate_game] : mêmes joueurs et mêmes coups que la partie 2 de",
         "avertissement[malformed_tag] : ECO \"Z00\" n'est pas un code de A00 à E99",
         "avertissement[chess960_without_fen] : Variant \"Chess960\" sans balise FEN",

@@ -8,6 +8,13 @@
 //! score nothing, for either player or their opponents. No forfeit is read: PGN has no standard forfeit tag,
 //! so a decided game counts as played, with or without moves.
 //!
+//! Two kinds of games of a tournament are left out of its tables, and counted ([`LeftOut`]): a game that is no
+//! pairing of two players ([`crate::validate::tournament::not_a_pairing`]: White or Black names nobody, or
+//! the same name on both sides), and a game already counted: the same game by validate's `duplicate_game`
+//! rule (same White and Black, same main line; a game without moves is never a duplicate), whether it came
+//! twice in one file or in two files of the run. Validate warns about each (`unknown_player`,
+//! `player_against_self`, `duplicate_game`).
+//!
 //! Over the games present (FIDE Handbook C.07 definitions, without virtual opponents for unplayed rounds):
 //! * points: 1 a win, ½ a draw;
 //! * Buchholz: the sum of the final points of the opponents met, once per game;
@@ -32,11 +39,15 @@
 //!
 //! [`trf`] writes one tournament as FIDE's Tournament Report File (TRF-16).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use pgnkit::pgn::{Game, GameResult};
 
+use crate::localized;
+use crate::messages::Locale;
 use crate::stats::perf::{performance, rating_of};
+use crate::validate::game_fingerprint;
+use crate::validate::tournament::{NotAPairing, not_a_pairing, round_number};
 
 pub mod trf;
 
@@ -73,8 +84,8 @@ pub struct PlayerInfo {
 pub struct Pairing {
     /// The game's number in its tournament, from 0, in input order: the same in both players' lists.
     pub game: usize,
-    /// The round: the first number of the `Round` tag (`5` for `5.2`, the board or game within the round);
-    /// `None` when the tag is missing, `?`, `-` or does not start with a positive number.
+    /// The round: the `Round` tag's number ([`crate::validate::tournament::round_number`]: `5` for `5`, `5.1`
+    /// or `5.2`); `None` when there is none, or it is 0 or beyond `u32`.
     pub round: Option<u32>,
     /// The opponent, an index into [`Tournament::players`] (and [`Standing::player_index`]).
     pub opponent: usize,
@@ -107,12 +118,12 @@ fn date_of(value: &str) -> Option<Date> {
     ((1..=12).contains(&month) && (1..=31).contains(&day)).then_some(n)
 }
 
-/// The first number of a `Round` tag: `5` for `5`, `5.2` or `5 (tiebreak)`; `None` for `?`, `-`, `0` or a
-/// number too large.
+/// The round of a `Round` tag as standings, TRF and report number it: its round number
+/// ([`round_number`], the one reading of every command), when it is from 1 to `u32::MAX`.
 pub fn round_of(value: &str) -> Option<u32> {
-    let t = value.trim();
-    let end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    t[..end].parse::<u32>().ok().filter(|&r| r > 0)
+    round_number(value)
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|&r| r > 0)
 }
 
 /// What the tags say about the event as a whole, kept from the first game that says it (dates: the span).
@@ -153,6 +164,16 @@ pub struct GameEntry {
     pub date: Option<Date>,
     /// The event tags of this game (its dates and round dates filled from `date` and `round` once added).
     pub details: EventDetails,
+    /// validate's fingerprint of the game ([`game_fingerprint`]): games with the same one are the same game,
+    /// counted once; 0 for a game without moves (or no pairing), which is never a duplicate.
+    pub fingerprint: u64,
+}
+
+impl GameEntry {
+    /// Why the game is no pairing of two players, if it is not one.
+    pub fn not_a_pairing(&self) -> Option<NotAPairing> {
+        not_a_pairing(&self.white.name, &self.black.name)
+    }
 }
 
 impl TournamentKey {
@@ -204,8 +225,25 @@ fn player_of(game: &Game<'_>, side: &str) -> PlayerInfo {
     }
 }
 
-/// The entry of a game: `None` when it belongs to no tournament (Event missing, empty or `?`).
+/// The entry of a game: `None` when it belongs to no tournament (Event missing, empty or `?`). Replays the
+/// main line of a game that is a pairing, for its fingerprint.
 pub fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
+    let mut entry = entry_without_moves(game)?;
+    if entry.not_a_pairing().is_none() {
+        entry.fingerprint = game_fingerprint(game);
+    }
+    Some(entry)
+}
+
+/// [`entry_of`] for a game validate has replayed already: `fingerprint` is its report's.
+pub fn entry_with_fingerprint(game: &Game<'_>, fingerprint: u64) -> Option<GameEntry> {
+    let mut entry = entry_without_moves(game)?;
+    entry.fingerprint = fingerprint;
+    Some(entry)
+}
+
+/// The entry read from the tags alone (fingerprint 0).
+fn entry_without_moves(game: &Game<'_>) -> Option<GameEntry> {
     let key = TournamentKey::of(game)?;
     let tag = |name: &str| known(game.tag(name));
     let result = game
@@ -233,6 +271,7 @@ pub fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
             event_date: tag("EventDate").and_then(|d| date_of(&d)),
             ..EventDetails::default()
         },
+        fingerprint: 0,
     })
 }
 
@@ -283,6 +322,81 @@ impl Tiebreak {
     }
 }
 
+/// The games of a tournament left out of its tables, by reason.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LeftOut {
+    /// Games already counted (validate's `duplicate_game`).
+    pub duplicates: u64,
+    /// Games whose White or Black names nobody (validate's `unknown_player`).
+    pub unknown_player: u64,
+    /// Games of a player against himself (validate's `player_against_self`).
+    pub against_self: u64,
+}
+
+impl LeftOut {
+    /// All the games left out.
+    pub fn total(&self) -> u64 {
+        self.duplicates + self.unknown_player + self.against_self
+    }
+
+    /// What was left out in words, for a note under a table: `None` when nothing was.
+    pub fn said(&self, locale: Locale) -> Option<String> {
+        let mut parts = Vec::new();
+        let plural = |n: u64| crate::messages::plural(locale, n);
+        let (d, u, a) = (self.duplicates, self.unknown_player, self.against_self);
+        if d > 0 {
+            let s = plural(d);
+            parts.push(localized!(
+                locale,
+                "{d} duplicate{s} of a game already counted",
+                "{d} doublon{s} d'une partie déjà comptée"
+            ));
+        }
+        if u > 0 {
+            let s = plural(u);
+            parts.push(localized!(
+                locale,
+                "{u} game{s} with no player's name on a side",
+                "{u} partie{s} sans nom de joueur d'un côté"
+            ));
+        }
+        if a > 0 {
+            let s = plural(a);
+            parts.push(localized!(
+                locale,
+                "{a} game{s} of a player against himself",
+                "{a} partie{s} d'un joueur contre lui-même"
+            ));
+        }
+        if parts.is_empty() {
+            return None;
+        }
+        let n = self.total();
+        let s = plural(n);
+        let parts = parts.join(", ");
+        Some(localized!(
+            locale,
+            "{n} game{s} left out: {parts}",
+            "{n} partie{s} laissée{s} de côté : {parts}"
+        ))
+    }
+}
+
+/// What [`Standings::add`] did with a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Added {
+    /// Counted in its tournament.
+    Counted,
+    /// No tournament (Event missing, empty or `?`).
+    NoTournament,
+    /// Left out: no pairing of two players.
+    NotAPairing(NotAPairing),
+    /// Left out: the same game was counted already.
+    Duplicate,
+    /// Left out: beyond the player limit.
+    BeyondLimit,
+}
+
 /// One tournament's players and games, in the order met.
 #[derive(Clone, Debug, Default)]
 pub struct Tournament {
@@ -291,8 +405,12 @@ pub struct Tournament {
     index: HashMap<String, usize>,
     games: usize,
     details: EventDetails,
+    /// The fingerprints of the games counted (those with moves).
+    seen: HashSet<u64>,
     /// Games counted apart: unfinished or without a result.
     pub unfinished: u64,
+    /// Games left out of the tables.
+    pub left_out: LeftOut,
 }
 
 impl Tournament {
@@ -487,18 +605,19 @@ impl Standings {
         }
     }
 
-    /// Adds one game (`None`: a game without a tournament).
-    pub fn add(&mut self, entry: Option<&GameEntry>) {
+    /// Adds one game (`None`: a game without a tournament), and says what became of it: a game that is no
+    /// pairing, or the same as one already counted, is counted apart in its tournament's [`LeftOut`].
+    pub fn add(&mut self, entry: Option<&GameEntry>) -> Added {
         let Some(e) = entry else {
             self.without_event += 1;
-            return;
+            return Added::NoTournament;
         };
         let i = match self.index.get(&e.key) {
             Some(&i) => i,
             None => {
                 if self.players + 2 > self.max_players {
                     self.games_left_out += 1;
-                    return;
+                    return Added::BeyondLimit;
                 }
                 self.tournaments
                     .push((e.key.clone(), Tournament::default()));
@@ -507,14 +626,76 @@ impl Standings {
             }
         };
         let t = &mut self.tournaments[i].1;
+        if let Some(why) = e.not_a_pairing() {
+            match why {
+                NotAPairing::UnknownPlayer => t.left_out.unknown_player += 1,
+                NotAPairing::AgainstSelf => t.left_out.against_self += 1,
+            }
+            return Added::NotAPairing(why);
+        }
+        if e.fingerprint != 0 && t.seen.contains(&e.fingerprint) {
+            t.left_out.duplicates += 1;
+            return Added::Duplicate;
+        }
         let new = usize::from(!t.index.contains_key(&e.white.name))
-            + usize::from(!t.index.contains_key(&e.black.name) && e.black.name != e.white.name);
+            + usize::from(!t.index.contains_key(&e.black.name));
         if self.players + new > self.max_players {
             self.games_left_out += 1;
-            return;
+            return Added::BeyondLimit;
+        }
+        if e.fingerprint != 0 {
+            t.seen.insert(e.fingerprint);
         }
         self.players += new;
         t.add(e);
+        Added::Counted
+    }
+
+    /// The games left out of every tournament's tables, added up.
+    pub fn left_out(&self) -> LeftOut {
+        let mut sum = LeftOut::default();
+        for (_, t) in &self.tournaments {
+            sum.duplicates += t.left_out.duplicates;
+            sum.unknown_player += t.left_out.unknown_player;
+            sum.against_self += t.left_out.against_self;
+        }
+        sum
+    }
+
+    /// The tournaments met, in order.
+    pub fn tournaments(&self) -> impl Iterator<Item = &TournamentKey> + '_ {
+        self.tournaments.iter().map(|(key, _)| key)
+    }
+
+    /// Whether some tournament's Event is `event` (trimmed, as keys are).
+    pub fn has_event(&self, event: &str) -> bool {
+        let event = event.trim();
+        self.tournaments.iter().any(|(key, _)| key.event == event)
+    }
+
+    /// Why `--event NAME` chose nothing, for a usage error: no tournament is called that, and the names
+    /// nearest to it (at most [`NEAREST_SHOWN`]), or that the inputs hold no tournament at all.
+    pub fn no_such_event(&self, event: &str, locale: Locale) -> String {
+        let names = nearest(event.trim(), self.tournaments().map(|k| k.event.as_str()));
+        let n = self.tournaments.len();
+        if names.is_empty() {
+            return localized!(
+                locale,
+                "no tournament is called \"{event}\": the inputs hold none (no game has an Event tag other than `?`)",
+                "aucun tournoi ne s'appelle \"{event}\" : les entrées n'en contiennent aucun (aucune partie n'a de balise Event autre que `?`)"
+            );
+        }
+        let s = crate::messages::plural(locale, n as u64);
+        let names = names
+            .iter()
+            .map(|name| format!("\"{name}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        localized!(
+            locale,
+            "no tournament is called \"{event}\" (the inputs hold {n} tournament{s}); the nearest names: {names}",
+            "aucun tournoi ne s'appelle \"{event}\" (les entrées en contiennent {n}) ; les noms les plus proches : {names}"
+        )
     }
 
     /// The tournaments, in the order first met, with their ranked players.
@@ -669,6 +850,34 @@ fn rank(t: &Tournament, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
         ranked.push(row);
     }
     ranked
+}
+
+/// Most names [`Standings::no_such_event`] suggests.
+pub const NEAREST_SHOWN: usize = 5;
+
+/// The distinct `names` nearest to `wanted`, nearest first, at most [`NEAREST_SHOWN`], case ignored: the same
+/// name in other capitals, then a name that holds the other (or is held by it), then by edit distance.
+fn nearest<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let wanted_lower = wanted.to_lowercase();
+    let mut scored: Vec<(usize, &str)> = Vec::new();
+    let mut seen = HashSet::new();
+    for name in names {
+        if !seen.insert(name) {
+            continue;
+        }
+        let lower = name.to_lowercase();
+        let distance = if lower == wanted_lower {
+            0
+        } else if lower.contains(&wanted_lower) || wanted_lower.contains(&lower) {
+            1
+        } else {
+            2 + crate::select::expr::edit_distance(&wanted_lower, &lower)
+        };
+        scored.push((distance, name));
+    }
+    scored.sort();
+    scored.truncate(NEAREST_SHOWN);
+    scored.into_iter().map(|(_, name)| name).collect()
 }
 
 /// Half points (or quarter points with `quarters`) as a decimal: `3`, `2.5`, `6.25`.
@@ -907,6 +1116,121 @@ mod tests {
             "{rows:?}"
         );
         assert!(rows.iter().all(|r| r.rank == 1));
+    }
+
+    fn game(white: &str, black: &str, round: &str, result: &str, moves: &str) -> String {
+        format!(
+            "[Event \"E\"]\n[Site \"S\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+             [Result \"{result}\"]\n\n{moves} {result}\n\n"
+        )
+    }
+
+    #[test]
+    fn games_that_are_no_pairing_are_left_out_and_counted() {
+        let pgn = [
+            game("A", "B", "1", "1-0", "1. e4 e5"),
+            // A player against himself would score both sides of his game.
+            game("A", "A", "2", "1-0", "1. d4 d5"),
+            // Every unknown name would be one player, ranked.
+            game("?", "B", "2", "0-1", "1. c4 c5"),
+            game("C", "-", "2", "1-0", "1. f4 f5"),
+            game("", "C", "3", "1-0", "1. g3 g6"),
+            game("NN", "C", "3", "1-0", "1. b3 b6"),
+            "[Event \"E\"]\n[Site \"S\"]\n[White \"C\"]\n[Result \"1-0\"]\n\n1-0\n\n".to_string(),
+        ]
+        .concat();
+        let s = standings(&pgn);
+        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let (_, t, rows) = &ranked[0];
+        let names: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
+        assert_eq!(names, ["A", "B"]);
+        assert_eq!((t.games(), rows[0].games, rows[0].half_points), (1, 1, 2));
+        assert_eq!(
+            t.left_out,
+            LeftOut {
+                duplicates: 0,
+                unknown_player: 5,
+                against_self: 1
+            }
+        );
+        assert_eq!(
+            t.left_out.said(Locale::En).unwrap(),
+            "6 games left out: 5 games with no player's name on a side, 1 game of a player against himself"
+        );
+        assert_eq!(
+            t.left_out.said(Locale::Fr).unwrap(),
+            "6 parties laissées de côté : 5 parties sans nom de joueur d'un côté, 1 partie d'un joueur contre lui-même"
+        );
+        assert_eq!(LeftOut::default().said(Locale::En), None);
+    }
+
+    #[test]
+    fn the_same_game_twice_counts_once_and_games_without_moves_are_never_the_same() {
+        let pgn = [
+            game("A", "B", "1.1", "1-0", "1. e4 e5 2. Nf3"),
+            game("C", "D", "1.2", "1/2-1/2", "1. d4 d5"),
+            // Game 1 again (comments and move numbers aside): validate's duplicate_game.
+            game("A", "B", "1.1", "1-0", "1. e4 {copied} e5 2. Nf3"),
+            // A double round robin recorded without moves: two games of C and D.
+            game("C", "D", "2.1", "1-0", ""),
+            game("C", "D", "3.1", "0-1", ""),
+        ]
+        .concat();
+        let s = standings(&pgn);
+        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let (_, t, rows) = &ranked[0];
+        assert_eq!(t.games(), 4);
+        assert_eq!(t.left_out.duplicates, 1);
+        let a = rows.iter().find(|r| r.player == "A").unwrap();
+        assert_eq!((a.games, a.half_points), (1, 2));
+        let c = rows.iter().find(|r| r.player == "C").unwrap();
+        assert_eq!((c.games, c.half_points), (3, 3));
+        // Counted once per tournament: the same game in another tournament counts there too.
+        let other = pgn.replace("[Event \"E\"]", "[Event \"F\"]");
+        let s = standings(&(pgn.clone() + &other));
+        assert!(
+            s.ranked(&[])
+                .iter()
+                .all(|(_, t, _)| t.games() == 4 && t.left_out.duplicates == 1)
+        );
+    }
+
+    #[test]
+    fn rounds_are_round_numbers() {
+        assert_eq!(round_of("4.2"), Some(4));
+        assert_eq!(round_of(" 12 "), Some(12));
+        for none in ["0", "?", "-", "", "Final", "5 (tiebreak)", "4294967296"] {
+            assert_eq!(round_of(none), None, "{none}");
+        }
+    }
+
+    #[test]
+    fn an_event_no_tournament_has_is_said_with_the_nearest_names() {
+        let s = standings(
+            &[
+                "ch-CHN 2024",
+                "CHN-ch",
+                "Tata Steel",
+                "ch-CHI",
+                "Open",
+                "Open",
+                "Zurich CC",
+                "Biel",
+            ]
+            .iter()
+            .map(|e| format!("[Event \"{e}\"]\n[White \"A\"]\n[Black \"B\"]\n\n1-0\n\n"))
+            .collect::<String>(),
+        );
+        assert!(s.has_event(" Open ") && !s.has_event("open"));
+        assert_eq!(
+            s.no_such_event("ch-CHN", Locale::En),
+            "no tournament is called \"ch-CHN\" (the inputs hold 7 tournaments); the nearest names: \
+             \"ch-CHN 2024\", \"ch-CHI\", \"CHN-ch\", \"Open\", \"Biel\""
+        );
+        assert_eq!(
+            Standings::new(10).no_such_event("x", Locale::Fr),
+            "aucun tournoi ne s'appelle \"x\" : les entrées n'en contiennent aucun (aucune partie n'a de balise Event autre que `?`)"
+        );
     }
 
     #[test]

@@ -6,7 +6,10 @@
 //!   [`GRID_MAX_PLAYERS`] players: the usual table of a round-robin, where each cell holds the row player's
 //!   scores against the column player (several in a double round-robin);
 //! * per round otherwise (a Swiss or an open): each row a player, each column a round, each cell the
-//!   opponent's rank, the colour played and the score, as FIDE's tournament reports write them.
+//!   opponent's rank, the colour played and the score, as FIDE's tournament reports write them. A column is a
+//!   round number ([`crate::validate::tournament::round_number`]: `4.1` and `4.2` are round 4), games without
+//!   one share a last column, and at most [`MAX_ROUND_COLUMNS`] columns are drawn: a table of every distinct
+//!   Round of a hostile file would have as many columns as games.
 //!
 //! Kept apart from [`crate::standings`] on purpose: the report needs only the pairings of the tournaments it
 //! shows, and builds them from the same keys ([`TournamentKey`]).
@@ -19,28 +22,21 @@ use crate::standings::{GameEntry, TournamentKey};
 pub const GRID_MAX_PLAYERS: usize = 16;
 /// A round-robin of more players than this is shown per round all the same: a grid that wide is unreadable.
 pub const GRID_WIDEST: usize = 40;
+/// The most round columns of a per-round table: more than any real event has, few enough that the table stays
+/// a few hundred kilobytes at [`super::Limits::crosstable_players`] rows.
+pub const MAX_ROUND_COLUMNS: usize = 60;
 
 /// One game of a tournament, as a crosstable needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pairing {
-    /// The round: the Round tag up to its first `.` (`3.2` is board 2 of round 3), `?` when unknown.
-    pub round: String,
+    /// The round number, as standings read it ([`crate::standings::round_of`]); `None` when unknown.
+    pub round: Option<u32>,
     /// White's name.
     pub white: String,
     /// Black's name.
     pub black: String,
     /// White's score in half points (2, 1, 0); `None` for an unfinished game.
     pub white_half_points: Option<u8>,
-}
-
-/// The round of a Round tag: up to its first `.`, `?` when empty, `?` or `-`.
-pub fn round_of(tag: &str) -> String {
-    let round = tag.trim().split('.').next().unwrap_or("").trim();
-    if round.is_empty() || round == "?" || round == "-" {
-        "?".to_string()
-    } else {
-        round.to_string()
-    }
 }
 
 /// The pairings of the first tournaments met, at most `max_pairings` over all of them.
@@ -68,8 +64,8 @@ impl Pairings {
         }
     }
 
-    /// Adds one game of a tournament (`round`: its Round tag).
-    pub fn add(&mut self, entry: &GameEntry, round: &str) {
+    /// Adds one game of a tournament, counted in its standings.
+    pub fn add(&mut self, entry: &GameEntry) {
         let i = match self.index.get(&entry.key) {
             Some(&i) => i,
             None if self.tournaments.len() < self.max_tournaments => {
@@ -88,7 +84,7 @@ impl Pairings {
         }
         self.kept += 1;
         self.tournaments[i].push(Pairing {
-            round: round_of(round),
+            round: entry.round,
             white: entry.white.name.clone(),
             black: entry.black.name.clone(),
             white_half_points: entry.white_half_points,
@@ -179,35 +175,37 @@ pub struct RoundCell {
     pub half_points: Option<u8>,
 }
 
-/// The rounds in order (numbers first, by value; then the others as text) and, per player in rank order,
-/// per round, the games played in it.
-pub fn per_round(
-    players: &[&str],
-    pairings: &[Pairing],
-) -> (Vec<String>, Vec<Vec<Vec<RoundCell>>>) {
-    let mut rounds: Vec<String> = Vec::new();
-    let mut round_index: HashMap<&str, usize> = HashMap::new();
-    for p in pairings {
-        if !round_index.contains_key(p.round.as_str()) {
-            round_index.insert(p.round.as_str(), rounds.len());
-            rounds.push(p.round.clone());
-        }
-    }
-    let order_key = |r: &String| match r.parse::<u64>() {
-        Ok(n) => (0, n, String::new()),
-        Err(_) => (1, 0, r.clone()),
-    };
-    let mut sorted = rounds.clone();
-    sorted.sort_by_key(order_key);
-    let column: HashMap<&str, usize> = sorted
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.as_str(), i))
-        .collect();
+/// A per-round table: its columns and, per player in rank order, per column, the games played in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerRound {
+    /// The rounds shown, in order: numbers by value, then `None` (games without a round number).
+    pub rounds: Vec<Option<u32>>,
+    /// `cells[player][column]`: the player's games in that round.
+    pub cells: Vec<Vec<Vec<RoundCell>>>,
+    /// Rounds beyond the columns shown.
+    pub rounds_not_shown: usize,
+    /// Games in those rounds, each counted once.
+    pub games_not_shown: u64,
+}
+
+/// The per-round table of `players` (in rank order) over their games, at most `max_columns` rounds wide (the
+/// lowest round numbers; games without one last).
+pub fn per_round(players: &[&str], pairings: &[Pairing], max_columns: usize) -> PerRound {
+    // Numbers first, by value, then no number: the order of `(is_none, number)`.
+    let order = |round: Option<u32>| (round.is_none(), round);
+    let distinct: std::collections::BTreeSet<(bool, Option<u32>)> =
+        pairings.iter().map(|p| order(p.round)).collect();
+    let rounds: Vec<Option<u32>> = distinct.iter().take(max_columns).map(|&(_, r)| r).collect();
+    let column: HashMap<Option<u32>, usize> =
+        rounds.iter().enumerate().map(|(i, &r)| (r, i)).collect();
     let index: HashMap<&str, usize> = players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
-    let mut cells = vec![vec![Vec::new(); sorted.len()]; players.len()];
+    let mut cells = vec![vec![Vec::new(); rounds.len()]; players.len()];
+    let mut games_not_shown = 0;
     for p in pairings {
-        let c = column[p.round.as_str()];
+        let Some(&c) = column.get(&p.round) else {
+            games_not_shown += 1;
+            continue;
+        };
         if let (Some(&w), Some(&b)) = (index.get(p.white.as_str()), index.get(p.black.as_str())) {
             cells[w][c].push(RoundCell {
                 opponent: b,
@@ -221,7 +219,12 @@ pub fn per_round(
             });
         }
     }
-    (sorted, cells)
+    PerRound {
+        rounds_not_shown: distinct.len() - rounds.len(),
+        rounds,
+        cells,
+        games_not_shown,
+    }
 }
 
 #[cfg(test)]
@@ -230,21 +233,11 @@ mod tests {
 
     fn pairing(round: &str, white: &str, black: &str, hp: Option<u8>) -> Pairing {
         Pairing {
-            round: round_of(round),
+            round: crate::standings::round_of(round),
             white: white.into(),
             black: black.into(),
             white_half_points: hp,
         }
-    }
-
-    #[test]
-    fn rounds_from_round_tags() {
-        assert_eq!(round_of("3.2"), "3");
-        assert_eq!(round_of(" 12 "), "12");
-        assert_eq!(round_of("?"), "?");
-        assert_eq!(round_of(""), "?");
-        assert_eq!(round_of("-"), "?");
-        assert_eq!(round_of("Final"), "Final");
     }
 
     #[test]
@@ -275,8 +268,15 @@ mod tests {
             pairing("2.2", "B", "D", Some(2)),
             pairing("?", "D", "C", None),
         ];
-        let (rounds, cells) = per_round(&players, &games);
-        assert_eq!(rounds, ["2", "10", "?"]);
+        let PerRound {
+            rounds,
+            cells,
+            rounds_not_shown,
+            games_not_shown,
+        } = per_round(&players, &games, MAX_ROUND_COLUMNS);
+        // 2.1 and 2.2 are round 2; a Round that is no number goes last.
+        assert_eq!(rounds, [Some(2), Some(10), None]);
+        assert_eq!((rounds_not_shown, games_not_shown), (0, 0));
         // A: round 2 black against C (a draw), round 10 white against B (a loss).
         assert_eq!(
             cells[0][0],
@@ -296,6 +296,33 @@ mod tests {
         );
         assert_eq!(cells[3][2][0].half_points, None);
         assert_eq!(cells[1][0][0].half_points, Some(2));
+    }
+
+    #[test]
+    fn a_column_per_round_number_and_no_more_than_asked() {
+        let players = ["A", "B"];
+        // Ten rounds, each with boards .1 and .2, and games without a round: eleven columns, five drawn.
+        let mut games = Vec::new();
+        for round in 1..=10 {
+            for board in 1..=2 {
+                games.push(pairing(&format!("{round}.{board}"), "A", "B", Some(1)));
+            }
+        }
+        games.push(pairing("?", "B", "A", Some(2)));
+        let all = per_round(&players, &games, 100);
+        assert_eq!(all.rounds.len(), 11);
+        assert_eq!(all.rounds[10], None);
+        assert_eq!(all.cells[0][0].len(), 2, "4.1 and 4.2 in one column");
+        let cut = per_round(&players, &games, 5);
+        assert_eq!(cut.rounds, [Some(1), Some(2), Some(3), Some(4), Some(5)]);
+        assert_eq!((cut.rounds_not_shown, cut.games_not_shown), (6, 11));
+        assert!(cut.cells.iter().all(|row| row.len() == 5));
+        assert_eq!(
+            crate::report::Label::RoundsNotShown.text(crate::report::Locale::En),
+            format!(
+                "Rounds not shown in this crosstable (beyond its first {MAX_ROUND_COLUMNS} columns)"
+            )
+        );
     }
 
     #[test]
@@ -325,7 +352,7 @@ mod tests {
         };
         let mut p = Pairings::new(2, 3);
         for event in ["T1", "T2", "T3", "T1", "T2"] {
-            p.add(&entry(event), "1");
+            p.add(&entry(event));
         }
         assert_eq!(p.of(&entry("T1").key).len(), 2);
         assert_eq!(p.of(&entry("T2").key).len(), 1);

@@ -172,7 +172,7 @@ fn shown_tournaments<'c>(c: &'c Collector, opts: &PageOptions<'_>) -> (Vec<Shown
         .standings
         .ranked(opts.tiebreaks)
         .into_iter()
-        .filter(|(key, _, _)| opts.event.is_none_or(|e| key.event == e))
+        .filter(|(key, _, _)| opts.event.is_none_or(|e| key.event == e.trim()))
         .collect();
     let total = all.len();
     let shown: Vec<_> = all.into_iter().take(c.limits().tournaments).collect();
@@ -210,6 +210,16 @@ fn tournaments(c: &Collector, opts: &PageOptions<'_>, out: &mut String) {
                 t(Label::UnfinishedNotScored),
                 tournament.unfinished
             ));
+        }
+        let left = &tournament.left_out;
+        for (label, n) in [
+            (Label::DuplicatesLeftOut, left.duplicates),
+            (Label::UnknownPlayerLeftOut, left.unknown_player),
+            (Label::AgainstSelfLeftOut, left.against_self),
+        ] {
+            if n > 0 {
+                out.push_str(&format!("<p>{}: {n}</p>\n", t(label)));
+            }
         }
         standings_table(rows, c.limits().standings_rows, opts, out);
         crosstable(c, key, rows, lang, out);
@@ -337,7 +347,8 @@ fn crosstable(
             out.push_str("</tbody></table>\n");
         }
         Shape::PerRound => {
-            let (rounds, cells) = crosstable::per_round(&players, pairings);
+            let table = crosstable::per_round(&players, pairings, crosstable::MAX_ROUND_COLUMNS);
+            let (rounds, cells) = (&table.rounds, &table.cells);
             out.push_str(&format!(
                 "<p class=\"where\">{}</p>\n",
                 t(Label::PerRoundExplained)
@@ -347,10 +358,11 @@ fn crosstable(
                 t(Label::Rank),
                 t(Label::Player)
             ));
-            for round in &rounds {
-                out.push_str(&format!("<th>{} ", t(Label::Round)));
-                push_escaped(round, out);
-                out.push_str("</th>");
+            for round in rounds {
+                match round {
+                    Some(n) => out.push_str(&format!("<th>{} {n}</th>", t(Label::Round))),
+                    None => out.push_str(&format!("<th>{} ?</th>", t(Label::Round))),
+                }
             }
             out.push_str(&format!(
                 "<th>{}</th></tr></thead><tbody>\n",
@@ -384,6 +396,15 @@ fn crosstable(
                 ));
             }
             out.push_str("</tbody></table>\n");
+            if table.rounds_not_shown > 0 {
+                out.push_str(&format!(
+                    "<p class=\"where\">{}: {}; {}: {}</p>\n",
+                    t(Label::RoundsNotShown),
+                    table.rounds_not_shown,
+                    t(Label::GamesInThoseRounds),
+                    table.games_not_shown
+                ));
+            }
         }
     }
 }
@@ -589,6 +610,7 @@ fn left_out(c: &Collector, opts: &PageOptions<'_>, out: &mut String) {
     let t = |l: Label| l.text(lang);
     let (_, tournaments_left) = shown_tournaments(c, opts);
     let not_listed: u64 = c.files.iter().map(|f| f.not_listed).sum();
+    let left = c.standings.left_out();
     let items = [
         (Label::GamesNotListed, not_listed),
         (Label::GamesNotDetailed, c.games_not_detailed),
@@ -596,6 +618,9 @@ fn left_out(c: &Collector, opts: &PageOptions<'_>, out: &mut String) {
         (Label::DiagramsNotDrawn, c.diagrams_not_drawn),
         (Label::TournamentsNotShown, tournaments_left as u64),
         (Label::GamesWithoutEvent, c.standings.without_event),
+        (Label::DuplicatesLeftOut, left.duplicates),
+        (Label::UnknownPlayerLeftOut, left.unknown_player),
+        (Label::AgainstSelfLeftOut, left.against_self),
         (Label::GamesBeyondPlayerLimit, c.standings.games_left_out),
         (Label::PairingsNotKept, c.pairings.left_out),
     ];

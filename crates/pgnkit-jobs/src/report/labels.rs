@@ -88,6 +88,11 @@ pub enum Label {
     NoGames,
     Everything,
     UnfinishedNotScored,
+    DuplicatesLeftOut,
+    UnknownPlayerLeftOut,
+    AgainstSelfLeftOut,
+    RoundsNotShown,
+    GamesInThoseRounds,
 }
 
 impl Label {
@@ -209,6 +214,23 @@ impl Label {
                 "Unfinished games (not scored)",
                 "Parties non terminées (non comptées)",
             ),
+            DuplicatesLeftOut => (
+                "Duplicates of a game already counted (left out of the tables)",
+                "Doublons d'une partie déjà comptée (hors des tableaux)",
+            ),
+            UnknownPlayerLeftOut => (
+                "Games with no player's name on a side (left out of the tables)",
+                "Parties sans nom de joueur d'un côté (hors des tableaux)",
+            ),
+            AgainstSelfLeftOut => (
+                "Games of a player against himself (left out of the tables)",
+                "Parties d'un joueur contre lui-même (hors des tableaux)",
+            ),
+            RoundsNotShown => (
+                "Rounds not shown in this crosstable (beyond its first 60 columns)",
+                "Rondes absentes de cette grille (au-delà de ses 60 premières colonnes)",
+            ),
+            GamesInThoseRounds => ("games in those rounds", "parties de ces rondes"),
         };
         match lang {
             Locale::En => en,

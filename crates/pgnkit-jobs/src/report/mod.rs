@@ -22,7 +22,7 @@ use pgnkit::notation::{Language, San, SanPlus, suggest};
 use pgnkit::pgn::{Game, TokenKind};
 use pgnkit::walk::{MoveAt, MoveFailure, Visitor, Walk};
 
-use crate::standings::{GameEntry, Standings, entry_of};
+use crate::standings::{Added, GameEntry, Standings, entry_with_fingerprint};
 use crate::validate::{GameReport, Severity, ValidateOptions, validate_game_with};
 
 pub use board::Diagram;
@@ -198,7 +198,8 @@ pub fn examine(
         ));
     }
     GameFacts {
-        entry: entry_of(game),
+        // validate's fingerprint: a game the page calls a duplicate is the one its standings count once.
+        entry: entry_with_fingerprint(game, report.fingerprint),
         round: game.tag("Round").map(|r| r.to_string()).unwrap_or_default(),
         report,
         diagrams,
@@ -358,9 +359,9 @@ impl Collector {
         &self.limits
     }
 
-    /// A new input begins: validate's cross-game checks are per file, as `pgnkit validate` makes them.
+    /// A new input begins. validate's cross-game checks go on across the inputs, as `pgnkit validate` makes
+    /// them and as the standings count a tournament: a game copied into a second file is a duplicate.
     pub fn start_file(&mut self, name: &str) {
-        self.checks = crate::validate::Tournament::new();
         self.files.push(FileSummary {
             name: name.to_string(),
             ..FileSummary::default()
@@ -394,9 +395,11 @@ impl Collector {
         if self.tag_checks {
             self.checks.check(&mut report);
         }
-        self.standings.add(entry.as_ref());
-        if let Some(entry) = &entry {
-            self.pairings.add(entry, &round);
+        // The crosstables show the games the standings count, and no other.
+        if self.standings.add(entry.as_ref()) == Added::Counted
+            && let Some(entry) = &entry
+        {
+            self.pairings.add(entry);
         }
         self.games += 1;
         self.errors += report.errors();

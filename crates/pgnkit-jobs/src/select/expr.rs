@@ -404,7 +404,8 @@ fn unknown_column(name: &str, columns: &[&str]) -> String {
     )
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance, in characters.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

@@ -22,6 +22,7 @@ use crate::convert::{ConvertOptions, Converter, Note};
 use crate::stats::rows::{self, GAME_HEADER, Row};
 use crate::stats::table::without_replay;
 use crate::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
+use crate::validate::tournament::round_number;
 use expr::{Expr, Field};
 use material::Material;
 use pgnkit::core::{Move, Position, PositionKey};
@@ -71,7 +72,8 @@ pub struct SelectOptions {
 pub enum SplitBy {
     /// By the `Event` tag.
     Event,
-    /// By the `Round` tag.
+    /// By the `Round` tag's round number (`4.1` and `4.2` are round 4: see
+    /// [`crate::validate::tournament::round_number`]).
     Round,
     /// By the `ECO` tag.
     Eco,
@@ -87,7 +89,11 @@ impl SplitBy {
     fn group(self, stats: &GameStats<'_>) -> Option<Box<str>> {
         let value = match self {
             SplitBy::Event => stats.tags.event.as_ref(),
-            SplitBy::Round => stats.tags.round.as_ref(),
+            SplitBy::Round => {
+                // Empty (the no-round group) when there is no round number.
+                let number = round_number(&stats.tags.round);
+                return Some(number.map_or_else(String::new, |n| n.to_string()).into());
+            }
             SplitBy::Eco => stats.tags.eco.as_ref(),
             SplitBy::Opening => stats
                 .replayed

@@ -15,7 +15,10 @@
 //! counted per event but score nothing. Performance ([`super::perf`]) uses only the games against opponents
 //! with a rating (an Elo tag of 1 to 4000): their average rating plus FIDE's `dp` for the score in those
 //! games. A player with no rated opponent has no performance (`-`); a player's own rating is the last
-//! one seen in the event's tags and plays no part in the performance.
+//! one seen in the event's tags and plays no part in the performance. A game that is no pairing of two
+//! players (White or Black naming nobody, or one player on both sides:
+//! [`crate::validate::tournament::not_a_pairing`]) is counted in its event's games and left out of its
+//! standings, as `pgnkit standings` leaves it out, and the event says how many.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -24,6 +27,8 @@ use super::GameStats;
 use super::perf::{performance, rating_of};
 use crate::localized;
 use crate::messages::{Locale, plural as plural_in};
+use crate::standings::LeftOut;
+use crate::validate::tournament::{NotAPairing, not_a_pairing};
 use pgnkit::core::Termination;
 use pgnkit::pgn::{Game, GameResult};
 
@@ -210,6 +215,8 @@ pub struct EventTable {
     pairs: Option<HashMap<(u32, u32), Pair>>,
     /// Player-games left out because the player limit was reached.
     pub untracked: u64,
+    /// Games left out of the standings: no pairing of two players.
+    pub left_out: LeftOut,
 }
 
 /// Everything `--summary` reports, aggregated game by game in bounded memory.
@@ -309,6 +316,17 @@ impl StatsSummary {
         let limits = self.limits;
         let table = &mut self.events[event];
         table.games += 1;
+        match not_a_pairing(&r.white, &r.black) {
+            Some(NotAPairing::UnknownPlayer) => {
+                table.left_out.unknown_player += 1;
+                return;
+            }
+            Some(NotAPairing::AgainstSelf) => {
+                table.left_out.against_self += 1;
+                return;
+            }
+            None => {}
+        }
         let Some(white_hp) = r.outcome.white_half_points() else {
             table.unscored += 1;
             return;
@@ -600,6 +618,9 @@ impl EventTable {
                 "\ntournoi {name} : {games} partie{g}, {players} joueur{p}{unscored}"
             )
         )?;
+        if let Some(said) = self.left_out.said(locale) {
+            writeln!(s, "  ({said})")?;
+        }
         if self.players.is_empty() {
             return Ok(());
         }
@@ -890,5 +911,33 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("1 games without an Event tag"), "{text}");
+    }
+
+    #[test]
+    fn games_that_are_no_pairing_are_out_of_the_standings_and_said() {
+        let mut summary = StatsSummary::new(Limits::default());
+        for (white, black) in [("A", "B"), ("A", "A"), ("?", "B"), ("B", ""), ("NN", "A")] {
+            summary.add(record(
+                "Open",
+                white,
+                black,
+                (2500, 2400),
+                Outcome::WhiteWins,
+            ));
+        }
+        let table = &summary.events()[0];
+        assert_eq!(table.games, 5);
+        let players: Vec<(&str, u64)> = table
+            .players
+            .iter()
+            .map(|p| (p.name.as_str(), p.games))
+            .collect();
+        assert_eq!(players, [("A", 1), ("B", 1)]);
+        let text = summary.render();
+        assert!(
+            text.contains("\n  (4 games left out: 3 games with no player's name on a side, 1 game of a player against himself)\n"),
+            "{text}"
+        );
+        assert!(!text.contains("(no name)"), "{text}");
     }
 }

@@ -353,6 +353,31 @@ impl Visitor for Alone {
     fn end_game(&mut self, _: Walk) {}
 }
 
+/// The text of the token a move callback is about: a move's SAN as written, else the token's bytes.
+fn token_text<'g>(game: &'g Game<'_>, at: MoveAt<'_>) -> &'g [u8] {
+    match &at.token.kind {
+        TokenKind::Move(mt) => game.san(mt),
+        _ => game.bytes(at.token.span),
+    }
+}
+
+/// A game's fingerprint as validate computes it for `duplicate_game` (see [`Fingerprint`]), replaying only
+/// its main line: equal for two games exactly when validate calls the later one a duplicate of the earlier;
+/// 0 for a game without moves (never a duplicate).
+pub fn game_fingerprint(game: &Game<'_>) -> u64 {
+    let white = game.tag("White").unwrap_or_default();
+    let black = game.tag("Black").unwrap_or_default();
+    let Ok(prepared) = walk::prepare(game, None) else {
+        return 0;
+    };
+    let mut main_line = MainLine {
+        game,
+        fingerprint: Fingerprint::of_players(&white, &black),
+    };
+    walk::walk(game, &prepared, WalkOptions::default(), &mut main_line);
+    main_line.fingerprint.value()
+}
+
 /// What validate found of a game that could be replayed, besides its report.
 pub struct Replay {
     /// The language and variant the game was replayed with, and how its start was read.
@@ -363,17 +388,36 @@ pub struct Replay {
     pub variation_moves: u32,
 }
 
-/// A cheap running hash of the players and moves (multiply-xor): duplicate detection needs speed per move,
-/// not resistance to crafted collisions.
+/// What "the same game" means, for validate's `duplicate_game` and for every command that counts a game once
+/// (standings, TRF, report): the same White and Black tags and the same main line, move for move (a token that
+/// could not be played counts as its text). A running hash of them (multiply-xor): duplicate detection needs
+/// speed per move, not resistance to crafted collisions.
+///
+/// A game without a move in its main line is the same as no other: two records of one pair with a result and no
+/// moves are the two games of a double round robin as often as one game written twice, and nothing tells them
+/// apart.
 #[derive(Clone, Copy)]
-struct Fingerprint(u64);
+struct Fingerprint {
+    hash: u64,
+    moves: bool,
+}
 
 impl Fingerprint {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
 
+    fn of_players(white: &str, black: &str) -> Fingerprint {
+        let mut fingerprint = Fingerprint {
+            hash: 0,
+            moves: false,
+        };
+        fingerprint.add_bytes(white.as_bytes());
+        fingerprint.add_bytes(black.as_bytes());
+        fingerprint
+    }
+
     #[inline]
     fn add(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(Self::K);
+        self.hash = (self.hash.rotate_left(5) ^ x).wrapping_mul(Self::K);
     }
 
     fn add_bytes(&mut self, bytes: &[u8]) {
@@ -384,6 +428,72 @@ impl Fingerprint {
         }
         self.add(bytes.len() as u64);
     }
+
+    /// A legal move of the main line.
+    #[inline]
+    fn played(&mut self, m: &Move) {
+        self.moves = true;
+        self.add(
+            (m.from.index() as u64)
+                | (m.to.index() as u64) << 6
+                | (m.promotion.map_or(7, |r| r.index() as u64)) << 12,
+        );
+    }
+
+    /// A null move of the main line.
+    fn passed(&mut self) {
+        self.moves = true;
+        self.add(1 << 20);
+    }
+
+    /// A main-line token that gave no move (the main line stops there).
+    fn unplayable(&mut self, token: &[u8]) {
+        self.moves = true;
+        self.add_bytes(token);
+    }
+
+    /// The value compared: 0 for a game without moves, which is never a duplicate.
+    fn value(self) -> u64 {
+        if self.moves { self.hash.max(1) } else { 0 }
+    }
+}
+
+/// Fingerprints the main line alone, skipping variations: what [`game_fingerprint`] walks with.
+struct MainLine<'g, 'a> {
+    game: &'g Game<'a>,
+    fingerprint: Fingerprint,
+}
+
+impl Visitor for MainLine<'_, '_> {
+    type Output = ();
+
+    fn begin_variation(&mut self, _: walk::VariationAt) -> ControlFlow<(), walk::Skip> {
+        ControlFlow::Continue(walk::Skip(true))
+    }
+
+    #[inline]
+    fn after_move(&mut self, at: MoveAt<'_>, m: &Move, _: &Position) -> ControlFlow<()> {
+        if at.depth == 0 {
+            self.fingerprint.played(m);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn null_move(&mut self, at: MoveAt<'_>, _: &Position) -> ControlFlow<()> {
+        if at.depth == 0 {
+            self.fingerprint.passed();
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn failure(&mut self, at: MoveAt<'_>, _: &Position, _: MoveFailure) -> ControlFlow<()> {
+        if at.depth == 0 {
+            self.fingerprint.unplayable(token_text(self.game, at));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _: Walk) {}
 }
 
 impl<C: Visitor> Checker<'_, '_, '_, C> {
@@ -482,11 +592,7 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
         if at.depth == 0
             && let Some(fingerprint) = &mut self.fingerprint
         {
-            fingerprint.add(
-                (m.from.index() as u64)
-                    | (m.to.index() as u64) << 6
-                    | (m.promotion.map_or(7, |r| r.index() as u64)) << 12,
-            );
+            fingerprint.played(m);
         }
         ControlFlow::Continue(())
     }
@@ -495,7 +601,7 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
         let _ = self.companion.null_move(at, before);
         if at.depth == 0 {
             if let Some(fingerprint) = &mut self.fingerprint {
-                fingerprint.add(1 << 20);
+                fingerprint.passed();
             }
             let message = localized!(
                 self.rep.locale,
@@ -518,15 +624,11 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
         failure: MoveFailure,
     ) -> ControlFlow<Walk> {
         let _ = self.companion.failure(at, before, failure);
-        let game = self.rep.game;
-        let token = match &at.token.kind {
-            TokenKind::Move(mt) => game.san(mt),
-            _ => game.bytes(at.token.span),
-        };
+        let token = token_text(self.rep.game, at);
         if at.depth == 0
             && let Some(fingerprint) = &mut self.fingerprint
         {
-            fingerprint.add_bytes(token);
+            fingerprint.unplayable(token);
         }
         let suggestion = match failure {
             // Several pieces can go: any reading of the token is a guess between them.
@@ -747,12 +849,9 @@ pub fn validate_game_with<C: Visitor>(
         rep.push(ProblemKind::LanguageGuessed, first_move, message);
     }
 
-    let fingerprint = opts.report_tags.then(|| {
-        let mut fingerprint = Fingerprint(0);
-        fingerprint.add_bytes(report.white.as_bytes());
-        fingerprint.add_bytes(report.black.as_bytes());
-        fingerprint
-    });
+    let fingerprint = opts
+        .report_tags
+        .then(|| Fingerprint::of_players(&report.white, &report.black));
     let mut checker = Checker {
         rep: &mut rep,
         lang: choice.lang,
@@ -764,7 +863,7 @@ pub fn validate_game_with<C: Visitor>(
         ..WalkOptions::default()
     };
     let walk = walk::walk(game, &prepared, options, &mut checker);
-    report.fingerprint = checker.fingerprint.map_or(0, |f| f.0);
+    report.fingerprint = checker.fingerprint.map_or(0, Fingerprint::value);
     // Unknown text the walk did not reach (after the main line stopped, or in a skipped variation) is still
     // an error of the file.
     for d in game
@@ -1065,6 +1164,46 @@ fn finish(
 mod tests {
     use super::*;
     use pgnkit::pgn::parse_all;
+
+    #[test]
+    fn the_fingerprint_alone_is_the_one_validate_compares() {
+        // Legal moves, variations (not fingerprinted), a null move, a move that cannot be played, a FEN start,
+        // another language's letters, no moves at all.
+        let text = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 (1. d4 d5) e5 2. Nf3 -- 3. Bb5 *\n\n\
+                    [White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Qxf7 Nf6 *\n\n\
+                    [White \"A\"]\n[Black \"B\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\"]\n\n1. e4 Kd7 *\n\n\
+                    [White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Cf3 Cc6 *\n\n\
+                    [White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n\n\
+                    [White \"A\"]\n[Black \"B\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 *\n";
+        let opts = ValidateOptions {
+            report_tags: true,
+            ..ValidateOptions::default()
+        };
+        let file: Arc<str> = "t.pgn".into();
+        let games = parse_all(text.as_bytes());
+        let mut seen = Vec::new();
+        for game in &games {
+            let report = validate_game(game, &file, &opts);
+            assert_eq!(
+                game_fingerprint(game),
+                report.fingerprint,
+                "game {}",
+                game.index + 1
+            );
+            seen.push(report.fingerprint);
+        }
+        // Every game with moves has one, all different; a game without moves, or whose start is no position,
+        // has none.
+        assert!(seen[..4].iter().all(|&f| f != 0), "{seen:?}");
+        assert_eq!(&seen[4..], [0, 0]);
+        let mut distinct = seen[..4].to_vec();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 4);
+        // Variations, comments and the result do not count: the same main line is the same game.
+        let again =
+            parse_all(b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 {best} e5 2. Nf3 -- 3. Bb5 1-0\n");
+        assert_eq!(game_fingerprint(&again[0]), seen[0]);
+    }
 
     #[test]
     fn the_readers_identical_problems_in_a_row_are_one_record_with_their_count() {

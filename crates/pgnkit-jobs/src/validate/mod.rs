@@ -5,6 +5,8 @@ pub mod report;
 pub mod tags;
 pub mod tournament;
 
-pub use engine::{ValidateOptions, problem_at, validate_game, validate_game_with};
+pub use engine::{
+    ValidateOptions, game_fingerprint, problem_at, validate_game, validate_game_with,
+};
 pub use report::{GameReport, Problem, ProblemKind, Severity, TagText, termination_name};
 pub use tournament::Tournament;

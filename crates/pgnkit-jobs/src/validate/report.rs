@@ -79,8 +79,14 @@ pub enum ProblemKind {
     PlyCountMismatch,
     /// The same players and the same moves as an earlier game (of any input of the run).
     DuplicateGame,
-    /// A player appears in two games of the same round of one tournament (across the inputs of the run).
+    /// A player meets two different opponents in one round (by round number) of one tournament (across the
+    /// inputs of the run).
     PlayerTwiceInRound,
+    /// A game of a tournament whose White or Black tag is missing, empty, `?`, `-`, `NN` or `N.N.`: no player
+    /// to rank, so standings leave the game out.
+    UnknownPlayer,
+    /// A game of a tournament whose White and Black are the same name: standings leave it out.
+    PlayerAgainstSelf,
     /// The round numbers of a tournament, over all the inputs of a run, skip a round between the lowest and
     /// the highest present, or include a round 0 (a warning about the run, not about one game: see
     /// `Tournament::finish`).
@@ -130,6 +136,8 @@ impl ProblemKind {
             | PlyCountMismatch
             | DuplicateGame
             | PlayerTwiceInRound
+            | UnknownPlayer
+            | PlayerAgainstSelf
             | RoundNumbering
             | LanguageGuessed
             | LenientSyntax => Severity::Warning,
@@ -172,6 +180,8 @@ impl ProblemKind {
             PlyCountMismatch => "ply_count_mismatch",
             DuplicateGame => "duplicate_game",
             PlayerTwiceInRound => "player_twice_in_round",
+            UnknownPlayer => "unknown_player",
+            PlayerAgainstSelf => "player_against_self",
             RoundNumbering => "round_numbering",
             LanguageGuessed => "language_guessed",
             LenientSyntax => "lenient_syntax",

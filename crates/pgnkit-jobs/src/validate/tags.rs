@@ -367,6 +367,7 @@ pub fn check_tags_until<V: AsRef<str>>(
             ),
         );
     }
+    problems.extend(super::tournament::player_problems(tags, locale));
     problems
 }
 
@@ -519,12 +520,14 @@ mod tests {
         let tags: Vec<(&[u8], &str)> = tags.iter().map(|(n, v)| (n.as_bytes(), *v)).collect();
         let problems = check_tags(&tags, Locale::En);
         let kinds: Vec<ProblemKind> = problems.iter().map(|p| p.kind).collect();
+        // No Black tag in a game of a tournament: no one to rank on that side either.
         assert_eq!(
             kinds,
             vec![
                 ProblemKind::MissingTag,
                 ProblemKind::MalformedTag,
-                ProblemKind::SetupWithoutFen
+                ProblemKind::SetupWithoutFen,
+                ProblemKind::UnknownPlayer
             ]
         );
         assert_eq!(problems[0].message, "missing Seven Tag Roster tag: Black");

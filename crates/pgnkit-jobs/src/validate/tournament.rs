@@ -11,12 +11,13 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 
 use super::report::{GameReport, Problem, ProblemKind, TagText};
+use super::tags::TagProblem;
 use crate::localized;
 use crate::messages::Locale;
 
 /// How many games of a run duplicate, round and round-numbering tracking follow by default before they stop
-/// (and say so). Tracking costs about 40 bytes per game (a map entry for the game, one per player and round,
-/// in hash tables that double as they grow): at this limit about 2.5 MB, which keeps validate at two threads
+/// (and say so). Tracking costs about 48 bytes per game (a map entry for the game, one per player and round
+/// with the opponent's name hashed, in hash tables that double as they grow): at this limit about 3 MB, which keeps validate at two threads
 /// under 16 MiB on any input, JSON output included. A tournament, or a season of one, is far below it.
 /// [`Tournament::with_limit`] sets another.
 pub const DEFAULT_TRACKED_GAMES: usize = 50_000;
@@ -156,8 +157,8 @@ pub struct RunWarning {
 pub struct Tournament {
     /// Fingerprint (players + moves) → the first game.
     seen: Map<Key, Ordinal>,
-    /// Hash of (Event, Site, year, Round, player) → the game.
-    rounds: Map<Key, Ordinal>,
+    /// Hash of (Event, Site, year, round number, player) → the game, and its opponent's name hashed.
+    rounds: Map<Key, (Ordinal, u32)>,
     /// Games tracked so far: the next game's [`Ordinal`].
     tracked: Ordinal,
     /// Runs of tracked games that follow one another in one file: (the first one's ordinal, where it is).
@@ -185,8 +186,91 @@ fn unknown(s: &str) -> bool {
     matches!(s.trim(), "" | "?" | "-")
 }
 
-/// The Round tag's first number (`5` of `5.2`: round 5, board 2); `None` for `?`, `-` or anything that is not
-/// a number (reported as a malformed tag already).
+/// Whether a White or Black tag names nobody: empty (or missing), `?` or `-` (PGN's "unknown"), or the
+/// placeholders `NN` and `N.N.` (*nomen nescio*). Such a "player" is no one to rank or pair: the games of every
+/// unknown player would otherwise be merged into one.
+pub fn names_nobody(name: &str) -> bool {
+    matches!(name.trim(), "" | "?" | "-" | "NN" | "N.N.")
+}
+
+/// Why a game of a tournament is no pairing of two players: standings, TRF and report leave it out (and say how
+/// many), and validate warns about it (`unknown_player`, `player_against_self`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotAPairing {
+    /// White or Black (or both) names nobody ([`names_nobody`]).
+    UnknownPlayer,
+    /// White and Black are the same name (trimmed): a player against himself.
+    AgainstSelf,
+}
+
+/// Whether the players of a game, as its White and Black tags give them (`""` for a missing tag), make it no
+/// pairing, and why.
+pub fn not_a_pairing(white: &str, black: &str) -> Option<NotAPairing> {
+    if names_nobody(white) || names_nobody(black) {
+        Some(NotAPairing::UnknownPlayer)
+    } else if white.trim() == black.trim() {
+        Some(NotAPairing::AgainstSelf)
+    } else {
+        None
+    }
+}
+
+/// The warnings about a game's players, for a game of a tournament (its Event tag names one): each side that
+/// names nobody (`unknown_player`, at its tag, or at the game's start when the tag is missing), or the same
+/// player on both sides (`player_against_self`, at the Black tag). Tags given as [`super::tags::check_tags`]
+/// takes them.
+pub fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)], locale: Locale) -> Vec<TagProblem> {
+    let find = |name: &[u8]| {
+        tags.iter()
+            .position(|(n, _)| *n == name)
+            .map(|i| (i, tags[i].1.as_ref()))
+    };
+    if find(b"Event").is_none_or(|(_, event)| unknown(event)) {
+        return Vec::new();
+    }
+    let (white, black) = (find(b"White"), find(b"Black"));
+    let mut problems = Vec::new();
+    for (name, side) in [("White", white), ("Black", black)] {
+        let message = match side {
+            None => localized!(
+                locale,
+                "no {name} tag: the game names no player on that side and counts in no standings",
+                "pas de balise {name} : la partie ne nomme aucun joueur de ce côté et ne compte dans aucun classement"
+            ),
+            Some((_, value)) if names_nobody(value) => localized!(
+                locale,
+                "{name} \"{value}\" names no player: the game counts in no standings",
+                "{name} \"{value}\" ne nomme aucun joueur : la partie ne compte dans aucun classement"
+            ),
+            Some(_) => continue,
+        };
+        problems.push(TagProblem {
+            kind: ProblemKind::UnknownPlayer,
+            tag: side.map(|(i, _)| i),
+            message,
+        });
+    }
+    if let (Some((_, w)), Some((i, b))) = (white, black)
+        && not_a_pairing(w, b) == Some(NotAPairing::AgainstSelf)
+    {
+        let player = b.trim();
+        problems.push(TagProblem {
+            kind: ProblemKind::PlayerAgainstSelf,
+            tag: Some(i),
+            message: localized!(
+                locale,
+                "White and Black are the same player, \"{player}\": the game counts in no standings",
+                "White et Black sont le même joueur, \"{player}\" : la partie ne compte dans aucun classement"
+            ),
+        });
+    }
+    problems
+}
+
+/// The round number of a Round tag, as every command reads it: its first number (`5` of `5`, `5.1` and
+/// `5.2`: round 5, boards or games 1 and 2, the TWIC and Swiss-Manager convention). `None` for `?`, `-` or
+/// anything that is not a number (reported as a malformed tag already). Round 0 is a number (validate reports
+/// it; standings read it as no round).
 pub fn round_number(round: &str) -> Option<u64> {
     let first = round.trim().split('.').next()?;
     if first.is_empty() || !first.bytes().all(|b| b.is_ascii_digit()) {
@@ -210,7 +294,7 @@ impl Tournament {
     }
 
     /// These checks, tracking at most `games` games (at least 1, at most [`MAX_TRACKED_GAMES`]) instead of
-    /// [`DEFAULT_TRACKED_GAMES`]: memory grows by about 40 bytes per game tracked.
+    /// [`DEFAULT_TRACKED_GAMES`]: memory grows by about 48 bytes per game tracked.
     pub fn with_limit(self, games: usize) -> Tournament {
         Tournament {
             limit: Limit(games.clamp(1, MAX_TRACKED_GAMES)),
@@ -283,9 +367,12 @@ impl Tournament {
             return false;
         };
         let ordinal = self.track(here);
-        if report.plies > 0 || report.fingerprint != 0 {
+        // A fingerprint of 0 is a game without moves: the same as no other (see `game_fingerprint`).
+        let mut duplicate = false;
+        if report.fingerprint != 0 {
             match self.seen.get(&Key::new(report.fingerprint)) {
                 Some(&first) => {
+                    duplicate = true;
                     let message = localized!(
                         self.locale,
                         "same players and same moves as {} ({} – {})",
@@ -305,9 +392,12 @@ impl Tournament {
         }
         // A round only means something inside a named event: collections of games from many events (book
         // files, databases) often have `Event "?"` and round numbers that belong to different tournaments.
-        if unknown(&report.round) || unknown(&report.event) {
+        if unknown(&report.event) {
             return report.problems.len() > before;
         }
+        let Some(number) = round_number(&report.round) else {
+            return report.problems.len() > before;
+        };
         let event = report.event.trim();
         let site = report.site.trim();
         let mut tournament = Mix::default();
@@ -315,26 +405,53 @@ impl Tournament {
             tournament.write(part.as_bytes());
             tournament.write_u64(part.len() as u64);
         }
+        // A copy of a game already said to be one, or a game that is no pairing (said by the tag checks): its
+        // players are not said to play twice as well.
+        if !duplicate && not_a_pairing(&report.white, &report.black).is_none() {
+            self.check_players_in_round(report, tournament.finish(), number, ordinal, file);
+        }
+        self.record_round(tournament.finish(), report, number, here);
+        report.problems.len() > before
+    }
+
+    /// Warns when a player of `report` (round `number` of the tournament hashed as `tournament`) already met
+    /// another opponent in that round. The same two players again in one round are a match's games (a
+    /// knockout's `1.1`, `1.2`), not a player in two places at once.
+    fn check_players_in_round(
+        &mut self,
+        report: &mut GameReport,
+        tournament: u64,
+        number: u64,
+        ordinal: Ordinal,
+        file: usize,
+    ) {
+        let name_hash = |name: &str| {
+            let mut h = Mix::default();
+            h.write(name.trim().as_bytes());
+            h.finish() as u32
+        };
         for white in [true, false] {
-            let player = if white { &report.white } else { &report.black };
-            if matches!(player.as_str(), "" | "?" | "-" | "NN" | "N.N.") {
+            let (player, opponent) = if white {
+                (&report.white, &report.black)
+            } else {
+                (&report.black, &report.white)
+            };
+            if names_nobody(player) {
                 continue;
             }
+            let opponent = name_hash(opponent);
             // One 64-bit key per (tournament, round, player): no strings kept per game.
-            let mut h = Mix(tournament.finish());
-            for part in [&report.round, player] {
-                h.write(part.as_bytes());
-                h.write_u64(part.len() as u64);
-            }
+            let mut h = Mix(tournament);
+            h.write_u64(number);
+            h.write(player.trim().as_bytes());
             let key = Key::new(h.finish());
             match self.rounds.get(&key) {
-                Some(&other) if other != ordinal => {
+                Some(&(other, met)) if other != ordinal && met != opponent => {
                     let message = localized!(
                         self.locale,
-                        "{player} also plays {} in round {}",
-                        "{player} joue aussi {} à la ronde {}",
-                        self.describe(self.at(other), file),
-                        report.round
+                        "{player} also plays {} in round {number}",
+                        "{player} joue aussi {} à la ronde {number}",
+                        self.describe(self.at(other), file)
                     );
                     report.problems.push(game_level(
                         report,
@@ -344,14 +461,10 @@ impl Tournament {
                 }
                 Some(_) => {}
                 None => {
-                    self.rounds.insert(key, ordinal);
+                    self.rounds.insert(key, (ordinal, opponent));
                 }
             }
         }
-        if let Some(number) = round_number(&report.round) {
-            self.record_round(tournament.finish(), report, number, here);
-        }
-        report.problems.len() > before
     }
 
     /// Records that `report`'s tournament (hashed as `key`) has a round `number`.
@@ -572,6 +685,116 @@ mod tests {
     }
 
     #[test]
+    fn boards_of_one_round_are_that_round_for_a_player_twice_in_it() {
+        // Round.board, as TWIC and Swiss-Manager number games: 4.1 and 4.2 are both round 4.
+        let file: Arc<str> = "r4.pgn".into();
+        let mut t = Tournament::new();
+        let mut a = report(&file, 1, ("Open", "2024", "4.1"), ("Ann", "Bob"), 11);
+        let mut b = report(&file, 2, ("Open", "2024", "4.2"), ("Cy", "Ann"), 12);
+        assert!(!t.check(&mut a));
+        assert!(t.check(&mut b));
+        assert_eq!(
+            kinds_and_messages(&b),
+            vec![(
+                ProblemKind::PlayerTwiceInRound,
+                "Ann also plays game 1 in round 4"
+            )]
+        );
+        // Round 5 is another round.
+        let mut c = report(&file, 3, ("Open", "2024", "5.1"), ("Ann", "Dee"), 13);
+        assert!(!t.check(&mut c));
+    }
+
+    #[test]
+    fn a_match_within_a_round_and_a_duplicate_are_no_player_twice_in_a_round() {
+        let file: Arc<str> = "ko.pgn".into();
+        let mut t = Tournament::new();
+        // A knockout's mini-match: games 1.1 and 1.2 of the same two players.
+        let mut a = report(&file, 1, ("Cup", "2024", "1.1"), ("Ann", "Bob"), 11);
+        let mut b = report(&file, 2, ("Cup", "2024", "1.2"), ("Bob", "Ann"), 12);
+        assert!(!t.check(&mut a) && !t.check(&mut b), "{:?}", b.problems);
+        // Game 1 copied: one duplicate_game, and no player said to play twice.
+        let mut c = report(&file, 3, ("Cup", "2024", "1.1"), ("Ann", "Bob"), 11);
+        assert!(t.check(&mut c));
+        let kinds: Vec<ProblemKind> = c.problems.iter().map(|p| p.kind).collect();
+        assert_eq!(kinds, [ProblemKind::DuplicateGame]);
+        // Nor are the players of a game that is no pairing (the tag checks say why).
+        for players in [("Ann", "Ann"), ("?", "Ann"), ("Bob", "NN")] {
+            let mut r = report(&file, 9, ("Cup", "2024", "1.3"), players, 0);
+            assert!(!t.check(&mut r), "{players:?}: {:?}", r.problems);
+        }
+        // A game without moves is the same as no other (fingerprint 0): the second game of a double round
+        // robin recorded with its result alone.
+        let mut d = report(&file, 4, ("Cup", "2024", "2"), ("Cy", "Dee"), 0);
+        let mut e = report(&file, 5, ("Cup", "2024", "3"), ("Cy", "Dee"), 0);
+        assert!(!t.check(&mut d) && !t.check(&mut e), "{:?}", e.problems);
+    }
+
+    #[test]
+    fn players_that_name_nobody_or_one_player_on_both_sides() {
+        for nobody in ["", " ", "?", "-", "NN", "N.N."] {
+            assert!(names_nobody(nobody), "{nobody:?}");
+            assert_eq!(
+                not_a_pairing(nobody, "Ann"),
+                Some(NotAPairing::UnknownPlayer)
+            );
+        }
+        assert!(!names_nobody("N"));
+        assert_eq!(
+            not_a_pairing("Ann ", " Ann"),
+            Some(NotAPairing::AgainstSelf)
+        );
+        assert_eq!(
+            not_a_pairing("Ann", "ann"),
+            None,
+            "names are told apart as written"
+        );
+        let problems = |tags: &[(&str, &str)]| {
+            let tags: Vec<(&[u8], &str)> = tags.iter().map(|(n, v)| (n.as_bytes(), *v)).collect();
+            player_problems(&tags, Locale::En)
+                .into_iter()
+                .map(|p| (p.kind, p.tag, p.message))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            problems(&[("Event", "Open"), ("White", "Ann"), ("Black", "Ann")]),
+            [(
+                ProblemKind::PlayerAgainstSelf,
+                Some(2),
+                "White and Black are the same player, \"Ann\": the game counts in no standings"
+                    .to_string()
+            )]
+        );
+        assert_eq!(
+            problems(&[("Event", "Open"), ("Black", "?")]),
+            [
+                (
+                    ProblemKind::UnknownPlayer,
+                    None,
+                    "no White tag: the game names no player on that side and counts in no standings"
+                        .to_string()
+                ),
+                (
+                    ProblemKind::UnknownPlayer,
+                    Some(1),
+                    "Black \"?\" names no player: the game counts in no standings".to_string()
+                )
+            ]
+        );
+        // No tournament, no standings to leave it out of: nothing said.
+        assert!(problems(&[("Event", "?"), ("White", "?"), ("Black", "?")]).is_empty());
+        assert!(problems(&[("White", "Ann"), ("Black", "Ann")]).is_empty());
+        let french = player_problems(
+            &[(&b"Event"[..], "Open"), (b"White", "-"), (b"Black", "Bob")],
+            Locale::Fr,
+        );
+        assert_eq!(
+            french[0].message,
+            "White \"-\" ne nomme aucun joueur : la partie ne compte dans aucun classement"
+        );
+    }
+
+    #[test]
     fn packed_locations_keep_file_and_game() {
         let at = At::new(3, 1_234_567).unwrap();
         assert_eq!((at.file(), at.game()), (3, 1_234_567));
@@ -588,7 +811,7 @@ mod tests {
     fn tracking_stops_at_its_limit_and_says_so() {
         let file: Arc<str> = "t.pgn".into();
         let ev = ("Open", "2024", "1");
-        // Within the limit: game 3 repeats game 1 and Ann plays twice in round 1.
+        // Within the limit: game 3 repeats game 1 and Ann plays twice in round 1 (games 1 and 4).
         let run = |limit: usize| {
             let mut t = Tournament::new().with_limit(limit);
             let mut found = Vec::new();
@@ -596,6 +819,7 @@ mod tests {
                 (1, ("Ann", "Bob"), 11),
                 (2, ("Cy", "Dee"), 12),
                 (3, ("Ann", "Bob"), 11),
+                (4, ("Ann", "Eve"), 14),
             ] {
                 let mut r = report(&file, game, ev, players, moves);
                 t.check(&mut r);
@@ -603,12 +827,12 @@ mod tests {
             }
             (found, t.saturated, t.limit())
         };
-        let (found, saturated, limit) = run(3);
-        assert_eq!(limit, 3);
+        let (found, saturated, limit) = run(4);
+        assert_eq!(limit, 4);
         assert!(!saturated);
         assert!(found.contains(&ProblemKind::DuplicateGame));
         assert!(found.contains(&ProblemKind::PlayerTwiceInRound));
-        // Two games tracked: the third is no longer checked, and the run knows it stopped.
+        // Two games tracked: the later ones are no longer checked, and the run knows it stopped.
         let (found, saturated, _) = run(2);
         assert!(found.is_empty() && saturated, "{found:?}");
         // The default, and limits out of range brought back into it.
