@@ -13,7 +13,7 @@
 //! | written | leniency | decided |
 //! | --- | --- | --- |
 //! | `0-0`, `0-0-0` | [`Leniency::CastlingZeros`] | parse |
-//! | `exd6e.p.` | [`Leniency::EnPassantSuffix`] | parse |
+//! | `exd6e.p.`, `exd6ep` | [`Leniency::EnPassantSuffix`] | parse |
 //! | `e8Q` | [`Leniency::PromotionWithoutEquals`] | parse |
 //! | `e8=q` | [`Leniency::LowercasePromotion`] | parse |
 //! | `Nf3++` | [`Leniency::DoublePlusMate`] | parse |
@@ -173,7 +173,7 @@ impl Annotation {
 pub enum Leniency {
     /// `0-0` / `0-0-0` written with zeros.
     CastlingZeros,
-    /// An `e.p.` suffix.
+    /// An `e.p.` (or `ep`) suffix.
     EnPassantSuffix,
     /// A promotion without `=` (`e8Q`).
     PromotionWithoutEquals,
@@ -464,7 +464,7 @@ fn first_char(bytes: &[u8]) -> char {
         .unwrap_or(char::REPLACEMENT_CHARACTER)
 }
 
-/// Splits the check mark, `e.p.` and annotation suffixes (in any order) off the end of a token.
+/// Splits the check mark, `e.p.` (or `ep`) and annotation suffixes (in any order) off the end of a token.
 #[inline]
 fn strip_suffixes<'a>(
     mut body: &'a [u8],
@@ -499,7 +499,7 @@ fn strip_suffixes<'a>(
                 mark = Some(CheckMark::Mate);
                 body = rest;
             }
-            [rest @ .., b'e', b'.', b'p', b'.'] if !ep => {
+            [rest @ .., b'e', b'.', b'p', b'.'] | [rest @ .., b'e', b'p'] if !ep => {
                 ep = true;
                 leniencies.insert(Leniency::EnPassantSuffix);
                 body = rest;
@@ -1120,6 +1120,19 @@ mod tests {
         assert_eq!(p.mark, Some(CheckMark::Check));
         let p = parse("exd6+e.p.");
         assert!(p.leniencies.contains(Leniency::EnPassantSuffix));
+        for text in ["exd6ep", "exd6ep+", "exd6+ep"] {
+            let p = parse(text);
+            assert_eq!(
+                p.san,
+                normal(Role::Pawn, Some('e'), None, true, "d6", None),
+                "{text}"
+            );
+            assert_eq!(
+                p.leniencies.iter().collect::<Vec<_>>(),
+                [Leniency::EnPassantSuffix],
+                "{text}"
+            );
+        }
         // Three annotation marks: the last two form one, the first is left and rejected.
         assert_eq!(
             error("e4?!?", Language::En).kind,

@@ -669,12 +669,16 @@ impl<'a> GameReader<'a> {
     fn mv(&mut self, buf: &[u8], i: usize, len: usize, parsed: ParsedMove, base: usize) -> usize {
         let mut to = i + len;
         let mut en_passant = parsed.en_passant;
-        // `exd6 e.p.`: only a pawn capture (a file first, three bytes or more) can be followed by it
+        // `exd6 e.p.`, `exd6 ep`: only a pawn capture (a file first, three bytes or more) can be followed by
+        // it. No move in any language is spelled `ep` (`e` is a file, and `p` no square).
         if !en_passant && parsed.san_len >= 3 && is_file(buf[i]) {
             let j = lex::skip_ws(buf, to);
-            if buf[j..].starts_with(b"e.p.") && word_ends(&buf[j + 4..]) {
+            let suffix = [&b"e.p."[..], b"ep"]
+                .into_iter()
+                .find(|s| buf[j..].starts_with(s) && word_ends(&buf[j + s.len()..]));
+            if let Some(suffix) = suffix {
                 en_passant = true;
-                to = j + 4;
+                to = j + suffix.len();
             }
         }
         let mv = MoveToken {
@@ -813,6 +817,21 @@ mod tests {
                     MNg1f3 Me2-e4 MQh5# Mexd6ep Mexd6ep M-- MZ0 Me4!5 Me4 $5 $17 $14 $17 $16 (=) \
                     {a [%clk 0:03:00]} {b} ; rest ( N1... Md5 ( N1... Mc5 ) $1 ) R1/2-1/2";
         assert_eq!(t.join(" "), want);
+    }
+
+    /// `ep` without its periods, glued or apart, after a pawn capture as `e.p.` is; anywhere else it is no
+    /// token of PGN.
+    #[test]
+    fn en_passant_suffix_without_periods() {
+        assert_eq!(
+            toks("3. exd6ep Nf6 4. exd6 ep Nf6 5. exd6+ep *").join(" "),
+            "N3 Mexd6ep MNf6 N4 Mexd6ep MNf6 N5 Mexd6+ep R*"
+        );
+        assert_eq!(toks("1. Nf3 ep *").join(" "), "N1 MNf3 ?ep R*");
+        assert_eq!(toks("1. e4 ep *").join(" "), "N1 Me4 ?ep R*");
+        let mut reader = GameReader::new(b"1. exd6 ep *");
+        let game = reader.next_game().unwrap();
+        assert_eq!(game.text(game.tokens[1].span), "exd6 ep");
     }
 
     #[test]

@@ -80,7 +80,7 @@ pub(super) struct ParsedMove {
     pub(super) shape: Shape,
     /// A glued suffix annotation, as its NAG.
     pub(super) suffix: Option<u8>,
-    /// A glued `e.p.`.
+    /// A glued `e.p.` (or `ep`).
     pub(super) en_passant: bool,
 }
 
@@ -255,8 +255,8 @@ fn suffix(input: &[u8]) -> PResult<'_, u8> {
     Err(nom::Err::Error(()))
 }
 
-/// A whole move token: the move, check marks, a glued `e.p.`, a glued suffix annotation; it must end
-/// its word. The move's letters are not interpreted (any language; the notation layer resolves them).
+/// A whole move token: the move, check marks, a glued `e.p.` (or `ep`), a glued suffix annotation; it must
+/// end its word. The move's letters are not interpreted (any language; the notation layer resolves them).
 /// The move itself is matched by a hand-written fast path ([`move_core`]); the rest by nom.
 #[inline(always)]
 pub(super) fn move_token(input: &[u8]) -> PResult<'_, ParsedMove> {
@@ -269,7 +269,7 @@ pub(super) fn move_token(input: &[u8]) -> PResult<'_, ParsedMove> {
     if !word_ends(rest) {
         let (r, chk) = check(rest)?;
         san_len += chk.map_or(0, <[u8]>::len);
-        let (r, e) = opt(tag("e.p.")).parse(r)?;
+        let (r, e) = opt(alt((tag("e.p."), tag("ep")))).parse(r)?;
         let (r, s) = opt(suffix).parse(r)?;
         if !word_ends(r) {
             return Err(nom::Err::Error(()));
@@ -350,6 +350,9 @@ mod tests {
         assert_eq!(mv("e4!?"), Some((2, Some(5), false)));
         assert_eq!(mv("Nf3+??"), Some((4, Some(4), false)));
         assert_eq!(mv("exd6e.p."), Some((4, None, true)));
+        // Without its periods, as pgn-extract also reads it.
+        assert_eq!(mv("exd6ep"), Some((4, None, true)));
+        assert_eq!(mv("exd6+ep!"), Some((5, Some(1), true)));
         for s in [
             "pawn",
             "whatever",
