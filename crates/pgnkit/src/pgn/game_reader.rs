@@ -569,7 +569,13 @@ impl<'a> GameReader<'a> {
                 }
                 match move_number(rest) {
                     Ok((r, (number, black))) => {
-                        let to = i + rest.len() - r.len();
+                        let mut to = i + rest.len() - r.len();
+                        let mut black = black;
+                        if buf[to - 1].is_ascii_digit()
+                            && let Some((end, periods_black)) = periods_apart(buf, to)
+                        {
+                            (to, black) = (end, periods_black);
+                        }
                         self.push(TokenKind::MoveNumber { number, black }, i, to, base);
                         (to, false)
                     }
@@ -759,6 +765,21 @@ fn word_at(buf: &[u8], i: usize) -> &[u8] {
     lex::word_at(buf, i)
 }
 
+/// The periods of a bare move number written apart from it (`2 . Nf3`, `2 ... Nf6`, `2 …`), from `at`, the
+/// end of the number: where they end, and whether they make a black move number (two periods or more, or an
+/// ellipsis). The PGN standard makes the period a token of its own, so these are the number's own periods;
+/// like a glued period, they end the indication whatever follows (`2 .Nf3`).
+fn periods_apart(buf: &[u8], at: usize) -> Option<(usize, bool)> {
+    let start = lex::skip_ws(buf, at);
+    let dots = buf[start..].iter().take_while(|&&b| b == b'.').count();
+    let ellipsis = buf[start + dots..].starts_with(ELLIPSIS);
+    match (dots, ellipsis) {
+        (0, false) => None,
+        (_, true) => Some((start + dots + ELLIPSIS.len(), true)),
+        (_, false) => Some((start + dots, dots >= 2)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -832,6 +853,30 @@ mod tests {
         let mut reader = GameReader::new(b"1. exd6 ep *");
         let game = reader.next_game().unwrap();
         assert_eq!(game.text(game.tokens[1].span), "exd6 ep");
+    }
+
+    /// A bare move number and its periods apart are one move number indication, as the standard's
+    /// tokens make them; no separate ellipsis is noted.
+    #[test]
+    fn periods_apart_from_a_bare_number_are_its_own() {
+        let t = toks("1. e4 e5 2 . Nf3 Nc6 3 ... a6 3 …Bc4 4  .Ba4 4\n... Nf6 5 .. O-O *");
+        assert_eq!(
+            t.join(" "),
+            "N1 Me4 Me5 N2 MNf3 MNc6 N3... Ma6 N3... MBc4 N4 MBa4 N4... MNf6 N5... MO-O R*"
+        );
+        assert!(diags("1. e4 e5 2 . Nf3 Nc6 3 ... a6 *").is_empty());
+        // The token covers the periods.
+        let mut reader = GameReader::new(b"1. e4 e5 2 . Nf3 *");
+        let game = reader.next_game().unwrap();
+        let number = &game.tokens[3];
+        assert_eq!(game.text(number.span), "2 .");
+        // A number that has its period keeps the ellipsis apart as before, with its note.
+        assert_eq!(
+            diags("1. ... e5 *"),
+            [(D::SeparateEllipsis, "1:4".to_string())]
+        );
+        // Periods after something other than a bare number are not taken.
+        assert_eq!(toks("1. e4 . e5 *")[2], "?.");
     }
 
     #[test]
