@@ -13,10 +13,10 @@ use crate::messages::{Explain, Locale, plural, side_name};
 use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Termination};
 use pgnkit::notation::{
-    IllegalReason, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
+    CheckMark, IllegalReason, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
 };
 use pgnkit::pgn::{
-    DiagnosticKind, Encoding, Game, GameResult, Locator, Span, TokenKind, roster_index,
+    DiagnosticKind, Encoding, Game, GameResult, Locator, MoveToken, Span, TokenKind, roster_index,
 };
 use pgnkit::walk::{
     self, Confidence, MoveAt, MoveFailure, Prepared, SetupError, Visitor, Walk, WalkOptions,
@@ -410,8 +410,10 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
 }
 
 /// The move spellings that are noted (see [`Severity::Note`]): each is outside the PGN standard but means one
-/// move plainly. The other leniencies (`0-0`, a missing check mark...) are the import format's own tolerance.
-const NOTED_SPELLINGS: [(Leniency, ProblemKind); 3] = [
+/// move plainly, or marks a capture that the move does not make. Check and mate marks are judged after the
+/// move ([`Checker::judge_check_mark`]). The other leniencies (`0-0`, a missing check mark...) are the import
+/// format's own tolerance: an omission or another spelling, where these say something false of the move.
+const NOTED_SPELLINGS: [(Leniency, ProblemKind); 4] = [
     (
         Leniency::LowercasePieceLetter,
         ProblemKind::LowercasePieceLetter,
@@ -421,13 +423,22 @@ const NOTED_SPELLINGS: [(Leniency, ProblemKind); 3] = [
         Leniency::ParenthesizedPromotion,
         ProblemKind::ParenthesizedPromotion,
     ),
+    (Leniency::SpuriousCapture, ProblemKind::SpuriousCapture),
 ];
 
 /// The leniencies of [`NOTED_SPELLINGS`], as a set.
 const NOTED: Leniencies = Leniencies::NONE
     .with(Leniency::LowercasePieceLetter)
     .with(Leniency::CoordinateMove)
-    .with(Leniency::ParenthesizedPromotion);
+    .with(Leniency::ParenthesizedPromotion)
+    .with(Leniency::SpuriousCapture);
+
+/// The check-mark leniencies that are noted, with their kinds (a missing mark is an omission the import
+/// format allows; these marks say something false).
+const NOTED_MARKS: [(Leniency, ProblemKind); 2] = [
+    (Leniency::SpuriousCheckMark, ProblemKind::SpuriousCheckMark),
+    (Leniency::WrongCheckMark, ProblemKind::WrongCheckMark),
+];
 
 impl<C: Visitor> Checker<'_, '_, '_, C> {
     /// Notes the spellings a legal move was read through (the test is inline: it runs on every move).
@@ -463,6 +474,48 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
             }
         }
     }
+
+    /// Notes a check or mate mark that the position after the move belies. Only a marked move is looked at
+    /// further (the test is inline: it runs on every move); a missing mark is not noted.
+    #[inline(always)]
+    fn judge_check_mark(&mut self, at: MoveAt<'_>, after: &Position) {
+        if let TokenKind::Move(mt) = &at.token.kind
+            && let Some(b'+' | b'#') = self.rep.game.san(mt).last()
+        {
+            self.judge_written_mark(at, mt, after);
+        }
+    }
+
+    #[inline(never)]
+    fn judge_written_mark(&mut self, at: MoveAt<'_>, mt: &MoveToken, after: &Position) {
+        let game = self.rep.game;
+        let token = game.san(mt);
+        let Ok(plus) = SanPlus::parse(token, self.lang) else {
+            return;
+        };
+        let wrong = plus.mark_leniencies(after);
+        for (leniency, kind) in NOTED_MARKS {
+            if wrong.contains(leniency) {
+                let locale = self.rep.locale;
+                self.rep.note(kind, at.token.span, || {
+                    let unmarked = match token {
+                        [rest @ .., b'+', b'+'] | [rest @ .., b'+' | b'#'] => rest,
+                        _ => token,
+                    };
+                    let deserved = CheckMark::after(after).map_or("", CheckMark::as_str);
+                    localized!(
+                        locale,
+                        "\"{}\" read as {}{} ({})",
+                        "\"{}\" lu comme {}{} ({})",
+                        shown_token(token),
+                        shown_token(unmarked),
+                        deserved,
+                        leniency.explain(locale)
+                    )
+                });
+            }
+        }
+    }
 }
 
 // A companion's `Break` is ignored: validate's walk runs to the end.
@@ -478,6 +531,7 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
 
     #[inline]
     fn after_move(&mut self, at: MoveAt<'_>, m: &Move, after: &Position) -> ControlFlow<Walk> {
+        self.judge_check_mark(at, after);
         let _ = self.companion.after_move(at, m, after);
         if at.depth == 0
             && let Some(fingerprint) = &mut self.fingerprint

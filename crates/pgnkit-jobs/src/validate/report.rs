@@ -100,6 +100,12 @@ pub enum ProblemKind {
     CoordinateMove,
     /// A promotion piece in parentheses (`e8(Q)`).
     ParenthesizedPromotion,
+    /// An `x` (or `:`) on a move that captures nothing (`Nxf3` onto an empty square).
+    SpuriousCapture,
+    /// `+` or `#` on a move that gives no check.
+    SpuriousCheckMark,
+    /// `#` on a move that only checks, or `+` on a mate.
+    WrongCheckMark,
     /// A no-break or other Unicode space between tokens.
     UnicodeSpace,
     /// A FEN tag whose half-move clock contradicts its en-passant square: the clock was read as 0.
@@ -138,6 +144,9 @@ impl ProblemKind {
             | LowercasePieceLetter
             | CoordinateMove
             | ParenthesizedPromotion
+            | SpuriousCapture
+            | SpuriousCheckMark
+            | WrongCheckMark
             | UnicodeSpace
             | FenClockRepaired
             | Windows1252Text => Severity::Note,
@@ -180,6 +189,9 @@ impl ProblemKind {
             LowercasePieceLetter => "lowercase_piece_letter",
             CoordinateMove => "coordinate_move",
             ParenthesizedPromotion => "parenthesized_promotion",
+            SpuriousCapture => "spurious_capture",
+            SpuriousCheckMark => "spurious_check_mark",
+            WrongCheckMark => "wrong_check_mark",
             UnicodeSpace => "unicode_space",
             FenClockRepaired => "fen_clock_repaired",
             Windows1252Text => "windows_1252_text",
