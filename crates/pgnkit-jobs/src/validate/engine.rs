@@ -343,6 +343,12 @@ struct Checker<'r, 'g, 'a, C> {
     /// Sees every event of the walk too (stats' counters), so that a job needing validate's verdict and
     /// facts of its own replays each game once.
     companion: &'r mut C,
+    /// The latest main-line move marked `+` that checks, as (ply, token index): a mate if the main line ends
+    /// there in checkmate.
+    plus_check: Option<(u32, usize)>,
+    /// The game's bytes, where the check mark of each move is read (held here, not looked up through the
+    /// report for every move).
+    source: &'a [u8],
 }
 
 /// A companion that sees nothing: plain validate.
@@ -476,11 +482,12 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
     }
 
     /// Notes a check or mate mark that the position after the move belies. Only a marked move is looked at
-    /// further (the test is inline: it runs on every move); a missing mark is not noted.
+    /// further (the test is inline: it runs on every move: one byte, the last of the move as the reader
+    /// gives it, marks included); a missing mark is not noted.
     #[inline(always)]
     fn judge_check_mark(&mut self, at: MoveAt<'_>, after: &Position) {
         if let TokenKind::Move(mt) = &at.token.kind
-            && let Some(b'+' | b'#') = self.rep.game.san(mt).last()
+            && let Some(b'+' | b'#') = self.source.get((mt.san.end as usize).wrapping_sub(1))
         {
             self.judge_written_mark(at, mt, after);
         }
@@ -488,28 +495,58 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
 
     #[inline(never)]
     fn judge_written_mark(&mut self, at: MoveAt<'_>, mt: &MoveToken, after: &Position) {
-        let game = self.rep.game;
-        let token = game.san(mt);
-        let Ok(plus) = SanPlus::parse(token, self.lang) else {
-            return;
+        let written = match self.rep.game.san(mt) {
+            [.., b'#'] | [.., b'+', b'+'] => CheckMark::Mate,
+            _ => CheckMark::Check,
         };
-        let wrong = plus.mark_leniencies(after);
+        let deserved = match (written, after.is_check()) {
+            (_, false) => None,
+            // Most marks are a `+` on a check. Whether that check mates needs a search for a legal move,
+            // but a mate ends the main line (a move after it fails): the main line's end tells
+            // ([`Checker::judge_last_plus`]).
+            (CheckMark::Check, true) if at.depth == 0 => {
+                self.plus_check = Some((at.ply, at.index));
+                return;
+            }
+            (_, true) => CheckMark::after(after),
+        };
+        self.note_mark(at.index, written, deserved);
+    }
+
+    /// A `+` on the main line's last move that mates.
+    fn judge_last_plus(&mut self, walk: &Walk) {
+        if let Some((ply, index)) = self.plus_check.take()
+            && ply == walk.state.ply()
+            && walk.state.position().is_checkmate()
+        {
+            self.note_mark(index, CheckMark::Check, Some(CheckMark::Mate));
+        }
+    }
+
+    /// Notes the mark `written` on the move token at `index` of the game, when it is not the one it deserves.
+    fn note_mark(&mut self, index: usize, written: CheckMark, deserved: Option<CheckMark>) {
+        let wrong = CheckMark::judge(Some(written), deserved);
         for (leniency, kind) in NOTED_MARKS {
             if wrong.contains(leniency) {
+                let game = self.rep.game;
+                let token = &game.tokens[index];
+                let TokenKind::Move(mt) = &token.kind else {
+                    return;
+                };
+                let text = game.san(mt);
                 let locale = self.rep.locale;
-                self.rep.note(kind, at.token.span, || {
-                    let unmarked = match token {
+                self.rep.note(kind, token.span, || {
+                    let unmarked = match text {
                         [rest @ .., b'+', b'+'] | [rest @ .., b'+' | b'#'] => rest,
-                        _ => token,
+                        _ => text,
                     };
-                    let deserved = CheckMark::after(after).map_or("", CheckMark::as_str);
                     localized!(
                         locale,
                         "\"{}\" read as {}{} ({})",
                         "\"{}\" lu comme {}{} ({})",
-                        shown_token(token),
+                        shown_token(text),
                         shown_token(unmarked),
-                        deserved,
+                        deserved.map_or("", CheckMark::as_str),
                         leniency.explain(locale)
                     )
                 });
@@ -529,7 +566,9 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
         ControlFlow::Continue(())
     }
 
-    #[inline]
+    // Always inlined into the walk's loop, the companion's part with it (stats'): left to the compiler, the
+    // one test of the check mark was enough to put it out of line, a call per move.
+    #[inline(always)]
     fn after_move(&mut self, at: MoveAt<'_>, m: &Move, after: &Position) -> ControlFlow<Walk> {
         self.judge_check_mark(at, after);
         let _ = self.companion.after_move(at, m, after);
@@ -562,6 +601,7 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
     }
 
     fn end_game(&mut self, walk: Walk) -> Walk {
+        self.judge_last_plus(&walk);
         walk
     }
 
@@ -812,6 +852,8 @@ pub fn validate_game_with<C: Visitor>(
         lang: choice.lang,
         fingerprint,
         companion,
+        plus_check: None,
+        source: game.source,
     };
     let options = WalkOptions {
         track_claims: opts.track_claims,

@@ -448,30 +448,31 @@ impl SanPlus {
     /// judged separately by [`SanPlus::mark_leniencies`], which needs the position after the move).
     #[inline(always)]
     pub fn resolve(&self, pos: &Position) -> Result<Resolved, SanError> {
+        if self.leniencies.intersects(ORIGIN_IN_FULL) {
+            return self.resolve_origin_in_full(pos);
+        }
+        self.resolve_as(&self.san, pos)
+    }
+
+    /// [`SanPlus::resolve`] for a token that writes its origin square in full (coordinates, long algebraic),
+    /// where the piece standing there may be another than the letters say. Out of line: the common path must
+    /// stay small enough to be inlined where every move is read, and free of a second `Result` to merge.
+    #[cold]
+    #[inline(never)]
+    fn resolve_origin_in_full(&self, pos: &Position) -> Result<Resolved, SanError> {
         if self.leniencies.contains(Leniency::CoordinateMove) {
-            return self.resolve_coordinates(pos);
+            return self.resolve_as(&coordinate_reading(&self.san, pos, false), pos);
         }
         match self.resolve_as(&self.san, pos) {
             Ok(resolved) => Ok(resolved),
-            Err(pawn_error) => self.resolve_long_coordinates(pos, pawn_error),
+            Err(error) => self.resolve_long_coordinates(pos, error),
         }
     }
 
-    /// [`SanPlus::resolve`] for a move in coordinates, kept out of line: the common path must stay small
-    /// enough to be inlined where every move is read.
-    #[cold]
-    #[inline(never)]
-    fn resolve_coordinates(&self, pos: &Position) -> Result<Resolved, SanError> {
-        self.resolve_as(&coordinate_reading(&self.san, pos, false), pos)
-    }
-
-    /// A token that failed as written: when it names an origin square in full with a separator and no piece
-    /// letter (`g1-f3`, `e1-g1`, `f3xe5`), it was read as a pawn's long algebraic move, which fails when a piece
+    /// A long algebraic token that failed as written: when it names an origin square in full with a separator
+    /// and no piece letter (`g1-f3`, `e1-g1`, `f3xe5`), it was read as a pawn's move, which fails when a piece
     /// stands there; the piece on the origin square moves instead, as for coordinates (`g1f3`), with the
-    /// capture mark as written judged against the board. Any other failure stands (`error`). Only failures
-    /// come here, so the common path pays nothing for it.
-    #[cold]
-    #[inline(never)]
+    /// capture mark as written judged against the board. Any other failure stands (`error`).
     fn resolve_long_coordinates(
         &self,
         pos: &Position,
@@ -528,6 +529,11 @@ impl SanPlus {
         self.san.to_move(pos)
     }
 }
+
+/// Leniencies of a token whose origin square is written in full: [`SanPlus::resolve`] reads them out of line.
+const ORIGIN_IN_FULL: Leniencies = Leniencies::NONE
+    .with(Leniency::CoordinateMove)
+    .with(Leniency::LongAlgebraic);
 
 /// A move in coordinates (`g1f3`, `e1g1`) read as UCI does: the piece on the origin square moves, and a king
 /// moving two files along its rank, or onto its own castling rook, castles. Without a piece of ours on the

@@ -19,7 +19,7 @@
 //! | `Nf3++` | [`Leniency::DoublePlusMate`] | parse |
 //! | `Pe4` (explicit pawn letter) | [`Leniency::PawnLetter`] | parse |
 //! | `Nf3:e5`, `N:e5` | [`Leniency::ColonCapture`] | parse |
-//! | `e2-e4`, `Ng1-f3` | [`Leniency::LongAlgebraic`] | parse (`-`) or resolution (`Ng1f3`, `Nf3xe5`) |
+//! | `e2-e4`, `Ng1-f3`, `e4xd5` | [`Leniency::LongAlgebraic`] | parse (`-`, a pawn's origin square) or resolution (`Ng1f3`, `Nf3xe5`) |
 //! | `Nge2` with one knight able to go | [`Leniency::OverDisambiguated`] | resolution |
 //! | `Nf3e5` / `ed5` onto a piece | [`Leniency::MissingCapture`] | resolution |
 //! | `Nxe5` onto an empty square | [`Leniency::SpuriousCapture`] | resolution |
@@ -90,6 +90,16 @@ impl CheckMark {
         match self {
             CheckMark::Check => "+",
             CheckMark::Mate => "#",
+        }
+    }
+
+    /// The leniency of a `written` mark (or of none) on a move that deserves `deserved`.
+    pub fn judge(written: Option<CheckMark>, deserved: Option<CheckMark>) -> Leniencies {
+        match (written, deserved) {
+            (a, b) if a == b => Leniencies::NONE,
+            (None, Some(_)) => Leniency::MissingCheckMark.into(),
+            (Some(_), None) => Leniency::SpuriousCheckMark.into(),
+            _ => Leniency::WrongCheckMark.into(),
         }
     }
 
@@ -569,12 +579,7 @@ impl SanPlus {
 
     /// The leniencies of the check mark, given the position after the move (see [`CheckMark::after`]).
     pub fn mark_leniencies(&self, after: &Position) -> Leniencies {
-        match (self.mark, CheckMark::after(after)) {
-            (a, b) if a == b => Leniencies::NONE,
-            (None, Some(_)) => Leniency::MissingCheckMark.into(),
-            (Some(_), None) => Leniency::SpuriousCheckMark.into(),
-            _ => Leniency::WrongCheckMark.into(),
-        }
+        CheckMark::judge(self.mark, CheckMark::after(after))
     }
 
     /// The canonical token of a legal move: minimal SAN with its check mark (no annotation).
@@ -770,6 +775,11 @@ fn parse_body(body: &[u8], lang: Language, lenient: &mut Leniencies) -> Result<S
         }
         Some(b':') => lenient.insert(Leniency::ColonCapture),
         _ => {}
+    }
+    // `e4xd5`: a pawn never needs its rank, so this is long algebraic whatever the position (a piece's
+    // `Nf3xe5` is judged at resolution, against the other knights); the piece on the origin square decides.
+    if !lettered && file.is_some() && rank.is_some() && matches!(separator, Some(b'x' | b':')) {
+        lenient.insert(Leniency::LongAlgebraic);
     }
     let capture = matches!(separator, Some(b'x' | b':'));
 

@@ -14,7 +14,8 @@ use super::model::{
     Token, TokenKind,
 };
 use super::movetext::{
-    ELLIPSIS, ParsedMove, Shape, annotation_symbol, is_file, move_number, move_token, parse_u32,
+    ELLIPSIS, ParsedMove, Shape, annotation_symbol, en_passant_suffix, is_file, move_number,
+    move_token, parse_u32,
 };
 use super::text::BOM;
 
@@ -455,6 +456,30 @@ impl<'a> GameReader<'a> {
         });
     }
 
+    /// Periods (or `…`) from `from` to `to` that stand apart from a bare move number just before them
+    /// (`2 . Nf3`, `2 ... Nf6`): the PGN standard makes the period a token of its own, so they are the number's
+    /// own, and its token grows over them (`black` for two periods or more, or `…`). Like a glued period they
+    /// end the indication whatever follows (`2 .Nf3`). Asked only where periods stand alone, off the path of
+    /// ordinary movetext.
+    #[cold]
+    #[inline(never)]
+    fn periods_of_bare_number(&mut self, from: usize, to: usize, black: bool, base: usize) -> bool {
+        let buf = self.buf;
+        let Some(last) = self.game.tokens.last_mut() else {
+            return false;
+        };
+        let TokenKind::MoveNumber { number, .. } = last.kind else {
+            return false;
+        };
+        let end = base + last.span.end as usize;
+        if !buf[end - 1].is_ascii_digit() || lex::skip_ws(buf, end) != from {
+            return false;
+        }
+        last.kind = TokenKind::MoveNumber { number, black };
+        last.span.end = (to - base) as u32;
+        true
+    }
+
     /// An unrecognised word: merged into the previous token when that one is unknown too and only
     /// whitespace separates them.
     fn unknown(&mut self, from: usize, to: usize, base: usize) {
@@ -569,13 +594,7 @@ impl<'a> GameReader<'a> {
                 }
                 match move_number(rest) {
                     Ok((r, (number, black))) => {
-                        let mut to = i + rest.len() - r.len();
-                        let mut black = black;
-                        if buf[to - 1].is_ascii_digit()
-                            && let Some((end, periods_black)) = periods_apart(buf, to)
-                        {
-                            (to, black) = (end, periods_black);
-                        }
+                        let to = i + rest.len() - r.len();
                         self.push(TokenKind::MoveNumber { number, black }, i, to, base);
                         (to, false)
                     }
@@ -618,8 +637,11 @@ impl<'a> GameReader<'a> {
             }
             b'*' => (self.result(GameResult::Unknown, i, i + 1, base), true),
             b'.' => {
-                // `1. ... e5`, `1. e4 ... e5`: an ellipsis apart from its move number (read with a note)
                 let dots = rest.iter().take_while(|&&b| b == b'.').count();
+                if self.periods_of_bare_number(i, i + dots, dots >= 2, base) {
+                    return (i + dots, false);
+                }
+                // `1. ... e5`, `1. e4 ... e5`: an ellipsis apart from its move number (read with a note)
                 if dots >= 2 && word_ends(&rest[dots..]) {
                     self.diag(DiagnosticKind::SeparateEllipsis, i - base, i + dots - base);
                     return (i + dots, false);
@@ -659,6 +681,11 @@ impl<'a> GameReader<'a> {
                 if let Some((result, len)) = lex::marker_at(buf, i) {
                     return (self.result(result, i, i + len, base), true);
                 }
+                if rest.starts_with(ELLIPSIS)
+                    && self.periods_of_bare_number(i, i + ELLIPSIS.len(), true, base)
+                {
+                    return (i + ELLIPSIS.len(), false);
+                }
                 if let Some(r) = rest.strip_prefix(ELLIPSIS)
                     && word_ends(r)
                 {
@@ -679,12 +706,10 @@ impl<'a> GameReader<'a> {
         // it. No move in any language is spelled `ep` (`e` is a file, and `p` no square).
         if !en_passant && parsed.san_len >= 3 && is_file(buf[i]) {
             let j = lex::skip_ws(buf, to);
-            let suffix = [&b"e.p."[..], b"ep"]
-                .into_iter()
-                .find(|s| buf[j..].starts_with(s) && word_ends(&buf[j + s.len()..]));
-            if let Some(suffix) = suffix {
+            let suffix = en_passant_suffix(&buf[j..]);
+            if suffix > 0 && word_ends(&buf[j + suffix..]) {
                 en_passant = true;
-                to = j + suffix.len();
+                to = j + suffix;
             }
         }
         let mv = MoveToken {
@@ -763,21 +788,6 @@ pub fn parse_all(buf: &[u8]) -> Vec<Game<'_>> {
 #[inline]
 fn word_at(buf: &[u8], i: usize) -> &[u8] {
     lex::word_at(buf, i)
-}
-
-/// The periods of a bare move number written apart from it (`2 . Nf3`, `2 ... Nf6`, `2 …`), from `at`, the
-/// end of the number: where they end, and whether they make a black move number (two periods or more, or an
-/// ellipsis). The PGN standard makes the period a token of its own, so these are the number's own periods;
-/// like a glued period, they end the indication whatever follows (`2 .Nf3`).
-fn periods_apart(buf: &[u8], at: usize) -> Option<(usize, bool)> {
-    let start = lex::skip_ws(buf, at);
-    let dots = buf[start..].iter().take_while(|&&b| b == b'.').count();
-    let ellipsis = buf[start + dots..].starts_with(ELLIPSIS);
-    match (dots, ellipsis) {
-        (0, false) => None,
-        (_, true) => Some((start + dots + ELLIPSIS.len(), true)),
-        (_, false) => Some((start + dots, dots >= 2)),
-    }
 }
 
 #[cfg(test)]

@@ -24,7 +24,9 @@ pub(super) fn parse_u32(digits: &[u8]) -> u32 {
 }
 
 /// A move number: digits, then periods or an ellipsis (`…`); a bare number must end its word. Read in one
-/// pass (the value as the digits go by): about a third of a game's words are move numbers.
+/// pass (the value as the digits go by): about a third of a game's words are move numbers, so it is inlined
+/// where the reader calls it (left to the compiler, a change elsewhere in the loop could put it out of line).
+#[inline(always)]
 pub(super) fn move_number(input: &[u8]) -> PResult<'_, (u32, bool)> {
     // One or two digits and one period, then anything but another period or the start of an ellipsis: a
     // white move number, which is what nearly every number is. A period ends the number whatever follows
@@ -239,6 +241,16 @@ fn move_core(b: &[u8]) -> Option<(usize, Shape)> {
     }
 }
 
+/// Length of an `e.p.` (or `ep`) suffix at the start of `b`, 0 if none.
+#[inline(always)]
+pub(super) fn en_passant_suffix(b: &[u8]) -> usize {
+    match b {
+        [b'e', b'.', b'p', b'.', ..] => 4,
+        [b'e', b'p', ..] => 2,
+        _ => 0,
+    }
+}
+
 /// Check or mate marks: `+`, `++`, `#`.
 fn check(input: &[u8]) -> PResult<'_, Option<&[u8]>> {
     opt(alt((tag("++"), tag("+"), tag("#")))).parse(input)
@@ -269,13 +281,14 @@ pub(super) fn move_token(input: &[u8]) -> PResult<'_, ParsedMove> {
     if !word_ends(rest) {
         let (r, chk) = check(rest)?;
         san_len += chk.map_or(0, <[u8]>::len);
-        let (r, e) = opt(alt((tag("e.p."), tag("ep")))).parse(r)?;
+        let e = en_passant_suffix(r);
+        let r = &r[e..];
         let (r, s) = opt(suffix).parse(r)?;
         if !word_ends(r) {
             return Err(nom::Err::Error(()));
         }
         rest = r;
-        ep = e.is_some();
+        ep = e > 0;
         sfx = s;
     }
     Ok((
