@@ -1154,7 +1154,7 @@ mod tests {
     #[test]
     fn leniencies_of_syntax() {
         use Leniency::*;
-        let cases: [(&str, San, &[Leniency]); 12] = [
+        let cases: [(&str, San, &[Leniency]); 14] = [
             ("0-0", San::Castle(CastlingSide::King), &[CastlingZeros]),
             ("0-0-0", San::Castle(CastlingSide::Queen), &[CastlingZeros]),
             (
@@ -1186,6 +1186,17 @@ mod tests {
                 "Pe4",
                 normal(Role::Pawn, None, None, false, "e4", None),
                 &[PawnLetter],
+            ),
+            // A pawn's origin square in full: long algebraic whatever the position.
+            (
+                "e4xd5",
+                normal(Role::Pawn, Some('e'), Some('4'), true, "d5", None),
+                &[LongAlgebraic],
+            ),
+            (
+                "e4:d5",
+                normal(Role::Pawn, Some('e'), Some('4'), true, "d5", None),
+                &[ColonCapture, LongAlgebraic],
             ),
             (
                 "N:e5",
