@@ -500,9 +500,10 @@ impl SanPlus {
         let mut leniencies =
             resolved.leniencies | self.leniencies | Leniency::CoordinateMove.into();
         if let San::Castle(_) = reading {
-            // Castling in coordinates is noted as such, with or without the hyphen (`e1g1`, `e1-g1`); an `x`
-            // claims a capture that castling never makes.
-            leniencies = Leniencies::NONE.with(Leniency::CoordinateMove);
+            // Castling in coordinates is noted as such, with or without the hyphen (`e1g1`, `e1-g1`): no
+            // origin square is written in full where SAN needs less. An `x` claims a capture that castling
+            // never makes.
+            leniencies = leniencies.without(Leniency::LongAlgebraic);
             if capture {
                 leniencies.insert(Leniency::SpuriousCapture);
             }
@@ -1469,6 +1470,10 @@ mod tests {
         assert_eq!(
             leniencies(castle, "e1xg1"),
             [SpuriousCapture, CoordinateMove]
+        );
+        assert_eq!(
+            leniencies(castle, "e1:g1"),
+            [ColonCapture, SpuriousCapture, CoordinateMove]
         );
         let r = ok(START, "g1-f3");
         assert_eq!((uci(&r), r.mv.role), ("g1f3".into(), Role::Knight));

@@ -307,6 +307,12 @@ impl Leniencies {
         Leniencies(self.0 | 1 << l as u8)
     }
 
+    /// This set without `l`.
+    #[inline]
+    pub const fn without(self, l: Leniency) -> Leniencies {
+        Leniencies(self.0 & !(1 << l as u8))
+    }
+
     /// Adds `l`.
     #[inline]
     pub fn insert(&mut self, l: Leniency) {
@@ -1371,6 +1377,11 @@ mod tests {
         assert_eq!(set.iter().count(), 2);
         assert!(set.contains(Leniency::WrongCheckMark));
         assert!(!set.contains(Leniency::PawnLetter));
+        assert_eq!(
+            set.without(Leniency::WrongCheckMark),
+            Leniency::CastlingZeros.into()
+        );
+        assert_eq!(set.without(Leniency::PawnLetter), set);
         for l in Leniency::ALL {
             assert!(!l.to_string().is_empty() && !l.name().is_empty());
         }
