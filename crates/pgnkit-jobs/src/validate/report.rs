@@ -96,7 +96,8 @@ pub enum ProblemKind {
     ResultSpelling,
     /// A piece letter in lower case (`nf3`, `qd1`); `b` stays a pawn's file.
     LowercasePieceLetter,
-    /// A move in coordinates (`e2e4`, `g1f3`, `e7e8q`).
+    /// A move in coordinates (`e2e4`, `g1f3`, `e7e8q`), or with a separator and no piece letter where a piece
+    /// stands on the origin square (`g1-f3`, `e1-g1`).
     CoordinateMove,
     /// A promotion piece in parentheses (`e8(Q)`).
     ParenthesizedPromotion,

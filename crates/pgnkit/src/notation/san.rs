@@ -27,6 +27,7 @@
 //! | no `+` on a check, `+` on a quiet move, `+`/`#` swapped | `MissingCheckMark` / `SpuriousCheckMark` / `WrongCheckMark` | [`SanPlus::mark_leniencies`] |
 //! | `nf3`, `qd1`, `rd1` (a lower-case piece letter that is no file letter) | [`Leniency::LowercasePieceLetter`] | parse |
 //! | `e2e4`, `g1f3`, `e7e8q`, `e1g1` (coordinates only: the piece on the origin square moves) | [`Leniency::CoordinateMove`] | parse (the shape), resolution (a piece other than a pawn, castling) |
+//! | `g1-f3`, `e1-g1`, `f3xe5` (a separator, no piece letter, a piece on the origin square) | [`Leniency::CoordinateMove`] | resolution, when the pawn's reading fails |
 //! | `e8(Q)` | [`Leniency::ParenthesizedPromotion`] | parse |
 //!
 //! A pawn capture may omit the `x` (`ed5`, as python-chess reads it): a pawn token whose from-file differs from
@@ -214,7 +215,8 @@ pub enum Leniency {
     /// A piece letter in lower case (`nf3`; not `b`, which is a pawn's file, nor any other file letter).
     LowercasePieceLetter,
     /// The move in coordinates, origin and destination squares and nothing else (`e2e4`, `g1f3`, `e7e8q`,
-    /// `e1g1` for castling), as UCI writes it.
+    /// `e1g1` for castling), as UCI writes it; or with a separator and no piece letter where a piece stands on
+    /// the origin square (`g1-f3`, `e1-g1`).
     CoordinateMove,
     /// The promotion piece in parentheses (`e8(Q)`).
     ParenthesizedPromotion,
