@@ -481,9 +481,9 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
         }
     }
 
-    /// Notes a check or mate mark that the position after the move belies. Only a marked move is looked at
-    /// further (the test is inline: it runs on every move: one byte, the last of the move as the reader
-    /// gives it, marks included); a missing mark is not noted.
+    /// Notes a check or mate mark that the position after the move belies; a missing mark is not noted. The
+    /// test is inline, since it runs on every move: one byte, the last of the move as the reader gives it
+    /// (marks included); only a marked move is looked at further.
     #[inline(always)]
     fn judge_check_mark(&mut self, at: MoveAt<'_>, after: &Position) {
         if let TokenKind::Move(mt) = &at.token.kind
@@ -513,7 +513,7 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
         self.note_mark(at.index, written, deserved);
     }
 
-    /// A `+` on the main line's last move that mates.
+    /// Notes a `+` on the main line's last move when that move mates.
     fn judge_last_plus(&mut self, walk: &Walk) {
         if let Some((ply, index)) = self.plus_check.take()
             && ply == walk.state.ply()
