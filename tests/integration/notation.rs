@@ -251,3 +251,189 @@ fn every_target_of_every_role_agrees_with_move_generation() {
         }
     }
 }
+
+/// A row of the leniency table of docs/notation.md: its examples, its leniency's name, and what validate says
+/// of them.
+struct LeniencyRow {
+    examples: Vec<String>,
+    leniency: String,
+    said: Said,
+}
+
+/// The last column of the leniency table.
+#[derive(Debug)]
+enum Said {
+    /// `—`: the import format's ordinary tolerance.
+    Nothing,
+    /// `note KIND`: read, with a note (an error with `--strict`).
+    Note(String),
+    /// `error KIND`: not read from a file at all (the library's parser alone takes it).
+    Error(String),
+}
+
+/// The leniency table of docs/notation.md, as written.
+fn leniency_table() -> Vec<LeniencyRow> {
+    let doc = std::fs::read_to_string(crate::util::root().join("docs/notation.md")).unwrap();
+    let header = "| written | leniency | validate |";
+    let start = doc
+        .find(header)
+        .expect("docs/notation.md has the leniency table");
+    let ticked = |cell: &str| -> Vec<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    doc[start..]
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            assert_eq!(cells.len(), 5, "three cells: {line}");
+            let leniency = ticked(cells[2]);
+            assert_eq!(leniency.len(), 1, "one leniency a row: {line}");
+            let kind = ticked(cells[3]).into_iter().next();
+            let said = match (cells[3].split(' ').next(), kind) {
+                (Some("—"), None) => Said::Nothing,
+                (Some("note"), Some(kind)) => Said::Note(kind),
+                (Some("error"), Some(kind)) => Said::Error(kind),
+                _ => panic!("'—', 'note `kind`' or 'error `kind`': {line}"),
+            };
+            LeniencyRow {
+                examples: ticked(cells[1]),
+                leniency: leniency[0].clone(),
+                said,
+            }
+        })
+        .collect()
+}
+
+/// Where each example of the table is a legal move, and in which language.
+fn example_position(example: &str) -> Option<(&'static str, Language)> {
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    const CASTLE: &str = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    const EN_PASSANT: &str = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+    const PROMOTION: &str = "8/4P3/8/8/8/8/k7/7K w - - 0 1";
+    const FOOLS_MATE: &str = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";
+    // The pawn on a7 keeps the material from a dead position after the capture.
+    const KNIGHT_TAKES: &str = "4k3/p7/8/4p3/8/5N2/8/4K3 w - - 0 1";
+    const KNIGHT_ALONE: &str = "4k3/p7/8/8/8/5N2/8/4K3 w - - 0 1";
+    const PAWN_TAKES: &str = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+    const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1";
+    const BISHOP_CHECKS: &str = "rnbqkbnr/ppp2ppp/3p4/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3";
+    const BISHOP_QUIET: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    const QUEEN_CHECKS: &str = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+    Some(match example {
+        "0-0" | "0-0-0" => (CASTLE, Language::En),
+        "exd6e.p." | "exd6ep" | "exd6 e.p." | "exd6 ep" => (EN_PASSANT, Language::En),
+        "e8Q" | "e8=q" => (PROMOTION, Language::En),
+        "Qh4++" | "Qh4+" => (FOOLS_MATE, Language::En),
+        "Pe4" | "e2-e4" | "Ng1f3" => (START, Language::En),
+        "Be4" => (START, Language::De),
+        "N:e5" | "Nf3xe5" | "Ne5" => (KNIGHT_TAKES, Language::En),
+        "Nxe5" => (KNIGHT_ALONE, Language::En),
+        "e4xd5" | "ed5" | "xd5" => (PAWN_TAKES, Language::En),
+        "Nge2" => (AFTER_E4, Language::En),
+        "Bb5" => (BISHOP_CHECKS, Language::En),
+        "Bb5+" => (BISHOP_QUIET, Language::En),
+        "Qh5#" => (QUEEN_CHECKS, Language::En),
+        _ => return None,
+    })
+}
+
+/// The game of one move, `example`, from `fen`.
+fn one_move_game(fen: &str, example: &str) -> String {
+    let number = if fen.contains(" b ") { "1..." } else { "1." };
+    format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n{number} {example} *\n")
+}
+
+/// Issue 37, item 25: docs/notation.md's leniency table and the code say the same, row by row. Every example
+/// of a row, read from a file by the reader, resolves with the row's leniency (the check mark judged with the
+/// position after it, an `e.p.` suffix being the reader's); `validate` replays it with the row's note, or
+/// with nothing to say, and `--strict` makes exactly the noted rows errors. A row the reader does not take
+/// says which error it gets.
+#[test]
+fn the_leniency_table_of_notation_md_is_what_the_code_does() {
+    use pgnkit::notation::Leniency;
+    use pgnkit::pgn::{TokenKind, parse_all};
+    let rows = leniency_table();
+    assert!(rows.len() >= 15, "{} rows", rows.len());
+    for row in &rows {
+        assert!(!row.examples.is_empty(), "{}: an example", row.leniency);
+        for example in &row.examples {
+            let (fen, lang) = example_position(example).unwrap_or_else(|| {
+                panic!(
+                    "{example} ({}): give it a position in this test",
+                    row.leniency
+                )
+            });
+            let pgn = one_move_game(fen, example);
+            let games = parse_all(pgn.as_bytes());
+            let game = &games[0];
+            let token = game.tokens.iter().find_map(|t| match t.kind {
+                TokenKind::Move(m) => Some(m),
+                _ => None,
+            });
+            // The move as the reader gives it; a row the reader does not take is the parser's alone.
+            let (text, en_passant) = match (&row.said, token) {
+                (Said::Error(_), None) => (example.as_bytes(), false),
+                (Said::Error(_), Some(_)) => {
+                    panic!("{example}: read as a move, not as the table says")
+                }
+                (_, Some(token)) => (game.san(&token), token.en_passant),
+                (_, None) => panic!("{example}: not read as a move"),
+            };
+            let pos = parse_fen(fen).unwrap();
+            let plus = SanPlus::parse(text, lang).unwrap_or_else(|e| panic!("{example}: {e}"));
+            let resolved = plus
+                .resolve(&pos)
+                .unwrap_or_else(|e| panic!("{example}: {e}"));
+            let mut leniencies =
+                resolved.leniencies | plus.mark_leniencies(&pos.after_unchecked(resolved.mv));
+            if en_passant {
+                leniencies.insert(Leniency::EnPassantSuffix);
+            }
+            assert!(
+                leniencies.iter().any(|l| l.name() == row.leniency),
+                "{example}: {} not in {leniencies:?}",
+                row.leniency
+            );
+
+            for strict in [false, true] {
+                let mut args = vec![
+                    "validate",
+                    "--format",
+                    "json",
+                    "--no-tournament-checks",
+                    "--lang",
+                    lang.code(),
+                ];
+                if strict {
+                    args.push("--strict");
+                }
+                args.push("-");
+                let out = crate::util::pgnkit(&args, Some(pgn.as_bytes()));
+                let records = crate::util::records(&out);
+                let record = &records[0];
+                let shown = crate::util::show(&args, &out);
+                let problems: Vec<(&str, &str)> = record["problems"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| (p["severity"].as_str().unwrap(), p["kind"].as_str().unwrap()))
+                    .collect();
+                let (expected, valid, plies) = match &row.said {
+                    Said::Nothing => (vec![], true, 1),
+                    Said::Note(kind) if strict => (vec![("error", kind.as_str())], false, 1),
+                    Said::Note(kind) => (vec![("note", kind.as_str())], true, 1),
+                    Said::Error(kind) => (vec![("error", kind.as_str())], false, 0),
+                };
+                assert_eq!(problems, expected, "{example}: {shown}");
+                assert_eq!(record["valid"], valid, "{example}: {shown}");
+                assert_eq!(record["plies"], plies, "{example}: {shown}");
+            }
+        }
+    }
+}

@@ -1220,3 +1220,185 @@ fn warning_line(path: &str, threads: &str, kind: &str) -> String {
         .map(str::to_owned)
         .unwrap_or_else(|| panic!("{}", util::show(&args, &out)))
 }
+
+/// `validate --format json --no-tournament-checks [EXTRA] -` on `pgn`: the exit code and the one record.
+fn validate_text(pgn: &str, extra: &[&str]) -> (Option<i32>, Value) {
+    let mut args = vec!["validate", "--format", "json", "--no-tournament-checks"];
+    args.extend_from_slice(extra);
+    args.push("-");
+    let out = util::pgnkit(&args, Some(pgn.as_bytes()));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 1, "{}", util::show(&args, &out));
+    (out.status.code(), recs[0].clone())
+}
+
+/// (severity, kind, count) of every problem of a record, in file order.
+fn problems_counted(record: &Value) -> Vec<(String, String, u64)> {
+    record["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["severity"].as_str().unwrap().to_string(),
+                p["kind"].as_str().unwrap().to_string(),
+                p["count"].as_u64().unwrap_or(1),
+            )
+        })
+        .collect()
+}
+
+/// Issue 37, item 22: `e1-g1` and `g1-f3` (hyphenated coordinates without a piece letter) were read as pawn
+/// captures ("no pawn can capture on g1 from e1"). They move the piece on the origin square, castling
+/// included, as `e1g1` does, with a `coordinate_move` note (an error with `--strict`); `e2-e4` stays a pawn's
+/// long algebraic move, not noted.
+#[test]
+fn hyphenated_coordinates_move_the_piece_on_their_origin_square() {
+    let spelled = "1. e2-e4 e7-e5 2. g1-f3 b8-c6 3. f1-c4 f8-c5 4. e1-g1 g8-f6 5. f3xe5 e8xh8 *\n";
+    let standard = "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Nxe5 O-O *\n";
+    let (code, record) = validate_text(spelled, &[]);
+    let (_, reference) = validate_text(standard, &[]);
+    assert_eq!(code, Some(0), "{record}");
+    assert_eq!(record["valid"], true, "{record}");
+    assert_eq!(record["plies"], 10);
+    assert_eq!(record["final_fen"], reference["final_fen"]);
+    // e2-e4 and e7-e5 are pawn moves; the eight others move a piece; the king takes its own rook once.
+    assert_eq!(
+        problems_counted(&record),
+        [
+            ("note".to_string(), "coordinate_move".to_string(), 8),
+            ("note".to_string(), "spurious_capture".to_string(), 1),
+        ],
+        "{record}"
+    );
+    let (code, record) = validate_text(spelled, &["--strict"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(record["valid"], false);
+    assert!(
+        problems_counted(&record)
+            .iter()
+            .all(|(severity, _, _)| severity == "error"),
+        "{record}"
+    );
+    // A castling that is not allowed says so, of the king.
+    let (_, record) = validate_text(
+        "1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. Nf3 Nf6 5. Bc4 Bc5 6. e1-g1 *\n",
+        &[],
+    );
+    let message = record["problems"][0]["message"].as_str().unwrap();
+    assert!(message.starts_with("castling not allowed"), "{record}");
+}
+
+/// Issue 37, item 23: `2 . Nf3` (the move number apart from its period) stopped the game at an unreadable
+/// `.`. The PGN standard makes the period a token of its own: a bare number and the periods after it are one
+/// move number indication, two periods or more (or `…`) a black one; nothing to note.
+#[test]
+fn a_move_number_apart_from_its_periods_is_read() {
+    let (code, record) = validate_text(
+        "1. e4 e5 2 . Nf3 Nc6 3 .Bb5 3 ... a6 4 . Ba4 4 … Nf6 5\n. O-O *\n",
+        &["--strict"],
+    );
+    assert_eq!(code, Some(0), "{record}");
+    assert_eq!(record["valid"], true, "{record}");
+    assert_eq!(record["plies"], 9);
+    assert_eq!(record["problems"], Value::Array(vec![]), "{record}");
+}
+
+/// Issue 37, item 24: `exf6ep` (the e.p. suffix without its periods) was an unreadable token, and `exf6 ep`
+/// stopped the game at `ep`. Both are read as `exf6e.p.` and `exf6 e.p.` are, after a pawn capture; `ep`
+/// elsewhere is no token.
+#[test]
+fn an_en_passant_suffix_without_periods_is_read() {
+    for capture in ["exf6ep", "exf6 ep", "exf6e.p.", "exf6 e.p."] {
+        let pgn = format!("1. e4 d5 2. e5 f5 3. {capture} Nxf6 *\n");
+        let (code, record) = validate_text(&pgn, &["--strict"]);
+        assert_eq!(code, Some(0), "{capture}: {record}");
+        assert_eq!(record["plies"], 6, "{capture}: {record}");
+        assert_eq!(
+            record["problems"],
+            Value::Array(vec![]),
+            "{capture}: {record}"
+        );
+    }
+    // After a check mark too (here a false one, noted).
+    let (_, record) = validate_text("1. e4 d5 2. e5 f5 3. exf6+ep Nxf6 *\n", &[]);
+    assert_eq!(record["plies"], 6, "{record}");
+    assert_eq!(
+        record["problems"][0]["kind"], "spurious_check_mark",
+        "{record}"
+    );
+    let (_, record) = validate_text("1. Nf3 ep *\n", &[]);
+    assert_eq!(record["valid"], false, "{record}");
+    assert_eq!(record["problems"][0]["kind"], "unreadable_move", "{record}");
+}
+
+/// Issue 37, item 25: `--strict` accepted `Nxf3` onto an empty square and `Bb5+` that gives no check, and
+/// without it nothing was said. Marks that say something false of the move are notes, errors with
+/// `--strict`: `spurious_capture`, `spurious_check_mark`, and `wrong_check_mark` (`#` on a mere check, `+` on
+/// a mate); a missing mark stays the import format's tolerance.
+#[test]
+fn false_capture_and_check_marks_are_notes_and_errors_with_strict() {
+    // Checked with python-chess: 8... Qxe2 and 17. Rxe8 check without mating.
+    let pgn = "1. e4 e5 2. Nxf3 Nc6 3. Bb5+ a6 4. Bxc6 dxc6 5. Nxe5 Qd4 6. Nf3 Qxe4+ \
+               7. Kf1 Bc5 8. Qe2 Qxe2# 9. Kxe2 Bg4 10. d3 Bxf3+ 11. gxf3 O-O-O \
+               12. Rg1 Rd6 13. Rxg7 Rf6 14. Rxh7 Rxf3 15. Kxf3 Nf6 16. Rxh8+ Ne8 17. Rxe8# *\n";
+    let (code, record) = validate_text(pgn, &[]);
+    assert_eq!(code, Some(0), "{record}");
+    assert_eq!(record["valid"], true, "{record}");
+    let note = |kind: &str, count| ("note".to_string(), kind.to_string(), count);
+    assert_eq!(
+        problems_counted(&record),
+        [
+            note("spurious_capture", 1),
+            note("spurious_check_mark", 1),
+            note("wrong_check_mark", 2),
+        ],
+        "{record}"
+    );
+    let messages: Vec<&str> = record["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "\"Nxf3\" read as Nf3 ('x' on a move that captures nothing)",
+            "\"Bb5+\" read as Bb5 (check mark on a move that gives no check)",
+            "\"Qxe2#\" read as Qxe2+ ('+' and '#' confused)",
+        ]
+    );
+    let (code, record) = validate_text(pgn, &["--strict"]);
+    assert_eq!(code, Some(1), "{record}");
+    assert_eq!(record["valid"], false);
+    let error = |kind: &str, count| ("error".to_string(), kind.to_string(), count);
+    assert_eq!(
+        problems_counted(&record),
+        [
+            error("spurious_capture", 1),
+            error("spurious_check_mark", 1),
+            error("wrong_check_mark", 2),
+        ]
+    );
+    // In French.
+    let (_, record) = validate_text("1. f3 e5 2. g4 Dh4+ 0-1\n", &["--messages", "fr"]);
+    assert_eq!(
+        record["problems"][0]["message"],
+        "\"Dh4+\" lu comme Dh4# ('+' et '#' confondus)"
+    );
+    // A missing mark is no note; nor are marks in a variation that are right.
+    let (code, record) = validate_text(
+        "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 (4. Bxf7+ Ke7) 1-0\n",
+        &["--strict"],
+    );
+    assert_eq!(code, Some(0), "{record}");
+    assert_eq!(record["problems"], Value::Array(vec![]), "{record}");
+    // Marks in a variation are judged too.
+    let (_, record) = validate_text("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 (3... a6 4. Qxf7+) *\n", &[]);
+    assert_eq!(
+        problems_counted(&record),
+        [note("wrong_check_mark", 1)],
+        "{record}"
+    );
+}

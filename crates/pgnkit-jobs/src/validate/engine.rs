@@ -13,10 +13,10 @@ use crate::messages::{Explain, Locale, plural, side_name};
 use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Termination};
 use pgnkit::notation::{
-    IllegalReason, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
+    CheckMark, IllegalReason, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
 };
 use pgnkit::pgn::{
-    DiagnosticKind, Encoding, Game, GameResult, Locator, Span, TokenKind, roster_index,
+    DiagnosticKind, Encoding, Game, GameResult, Locator, MoveToken, Span, TokenKind, roster_index,
 };
 use pgnkit::walk::{
     self, Confidence, MoveAt, MoveFailure, Prepared, SetupError, Visitor, Walk, WalkOptions,
@@ -343,6 +343,12 @@ struct Checker<'r, 'g, 'a, C> {
     /// Sees every event of the walk too (stats' counters), so that a job needing validate's verdict and
     /// facts of its own replays each game once.
     companion: &'r mut C,
+    /// The latest main-line move marked `+` that checks, as (ply, token index): a mate if the main line ends
+    /// there in checkmate.
+    plus_check: Option<(u32, usize)>,
+    /// The game's bytes, where the check mark of each move is read (held here, not looked up through the
+    /// report for every move).
+    source: &'a [u8],
 }
 
 /// A companion that sees nothing: plain validate.
@@ -520,8 +526,10 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
 }
 
 /// The move spellings that are noted (see [`Severity::Note`]): each is outside the PGN standard but means one
-/// move plainly. The other leniencies (`0-0`, a missing check mark...) are the import format's own tolerance.
-const NOTED_SPELLINGS: [(Leniency, ProblemKind); 3] = [
+/// move plainly, or marks a capture that the move does not make. Check and mate marks are judged after the
+/// move ([`Checker::judge_check_mark`]). The other leniencies (`0-0`, a missing check mark...) are the import
+/// format's own tolerance: an omission or another spelling, where these say something false of the move.
+const NOTED_SPELLINGS: [(Leniency, ProblemKind); 4] = [
     (
         Leniency::LowercasePieceLetter,
         ProblemKind::LowercasePieceLetter,
@@ -531,13 +539,22 @@ const NOTED_SPELLINGS: [(Leniency, ProblemKind); 3] = [
         Leniency::ParenthesizedPromotion,
         ProblemKind::ParenthesizedPromotion,
     ),
+    (Leniency::SpuriousCapture, ProblemKind::SpuriousCapture),
 ];
 
 /// The leniencies of [`NOTED_SPELLINGS`], as a set.
 const NOTED: Leniencies = Leniencies::NONE
     .with(Leniency::LowercasePieceLetter)
     .with(Leniency::CoordinateMove)
-    .with(Leniency::ParenthesizedPromotion);
+    .with(Leniency::ParenthesizedPromotion)
+    .with(Leniency::SpuriousCapture);
+
+/// The check-mark leniencies that are noted, with their kinds (a missing mark is an omission the import
+/// format allows; these marks say something false).
+const NOTED_MARKS: [(Leniency, ProblemKind); 2] = [
+    (Leniency::SpuriousCheckMark, ProblemKind::SpuriousCheckMark),
+    (Leniency::WrongCheckMark, ProblemKind::WrongCheckMark),
+];
 
 impl<C: Visitor> Checker<'_, '_, '_, C> {
     /// Notes the spellings a legal move was read through (the test is inline: it runs on every move).
@@ -573,6 +590,79 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
             }
         }
     }
+
+    /// Notes a check or mate mark that the position after the move belies; a missing mark is not noted. The
+    /// test is inline, since it runs on every move: one byte, the last of the move as the reader gives it
+    /// (marks included); only a marked move is looked at further.
+    #[inline(always)]
+    fn judge_check_mark(&mut self, at: MoveAt<'_>, after: &Position) {
+        if let TokenKind::Move(mt) = &at.token.kind
+            && let Some(b'+' | b'#') = self.source.get((mt.san.end as usize).wrapping_sub(1))
+        {
+            self.judge_written_mark(at, mt, after);
+        }
+    }
+
+    #[inline(never)]
+    fn judge_written_mark(&mut self, at: MoveAt<'_>, mt: &MoveToken, after: &Position) {
+        let written = match self.rep.game.san(mt) {
+            [.., b'#'] | [.., b'+', b'+'] => CheckMark::Mate,
+            _ => CheckMark::Check,
+        };
+        let deserved = match (written, after.is_check()) {
+            (_, false) => None,
+            // Most marks are a `+` on a check. Whether that check mates needs a search for a legal move,
+            // but a mate ends the main line (a move after it fails): the main line's end tells
+            // ([`Checker::judge_last_plus`]).
+            (CheckMark::Check, true) if at.depth == 0 => {
+                self.plus_check = Some((at.ply, at.index));
+                return;
+            }
+            (_, true) => CheckMark::after(after),
+        };
+        self.note_mark(at.index, written, deserved);
+    }
+
+    /// Notes a `+` on the main line's last move when that move mates.
+    fn judge_last_plus(&mut self, walk: &Walk) {
+        if let Some((ply, index)) = self.plus_check.take()
+            && ply == walk.state.ply()
+            && walk.state.position().is_checkmate()
+        {
+            self.note_mark(index, CheckMark::Check, Some(CheckMark::Mate));
+        }
+    }
+
+    /// Notes the mark `written` on the move token at `index` of the game, when it is not the one it deserves.
+    fn note_mark(&mut self, index: usize, written: CheckMark, deserved: Option<CheckMark>) {
+        let wrong = CheckMark::judge(Some(written), deserved);
+        for (leniency, kind) in NOTED_MARKS {
+            if wrong.contains(leniency) {
+                let game = self.rep.game;
+                let token = &game.tokens[index];
+                let TokenKind::Move(mt) = &token.kind else {
+                    return;
+                };
+                let text = game.san(mt);
+                let locale = self.rep.locale;
+                self.rep.note(kind, token.span, || {
+                    let unmarked = match text {
+                        [rest @ .., b'+', b'+'] | [rest @ .., b'+' | b'#'] => rest,
+                        _ => text,
+                    };
+                    localized!(
+                        locale,
+                        "\"{}\" read as {}{} ({})",
+                        "\"{}\" lu comme {}{} ({})",
+                        shown_token(text),
+                        shown_token(unmarked),
+                        deserved.map_or("", CheckMark::as_str),
+                        leniency.explain(locale)
+                    )
+                });
+            }
+        }
+    }
 }
 
 // A companion's `Break` is ignored: validate's walk runs to the end.
@@ -586,8 +676,11 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
         ControlFlow::Continue(())
     }
 
-    #[inline]
+    // Always inlined into the walk's loop, the companion's part with it (stats'): left to the compiler, the
+    // one test of the check mark was enough to put it out of line, a call per move.
+    #[inline(always)]
     fn after_move(&mut self, at: MoveAt<'_>, m: &Move, after: &Position) -> ControlFlow<Walk> {
+        self.judge_check_mark(at, after);
         let _ = self.companion.after_move(at, m, after);
         if at.depth == 0
             && let Some(fingerprint) = &mut self.fingerprint
@@ -614,6 +707,7 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
     }
 
     fn end_game(&mut self, walk: Walk) -> Walk {
+        self.judge_last_plus(&walk);
         walk
     }
 
@@ -857,6 +951,8 @@ pub fn validate_game_with<C: Visitor>(
         lang: choice.lang,
         fingerprint,
         companion,
+        plus_check: None,
+        source: game.source,
     };
     let options = WalkOptions {
         track_claims: opts.track_claims,

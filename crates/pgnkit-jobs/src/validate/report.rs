@@ -102,10 +102,17 @@ pub enum ProblemKind {
     ResultSpelling,
     /// A piece letter in lower case (`nf3`, `qd1`); `b` stays a pawn's file.
     LowercasePieceLetter,
-    /// A move in coordinates (`e2e4`, `g1f3`, `e7e8q`).
+    /// A move in coordinates (`e2e4`, `g1f3`, `e7e8q`), or with a separator and no piece letter where a piece
+    /// stands on the origin square (`g1-f3`, `e1-g1`).
     CoordinateMove,
     /// A promotion piece in parentheses (`e8(Q)`).
     ParenthesizedPromotion,
+    /// An `x` (or `:`) on a move that captures nothing (`Nxf3` onto an empty square).
+    SpuriousCapture,
+    /// `+` or `#` on a move that gives no check.
+    SpuriousCheckMark,
+    /// `#` on a move that only checks, or `+` on a mate.
+    WrongCheckMark,
     /// A no-break or other Unicode space between tokens.
     UnicodeSpace,
     /// A FEN tag whose half-move clock contradicts its en-passant square: the clock was read as 0.
@@ -146,6 +153,9 @@ impl ProblemKind {
             | LowercasePieceLetter
             | CoordinateMove
             | ParenthesizedPromotion
+            | SpuriousCapture
+            | SpuriousCheckMark
+            | WrongCheckMark
             | UnicodeSpace
             | FenClockRepaired
             | Windows1252Text => Severity::Note,
@@ -190,6 +200,9 @@ impl ProblemKind {
             LowercasePieceLetter => "lowercase_piece_letter",
             CoordinateMove => "coordinate_move",
             ParenthesizedPromotion => "parenthesized_promotion",
+            SpuriousCapture => "spurious_capture",
+            SpuriousCheckMark => "spurious_check_mark",
+            WrongCheckMark => "wrong_check_mark",
             UnicodeSpace => "unicode_space",
             FenClockRepaired => "fen_clock_repaired",
             Windows1252Text => "windows_1252_text",

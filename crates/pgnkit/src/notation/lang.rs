@@ -479,8 +479,8 @@ pub fn san_letters(token: &[u8]) -> LetterSet {
         if let Some(role) = figurine_at(after) {
             set.0 |= 1 << (FIGURINE_BIT + role.index() as u32);
         } else if let Some(&b) = after.first().filter(|b| b.is_ascii_alphabetic()) {
-            // `e.p.` is not a promotion.
-            if !(b == b'e' && after.get(1) == Some(&b'.')) {
+            // `e.p.` (or `ep`) is not a promotion.
+            if !(b == b'e' && matches!(after.get(1), Some(b'.' | b'p'))) {
                 set.insert(b.to_ascii_uppercase() as char);
             }
         }
@@ -783,6 +783,7 @@ mod tests {
         assert_eq!(set("Txa4!?"), "T");
         assert_eq!(set("bxa8=T"), "T");
         assert_eq!(set("exd6e.p."), "");
+        assert_eq!(set("exd6ep"), "");
         assert_eq!(set("♘f3"), "♘");
         assert_eq!(set("♞xf3"), "♘");
         assert_eq!(set("e8=♛"), "♕");

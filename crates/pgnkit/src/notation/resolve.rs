@@ -448,18 +448,71 @@ impl SanPlus {
     /// judged separately by [`SanPlus::mark_leniencies`], which needs the position after the move).
     #[inline(always)]
     pub fn resolve(&self, pos: &Position) -> Result<Resolved, SanError> {
-        if self.leniencies.contains(Leniency::CoordinateMove) {
-            return self.resolve_coordinates(pos);
+        if self.leniencies.intersects(ORIGIN_IN_FULL) {
+            return self.resolve_origin_in_full(pos);
         }
         self.resolve_as(&self.san, pos)
     }
 
-    /// [`SanPlus::resolve`] for a move in coordinates, kept out of line: the common path must stay small
-    /// enough to be inlined where every move is read.
+    /// [`SanPlus::resolve`] for a token that writes its origin square in full (coordinates, long algebraic),
+    /// where the piece standing there may be another than the letters say. Out of line: the common path must
+    /// stay small enough to be inlined where every move is read, and free of a second `Result` to merge.
     #[cold]
     #[inline(never)]
-    fn resolve_coordinates(&self, pos: &Position) -> Result<Resolved, SanError> {
-        self.resolve_as(&coordinate_reading(&self.san, pos), pos)
+    fn resolve_origin_in_full(&self, pos: &Position) -> Result<Resolved, SanError> {
+        if self.leniencies.contains(Leniency::CoordinateMove) {
+            return self.resolve_as(&coordinate_reading(&self.san, pos, false), pos);
+        }
+        match self.resolve_as(&self.san, pos) {
+            Ok(resolved) => Ok(resolved),
+            Err(error) => self.resolve_long_coordinates(pos, error),
+        }
+    }
+
+    /// A long algebraic token that failed as written: when it names an origin square in full with a separator
+    /// and no piece letter (`g1-f3`, `e1-g1`, `f3xe5`), it was read as a pawn's move, which fails when a piece
+    /// stands there; the piece on the origin square moves instead, as for coordinates (`g1f3`), with the
+    /// capture mark as written judged against the board. Any other failure stands (`error`).
+    fn resolve_long_coordinates(
+        &self,
+        pos: &Position,
+        error: SanError,
+    ) -> Result<Resolved, SanError> {
+        let San::Normal {
+            role: Role::Pawn,
+            file: Some(_),
+            rank: Some(_),
+            capture,
+            ..
+        } = self.san
+        else {
+            return Err(error);
+        };
+        if self.leniencies.contains(Leniency::PawnLetter) {
+            return Err(error);
+        }
+        let reading = coordinate_reading(&self.san, pos, true);
+        if reading == self.san {
+            // No piece of ours but a pawn on the origin square: the pawn's reason stands.
+            return Err(error);
+        }
+        let resolved = reading.resolve(pos)?;
+        let mut leniencies =
+            resolved.leniencies | self.leniencies | Leniency::CoordinateMove.into();
+        if let San::Castle(_) = reading {
+            // Castling in coordinates is noted as such, with or without the hyphen (`e1g1`, `e1-g1`): no
+            // origin square is written in full where SAN needs less. An `x` claims a capture that castling
+            // never makes.
+            leniencies = leniencies.without(Leniency::LongAlgebraic);
+            if capture {
+                leniencies.insert(Leniency::SpuriousCapture);
+            }
+        }
+        Ok(Resolved {
+            mv: resolved.mv,
+            leniencies,
+            canonical: false,
+        })
     }
 
     #[inline(always)]
@@ -478,17 +531,24 @@ impl SanPlus {
     }
 }
 
+/// Leniencies of a token whose origin square is written in full: [`SanPlus::resolve`] reads them out of line.
+const ORIGIN_IN_FULL: Leniencies = Leniencies::NONE
+    .with(Leniency::CoordinateMove)
+    .with(Leniency::LongAlgebraic);
+
 /// A move in coordinates (`g1f3`, `e1g1`) read as UCI does: the piece on the origin square moves, and a king
 /// moving two files along its rank, or onto its own castling rook, castles. Without a piece of ours on the
-/// origin square, or with a pawn there, the pawn reading stands (and explains the failure, if any).
-fn coordinate_reading(san: &San, pos: &Position) -> San {
+/// origin square, or with a pawn there, the pawn reading stands (and explains the failure, if any). A piece
+/// move captures what stands on the target, unless `written_capture` keeps the mark as written (`g1-f3`,
+/// `f3xe5`: a separator says whether the writer meant a capture, and resolution judges it).
+fn coordinate_reading(san: &San, pos: &Position, written_capture: bool) -> San {
     let San::Normal {
         role: Role::Pawn,
         file: Some(file),
         rank: Some(rank),
+        capture,
         to,
         promotion,
-        ..
     } = *san
     else {
         return *san;
@@ -515,7 +575,11 @@ fn coordinate_reading(san: &San, pos: &Position) -> San {
         role: piece.role,
         file: Some(file),
         rank: Some(rank),
-        capture: pos.board().by_color(!us).contains(to),
+        capture: if written_capture {
+            capture
+        } else {
+            pos.board().by_color(!us).contains(to)
+        },
         to,
         promotion,
     }
@@ -1388,6 +1452,70 @@ mod tests {
         let queens = "4k3/8/8/8/1Q1Q4/8/1Q6/4K3 w - - 0 1";
         assert!(ok(queens, "Qb4d2").leniencies.is_empty());
         assert_eq!(leniencies(queens, "Qd4d2"), [LongAlgebraic]);
+    }
+
+    /// `e1-g1`, `g1-f3`, `f3xe5`: an origin square in full with a separator and no piece letter moves the piece
+    /// standing there, as coordinates without the separator do (`e1g1`, `g1f3`); a pawn there keeps its
+    /// long algebraic reading, without a note.
+    #[test]
+    fn long_coordinates_move_the_piece_on_the_origin_square() {
+        use Leniency::*;
+        let castle = "4k3/8/8/8/8/8/8/4K2R w K - 0 1";
+        for token in ["e1-g1", "e1-h1"] {
+            let r = ok(castle, token);
+            assert!(r.mv.is_castle() && !r.canonical, "{token}");
+            assert_eq!(leniencies(castle, token), [CoordinateMove], "{token}");
+        }
+        assert!(ok(castle, "e1xg1").mv.is_castle());
+        assert_eq!(
+            leniencies(castle, "e1xg1"),
+            [SpuriousCapture, CoordinateMove]
+        );
+        assert_eq!(
+            leniencies(castle, "e1:g1"),
+            [ColonCapture, SpuriousCapture, CoordinateMove]
+        );
+        let r = ok(START, "g1-f3");
+        assert_eq!((uci(&r), r.mv.role), ("g1f3".into(), Role::Knight));
+        assert_eq!(leniencies(START, "g1-f3"), [LongAlgebraic, CoordinateMove]);
+        assert_eq!(
+            leniencies(START, "g1xf3"),
+            [LongAlgebraic, SpuriousCapture, CoordinateMove]
+        );
+        let capture = "4k3/8/8/4p3/8/5N2/8/4K3 w - - 0 1";
+        let r = ok(capture, "f3xe5");
+        assert_eq!((uci(&r), r.mv.capture), ("f3e5".into(), Some(Role::Pawn)));
+        assert_eq!(
+            leniencies(capture, "f3xe5"),
+            [LongAlgebraic, CoordinateMove]
+        );
+        assert_eq!(
+            leniencies(capture, "f3-e5"),
+            [LongAlgebraic, MissingCapture, CoordinateMove]
+        );
+        assert_eq!(
+            leniencies(capture, "f3:e5"),
+            [ColonCapture, LongAlgebraic, CoordinateMove]
+        );
+        // Black's king, in Chess960 onto its own rook.
+        let black = "rk5r/8/8/8/8/8/8/RK5R b HAha - 0 1";
+        assert!(ok(black, "b8-h8").mv.is_castle());
+        // A pawn on the origin square: its long algebraic move, no coordinates noted.
+        assert_eq!(leniencies(START, "e2-e4"), [LongAlgebraic]);
+        let pawn = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
+        assert_eq!(leniencies(pawn, "e4xd5"), [LongAlgebraic]);
+        // Why a piece cannot go is said of the piece; without one of ours there, of the pawn.
+        assert_eq!(
+            message("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "e1-g1"),
+            "castling not allowed: the king or the rook on h1 has moved"
+        );
+        assert_eq!(
+            message(START, "d1-h5"),
+            "no queen can reach h5 from d1 (the queen on d1 is blocked by the pawn on e2)"
+        );
+        assert_eq!(message(START, "e7-e5"), "no pawn can reach e5 from e7");
+        // A pawn letter says a pawn moves: no other piece is read into it.
+        assert!(resolve(START, "Pg1-f3").is_err());
     }
 
     #[test]

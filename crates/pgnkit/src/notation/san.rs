@@ -13,13 +13,13 @@
 //! | written | leniency | decided |
 //! | --- | --- | --- |
 //! | `0-0`, `0-0-0` | [`Leniency::CastlingZeros`] | parse |
-//! | `exd6e.p.` | [`Leniency::EnPassantSuffix`] | parse |
+//! | `exd6e.p.`, `exd6ep` | [`Leniency::EnPassantSuffix`] | parse |
 //! | `e8Q` | [`Leniency::PromotionWithoutEquals`] | parse |
 //! | `e8=q` | [`Leniency::LowercasePromotion`] | parse |
 //! | `Nf3++` | [`Leniency::DoublePlusMate`] | parse |
 //! | `Pe4` (explicit pawn letter) | [`Leniency::PawnLetter`] | parse |
 //! | `Nf3:e5`, `N:e5` | [`Leniency::ColonCapture`] | parse |
-//! | `e2-e4`, `Ng1-f3` | [`Leniency::LongAlgebraic`] | parse (`-`) or resolution (`Ng1f3`, `Nf3xe5`) |
+//! | `e2-e4`, `Ng1-f3`, `e4xd5` | [`Leniency::LongAlgebraic`] | parse (`-`, a pawn's origin square) or resolution (`Ng1f3`, `Nf3xe5`) |
 //! | `Nge2` with one knight able to go | [`Leniency::OverDisambiguated`] | resolution |
 //! | `Nf3e5` / `ed5` onto a piece | [`Leniency::MissingCapture`] | resolution |
 //! | `Nxe5` onto an empty square | [`Leniency::SpuriousCapture`] | resolution |
@@ -27,6 +27,7 @@
 //! | no `+` on a check, `+` on a quiet move, `+`/`#` swapped | `MissingCheckMark` / `SpuriousCheckMark` / `WrongCheckMark` | [`SanPlus::mark_leniencies`] |
 //! | `nf3`, `qd1`, `rd1` (a lower-case piece letter that is no file letter) | [`Leniency::LowercasePieceLetter`] | parse |
 //! | `e2e4`, `g1f3`, `e7e8q`, `e1g1` (coordinates only: the piece on the origin square moves) | [`Leniency::CoordinateMove`] | parse (the shape), resolution (a piece other than a pawn, castling) |
+//! | `g1-f3`, `e1-g1`, `f3xe5` (a separator, no piece letter, a piece on the origin square) | [`Leniency::CoordinateMove`] | resolution, when the pawn's reading fails |
 //! | `e8(Q)` | [`Leniency::ParenthesizedPromotion`] | parse |
 //!
 //! A pawn capture may omit the `x` (`ed5`, as python-chess reads it): a pawn token whose from-file differs from
@@ -90,6 +91,16 @@ impl CheckMark {
         match self {
             CheckMark::Check => "+",
             CheckMark::Mate => "#",
+        }
+    }
+
+    /// The leniency of a `written` mark (or of none) on a move that deserves `deserved`.
+    pub fn judge(written: Option<CheckMark>, deserved: Option<CheckMark>) -> Leniencies {
+        match (written, deserved) {
+            (a, b) if a == b => Leniencies::NONE,
+            (None, Some(_)) => Leniency::MissingCheckMark.into(),
+            (Some(_), None) => Leniency::SpuriousCheckMark.into(),
+            _ => Leniency::WrongCheckMark.into(),
         }
     }
 
@@ -173,7 +184,7 @@ impl Annotation {
 pub enum Leniency {
     /// `0-0` / `0-0-0` written with zeros.
     CastlingZeros,
-    /// An `e.p.` suffix.
+    /// An `e.p.` (or `ep`) suffix.
     EnPassantSuffix,
     /// A promotion without `=` (`e8Q`).
     PromotionWithoutEquals,
@@ -204,7 +215,8 @@ pub enum Leniency {
     /// A piece letter in lower case (`nf3`; not `b`, which is a pawn's file, nor any other file letter).
     LowercasePieceLetter,
     /// The move in coordinates, origin and destination squares and nothing else (`e2e4`, `g1f3`, `e7e8q`,
-    /// `e1g1` for castling), as UCI writes it.
+    /// `e1g1` for castling), as UCI writes it; or with a separator and no piece letter where a piece stands on
+    /// the origin square (`g1-f3`, `e1-g1`).
     CoordinateMove,
     /// The promotion piece in parentheses (`e8(Q)`).
     ParenthesizedPromotion,
@@ -295,6 +307,12 @@ impl Leniencies {
     #[inline]
     pub const fn with(self, l: Leniency) -> Leniencies {
         Leniencies(self.0 | 1 << l as u8)
+    }
+
+    /// This set without `l`.
+    #[inline]
+    pub const fn without(self, l: Leniency) -> Leniencies {
+        Leniencies(self.0 & !(1 << l as u8))
     }
 
     /// Adds `l`.
@@ -464,7 +482,7 @@ fn first_char(bytes: &[u8]) -> char {
         .unwrap_or(char::REPLACEMENT_CHARACTER)
 }
 
-/// Splits the check mark, `e.p.` and annotation suffixes (in any order) off the end of a token.
+/// Splits the check mark, `e.p.` (or `ep`) and annotation suffixes (in any order) off the end of a token.
 #[inline]
 fn strip_suffixes<'a>(
     mut body: &'a [u8],
@@ -499,7 +517,7 @@ fn strip_suffixes<'a>(
                 mark = Some(CheckMark::Mate);
                 body = rest;
             }
-            [rest @ .., b'e', b'.', b'p', b'.'] if !ep => {
+            [rest @ .., b'e', b'.', b'p', b'.'] | [rest @ .., b'e', b'p'] if !ep => {
                 ep = true;
                 leniencies.insert(Leniency::EnPassantSuffix);
                 body = rest;
@@ -569,12 +587,7 @@ impl SanPlus {
 
     /// The leniencies of the check mark, given the position after the move (see [`CheckMark::after`]).
     pub fn mark_leniencies(&self, after: &Position) -> Leniencies {
-        match (self.mark, CheckMark::after(after)) {
-            (a, b) if a == b => Leniencies::NONE,
-            (None, Some(_)) => Leniency::MissingCheckMark.into(),
-            (Some(_), None) => Leniency::SpuriousCheckMark.into(),
-            _ => Leniency::WrongCheckMark.into(),
-        }
+        CheckMark::judge(self.mark, CheckMark::after(after))
     }
 
     /// The canonical token of a legal move: minimal SAN with its check mark (no annotation).
@@ -770,6 +783,11 @@ fn parse_body(body: &[u8], lang: Language, lenient: &mut Leniencies) -> Result<S
         }
         Some(b':') => lenient.insert(Leniency::ColonCapture),
         _ => {}
+    }
+    // `e4xd5`: a pawn never needs its rank, so this is long algebraic whatever the position (a piece's
+    // `Nf3xe5` is judged at resolution, against the other knights); the piece on the origin square decides.
+    if !lettered && file.is_some() && rank.is_some() && matches!(separator, Some(b'x' | b':')) {
+        lenient.insert(Leniency::LongAlgebraic);
     }
     let capture = matches!(separator, Some(b'x' | b':'));
 
@@ -1120,6 +1138,19 @@ mod tests {
         assert_eq!(p.mark, Some(CheckMark::Check));
         let p = parse("exd6+e.p.");
         assert!(p.leniencies.contains(Leniency::EnPassantSuffix));
+        for text in ["exd6ep", "exd6ep+", "exd6+ep"] {
+            let p = parse(text);
+            assert_eq!(
+                p.san,
+                normal(Role::Pawn, Some('e'), None, true, "d6", None),
+                "{text}"
+            );
+            assert_eq!(
+                p.leniencies.iter().collect::<Vec<_>>(),
+                [Leniency::EnPassantSuffix],
+                "{text}"
+            );
+        }
         // Three annotation marks: the last two form one, the first is left and rejected.
         assert_eq!(
             error("e4?!?", Language::En).kind,
@@ -1131,7 +1162,7 @@ mod tests {
     #[test]
     fn leniencies_of_syntax() {
         use Leniency::*;
-        let cases: [(&str, San, &[Leniency]); 12] = [
+        let cases: [(&str, San, &[Leniency]); 14] = [
             ("0-0", San::Castle(CastlingSide::King), &[CastlingZeros]),
             ("0-0-0", San::Castle(CastlingSide::Queen), &[CastlingZeros]),
             (
@@ -1163,6 +1194,17 @@ mod tests {
                 "Pe4",
                 normal(Role::Pawn, None, None, false, "e4", None),
                 &[PawnLetter],
+            ),
+            // A pawn's origin square in full: long algebraic whatever the position.
+            (
+                "e4xd5",
+                normal(Role::Pawn, Some('e'), Some('4'), true, "d5", None),
+                &[LongAlgebraic],
+            ),
+            (
+                "e4:d5",
+                normal(Role::Pawn, Some('e'), Some('4'), true, "d5", None),
+                &[ColonCapture, LongAlgebraic],
             ),
             (
                 "N:e5",
@@ -1337,6 +1379,11 @@ mod tests {
         assert_eq!(set.iter().count(), 2);
         assert!(set.contains(Leniency::WrongCheckMark));
         assert!(!set.contains(Leniency::PawnLetter));
+        assert_eq!(
+            set.without(Leniency::WrongCheckMark),
+            Leniency::CastlingZeros.into()
+        );
+        assert_eq!(set.without(Leniency::PawnLetter), set);
         for l in Leniency::ALL {
             assert!(!l.to_string().is_empty() && !l.name().is_empty());
         }

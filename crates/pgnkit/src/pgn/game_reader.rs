@@ -14,7 +14,8 @@ use super::model::{
     Token, TokenKind,
 };
 use super::movetext::{
-    ELLIPSIS, ParsedMove, Shape, annotation_symbol, is_file, move_number, move_token, parse_u32,
+    ELLIPSIS, ParsedMove, Shape, annotation_symbol, en_passant_suffix, is_file, move_number,
+    move_token, parse_u32,
 };
 use super::text::BOM;
 
@@ -455,6 +456,30 @@ impl<'a> GameReader<'a> {
         });
     }
 
+    /// Periods (or `…`) from `from` to `to` that stand apart from a bare move number just before them
+    /// (`2 . Nf3`, `2 ... Nf6`): the PGN standard makes the period a token of its own, so they are the number's
+    /// own, and its token grows over them (`black` for two periods or more, or `…`). Like a glued period they
+    /// end the indication whatever follows (`2 .Nf3`). Asked only where periods stand alone, off the path of
+    /// ordinary movetext.
+    #[cold]
+    #[inline(never)]
+    fn periods_of_bare_number(&mut self, from: usize, to: usize, black: bool, base: usize) -> bool {
+        let buf = self.buf;
+        let Some(last) = self.game.tokens.last_mut() else {
+            return false;
+        };
+        let TokenKind::MoveNumber { number, .. } = last.kind else {
+            return false;
+        };
+        let end = base + last.span.end as usize;
+        if !buf[end - 1].is_ascii_digit() || lex::skip_ws(buf, end) != from {
+            return false;
+        }
+        last.kind = TokenKind::MoveNumber { number, black };
+        last.span.end = (to - base) as u32;
+        true
+    }
+
     /// An unrecognised word: merged into the previous token when that one is unknown too and only
     /// whitespace separates them.
     fn unknown(&mut self, from: usize, to: usize, base: usize) {
@@ -612,8 +637,11 @@ impl<'a> GameReader<'a> {
             }
             b'*' => (self.result(GameResult::Unknown, i, i + 1, base), true),
             b'.' => {
-                // `1. ... e5`, `1. e4 ... e5`: an ellipsis apart from its move number (read with a note)
                 let dots = rest.iter().take_while(|&&b| b == b'.').count();
+                if self.periods_of_bare_number(i, i + dots, dots >= 2, base) {
+                    return (i + dots, false);
+                }
+                // `1. ... e5`, `1. e4 ... e5`: an ellipsis apart from its move number (read with a note)
                 if dots >= 2 && word_ends(&rest[dots..]) {
                     self.diag(DiagnosticKind::SeparateEllipsis, i - base, i + dots - base);
                     return (i + dots, false);
@@ -653,6 +681,11 @@ impl<'a> GameReader<'a> {
                 if let Some((result, len)) = lex::marker_at(buf, i) {
                     return (self.result(result, i, i + len, base), true);
                 }
+                if rest.starts_with(ELLIPSIS)
+                    && self.periods_of_bare_number(i, i + ELLIPSIS.len(), true, base)
+                {
+                    return (i + ELLIPSIS.len(), false);
+                }
                 if let Some(r) = rest.strip_prefix(ELLIPSIS)
                     && word_ends(r)
                 {
@@ -669,12 +702,14 @@ impl<'a> GameReader<'a> {
     fn mv(&mut self, buf: &[u8], i: usize, len: usize, parsed: ParsedMove, base: usize) -> usize {
         let mut to = i + len;
         let mut en_passant = parsed.en_passant;
-        // `exd6 e.p.`: only a pawn capture (a file first, three bytes or more) can be followed by it
+        // `exd6 e.p.`, `exd6 ep`: only a pawn capture (a file first, three bytes or more) can be followed by
+        // it. No move in any language is spelled `ep` (`e` is a file, and `p` no square).
         if !en_passant && parsed.san_len >= 3 && is_file(buf[i]) {
             let j = lex::skip_ws(buf, to);
-            if buf[j..].starts_with(b"e.p.") && word_ends(&buf[j + 4..]) {
+            let suffix = en_passant_suffix(&buf[j..]);
+            if suffix > 0 && word_ends(&buf[j + suffix..]) {
                 en_passant = true;
-                to = j + 4;
+                to = j + suffix;
             }
         }
         let mv = MoveToken {
@@ -813,6 +848,45 @@ mod tests {
                     MNg1f3 Me2-e4 MQh5# Mexd6ep Mexd6ep M-- MZ0 Me4!5 Me4 $5 $17 $14 $17 $16 (=) \
                     {a [%clk 0:03:00]} {b} ; rest ( N1... Md5 ( N1... Mc5 ) $1 ) R1/2-1/2";
         assert_eq!(t.join(" "), want);
+    }
+
+    /// `ep` without its periods, glued or apart, after a pawn capture as `e.p.` is; anywhere else it is no
+    /// token of PGN.
+    #[test]
+    fn en_passant_suffix_without_periods() {
+        assert_eq!(
+            toks("3. exd6ep Nf6 4. exd6 ep Nf6 5. exd6+ep *").join(" "),
+            "N3 Mexd6ep MNf6 N4 Mexd6ep MNf6 N5 Mexd6+ep R*"
+        );
+        assert_eq!(toks("1. Nf3 ep *").join(" "), "N1 MNf3 ?ep R*");
+        assert_eq!(toks("1. e4 ep *").join(" "), "N1 Me4 ?ep R*");
+        let mut reader = GameReader::new(b"1. exd6 ep *");
+        let game = reader.next_game().unwrap();
+        assert_eq!(game.text(game.tokens[1].span), "exd6 ep");
+    }
+
+    /// A bare move number and its periods apart are one move number indication, as the standard's
+    /// tokens make them; no separate ellipsis is noted.
+    #[test]
+    fn periods_apart_from_a_bare_number_are_its_own() {
+        let t = toks("1. e4 e5 2 . Nf3 Nc6 3 ... a6 3 …Bc4 4  .Ba4 4\n... Nf6 5 .. O-O *");
+        assert_eq!(
+            t.join(" "),
+            "N1 Me4 Me5 N2 MNf3 MNc6 N3... Ma6 N3... MBc4 N4 MBa4 N4... MNf6 N5... MO-O R*"
+        );
+        assert!(diags("1. e4 e5 2 . Nf3 Nc6 3 ... a6 *").is_empty());
+        // The token covers the periods.
+        let mut reader = GameReader::new(b"1. e4 e5 2 . Nf3 *");
+        let game = reader.next_game().unwrap();
+        let number = &game.tokens[3];
+        assert_eq!(game.text(number.span), "2 .");
+        // A number that has its period keeps the ellipsis apart as before, with its note.
+        assert_eq!(
+            diags("1. ... e5 *"),
+            [(D::SeparateEllipsis, "1:4".to_string())]
+        );
+        // Periods after something other than a bare number are not taken.
+        assert_eq!(toks("1. e4 . e5 *")[2], "?.");
     }
 
     #[test]

@@ -49,12 +49,15 @@
 //!
 //! # Tokens
 //! Words end at whitespace or at one of `{ } ( ) [ ] ; " $ * .`. Move numbers are digits followed by
-//! periods or `…` (`12.`, `12...`, `12…`, or a bare `12`); a move may follow glued (`1.e4`, `12…Nf6`).
+//! periods or `…` (`12.`, `12...`, `12…`, or a bare `12`); a move may follow glued (`1.e4`, `12…Nf6`). The
+//! periods of a bare number may stand apart from it (`12 .`, `12 ...`: the standard makes the period a
+//! token of its own).
 //! A move is castling (`O-O`, `O-O-O`, with zeros too), a null move (`--`, `Z0`), a piece letter (any
 //! capital used by a piece-letter language, or a figurine) then `[file][rank][x|:|-]square`, or a pawn
 //! move (`e4`, `exd5`, `ed5`, `e2e4`, `e2-e4`) with an optional promotion (`=Q`, `=q`, or a glued letter
-//! on the last rank: `e8Q`); then `+`, `++` or `#`, a glued `e.p.`, and a suffix annotation. A word
-//! that is none of these (nor a NAG, symbol, marker or number) is [`TokenKind::Unknown`] with an error.
+//! on the last rank: `e8Q`); then `+`, `++` or `#`, a glued `e.p.` or `ep`, and a suffix annotation. A
+//! word that is none of these (nor a NAG, symbol, marker or number) is [`TokenKind::Unknown`] with an
+//! error.
 //! Termination markers are whole words (`*` anywhere). A comment ends at the first `}` not escaped by
 //! a backslash (kokopu writes `\}`; reported as a warning). A `%` escape line needs `%` in column 1.
 //!

@@ -86,7 +86,7 @@ pub struct MoveToken {
     pub san: Span,
     /// A suffix annotation glued to the move (`e4!?`), as its NAG number 1..=6.
     pub suffix: Option<u8>,
-    /// `e.p.` followed the move (glued or after blanks); the token's span covers it.
+    /// `e.p.` (or `ep`) followed the move (glued or after blanks); the token's span covers it.
     pub en_passant: bool,
 }
 

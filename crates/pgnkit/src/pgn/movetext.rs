@@ -24,7 +24,9 @@ pub(super) fn parse_u32(digits: &[u8]) -> u32 {
 }
 
 /// A move number: digits, then periods or an ellipsis (`…`); a bare number must end its word. Read in one
-/// pass (the value as the digits go by): about a third of a game's words are move numbers.
+/// pass (the value as the digits go by): about a third of a game's words are move numbers, so it is inlined
+/// where the reader calls it (left to the compiler, a change elsewhere in the loop could put it out of line).
+#[inline(always)]
 pub(super) fn move_number(input: &[u8]) -> PResult<'_, (u32, bool)> {
     // One or two digits and one period, then anything but another period or the start of an ellipsis: a
     // white move number, which is what nearly every number is. A period ends the number whatever follows
@@ -80,7 +82,7 @@ pub(super) struct ParsedMove {
     pub(super) shape: Shape,
     /// A glued suffix annotation, as its NAG.
     pub(super) suffix: Option<u8>,
-    /// A glued `e.p.`.
+    /// A glued `e.p.` (or `ep`).
     pub(super) en_passant: bool,
 }
 
@@ -239,6 +241,16 @@ fn move_core(b: &[u8]) -> Option<(usize, Shape)> {
     }
 }
 
+/// Length of an `e.p.` (or `ep`) suffix at the start of `b`, 0 if none.
+#[inline(always)]
+pub(super) fn en_passant_suffix(b: &[u8]) -> usize {
+    match b {
+        [b'e', b'.', b'p', b'.', ..] => 4,
+        [b'e', b'p', ..] => 2,
+        _ => 0,
+    }
+}
+
 /// Check or mate marks: `+`, `++`, `#`.
 fn check(input: &[u8]) -> PResult<'_, Option<&[u8]>> {
     opt(alt((tag("++"), tag("+"), tag("#")))).parse(input)
@@ -255,8 +267,8 @@ fn suffix(input: &[u8]) -> PResult<'_, u8> {
     Err(nom::Err::Error(()))
 }
 
-/// A whole move token: the move, check marks, a glued `e.p.`, a glued suffix annotation; it must end
-/// its word. The move's letters are not interpreted (any language; the notation layer resolves them).
+/// A whole move token: the move, check marks, a glued `e.p.` (or `ep`), a glued suffix annotation; it must
+/// end its word. The move's letters are not interpreted (any language; the notation layer resolves them).
 /// The move itself is matched by a hand-written fast path ([`move_core`]); the rest by nom.
 #[inline(always)]
 pub(super) fn move_token(input: &[u8]) -> PResult<'_, ParsedMove> {
@@ -269,13 +281,14 @@ pub(super) fn move_token(input: &[u8]) -> PResult<'_, ParsedMove> {
     if !word_ends(rest) {
         let (r, chk) = check(rest)?;
         san_len += chk.map_or(0, <[u8]>::len);
-        let (r, e) = opt(tag("e.p.")).parse(r)?;
+        let e = en_passant_suffix(r);
+        let r = &r[e..];
         let (r, s) = opt(suffix).parse(r)?;
         if !word_ends(r) {
             return Err(nom::Err::Error(()));
         }
         rest = r;
-        ep = e.is_some();
+        ep = e > 0;
         sfx = s;
     }
     Ok((
@@ -350,6 +363,9 @@ mod tests {
         assert_eq!(mv("e4!?"), Some((2, Some(5), false)));
         assert_eq!(mv("Nf3+??"), Some((4, Some(4), false)));
         assert_eq!(mv("exd6e.p."), Some((4, None, true)));
+        // Without its periods, as pgn-extract also reads it.
+        assert_eq!(mv("exd6ep"), Some((4, None, true)));
+        assert_eq!(mv("exd6+ep!"), Some((5, Some(1), true)));
         for s in [
             "pawn",
             "whatever",
