@@ -15,7 +15,6 @@ use crate::jobs::select::material::Material;
 use crate::jobs::select::{
     SelectBatch, SelectOptions, SplitBy, Target, columns, expr, select_batch,
 };
-use pgnkit::core::fen::parse_fen;
 
 use super::convert::notes_text;
 use super::output::{
@@ -38,7 +37,8 @@ pub(crate) struct Args {
     #[arg(long = "where", value_name = "EXPR")]
     filter: Option<String>,
     /// Keep the games whose main line reaches this position (placement, side to move, castling rights, e.p.
-    /// square when a capture is possible; move counters ignored). Repeatable: any of them
+    /// square when a capture is possible; move counters ignored): a FEN, an EPD, or `startpos`. Repeatable:
+    /// any of them
     #[arg(long, value_name = "FEN")]
     reaches: Vec<String>,
     /// Keep the games whose main line reaches a position with this material, whichever side has which:
@@ -145,8 +145,8 @@ pub(crate) fn run(args: Args) -> i32 {
     let mut reaches = Vec::new();
     for fen in &args.reaches {
         // An EPD's four fields are read as a FEN's first four.
-        match parse_fen(fen) {
-            Ok(pos) => reaches.push(Target::new(&pos)),
+        match Target::parse(fen) {
+            Ok(target) => reaches.push(target),
             Err(e) => {
                 let _ = say(&format!("pgnkit: --reaches {fen:?}: {e}\n"));
                 return 2;

@@ -282,6 +282,17 @@ fn check_file(pgn: &Path, games: &[Facts]) -> (usize, usize) {
         checked += 1;
         nonempty += usize::from(want > 0);
     }
+    // `startpos`, as `pgnkit fen` and `perft` take it: the initial position, which a game reaches when it
+    // starts there (whatever its moves) or comes back to it.
+    let start = epd_after("");
+    let want = games.iter().filter(|f| f.reaches(&start)).count();
+    assert_eq!(
+        count(pgn, &args(&["--reaches", "startpos"])),
+        want,
+        "{name}: --reaches startpos"
+    );
+    checked += 1;
+    nonempty += usize::from(want > 0);
     // Any of several targets.
     let (a, b) = (epd_after(TARGETS[0]), epd_after(TARGETS[4]));
     let want = games

@@ -24,6 +24,7 @@ use crate::stats::table::without_replay;
 use crate::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
 use expr::{Expr, Field};
 use material::Material;
+use pgnkit::core::fen::{self, InvalidFen};
 use pgnkit::core::{Move, Position, PositionKey};
 use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, GameReader};
@@ -42,6 +43,12 @@ impl Target {
             zobrist: pos.zobrist(),
             key: pos.key(),
         }
+    }
+
+    /// The position a `--reaches` value names: a FEN, an EPD's four fields, or `startpos`
+    /// ([`fen::expand_startpos`], the spelling `pgnkit fen` and `perft` accept).
+    pub fn parse(text: &str) -> Result<Target, InvalidFen> {
+        fen::parse_fen(fen::expand_startpos(text)).map(|pos| Target::new(&pos))
     }
 }
 
@@ -558,6 +565,15 @@ mod tests {
                 .len(),
             4
         );
+    }
+
+    #[test]
+    fn startpos_names_the_initial_position_as_fen_and_perft_read_it() {
+        let named = Target::parse(pgnkit::core::fen::STARTPOS).unwrap();
+        let initial = Target::new(&Position::new());
+        assert_eq!((named.zobrist, named.key), (initial.zobrist, initial.key));
+        assert!(Target::parse("startpos w").is_err());
+        assert!(Target::parse("Startpos").is_err());
     }
 
     #[test]
