@@ -8,7 +8,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use crate::util::{self, records, run};
+use crate::util::{self, records, run, run_within_address_space};
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -235,21 +235,6 @@ fn variations_nested_beyond_the_limit_are_one_located_error_and_are_not_replayed
     assert_eq!(written.matches("(e6").count(), 300);
     assert!(written.contains("(1... c5 2. Nf3) 2. Nf3 *"), "{written}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Runs `pgnkit ARGS` with at most `kib` KiB of address space (`ulimit -v`), so that a run needing more ends
-/// on a failed allocation instead of taking the machine's memory; standard output goes to `stdout` if given.
-fn run_within_address_space(kib: u32, args: &[&str], stdout: Option<&Path>) -> Output {
-    let mut command = std::process::Command::new("sh");
-    command
-        .args(["-c", &format!("ulimit -v {kib} && exec \"$@\""), "sh"])
-        .arg(util::BIN)
-        .args(args)
-        .env("LANG", "C");
-    if let Some(path) = stdout {
-        command.stdout(std::fs::File::create(path).unwrap());
-    }
-    command.output().expect("run sh")
 }
 
 /// Before the limit, every open variation held two positions while the game was replayed: millions of `(`

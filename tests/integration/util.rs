@@ -87,6 +87,25 @@ pub fn pgnkit<S: AsRef<OsStr>>(args: &[S], stdin: Option<&[u8]>) -> Output {
     child.wait_with_output().expect("wait for pgnkit")
 }
 
+/// Runs `pgnkit ARGS` with at most `kib` KiB of address space (`ulimit -v`), so that a run needing more ends
+/// on a failed allocation instead of taking the machine's memory; standard output goes to `stdout` if given.
+pub fn run_within_address_space<S: AsRef<OsStr>>(
+    kib: u32,
+    args: &[S],
+    stdout: Option<&Path>,
+) -> Output {
+    let mut command = Command::new("sh");
+    command
+        .args(["-c", &format!("ulimit -v {kib} && exec \"$@\""), "sh"])
+        .arg(BIN)
+        .args(args)
+        .env("LANG", "C");
+    if let Some(path) = stdout {
+        command.stdout(std::fs::File::create(path).unwrap());
+    }
+    command.output().expect("run sh")
+}
+
 /// A run for an assertion message: the command, its exit code, stderr and the start of stdout.
 pub fn show(args: &[&str], out: &Output) -> String {
     format!(
