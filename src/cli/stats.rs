@@ -398,8 +398,8 @@ fn emit(
         if let Some(table) = &batch.table {
             writer.write(table, out)?;
         }
-        if let Some(group) = batch.row_group {
-            writer.append(group, out)?;
+        if let Some(groups) = batch.row_groups {
+            writer.append(groups, out)?;
         }
     }
     show_games(bar, totals.games);

@@ -608,6 +608,92 @@ fn per_move_row_groups_are_large_and_whole() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every value of one text column of a Parquet file, as (length, first byte), read one row at a time so that
+/// huge values never sit in this process all at once.
+fn text_lengths(path: &Path, column: &str) -> Vec<Option<(usize, u8)>> {
+    let file = File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap_or_else(|e| panic!("{}: not Parquet: {e}", path.display()));
+    let index = builder.schema().index_of(column).unwrap();
+    let mask = parquet::arrow::ProjectionMask::roots(builder.parquet_schema(), [index]);
+    let reader = builder
+        .with_projection(mask)
+        .with_batch_size(1)
+        .build()
+        .unwrap();
+    let mut values = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        let texts = batch.column(0).as_string::<i32>();
+        values.extend(texts.iter().map(|v| v.map(|v| (v.len(), v.as_bytes()[0]))));
+    }
+    values
+}
+
+/// Twelve games, each with a 16 MiB value in the per-game rows (the Event tag) or in the per-move rows (a
+/// comment), into Parquet under an address-space limit of twice the input plus what the threads reserve
+/// without using (glibc's arenas): every row comes back whole. Before row groups were bounded by bytes, the
+/// output side gathered the batches' arrays (each game a batch) and copied them into one before writing: three
+/// times the input in memory, and a failed allocation under the limit (1.5 GB of address space for 192 MiB).
+#[test]
+fn huge_values_are_written_in_bounded_memory_and_none_is_lost() {
+    let dir = temp_dir("huge-values");
+    const GAMES: usize = 12;
+    let big = 16 << 20;
+    let value = |i: usize| char::from(b'a' + i as u8).to_string().repeat(big);
+    let tags = dir.join("tags.pgn");
+    let mut text = String::new();
+    for i in 0..GAMES {
+        text.push_str(&format!(
+            "[Event \"{}\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n",
+            value(i)
+        ));
+    }
+    std::fs::write(&tags, &text).unwrap();
+    let comments = dir.join("comments.pgn");
+    text.clear();
+    for i in 0..GAMES {
+        text.push_str(&format!(
+            "[Event \"E{i}\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"*\"]\n\n1. e4 {{{}}} e5 *\n\n",
+            value(i)
+        ));
+    }
+    std::fs::write(&comments, &text).unwrap();
+    drop(text);
+    let input_kib = (std::fs::metadata(&tags).unwrap().len() >> 10) as u32;
+    let limit = 2 * input_kib + (256 << 10);
+    let out = dir.join("out.parquet");
+    for (input, per_move, column) in [(&tags, false, "event"), (&comments, true, "comment")] {
+        for jobs in ["-j1", "-j2"] {
+            let mut args = vec!["stats", "-q", jobs, "-o", out.to_str().unwrap()];
+            if per_move {
+                args.push("--per-move");
+            }
+            args.push(input.to_str().unwrap());
+            let run = util::run_within_address_space(limit, &args, None);
+            assert_eq!(
+                run.status.code(),
+                Some(0),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let expected: Vec<Option<(usize, u8)>> = (0..GAMES)
+                .flat_map(|i| {
+                    let first = Some((big, b'a' + i as u8));
+                    // Per move: the comment is after the first move, the second has none.
+                    if per_move {
+                        vec![first, None]
+                    } else {
+                        vec![first]
+                    }
+                })
+                .collect();
+            assert_eq!(text_lengths(&out, column), expected, "{args:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Twenty thousand `--tags` made a column each: hundreds of megabytes for fifty games, and CSV or JSON rows
 /// of twenty thousand empty fields. Refused at once, with the limit, nothing written.
 #[test]

@@ -38,7 +38,7 @@ use crate::validate::{Severity, ValidateOptions, validate_game_with};
 use pgnkit::core::{Claim, Move, Position, Termination};
 use pgnkit::notation::Language;
 use pgnkit::openings::{self, Classifier, Opening};
-use pgnkit::pgn::{GROUP_GAMES, Game, GameReader, GameResult, roster_index};
+use pgnkit::pgn::{GROUP_GAMES, Game, GameReader, GameResult, MAX_BATCH_GAMES, roster_index};
 use pgnkit::walk::{MoveAt, Variant, Visitor, Walk};
 use std::ops::ControlFlow;
 
@@ -452,8 +452,8 @@ pub struct BatchStats {
     pub text: Vec<u8>,
     /// The rows as Arrow arrays, for Parquet encoded on the output side.
     pub table: Option<RecordBatch>,
-    /// The rows as a Parquet row group, encoded here.
-    pub row_group: Option<columnar::EncodedRowGroup>,
+    /// The rows as Parquet row groups, encoded here.
+    pub row_groups: Option<columnar::EncodedRowGroups>,
     pub games: u64,
     pub games_with_errors: u64,
     /// Main-line half-moves replayed.
@@ -648,9 +648,12 @@ pub fn check_tags(tags: &[String]) -> Result<(), TagsError> {
 }
 
 /// About the fewest bytes of PGN a game takes (tags included), and a half-move (comments included): the
-/// rows a batch may give, to size its arrays. An overestimate of the rows costs address space, not memory.
+/// rows a batch may give, to size its arrays. An overestimate of the rows costs address space, not memory,
+/// so it is bounded too: a batch of one game of 60 MB would otherwise reserve gigabytes, which a limit on
+/// address space (`ulimit -v`) counts. Past the estimate the arrays grow as needed.
 const GAME_BYTES: usize = 300;
 const MOVE_BYTES: usize = 6;
+const MOST_MOVE_ROWS_RESERVED: usize = 128 * 1024;
 
 /// Runs stats over one batch of games, writing CSV or JSON rows into `buf` (cleared first; pass a recycled
 /// buffer to save allocations) or gathering Arrow arrays (encoded into a row group when `shapes` has the
@@ -676,7 +679,9 @@ pub fn run_batch(
             }
         }
         (Output::Games, Format::Parquet, Some(schema)) => {
-            let mut cells = columnar::ArrowCells::new(schema, games.remaining() / GAME_BYTES);
+            // A batch hands out at most MAX_BATCH_GAMES games.
+            let rows = (games.remaining() / GAME_BYTES).min(MAX_BATCH_GAMES);
+            let mut cells = columnar::ArrowCells::new(schema, rows);
             game_rows(games, &name, opts, &mut out, &mut cells);
             out.set_table(cells.finish()?, shapes)?;
         }
@@ -689,7 +694,7 @@ pub fn run_batch(
             game_rows(games, &name, opts, &mut out, &mut cells);
         }
         (Output::Moves, Format::Parquet, Some(schema)) => {
-            let rows = games.remaining() / MOVE_BYTES;
+            let rows = (games.remaining() / MOVE_BYTES).min(MOST_MOVE_ROWS_RESERVED);
             let cells = columnar::ArrowCells::new(schema, rows);
             let cells = move_rows(games, &name, opts, &mut out, cells);
             out.set_table(cells.finish()?, shapes)?;
@@ -793,7 +798,7 @@ impl BatchStats {
     fn set_table(&mut self, table: RecordBatch, shapes: &Shapes) -> Result<(), ParquetError> {
         match &shapes.row_groups {
             Some(factory) => {
-                self.row_group = Some(columnar::encode_row_group(factory, &table)?);
+                self.row_groups = Some(columnar::encode_row_groups(factory, &table)?);
             }
             None => self.table = Some(table),
         }
@@ -825,11 +830,6 @@ mod tests {
         s.replayed.expect("replayed").counts
     }
 
-    #[test]
-    fn counts_en_passant_as_a_capture() {
-        let c = counts_of("1. e4 a6 2. e5 d5 3. exd6 *");
-        assert_eq!((c.en_passant, c.captures, c.checks), (1, 1, 0));
-        // A pawn that could have taken en passant but did not.
     fn tags(names: &[&str]) -> Result<(), TagsError> {
         check_tags(&names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
     }
@@ -916,6 +916,11 @@ mod tests {
         }
     }
 
+    #[test]
+    fn counts_en_passant_as_a_capture() {
+        let c = counts_of("1. e4 a6 2. e5 d5 3. exd6 *");
+        assert_eq!((c.en_passant, c.captures, c.checks), (1, 1, 0));
+        // A pawn that could have taken en passant but did not.
         let c = counts_of("1. e4 a6 2. e5 d5 3. d4 *");
         assert_eq!((c.en_passant, c.captures), (0, 0));
     }
