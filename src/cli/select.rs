@@ -11,6 +11,8 @@ use std::time::Instant;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::input::Source;
+use crate::jobs::localized;
+use crate::jobs::messages::Explain;
 use crate::jobs::select::material::Material;
 use crate::jobs::select::{
     SelectBatch, SelectOptions, SplitBy, Target, columns, expr, select_batch,
@@ -18,8 +20,8 @@ use crate::jobs::select::{
 
 use super::convert::notes_text;
 use super::output::{
-    Paint, exit_code, inputs, no_games_text, plural, progress_bar, read_error, say, say_over,
-    show_games, threads, write_failure,
+    Paint, exit_code, inputs, locale, no_games_text, plural, progress_bar, read_error, say,
+    say_over, show_games, threads, write_failure,
 };
 use super::sink::{Output, open_output};
 use super::split::Splitter;
@@ -135,10 +137,20 @@ pub(crate) fn run(args: Args) -> i32 {
         Some(Ok(e)) => Some(e),
         Some(Err(e)) => {
             let text = args.filter.as_deref().unwrap_or_default();
-            let _ = say(&format!(
-                "pgnkit: --where: {e}\n  {text}\n  {}^\n",
-                " ".repeat(e.column - 1)
-            ));
+            let _ = say(&match e.over_budget {
+                // Refused for its size: the expression may be long, it is not shown again.
+                Some(over) => localized!(
+                    locale(),
+                    "pgnkit: --where: column {}: {}\n",
+                    "pgnkit : --where : colonne {} : {}\n",
+                    e.column,
+                    over.explain(locale())
+                ),
+                None => format!(
+                    "pgnkit: --where: {e}\n  {text}\n  {}^\n",
+                    " ".repeat(e.column - 1)
+                ),
+            });
             return 2;
         }
     };

@@ -477,6 +477,60 @@ fn a_bad_expression_is_a_usage_error_that_points_at_its_column() {
     }
 }
 
+/// 1,300 regular expressions of a few bytes each, each compiling to megabytes (Unicode word characters,
+/// counted): before the expression had a budget, 70 s of parsing, then a failed allocation. Now refused at
+/// once, by their number; and 200 of them by their size; and a chain of comparisons by its length.
+#[test]
+fn an_expression_beyond_its_budget_is_refused_at_once_in_bounded_memory() {
+    let pgn = subset(LICHESS_50);
+    let pattern = |i: usize| format!("White ~ \"\\w{{1,{}}}\"", 190 + i % 10);
+    let regexes = |n: usize| (0..n).map(pattern).collect::<Vec<_>>().join(" or ");
+    // Within the 128 KiB a command-line argument may have.
+    let comparisons = vec!["valid"; 10_001].join(" and ");
+    for (expr, says, fr) in [
+        (
+            regexes(1300),
+            "1300 regular expressions: at most 256 in one expression",
+            "1300 expressions régulières : au plus 256",
+        ),
+        (
+            regexes(200),
+            "column 9: this regular expression needs more than 102 KiB compiled, its share of the 20 MiB that \
+             the expression's 200 regular expressions may take",
+            "colonne 9 : cette expression régulière demande plus de 102 Kio",
+        ),
+        (
+            comparisons,
+            "more than 10000 comparisons",
+            "plus de 10000 comparaisons",
+        ),
+    ] {
+        for (messages, said) in [("en", says), ("fr", fr)] {
+            let words = [
+                "--messages",
+                messages,
+                "select",
+                "-q",
+                "--count",
+                "--where",
+                &expr,
+                pgn.to_str().unwrap(),
+            ];
+            let started = std::time::Instant::now();
+            let out = util::run_within_address_space(256 << 10, &words, None);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{stderr}");
+            assert!(stderr.contains(said), "{stderr}");
+            assert!(out.stdout.is_empty());
+            // The long expression is not written back.
+            assert!(stderr.len() < 1000, "{stderr}");
+            assert!(started.elapsed().as_secs() < 10, "{said}");
+        }
+    }
+    // Two of those patterns share the budget and run.
+    assert_eq!(count(&pgn, &args(&["--where", &regexes(2)])), 50);
+}
+
 #[test]
 fn other_usage_errors_exit_2_and_write_nothing() {
     let dir = temp_dir("select", "usage");
