@@ -15,7 +15,7 @@ use crate::jobs::localized;
 use crate::jobs::messages::Explain;
 use crate::jobs::select::material::Material;
 use crate::jobs::select::{
-    SelectBatch, SelectOptions, SplitBy, Target, columns, expr, select_batch,
+    SelectBatch, SelectOptions, SplitBy, TagSightings, Target, columns, expr, select_batch,
 };
 
 use super::convert::notes_text;
@@ -129,6 +129,8 @@ struct Totals {
     duplicates: u64,
     bytes: u64,
     io_errors: u64,
+    /// The tags `--where` names that the games have.
+    tags: TagSightings,
 }
 
 pub(crate) fn run(args: Args) -> i32 {
@@ -290,6 +292,12 @@ pub(crate) fn run(args: Args) -> i32 {
     if no_games && let Err(e) = say(&format!("warning[no_games]: {}\n", no_games_text(&sources))) {
         return write_failure(&e);
     }
+    if totals.games > 0
+        && let Some(filter) = &opts.filter
+        && let Err(e) = say(&missing_tags_warnings(&totals.tags, &filter.tags()))
+    {
+        return write_failure(&e);
+    }
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64().max(1e-9);
         let dropped = if args.dedupe {
@@ -335,6 +343,23 @@ pub(crate) fn run(args: Args) -> i32 {
     }
 }
 
+/// A warning for each tag `--where` names that no game of the run has, with the nearest tag name seen: a
+/// misspelt tag is empty in every game, so the expression chose nothing without a word.
+fn missing_tags_warnings(sightings: &TagSightings, names: &[&str]) -> String {
+    sightings
+        .missing(names)
+        .iter()
+        .map(|missing| {
+            localized!(
+                locale(),
+                "warning[unknown_tag]: --where: {}\n",
+                "avertissement[unknown_tag] : --where : {}\n",
+                missing.explain(locale())
+            )
+        })
+        .collect()
+}
+
 /// Writes a batch's chosen games on the ordered output side, dropping (or diverting) duplicates.
 fn emit(
     batch: &SelectBatch,
@@ -346,6 +371,7 @@ fn emit(
     bar: &indicatif::ProgressBar,
 ) -> io::Result<()> {
     totals.games += batch.games;
+    totals.tags.merge(&batch.tags);
     let mut notes = String::new();
     bar.suspend(|| -> io::Result<()> {
         for chosen in &batch.chosen {

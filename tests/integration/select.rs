@@ -531,6 +531,62 @@ fn an_expression_beyond_its_budget_is_refused_at_once_in_bounded_memory() {
     assert_eq!(count(&pgn, &args(&["--where", &regexes(2)])), 50);
 }
 
+/// `Whiteelo > 2500` (a misspelt tag) is empty in every game: it chose nothing without a word, while
+/// `whiteelo` (a column that does not exist) got a "did you mean". Now each tag the expression names that
+/// no game of the run has is warned about once, with the nearest tag the games have, in English or French;
+/// the exit code stays what the choice says.
+#[test]
+fn a_tag_no_game_has_is_warned_about_with_the_nearest_name() {
+    let dir = temp_dir("select", "missing-tag");
+    // Five batches of games, so that the tags are seen (or not) on several threads.
+    let pgn = dir.join("five.pgn");
+    let text = std::fs::read_to_string(subset(LICHESS_50)).unwrap();
+    std::fs::write(&pgn, format!("{text}\n").repeat(5)).unwrap();
+    let expr = "Whiteelo > 2500 or (WhitElo < 1000 and Whiteelo < 1) or Annotator or WhiteTitle";
+    for jobs in ["1", "2"] {
+        let out = select(&pgn, &args(&["--where", expr, "-j", jobs, "--count"]));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let warnings: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("warning"))
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                "warning[unknown_tag]: --where: no game has a tag `Whiteelo`; did you mean `WhiteElo`?",
+                "warning[unknown_tag]: --where: no game has a tag `WhitElo`; did you mean `WhiteElo`?",
+                "warning[unknown_tag]: --where: no game has a tag `Annotator`",
+            ],
+            "-j {jobs}: {stderr}"
+        );
+        // WhiteTitle is a tag some games have: chosen by it alone, exit 0.
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+    }
+    let out = select(
+        &pgn,
+        &args(&["--messages", "fr", "--where", "Whiteelo > 2500", "-q"]),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "avertissement[unknown_tag] : --where : aucune partie n'a de balise `Whiteelo` ; vouliez-vous dire \
+         `WhiteElo` ?\n"
+    );
+    // Tags the games have: no warning.
+    let out = select(
+        &pgn,
+        &args(&["--where", "WhiteElo > 2000 and Event ~ \"Blitz\"", "-q"]),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn other_usage_errors_exit_2_and_write_nothing() {
     let dir = temp_dir("select", "usage");

@@ -558,7 +558,8 @@ fn unknown_column(name: &str, columns: &[&str]) -> String {
     )
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
+/// Levenshtein distance, in characters.
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -654,6 +655,19 @@ impl Expr {
             } => regex.is_match(&text(operand, get)) != *negated,
             Expr::Truthy(operand) => !matches!(text(operand, get).as_ref(), "" | "false" | "0"),
         }
+    }
+
+    /// The tags the expression reads, each once, in the order written.
+    pub fn tags(&self) -> Vec<&str> {
+        let mut seen = std::collections::HashSet::new();
+        self.fields()
+            .into_iter()
+            .filter_map(|f| match f {
+                Field::Tag(t) => Some(&**t),
+                Field::Column(_) => None,
+            })
+            .filter(|t| seen.insert(*t))
+            .collect()
     }
 
     /// Every field the expression reads.
@@ -941,6 +955,16 @@ mod tests {
                 &Field::Column(4)
             ]
         );
+    }
+
+    #[test]
+    fn tags_lists_each_tag_once() {
+        let e = parse(
+            "WhiteElo > 2 and (plies > 1 or WhiteElo < 9 or Event ~ \"x\") and not Site",
+            &COLUMNS,
+        )
+        .unwrap();
+        assert_eq!(e.tags(), ["WhiteElo", "Event", "Site"]);
     }
 
     #[test]
