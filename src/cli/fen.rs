@@ -26,10 +26,7 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> i32 {
-    let text = match args.fen.join(" ").as_str() {
-        "startpos" => fen::STARTING_FEN.to_string(),
-        other => other.to_string(),
-    };
+    let text = fen::expand_startpos(&args.fen.join(" ")).to_string();
     let parsed = match fen::parse_fen(&text) {
         Ok(pos) => Ok((pos, Vec::new())),
         Err(invalid) if args.lenient => {

@@ -102,7 +102,7 @@ const PAGES: &[Page] = &[
             ),
             (
                 "tags",
-                "Ajouter ces balises PGN comme colonnes des lignes par partie, nommées par la balise, dans cet ordre, séparées par des virgules (`--tags UTCDate,WhiteTitle,Link`) ; vide quand une partie n'a pas la balise",
+                "Ajouter ces balises PGN comme colonnes des lignes par partie, nommées par la balise, dans cet ordre, séparées par des virgules (`--tags UTCDate,WhiteTitle,Link`) ; vide quand une partie n'a pas la balise. Au plus 256, aucune qui ne diffère d'une colonne ou d'une autre balise que par la casse",
             ),
             ("output", OUTPUT),
             ("lang", LANG),

@@ -2,7 +2,6 @@
 
 use std::io::{self, Write};
 
-use pgnkit::Position;
 use pgnkit::core::fen;
 use pgnkit::core::{perft, perft_divide};
 
@@ -20,33 +19,29 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> i32 {
-    let pos = if args.position == "startpos" {
-        Position::new()
-    } else {
-        // Read as `fen --lenient` reads it (perft suites hold such positions), saying what was tolerated: a
-        // count for a position other than the one written would otherwise pass for a wrong one.
-        match fen::parse_fen(&args.position).or_else(|invalid| {
-            let mut tolerated = invalid.problems().to_vec();
-            tolerated.sort_by_key(|e| e.column);
-            invalid.lenient().inspect(|_| {
-                // The count still goes to standard output when this note cannot be written.
-                let _ = say(&super::fen::problems(
-                    &args.position,
-                    &tolerated,
-                    "tolerated",
-                ));
-            })
-        }) {
-            Ok(pos) => pos,
-            Err(invalid) => {
-                let text: String = invalid
-                    .problems()
-                    .iter()
-                    .map(|e| format!("pgnkit: invalid FEN: {e}\n"))
-                    .collect();
-                let _ = say(&text);
-                return 2;
-            }
+    // Read as `fen --lenient` reads it (perft suites hold such positions), saying what was tolerated: a count
+    // for a position other than the one written would otherwise pass for a wrong one.
+    let pos = match fen::parse_fen(fen::expand_startpos(&args.position)).or_else(|invalid| {
+        let mut tolerated = invalid.problems().to_vec();
+        tolerated.sort_by_key(|e| e.column);
+        invalid.lenient().inspect(|_| {
+            // The count still goes to standard output when this note cannot be written.
+            let _ = say(&super::fen::problems(
+                &args.position,
+                &tolerated,
+                "tolerated",
+            ));
+        })
+    }) {
+        Ok(pos) => pos,
+        Err(invalid) => {
+            let text: String = invalid
+                .problems()
+                .iter()
+                .map(|e| format!("pgnkit: invalid FEN: {e}\n"))
+                .collect();
+            let _ = say(&text);
+            return 2;
         }
     };
     let start = std::time::Instant::now();

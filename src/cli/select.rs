@@ -11,17 +11,18 @@ use std::time::Instant;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::input::Source;
+use crate::jobs::localized;
+use crate::jobs::messages::Explain;
 use crate::jobs::select::material::Material;
 use crate::jobs::select::{
-    SelectBatch, SelectOptions, SplitBy, Target, columns, expr, select_batch,
+    SelectBatch, SelectOptions, SplitBy, TagSightings, Target, columns, expr, select_batch,
 };
-use pgnkit::core::fen::parse_fen;
 
 use super::convert::notes_text;
 use super::output::locale;
 use super::output::{
-    Paint, exit_code, inputs, no_games_text, plural, progress_bar, read_error, say, say_over,
-    show_games, threads, write_failure,
+    Paint, exit_code, inputs, locale, no_games_text, plural, progress_bar, read_error, say,
+    say_over, show_games, threads, write_failure,
 };
 use super::plan::{Kind, Request, plan};
 use super::sink::{Output, open_planned};
@@ -40,7 +41,8 @@ pub(crate) struct Args {
     #[arg(long = "where", value_name = "EXPR")]
     filter: Option<String>,
     /// Keep the games whose main line reaches this position (placement, side to move, castling rights, e.p.
-    /// square when a capture is possible; move counters ignored). Repeatable: any of them
+    /// square when a capture is possible; move counters ignored): a FEN, an EPD, or `startpos`. Repeatable:
+    /// any of them
     #[arg(long, value_name = "FEN")]
     reaches: Vec<String>,
     /// Keep the games whose main line reaches a position with this material, whichever side has which:
@@ -129,6 +131,8 @@ struct Totals {
     duplicates: u64,
     bytes: u64,
     io_errors: u64,
+    /// The tags `--where` names that the games have.
+    tags: TagSightings,
 }
 
 pub(crate) fn run(args: Args) -> i32 {
@@ -137,18 +141,28 @@ pub(crate) fn run(args: Args) -> i32 {
         Some(Ok(e)) => Some(e),
         Some(Err(e)) => {
             let text = args.filter.as_deref().unwrap_or_default();
-            let _ = say(&format!(
-                "pgnkit: --where: {e}\n  {text}\n  {}^\n",
-                " ".repeat(e.column - 1)
-            ));
+            let _ = say(&match e.over_budget {
+                // Refused for its size: the expression may be long, it is not shown again.
+                Some(over) => localized!(
+                    locale(),
+                    "pgnkit: --where: column {}: {}\n",
+                    "pgnkit : --where : colonne {} : {}\n",
+                    e.column,
+                    over.explain(locale())
+                ),
+                None => format!(
+                    "pgnkit: --where: {e}\n  {text}\n  {}^\n",
+                    " ".repeat(e.column - 1)
+                ),
+            });
             return 2;
         }
     };
     let mut reaches = Vec::new();
     for fen in &args.reaches {
         // An EPD's four fields are read as a FEN's first four.
-        match parse_fen(fen) {
-            Ok(pos) => reaches.push(Target::new(&pos)),
+        match Target::parse(fen) {
+            Ok(target) => reaches.push(target),
             Err(e) => {
                 let _ = say(&format!("pgnkit: --reaches {fen:?}: {e}\n"));
                 return 2;
@@ -304,6 +318,12 @@ pub(crate) fn run(args: Args) -> i32 {
     if no_games && let Err(e) = say(&format!("warning[no_games]: {}\n", no_games_text(&sources))) {
         return write_failure(&e);
     }
+    if totals.games > 0
+        && let Some(filter) = &opts.filter
+        && let Err(e) = say(&missing_tags_warnings(&totals.tags, &filter.tags()))
+    {
+        return write_failure(&e);
+    }
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64().max(1e-9);
         let dropped = if args.dedupe {
@@ -351,6 +371,23 @@ pub(crate) fn run(args: Args) -> i32 {
     }
 }
 
+/// A warning for each tag `--where` names that no game of the run has, with the nearest tag name seen: a
+/// misspelt tag is empty in every game, so the expression chose nothing without a word.
+fn missing_tags_warnings(sightings: &TagSightings, names: &[&str]) -> String {
+    sightings
+        .missing(names)
+        .iter()
+        .map(|missing| {
+            localized!(
+                locale(),
+                "warning[unknown_tag]: --where: {}\n",
+                "avertissement[unknown_tag] : --where : {}\n",
+                missing.explain(locale())
+            )
+        })
+        .collect()
+}
+
 /// Writes a batch's chosen games on the ordered output side, dropping (or diverting) duplicates.
 fn emit(
     batch: &SelectBatch,
@@ -362,6 +399,7 @@ fn emit(
     bar: &indicatif::ProgressBar,
 ) -> io::Result<()> {
     totals.games += batch.games;
+    totals.tags.merge(&batch.tags);
     let mut notes = String::new();
     bar.suspend(|| -> io::Result<()> {
         for chosen in &batch.chosen {

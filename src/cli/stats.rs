@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::input::Source;
+use crate::jobs::messages::Explain;
 use crate::jobs::stats::columnar::{Codec, Encoding, ParquetFailure, ParquetOut};
 use crate::jobs::stats::summary::{Limits, StatsSummary};
 use crate::jobs::stats::table;
@@ -42,7 +43,8 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value = "zstd", conflicts_with = "summary")]
     compression: CodecArg,
     /// Add these PGN tags as columns of the per-game rows, named by the tag, in this order, comma-separated
-    /// (`--tags UTCDate,WhiteTitle,Link`); empty where a game has no such tag
+    /// (`--tags UTCDate,WhiteTitle,Link`); empty where a game has no such tag. At most 256, none that differs
+    /// from a column or another tag only by case
     #[arg(long, value_name = "TAGS", value_delimiter = ',', conflicts_with_all = ["per_move", "summary"])]
     tags: Vec<String>,
     /// Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when
@@ -210,8 +212,8 @@ pub(crate) fn run(args: Args) -> i32 {
         (false, true) => Output::Moves,
         (false, false) => Output::Games,
     };
-    if let Err(message) = crate::jobs::stats::check_tags(&args.tags) {
-        let _ = say(&format!("pgnkit: --tags: {message}\n"));
+    if let Err(refused) = crate::jobs::stats::check_tags(&args.tags) {
+        let _ = say(&format!("pgnkit: --tags: {}\n", refused.explain(locale())));
         return 2;
     }
     let format = match (output, choose_format(&args)) {
@@ -396,8 +398,8 @@ fn emit(
         if let Some(table) = &batch.table {
             writer.write(table, out)?;
         }
-        if let Some(group) = batch.row_group {
-            writer.append(group, out)?;
+        if let Some(groups) = batch.row_groups {
+            writer.append(groups, out)?;
         }
     }
     show_games(bar, totals.games);

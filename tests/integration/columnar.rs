@@ -608,6 +608,218 @@ fn per_move_row_groups_are_large_and_whole() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every value of one text column of a Parquet file, as (length, first byte), read one row at a time so that
+/// huge values never sit in this process all at once.
+fn text_lengths(path: &Path, column: &str) -> Vec<Option<(usize, u8)>> {
+    let file = File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap_or_else(|e| panic!("{}: not Parquet: {e}", path.display()));
+    let index = builder.schema().index_of(column).unwrap();
+    let mask = parquet::arrow::ProjectionMask::roots(builder.parquet_schema(), [index]);
+    let reader = builder
+        .with_projection(mask)
+        .with_batch_size(1)
+        .build()
+        .unwrap();
+    let mut values = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        let texts = batch.column(0).as_string::<i32>();
+        values.extend(texts.iter().map(|v| v.map(|v| (v.len(), v.as_bytes()[0]))));
+    }
+    values
+}
+
+/// Twelve games, each with a 16 MiB value in the per-game rows (the Event tag) or in the per-move rows (a
+/// comment), into Parquet under an address-space limit of twice the input plus what the threads reserve
+/// without using (glibc's arenas): every row comes back whole. Before row groups were bounded by bytes, the
+/// output side gathered the batches' arrays (each game a batch) and copied them into one before writing: three
+/// times the input in memory, and a failed allocation under the limit (1.5 GB of address space for 192 MiB).
+#[test]
+fn huge_values_are_written_in_bounded_memory_and_none_is_lost() {
+    let dir = temp_dir("huge-values");
+    const GAMES: usize = 12;
+    let big = 16 << 20;
+    let value = |i: usize| char::from(b'a' + i as u8).to_string().repeat(big);
+    let tags = dir.join("tags.pgn");
+    let mut text = String::new();
+    for i in 0..GAMES {
+        text.push_str(&format!(
+            "[Event \"{}\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n",
+            value(i)
+        ));
+    }
+    std::fs::write(&tags, &text).unwrap();
+    let comments = dir.join("comments.pgn");
+    text.clear();
+    for i in 0..GAMES {
+        text.push_str(&format!(
+            "[Event \"E{i}\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n[Result \"*\"]\n\n1. e4 {{{}}} e5 *\n\n",
+            value(i)
+        ));
+    }
+    std::fs::write(&comments, &text).unwrap();
+    drop(text);
+    let input_kib = (std::fs::metadata(&tags).unwrap().len() >> 10) as u32;
+    let limit = 2 * input_kib + (256 << 10);
+    let out = dir.join("out.parquet");
+    for (input, per_move, column) in [(&tags, false, "event"), (&comments, true, "comment")] {
+        for jobs in ["-j1", "-j2"] {
+            let mut args = vec!["stats", "-q", jobs, "-o", out.to_str().unwrap()];
+            if per_move {
+                args.push("--per-move");
+            }
+            args.push(input.to_str().unwrap());
+            let run = util::run_within_address_space(limit, &args, None);
+            assert_eq!(
+                run.status.code(),
+                Some(0),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let expected: Vec<Option<(usize, u8)>> = (0..GAMES)
+                .flat_map(|i| {
+                    let first = Some((big, b'a' + i as u8));
+                    // Per move: the comment is after the first move, the second has none.
+                    if per_move {
+                        vec![first, None]
+                    } else {
+                        vec![first]
+                    }
+                })
+                .collect();
+            assert_eq!(text_lengths(&out, column), expected, "{args:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Twenty thousand `--tags` made a column each: hundreds of megabytes for fifty games, and CSV or JSON rows
+/// of twenty thousand empty fields. Refused at once, with the limit, nothing written.
+#[test]
+fn an_absurd_tags_list_is_refused_at_once() {
+    let dir = temp_dir("many-tags");
+    let out = dir.join("t.parquet");
+    let tags: Vec<String> = (0..20_000).map(|i| format!("T{i}")).collect();
+    let tags = tags.join(",");
+    let input = subset(LICHESS_50);
+    let args = [
+        "stats",
+        "-q",
+        "--tags",
+        &tags,
+        "-o",
+        out.to_str().unwrap(),
+        input.to_str().unwrap(),
+    ];
+    let started = std::time::Instant::now();
+    // Before, 410 MB for these 50 games and exit 0; under a smaller limit a worker's failed allocation left
+    // the run hanging.
+    let run = util::run_within_address_space(1 << 20, &args, None);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--tags: 20000 tags: at most 256"),
+        "{stderr}"
+    );
+    assert!(started.elapsed().as_secs() < 10);
+    assert!(!out.exists());
+    // The most allowed still runs.
+    let most: Vec<String> = (0..256).map(|i| format!("T{i}")).collect();
+    let most = most.join(",");
+    pgnkit(
+        &[
+            "stats",
+            "-q",
+            "--tags",
+            &most,
+            "-o",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        &[0],
+    );
+    assert_eq!(read_parquet(&out).columns.len(), 36 + 256);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--tags Termination` added a column that differs from the built-in `termination` only by case: DuckDB
+/// renamed it `Termination_1` and `SELECT "Termination"` gave the built-in one. No two columns of any table
+/// differ only by case, in any format.
+#[test]
+fn no_two_columns_differ_only_by_case_in_any_format() {
+    let dir = temp_dir("case");
+    let input = subset(LICHESS_50);
+    let input = input.to_str().unwrap();
+    for format in ["csv", "jsonl", "parquet"] {
+        let out = dir.join(format!("t.{format}"));
+        let out = out.to_str().unwrap();
+        for (tags, says) in [
+            (
+                "Termination",
+                "`Termination` differs from the column `termination` only by case",
+            ),
+            (
+                "UTCDate,Event",
+                "`Event` differs from the column `event` only by case",
+            ),
+            (
+                "WhiteElo,whiteelo",
+                "`WhiteElo` and `whiteelo` differ only by case",
+            ),
+        ] {
+            for per_move in [false, true] {
+                let mut args = vec!["stats", "-q", "--tags", tags, "-o", out];
+                if per_move {
+                    args.push("--per-move");
+                }
+                args.push(input);
+                let run = pgnkit(&args, &[2]);
+                let stderr = String::from_utf8_lossy(&run.stderr);
+                // Per move, --tags is refused for itself: its columns are the per-game rows'.
+                if !per_move {
+                    assert!(stderr.contains(says), "{args:?}: {stderr}");
+                }
+                assert!(!Path::new(out).exists(), "{args:?}");
+            }
+        }
+        // What runs: the names of each table, per game with tags and per move, all distinct ignoring case.
+        for per_move in [false, true] {
+            let mut args = vec!["stats", "-q", "-o", out];
+            if per_move {
+                args.push("--per-move");
+            } else {
+                args.extend(["--tags", "UTCDate,WhiteTitle,WhiteElo,TimeControl"]);
+            }
+            args.push(input);
+            pgnkit(&args, &[0]);
+            let names: Vec<String> = match format {
+                "parquet" => read_parquet(Path::new(out))
+                    .columns
+                    .into_iter()
+                    .map(|c| c.0)
+                    .collect(),
+                "jsonl" => key_order(
+                    std::fs::read_to_string(out)
+                        .unwrap()
+                        .lines()
+                        .next()
+                        .unwrap(),
+                ),
+                _ => read_csv(&std::fs::read(out).unwrap()).0,
+            };
+            assert!(names.len() >= 17, "{names:?}");
+            for (i, a) in names.iter().enumerate() {
+                for b in &names[..i] {
+                    assert!(!a.eq_ignore_ascii_case(b), "{format}: {a} and {b}");
+                }
+            }
+            std::fs::remove_file(out).unwrap();
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Whether `python3` can import `module`. CI installs what these tests use and sets
 /// `PGNKIT_REQUIRE_CORPUS`: there a missing module fails the test instead of skipping it.
 fn python_has(module: &str) -> bool {

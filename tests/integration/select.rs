@@ -282,6 +282,17 @@ fn check_file(pgn: &Path, games: &[Facts]) -> (usize, usize) {
         checked += 1;
         nonempty += usize::from(want > 0);
     }
+    // `startpos`, as `pgnkit fen` and `perft` take it: the initial position, which a game reaches when it
+    // starts there (whatever its moves) or comes back to it.
+    let start = epd_after("");
+    let want = games.iter().filter(|f| f.reaches(&start)).count();
+    assert_eq!(
+        count(pgn, &args(&["--reaches", "startpos"])),
+        want,
+        "{name}: --reaches startpos"
+    );
+    checked += 1;
+    nonempty += usize::from(want > 0);
     // Any of several targets.
     let (a, b) = (epd_after(TARGETS[0]), epd_after(TARGETS[4]));
     let want = games
@@ -464,6 +475,116 @@ fn a_bad_expression_is_a_usage_error_that_points_at_its_column() {
         let caret = stderr.lines().last().unwrap();
         assert_eq!(caret.find('^'), Some(column + 1), "{expr}: {stderr}");
     }
+}
+
+/// 1,300 regular expressions of a few bytes each, each compiling to megabytes (Unicode word characters,
+/// counted): before the expression had a budget, 70 s of parsing, then a failed allocation. Now refused at
+/// once, by their number; and 200 of them by their size; and a chain of comparisons by its length.
+#[test]
+fn an_expression_beyond_its_budget_is_refused_at_once_in_bounded_memory() {
+    let pgn = subset(LICHESS_50);
+    let pattern = |i: usize| format!("White ~ \"\\w{{1,{}}}\"", 190 + i % 10);
+    let regexes = |n: usize| (0..n).map(pattern).collect::<Vec<_>>().join(" or ");
+    // Within the 128 KiB a command-line argument may have.
+    let comparisons = vec!["valid"; 10_001].join(" and ");
+    for (expr, says, fr) in [
+        (
+            regexes(1300),
+            "1300 regular expressions: at most 256 in one expression",
+            "1300 expressions régulières : au plus 256",
+        ),
+        (
+            regexes(200),
+            "column 9: this regular expression needs more than 102 KiB compiled, its share of the 20 MiB that \
+             the expression's 200 regular expressions may take",
+            "colonne 9 : cette expression régulière demande plus de 102 Kio",
+        ),
+        (
+            comparisons,
+            "more than 10000 comparisons",
+            "plus de 10000 comparaisons",
+        ),
+    ] {
+        for (messages, said) in [("en", says), ("fr", fr)] {
+            let words = [
+                "--messages",
+                messages,
+                "select",
+                "-q",
+                "--count",
+                "--where",
+                &expr,
+                pgn.to_str().unwrap(),
+            ];
+            let started = std::time::Instant::now();
+            let out = util::run_within_address_space(256 << 10, &words, None);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{stderr}");
+            assert!(stderr.contains(said), "{stderr}");
+            assert!(out.stdout.is_empty());
+            // The long expression is not written back.
+            assert!(stderr.len() < 1000, "{stderr}");
+            assert!(started.elapsed().as_secs() < 10, "{said}");
+        }
+    }
+    // Two of those patterns share the budget and run.
+    assert_eq!(count(&pgn, &args(&["--where", &regexes(2)])), 50);
+}
+
+/// `Whiteelo > 2500` (a misspelt tag) is empty in every game: it chose nothing without a word, while
+/// `whiteelo` (a column that does not exist) got a "did you mean". Now each tag the expression names that
+/// no game of the run has is warned about once, with the nearest tag the games have, in English or French;
+/// the exit code stays what the choice says.
+#[test]
+fn a_tag_no_game_has_is_warned_about_with_the_nearest_name() {
+    let dir = temp_dir("select", "missing-tag");
+    // Five batches of games, so that the tags are seen (or not) on several threads.
+    let pgn = dir.join("five.pgn");
+    let text = std::fs::read_to_string(subset(LICHESS_50)).unwrap();
+    std::fs::write(&pgn, format!("{text}\n").repeat(5)).unwrap();
+    let expr = "Whiteelo > 2500 or (WhitElo < 1000 and Whiteelo < 1) or Annotator or WhiteTitle";
+    for jobs in ["1", "2"] {
+        let out = select(&pgn, &args(&["--where", expr, "-j", jobs, "--count"]));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let warnings: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("warning"))
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                "warning[unknown_tag]: --where: no game has a tag `Whiteelo`; did you mean `WhiteElo`?",
+                "warning[unknown_tag]: --where: no game has a tag `WhitElo`; did you mean `WhiteElo`?",
+                "warning[unknown_tag]: --where: no game has a tag `Annotator`",
+            ],
+            "-j {jobs}: {stderr}"
+        );
+        // WhiteTitle is a tag some games have: chosen by it alone, exit 0.
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+    }
+    let out = select(
+        &pgn,
+        &args(&["--messages", "fr", "--where", "Whiteelo > 2500", "-q"]),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "avertissement[unknown_tag] : --where : aucune partie n'a de balise `Whiteelo` ; vouliez-vous dire \
+         `WhiteElo` ?\n"
+    );
+    // Tags the games have: no warning.
+    let out = select(
+        &pgn,
+        &args(&["--where", "WhiteElo > 2000 and Event ~ \"Blitz\"", "-q"]),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

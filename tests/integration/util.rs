@@ -89,7 +89,11 @@ pub fn pgnkit<S: AsRef<OsStr>>(args: &[S], stdin: Option<&[u8]>) -> Output {
 
 /// Runs `pgnkit ARGS` with at most `kib` KiB of address space (`ulimit -v`), so that a run needing more ends
 /// on a failed allocation instead of taking the machine's memory; standard output goes to `stdout` if given.
-pub fn run_within_address_space(kib: u32, args: &[&str], stdout: Option<&Path>) -> Output {
+pub fn run_within_address_space<S: AsRef<OsStr>>(
+    kib: u32,
+    args: &[S],
+    stdout: Option<&Path>,
+) -> Output {
     let mut command = Command::new("sh");
     command
         .args(["-c", &format!("ulimit -v {kib} && exec \"$@\""), "sh"])

@@ -21,10 +21,7 @@ fn main() -> ExitCode {
         eprintln!("usage: fen [--lenient] FEN");
         return ExitCode::from(2);
     }
-    let text = match args.join(" ") {
-        start if start == "startpos" => fen::STARTING_FEN.to_string(),
-        text => text,
-    };
+    let text = fen::expand_startpos(&args.join(" ")).to_string();
 
     let pos = match fen::parse_fen(&text) {
         Ok(pos) => pos,

@@ -20,20 +20,15 @@ fn main() -> ExitCode {
     let divide = args.iter().any(|a| a == "--divide");
     args.retain(|a| a != "--divide");
     let (position, depth) = match args.as_slice() {
-        [depth] => ("startpos", depth),
+        [depth] => (fen::STARTPOS, depth),
         [position, depth] => (position.as_str(), depth),
         _ => return usage(),
     };
     let Ok(depth) = depth.parse::<u32>() else {
         return usage();
     };
-    let pos = if position == "startpos" {
-        Position::new()
-    } else {
-        match read(position) {
-            Some(pos) => pos,
-            None => return ExitCode::from(1),
-        }
+    let Some(pos) = read(fen::expand_startpos(position)) else {
+        return ExitCode::from(1);
     };
 
     let start = Instant::now();

@@ -15,12 +15,121 @@
 //! numbers, else by text (code point order); when a side is an unquoted number, the other must read as a
 //! number too or the comparison is false (`WhiteElo >= 2500` is false for a game without a rating). An
 //! operand on its own is true when its value is neither empty nor `false` nor `0`.
+//!
+//! An expression is text anyone can pass (a command line, Python's `select(where=...)`), and parsing it
+//! compiles its regular expressions: [`parse`] keeps the whole expression within a budget (its length, its
+//! comparisons, its regular expressions and what they take compiled) and refuses one beyond it
+//! ([`OverBudget`]) before it has cost much time or memory.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
-use regex::Regex;
+use regex::{Regex, RegexBuilder};
+
+use crate::messages::{Explain, Locale};
+
+/// The longest expression, in bytes.
+pub const MAX_TEXT_BYTES: usize = 1 << 20;
+
+/// The most comparisons (and fields on their own, and `~` matches) an expression may hold: each is evaluated
+/// for every game.
+pub const MAX_CLAUSES: usize = 10_000;
+
+/// The most regular expressions an expression may hold: each keeps its own caches on every thread that
+/// matches with it, whatever its size. One `~` with alternatives (`"^(Carlsen|Caruana)"`) replaces many.
+pub const MAX_REGEXES: usize = 256;
+
+/// What all the regular expressions of an expression may take compiled (the regex crate's size limit),
+/// shared equally among them; one alone may take what the regex crate allows by default
+/// ([`MOST_PER_REGEX`]). A bounded repetition is compiled as many times as it repeats: 800 patterns such as
+/// `(\w+){60}` took gigabytes and a minute to compile before this budget.
+pub const REGEX_BUDGET: usize = 20 << 20;
+
+/// The regex crate's own default limit for one regular expression.
+const MOST_PER_REGEX: usize = 10 << 20;
+
+/// The lazy DFA caches of all the regular expressions, on one thread, shared equally among them; one alone
+/// keeps the regex crate's default.
+const DFA_CACHE_BUDGET: usize = 16 << 20;
+const DFA_CACHE_PER_REGEX: usize = 2 << 20;
+
+/// Why an expression is refused for what it would cost rather than for its syntax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OverBudget {
+    /// Longer than [`MAX_TEXT_BYTES`].
+    Text { bytes: usize },
+    /// More than [`MAX_CLAUSES`] comparisons.
+    Clauses,
+    /// More than [`MAX_REGEXES`] regular expressions: `count` of them.
+    Regexes { count: usize },
+    /// A regular expression needs more than `share` bytes compiled: its part of [`REGEX_BUDGET`] among
+    /// the `regexes` of the expression.
+    RegexSize { share: usize, regexes: usize },
+}
+
+/// `bytes` as a short figure (`20 MiB`, `512 KiB`; in French `20 Mio`, `512 Kio`).
+fn size(bytes: usize, locale: Locale) -> String {
+    let (mib, kib, b) = match locale {
+        Locale::En => ("MiB", "KiB", "B"),
+        Locale::Fr => ("Mio", "Kio", "o"),
+    };
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} {mib}", bytes >> 20)
+    } else if bytes >= 1 << 10 {
+        format!("{} {kib}", bytes >> 10)
+    } else {
+        format!("{bytes} {b}")
+    }
+}
+
+impl Explain for OverBudget {
+    fn explain(&self, locale: Locale) -> String {
+        match *self {
+            OverBudget::Text { bytes } => crate::localized!(
+                locale,
+                "the expression is {} bytes long: at most {}",
+                "l'expression fait {} octets : au plus {}",
+                bytes,
+                size(MAX_TEXT_BYTES, locale)
+            ),
+            OverBudget::Clauses => crate::localized!(
+                locale,
+                "more than {} comparisons: at most {} in one expression",
+                "plus de {} comparaisons : au plus {} dans une expression",
+                MAX_CLAUSES,
+                MAX_CLAUSES
+            ),
+            OverBudget::Regexes { count } => crate::localized!(
+                locale,
+                "{} regular expressions: at most {} in one expression (one `~` with alternatives, `\"^(A|B)\"`, replaces several)",
+                "{} expressions régulières : au plus {} dans une expression (un seul `~` avec des alternatives, `\"^(A|B)\"`, en remplace plusieurs)",
+                count,
+                MAX_REGEXES
+            ),
+            OverBudget::RegexSize { share, regexes: 1 } => crate::localized!(
+                locale,
+                "this regular expression needs more than {} compiled: a simpler one (a bounded repetition such as `{{100}}` is compiled as many times)",
+                "cette expression régulière demande plus de {} une fois compilée : une plus simple (une répétition bornée comme `{{100}}` est compilée autant de fois)",
+                size(share, locale)
+            ),
+            OverBudget::RegexSize { share, regexes } => crate::localized!(
+                locale,
+                "this regular expression needs more than {} compiled, its share of the {} that the expression's {} regular expressions may take: fewer or simpler ones (a bounded repetition such as `{{100}}` is compiled as many times)",
+                "cette expression régulière demande plus de {} une fois compilée, sa part des {} que peuvent prendre les {} expressions régulières de l'expression : moins d'expressions, ou plus simples (une répétition bornée comme `{{100}}` est compilée autant de fois)",
+                size(share, locale),
+                size(REGEX_BUDGET, locale),
+                regexes
+            ),
+        }
+    }
+}
+
+impl fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.explain(Locale::En))
+    }
+}
 
 /// A value an expression reads from a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +194,28 @@ pub enum Expr {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExprError {
     pub column: usize,
+    /// What is wrong, in English.
     pub message: String,
+    /// Set when the expression is refused for what it would cost ([`OverBudget`]), not for its syntax.
+    pub over_budget: Option<OverBudget>,
+}
+
+impl ExprError {
+    fn at(column: usize, message: String) -> ExprError {
+        ExprError {
+            column,
+            message,
+            over_budget: None,
+        }
+    }
+
+    fn over(column: usize, over: OverBudget) -> ExprError {
+        ExprError {
+            column,
+            message: over.to_string(),
+            over_budget: Some(over),
+        }
+    }
 }
 
 impl fmt::Display for ExprError {
@@ -93,6 +223,8 @@ impl fmt::Display for ExprError {
         write!(f, "column {}: {}", self.column, self.message)
     }
 }
+
+impl std::error::Error for ExprError {}
 
 #[derive(Clone, Debug, PartialEq)]
 enum Token {
@@ -134,7 +266,7 @@ fn tokens(text: &str) -> Result<Vec<(Token, usize)>, ExprError> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
-    let fail = |column: usize, message: String| Err(ExprError { column, message });
+    let fail = |column: usize, message: String| Err(ExprError::at(column, message));
     while i < chars.len() {
         let c = chars[i];
         let column = i + 1;
@@ -228,6 +360,12 @@ struct Parser<'c> {
     at: usize,
     columns: &'c [&'c str],
     depth: usize,
+    /// Comparisons so far ([`MAX_CLAUSES`]).
+    clauses: usize,
+    /// The regular expressions of the whole expression, and what each may take ([`REGEX_BUDGET`]).
+    regexes: usize,
+    regex_size: usize,
+    dfa_cache: usize,
 }
 
 impl Parser<'_> {
@@ -282,10 +420,10 @@ impl Parser<'_> {
         if nests {
             self.depth += 1;
             if self.depth > MAX_DEPTH {
-                return Err(ExprError {
-                    column: self.column(),
-                    message: format!("more than {MAX_DEPTH} levels of `(` and `not`"),
-                });
+                return Err(ExprError::at(
+                    self.column(),
+                    format!("more than {MAX_DEPTH} levels of `(` and `not`"),
+                ));
             }
         }
         let parsed = self.unary_inner();
@@ -305,20 +443,24 @@ impl Parser<'_> {
             let inner = self.or()?;
             return match self.next() {
                 (Token::Close, _) => Ok(inner),
-                (Token::End, column) => Err(ExprError {
+                (Token::End, column) => Err(ExprError::at(
                     column,
-                    message: format!("the `(` at column {open} is never closed"),
-                }),
-                (t, column) => Err(ExprError {
+                    format!("the `(` at column {open} is never closed"),
+                )),
+                (t, column) => Err(ExprError::at(
                     column,
-                    message: format!("expected `and`, `or` or `)`, found {t}"),
-                }),
+                    format!("expected `and`, `or` or `)`, found {t}"),
+                )),
             };
         }
         self.comparison()
     }
 
     fn comparison(&mut self) -> Result<Expr, ExprError> {
+        self.clauses += 1;
+        if self.clauses > MAX_CLAUSES {
+            return Err(ExprError::over(self.column(), OverBudget::Clauses));
+        }
         let left = self.operand()?;
         match self.peek().clone() {
             Token::Compare(op) => {
@@ -329,30 +471,45 @@ impl Parser<'_> {
             Token::Match { negated } => {
                 self.next();
                 match self.next() {
-                    (Token::Text(pattern), column) => match Regex::new(&pattern) {
+                    (Token::Text(pattern), column) => match self.regex(&pattern) {
                         Ok(regex) => Ok(Expr::Matches {
                             operand: left,
                             regex,
                             negated,
                         }),
-                        Err(e) => Err(ExprError {
+                        Err(regex::Error::CompiledTooBig(share)) => Err(ExprError::over(
                             column,
-                            message: format!(
+                            OverBudget::RegexSize {
+                                share,
+                                regexes: self.regexes,
+                            },
+                        )),
+                        Err(e) => Err(ExprError::at(
+                            column,
+                            format!(
                                 "not a regular expression: {}",
                                 e.to_string().lines().last().unwrap_or("")
                             ),
-                        }),
+                        )),
                     },
-                    (t, column) => Err(ExprError {
+                    (t, column) => Err(ExprError::at(
                         column,
-                        message: format!(
+                        format!(
                             "`~` needs a regular expression in double quotes on its right, found {t}"
                         ),
-                    }),
+                    )),
                 }
             }
             _ => Ok(Expr::Truthy(left)),
         }
+    }
+
+    /// Compiles a pattern within its share of the budget.
+    fn regex(&self, pattern: &str) -> Result<Regex, regex::Error> {
+        RegexBuilder::new(pattern)
+            .size_limit(self.regex_size)
+            .dfa_size_limit(self.dfa_cache)
+            .build()
     }
 
     fn operand(&mut self) -> Result<Operand, ExprError> {
@@ -361,28 +518,25 @@ impl Parser<'_> {
             Token::Text(t) => Ok(Operand::Text(t.into())),
             Token::Number(n) => Ok(Operand::Number(n)),
             Token::Name(n) if n == "true" || n == "false" => Ok(Operand::Text(n.into())),
-            Token::Name(n) if ["and", "or", "not"].contains(&n.as_str()) => Err(ExprError {
+            Token::Name(n) if ["and", "or", "not"].contains(&n.as_str()) => Err(ExprError::at(
                 column,
-                message: format!("expected a column, a tag or a value before `{n}`"),
-            }),
+                format!("expected a column, a tag or a value before `{n}`"),
+            )),
             Token::Name(n) if n.starts_with(|c: char| c.is_ascii_lowercase()) => {
                 match self.columns.iter().position(|c| *c == n) {
                     Some(i) => Ok(Operand::Field(Field::Column(i))),
-                    None => Err(ExprError {
-                        column,
-                        message: unknown_column(&n, self.columns),
-                    }),
+                    None => Err(ExprError::at(column, unknown_column(&n, self.columns))),
                 }
             }
             Token::Name(n) => Ok(Operand::Field(Field::Tag(n.into()))),
-            Token::End => Err(ExprError {
+            Token::End => Err(ExprError::at(
                 column,
-                message: "the expression ends where a column, a tag or a value was expected".into(),
-            }),
-            t => Err(ExprError {
+                "the expression ends where a column, a tag or a value was expected".into(),
+            )),
+            t => Err(ExprError::at(
                 column,
-                message: format!("expected a column, a tag or a value, found {t}"),
-            }),
+                format!("expected a column, a tag or a value, found {t}"),
+            )),
         }
     }
 }
@@ -422,31 +576,50 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// Parses an expression; lowercase names must be among `columns`.
+/// Parses an expression; lowercase names must be among `columns`. An expression beyond the budget
+/// ([`MAX_TEXT_BYTES`], [`MAX_CLAUSES`], [`MAX_REGEXES`], [`REGEX_BUDGET`]) is refused with
+/// [`ExprError::over_budget`] set.
 pub fn parse(text: &str, columns: &[&str]) -> Result<Expr, ExprError> {
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(ExprError::over(1, OverBudget::Text { bytes: text.len() }));
+    }
+    let tokens = tokens(text)?;
+    // Every `~` is counted before the first pattern is compiled, so each gets its share from the start.
+    let matches: Vec<usize> = tokens
+        .iter()
+        .filter(|(t, _)| matches!(t, Token::Match { .. }))
+        .map(|&(_, column)| column)
+        .collect();
+    if let Some(&column) = matches.get(MAX_REGEXES) {
+        return Err(ExprError::over(
+            column,
+            OverBudget::Regexes {
+                count: matches.len(),
+            },
+        ));
+    }
+    let regexes = matches.len().max(1);
     let mut parser = Parser {
-        tokens: tokens(text)?,
+        tokens,
         at: 0,
         columns,
         depth: 0,
+        clauses: 0,
+        regexes,
+        regex_size: (REGEX_BUDGET / regexes).min(MOST_PER_REGEX),
+        dfa_cache: (DFA_CACHE_BUDGET / regexes).min(DFA_CACHE_PER_REGEX),
     };
     if *parser.peek() == Token::End {
-        return Err(ExprError {
-            column: 1,
-            message: "the expression is empty".into(),
-        });
+        return Err(ExprError::at(1, "the expression is empty".into()));
     }
     let expr = parser.or()?;
     match parser.next() {
         (Token::End, _) => Ok(expr),
-        (Token::Close, column) => Err(ExprError {
+        (Token::Close, column) => Err(ExprError::at(column, "this `)` closes nothing".into())),
+        (t, column) => Err(ExprError::at(
             column,
-            message: "this `)` closes nothing".into(),
-        }),
-        (t, column) => Err(ExprError {
-            column,
-            message: format!("expected `and`, `or` or the end, found {t}"),
-        }),
+            format!("expected `and`, `or` or the end, found {t}"),
+        )),
     }
 }
 
@@ -482,6 +655,19 @@ impl Expr {
             } => regex.is_match(&text(operand, get)) != *negated,
             Expr::Truthy(operand) => !matches!(text(operand, get).as_ref(), "" | "false" | "0"),
         }
+    }
+
+    /// The tags the expression reads, each once, in the order written.
+    pub fn tags(&self) -> Vec<&str> {
+        let mut seen = std::collections::HashSet::new();
+        self.fields()
+            .into_iter()
+            .filter_map(|f| match f {
+                Field::Tag(t) => Some(&**t),
+                Field::Column(_) => None,
+            })
+            .filter(|t| seen.insert(*t))
+            .collect()
     }
 
     /// Every field the expression reads.
@@ -683,13 +869,79 @@ mod tests {
         let nots = format!("{}valid", "not ".repeat(100_000));
         assert!(error(&nots).message.contains("levels"));
         // Long chains nest nothing.
-        let chain = vec!["valid"; 100_000].join(" and ");
+        let chain = vec!["valid"; MAX_CLAUSES].join(" and ");
         assert!(check(&chain, &[("valid", "true")]));
-        let chain = vec!["valid"; 100_000].join(" or ");
+        let chain = vec!["valid"; MAX_CLAUSES].join(" or ");
         assert!(!check(&chain, &[("valid", "false")]));
         // Within the limit, fine.
         let ok = format!("{}plies > 1{}", "(".repeat(200), ")".repeat(200));
         assert!(check(&ok, &[("plies", "2")]));
+    }
+
+    #[test]
+    fn an_expression_beyond_its_budget_is_refused_before_it_costs_much() {
+        let over = |text: &str| {
+            let started = std::time::Instant::now();
+            let e = error(text);
+            // Refused at once: before the budget, 1,300 such patterns compiled for 70 s.
+            assert!(started.elapsed().as_secs() < 10, "{e}");
+            (e.over_budget, e.column)
+        };
+        // 1,300 patterns that each compile to megabytes: refused by their number.
+        let hostile: Vec<String> = (0..1300)
+            .map(|i| format!("White ~ \"(\\w+){{60}}{i}\""))
+            .collect();
+        let text = hostile.join(" or ");
+        let column = text.match_indices('~').nth(MAX_REGEXES).unwrap().0 + 1;
+        assert_eq!(
+            over(&text),
+            (Some(OverBudget::Regexes { count: 1300 }), column)
+        );
+        // Fewer, within the count: refused by their size, at the first that is over its share.
+        let text = hostile[..100].join(" or ");
+        let share = REGEX_BUDGET / 100;
+        assert_eq!(
+            over(&text),
+            (
+                Some(OverBudget::RegexSize {
+                    share,
+                    regexes: 100
+                }),
+                9
+            )
+        );
+        let message = error(&text).to_string();
+        assert!(message.contains("100 regular expressions"), "{message}");
+        // One such pattern alone compiles, as the regex crate allows it by default; so do two, sharing the
+        // budget.
+        assert!(parse(&hostile[0], &COLUMNS).is_ok());
+        assert!(parse(&hostile[..2].join(" or "), &COLUMNS).is_ok());
+        // Small patterns, many of them: fine.
+        let names: Vec<String> = (0..MAX_REGEXES)
+            .map(|i| format!("White ~ \"^Player{i}$\""))
+            .collect();
+        assert!(check(&names.join(" or "), &[("White", "Player17")]));
+        // Too many comparisons, or too much text.
+        let clauses = vec!["valid"; MAX_CLAUSES + 1].join(" and ");
+        let column = clauses.len() - "valid".len() + 1;
+        assert_eq!(over(&clauses), (Some(OverBudget::Clauses), column));
+        let long = format!("White == \"{}\"", "x".repeat(MAX_TEXT_BYTES));
+        assert_eq!(
+            over(&long),
+            (
+                Some(OverBudget::Text {
+                    bytes: MAX_TEXT_BYTES + 11
+                }),
+                1
+            )
+        );
+        // Said in both languages; syntax errors are not over budget.
+        assert!(
+            OverBudget::Clauses
+                .explain(Locale::Fr)
+                .contains("comparaisons")
+        );
+        assert_eq!(error("plies >").over_budget, None);
     }
 
     #[test]
@@ -703,6 +955,16 @@ mod tests {
                 &Field::Column(4)
             ]
         );
+    }
+
+    #[test]
+    fn tags_lists_each_tag_once() {
+        let e = parse(
+            "WhiteElo > 2 and (plies > 1 or WhiteElo < 9 or Event ~ \"x\") and not Site",
+            &COLUMNS,
+        )
+        .unwrap();
+        assert_eq!(e.tags(), ["WhiteElo", "Event", "Site"]);
     }
 
     #[test]

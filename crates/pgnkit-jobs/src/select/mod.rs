@@ -19,12 +19,14 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::convert::{ConvertOptions, Converter, Note};
+use crate::messages::{Explain, Locale};
 use crate::stats::rows::{self, GAME_HEADER, Row};
 use crate::stats::table::without_replay;
 use crate::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
 use crate::validate::tournament::round_number;
 use expr::{Expr, Field};
 use material::Material;
+use pgnkit::core::fen::{self, InvalidFen};
 use pgnkit::core::{Move, Position, PositionKey};
 use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, GameReader};
@@ -43,6 +45,12 @@ impl Target {
             zobrist: pos.zobrist(),
             key: pos.key(),
         }
+    }
+
+    /// The position a `--reaches` value names: a FEN, an EPD's four fields, or `startpos`
+    /// ([`fen::expand_startpos`], the spelling `pgnkit fen` and `perft` accept).
+    pub fn parse(text: &str) -> Result<Target, InvalidFen> {
+        fen::parse_fen(fen::expand_startpos(text)).map(|pos| Target::new(&pos))
     }
 }
 
@@ -173,6 +181,186 @@ pub struct SelectBatch {
     pub text: Vec<u8>,
     pub chosen: Vec<Chosen>,
     pub games: u64,
+    /// Which of the tags `--where` names the batch's games have ([`TagSightings::merge`] them over a run).
+    pub tags: TagSightings,
+}
+
+/// What games showed of the tags a `--where` expression names ([`Expr::tags`], in that order): whether any
+/// game has each, and for one that none has, the nearest tag name games do have. A misspelt tag
+/// (`Whiteelo`) is empty in every game, so the expression silently chose nothing; the run can say so.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TagSightings(Vec<Sighting>);
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Sighting {
+    seen: bool,
+    nearest: Option<Near>,
+}
+
+/// A tag name near a wanted one: compared by distance ignoring case, then with case, then by name.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Near {
+    folded: usize,
+    exact: usize,
+    name: Box<str>,
+}
+
+/// A tag an expression names that no game had ([`TagSightings::missing`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingTag<'a> {
+    pub name: &'a str,
+    /// The nearest tag name the games have (by edit distance, ignoring case first), when one is close.
+    pub nearest: Option<&'a str>,
+}
+
+impl Explain for MissingTag<'_> {
+    fn explain(&self, locale: Locale) -> String {
+        let name = self.name;
+        match self.nearest {
+            Some(near) => crate::localized!(
+                locale,
+                "no game has a tag `{name}`; did you mean `{near}`?",
+                "aucune partie n'a de balise `{name}` ; vouliez-vous dire `{near}` ?"
+            ),
+            None => crate::localized!(
+                locale,
+                "no game has a tag `{name}`",
+                "aucune partie n'a de balise `{name}`"
+            ),
+        }
+    }
+}
+
+/// Tag names kept per batch to find the nearest of a missing tag among them: every collection has a few
+/// dozen; a hostile one may have a new name in every game.
+const MOST_NAMES_COMPARED: usize = 4096;
+
+/// Missing tags for which the nearest name is looked for, per batch.
+const MOST_MISSING_SUGGESTED: usize = 16;
+
+impl TagSightings {
+    /// Adds what another batch showed.
+    pub fn merge(&mut self, other: &TagSightings) {
+        if self.0.len() < other.0.len() {
+            self.0.resize(other.0.len(), Sighting::default());
+        }
+        for (mine, theirs) in self.0.iter_mut().zip(&other.0) {
+            mine.seen |= theirs.seen;
+            if let Some(near) = &theirs.nearest
+                && mine.nearest.as_ref().is_none_or(|m| near < m)
+            {
+                mine.nearest = Some(near.clone());
+            }
+        }
+    }
+
+    /// The tags of `names` ([`Expr::tags`] of the expression these sightings are of) that no game had, in
+    /// order, with the nearest tag name seen.
+    pub fn missing<'a>(&'a self, names: &[&'a str]) -> Vec<MissingTag<'a>> {
+        names
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| !self.0.get(k).is_some_and(|s| s.seen))
+            .map(|(k, name)| MissingTag {
+                name,
+                nearest: self
+                    .0
+                    .get(k)
+                    .and_then(|s| s.nearest.as_ref())
+                    .map(|n| &*n.name),
+            })
+            .collect()
+    }
+}
+
+/// Watches a batch's games for the tags an expression names ([`TagSightings`]).
+struct TagWatch<'e> {
+    /// Each wanted name, and its place in [`Expr::tags`].
+    wanted: std::collections::HashMap<&'e [u8], usize>,
+    names: Vec<&'e str>,
+    seen: Vec<bool>,
+    unseen: usize,
+    /// Distinct tag names of the batch's games, while some wanted one is unseen ([`MOST_NAMES_COMPARED`]).
+    met: std::collections::HashSet<Box<[u8]>>,
+}
+
+impl<'e> TagWatch<'e> {
+    fn new(names: Vec<&'e str>) -> TagWatch<'e> {
+        TagWatch {
+            wanted: names
+                .iter()
+                .enumerate()
+                .map(|(k, n)| (n.as_bytes(), k))
+                .collect(),
+            seen: vec![false; names.len()],
+            unseen: names.len(),
+            names,
+            met: std::collections::HashSet::new(),
+        }
+    }
+
+    #[inline]
+    fn look(&mut self, game: &Game<'_>) {
+        if self.unseen == 0 {
+            return;
+        }
+        for tag in &game.tags {
+            let name = game.bytes(tag.name);
+            if let Some(&k) = self.wanted.get(name)
+                && !self.seen[k]
+            {
+                self.seen[k] = true;
+                self.unseen -= 1;
+            }
+            if self.met.len() < MOST_NAMES_COMPARED
+                // Only names an expression can spell: any other could not be what was meant.
+                && !name.is_empty()
+                && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                && !self.met.contains(name)
+            {
+                self.met.insert(name.into());
+            }
+        }
+    }
+
+    /// What the batch showed: for each wanted name unseen, the nearest name met.
+    fn sightings(self) -> TagSightings {
+        let mut suggested = 0;
+        let sightings = self
+            .names
+            .iter()
+            .zip(&self.seen)
+            .map(|(name, &seen)| {
+                let nearest = if seen || suggested >= MOST_MISSING_SUGGESTED {
+                    None
+                } else {
+                    suggested += 1;
+                    self.met
+                        .iter()
+                        .filter_map(|met| near(name, std::str::from_utf8(met).ok()?))
+                        .min()
+                };
+                Sighting { seen, nearest }
+            })
+            .collect();
+        TagSightings(sightings)
+    }
+}
+
+/// `candidate` as a suggestion for the missing tag `name`: when it differs by at most two edits ignoring
+/// case (one for names of three letters or fewer).
+fn near(name: &str, candidate: &str) -> Option<Near> {
+    let most = if name.len() <= 3 { 1 } else { 2 };
+    // The lengths alone tell most names apart without the distance.
+    if name.len().abs_diff(candidate.len()) > most {
+        return None;
+    }
+    let folded = expr::edit_distance(&name.to_ascii_lowercase(), &candidate.to_ascii_lowercase());
+    (folded <= most).then(|| Near {
+        folded,
+        exact: expr::edit_distance(name, candidate),
+        name: candidate.into(),
+    })
 }
 
 /// Judges every game of a batch. `buf` is reused for the text (cleared first).
@@ -201,10 +389,12 @@ pub fn select_batch(
     let mut notes = Vec::new();
     let mut moves = Vec::new();
     let mut scratch = String::new();
+    let mut watch = TagWatch::new(opts.filter.as_ref().map(Expr::tags).unwrap_or_default());
     while let Some(read) = games.next_group() {
         // Read a group, then sift it: each step's code serves the whole group while cached.
         for game in read {
             out.games += 1;
+            watch.look(game);
             let mut probe = Probe::new(&opts.reaches, &opts.materials, opts.dedupe, &mut moves);
             let stats = if replay {
                 game_stats_with(game, &name, opts.lang, tallies, &mut probe)
@@ -261,6 +451,7 @@ pub fn select_batch(
         }
     }
     out.text = buf;
+    out.tags = watch.sightings();
     out
 }
 
@@ -434,6 +625,7 @@ mod tests {
                 notes: c.notes,
             }));
             all.games += batch.games;
+            all.tags.merge(&batch.tags);
         }
         all
     }
@@ -567,6 +759,15 @@ mod tests {
     }
 
     #[test]
+    fn startpos_names_the_initial_position_as_fen_and_perft_read_it() {
+        let named = Target::parse(pgnkit::core::fen::STARTPOS).unwrap();
+        let initial = Target::new(&Position::new());
+        assert_eq!((named.zobrist, named.key), (initial.zobrist, initial.key));
+        assert!(Target::parse("startpos w").is_err());
+        assert!(Target::parse("Startpos").is_err());
+    }
+
+    #[test]
     fn material_is_looked_for_along_the_main_line() {
         let opts = |m: &str| SelectOptions {
             materials: vec![Material::parse(m).unwrap()],
@@ -616,6 +817,53 @@ mod tests {
         // Illegal moves count by their text.
         assert_ne!(keys[6], keys[7]);
         assert_ne!(keys[6], keys[1]);
+    }
+
+    #[test]
+    fn tags_no_game_has_are_told_with_the_nearest_name_seen() {
+        let opts = filter(
+            "Whiteelo > 2500 or WhiteElo > 2500 or Annotator or BlackELO > 1 or Whiteelo == 1 or WhitElo",
+        );
+        let b = run(GAMES, &opts);
+        let names = opts.filter.as_ref().unwrap().tags();
+        assert_eq!(
+            names,
+            ["Whiteelo", "WhiteElo", "Annotator", "BlackELO", "WhitElo"]
+        );
+        let missing = |name, nearest| MissingTag { name, nearest };
+        assert_eq!(
+            b.tags.missing(&names),
+            [
+                missing("Whiteelo", Some("WhiteElo")),
+                missing("Annotator", None),
+                missing("BlackELO", None),
+                missing("WhitElo", Some("WhiteElo")),
+            ]
+        );
+        assert_eq!(
+            b.tags.missing(&names)[0].explain(Locale::Fr),
+            "aucune partie n'a de balise `Whiteelo` ; vouliez-vous dire `WhiteElo` ?"
+        );
+        // Over a run: a tag seen in any batch is not missing; the nearest of all batches is kept.
+        let first = run("[Whiteel \"1\"]\n\n*\n", &opts).tags;
+        let second = run("[Annotator \"A\"]\n[whiteelo \"1\"]\n\n*\n", &opts).tags;
+        let mut both = first.clone();
+        both.merge(&second);
+        assert_eq!(first.missing(&names)[0].nearest, Some("Whiteel"));
+        assert_eq!(
+            both.missing(&names),
+            [
+                missing("Whiteelo", Some("whiteelo")),
+                missing("WhiteElo", Some("whiteelo")),
+                missing("BlackELO", None),
+                missing("WhitElo", Some("whiteelo")),
+            ]
+        );
+        // No expression, no tags to watch.
+        assert_eq!(
+            run(GAMES, &SelectOptions::default()).tags,
+            TagSightings::default()
+        );
     }
 
     #[test]

@@ -4,7 +4,11 @@
 //!   writer that gathers them into large zstd-compressed row groups, each written out once full;
 //! * per-move rows are many, mostly FENs, and encoding and compressing them costs as much as replaying the
 //!   games: with several threads each batch is made large enough to be a row group of its own and the
-//!   worker encodes it ([`encode_row_group`]), so the output side only copies encoded column chunks.
+//!   worker encodes it ([`encode_row_groups`]), so the output side only copies encoded column chunks.
+//!
+//! Either way a row group ends at [`ROW_GROUP_ROWS`] rows or [`ROW_GROUP_BYTES`] encoded bytes, whichever
+//! comes first: rows alone let a row group of games with huge tags or comments hold gigabytes in memory
+//! until it was written out.
 //!
 //! The schema is fixed by the columns ([`super::table`]), whatever the games contain: a column that is
 //! missing in every game is still there, all null, with its type.
@@ -28,17 +32,35 @@ use parquet::schema::types::ColumnPath;
 
 use super::table::{Cells, Column, Kind};
 
-/// The output side passes batches to the writer in groups of at least this many rows: the writer's cost per
-/// call and column is fixed, and one thread reads in blocks of a few hundred games.
+/// The output side passes batches to the writer in groups of at least this many rows (or
+/// [`WRITE_BYTES`]): the writer's cost per call and column is fixed, and one thread reads in blocks of a few
+/// hundred games.
 const WRITE_ROWS: usize = 16 * 1024;
+
+/// Batches gathered for the writer are passed on once they hold this many bytes of arrays, whatever their
+/// rows: gathering is a copy, worth it for many small batches, not for a few games with huge tags.
+const WRITE_BYTES: usize = 16 << 20;
 
 /// A batch this large goes to the writer as it is (after any gathered before it): per-move batches are,
 /// and copying them into a larger one costs more than the writer saves.
 const DIRECT_ROWS: usize = 4 * 1024;
 
+/// A batch with this many bytes of arrays goes to the writer as it is too.
+const DIRECT_BYTES: usize = 4 << 20;
+
 /// Rows per row group: about what DuckDB and Spark write, large enough to compress well and to keep the
 /// footer small on any input, small enough that a row group in the making stays a few MB.
-const ROW_GROUP_ROWS: usize = 128 * 1024;
+pub const ROW_GROUP_ROWS: usize = 128 * 1024;
+
+/// Encoded (compressed) bytes at which a row group ends, whatever its rows: a row group is held in memory
+/// until it is complete. Rows of ordinary games reach [`ROW_GROUP_ROWS`] long before this; games with huge
+/// tags or comments reach this first. A single row larger than this is a row group of its own.
+pub const ROW_GROUP_BYTES: usize = 64 << 20;
+
+/// Rows handed to the column writers at a time when a worker encodes a batch ([`encode_row_groups`]), at
+/// most: the row group is closed at the first such step past [`ROW_GROUP_BYTES`], so a step is made
+/// smaller when its rows are large.
+const ENCODE_STEP_ROWS: usize = 8 * 1024;
 
 /// The element of a NAG list: never null.
 fn nag_field() -> Field {
@@ -259,31 +281,47 @@ impl From<ParquetError> for ParquetFailure {
 /// How a run writes Parquet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {
-    /// The output side encodes the batches' arrays into row groups of [`ROW_GROUP_ROWS`].
+    /// The output side encodes the batches' arrays into row groups of [`ROW_GROUP_ROWS`] (or
+    /// [`ROW_GROUP_BYTES`]).
     OnOutput,
-    /// Each batch is one row group, encoded by its worker ([`encode_row_group`]).
+    /// Each batch is a row group (or several, past [`ROW_GROUP_BYTES`]), encoded by its worker
+    /// ([`encode_row_groups`]).
     InWorkers,
 }
 
-/// One batch's rows, encoded by its worker: a row group ready to append.
-pub struct EncodedRowGroup {
+/// One row group's column chunks, and its rows.
+struct EncodedRowGroup {
     chunks: Vec<ArrowColumnChunk>,
     rows: usize,
 }
 
-impl std::fmt::Debug for EncodedRowGroup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "EncodedRowGroup({} rows)", self.rows)
+/// One batch's rows, encoded by its worker: row groups ready to append, usually one.
+#[derive(Default)]
+pub struct EncodedRowGroups(Vec<EncodedRowGroup>);
+
+impl EncodedRowGroups {
+    /// How many row groups.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
-/// Encodes a batch into column chunks with writers from `factory` (as the output's writer would).
-pub fn encode_row_group(
-    factory: &ArrowRowGroupWriterFactory,
+impl std::fmt::Debug for EncodedRowGroups {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let rows: Vec<usize> = self.0.iter().map(|g| g.rows).collect();
+        write!(f, "EncodedRowGroups(rows {rows:?})")
+    }
+}
+
+/// Passes a batch's columns to column writers, one per leaf.
+fn write_leaves(
+    writers: &mut [parquet::arrow::arrow_writer::ArrowColumnWriter],
     batch: &RecordBatch,
-) -> Result<EncodedRowGroup, ParquetError> {
-    // The index only matters to encrypted files, which these are not.
-    let mut writers = factory.create_column_writers(0)?;
+) -> Result<(), ParquetError> {
     let mut next = writers.iter_mut();
     for (array, field) in batch.columns().iter().zip(batch.schema().fields()) {
         for leaf in compute_leaves(field, array)? {
@@ -293,33 +331,105 @@ pub fn encode_row_group(
             writer.write(&leaf)?;
         }
     }
+    Ok(())
+}
+
+/// Encodes a batch into column chunks with writers from `factory` (as the output's writer would): one row
+/// group, or one per [`ROW_GROUP_BYTES`] of encoded data.
+pub fn encode_row_groups(
+    factory: &ArrowRowGroupWriterFactory,
+    batch: &RecordBatch,
+) -> Result<EncodedRowGroups, ParquetError> {
+    encode_row_groups_within(factory, batch, ROW_GROUP_BYTES)
+}
+
+/// [`encode_row_groups`] with row groups ending past `row_group_bytes`.
+fn encode_row_groups_within(
+    factory: &ArrowRowGroupWriterFactory,
+    batch: &RecordBatch,
+    row_group_bytes: usize,
+) -> Result<EncodedRowGroups, ParquetError> {
+    let mut groups = Vec::new();
+    let mut open = None;
+    let mut rows = 0;
+    let mut start = 0;
+    // A step of about an eighth of a row group, by the batch's average row (its arrays' room included).
+    let row_bytes = batch.get_array_memory_size() / batch.num_rows().max(1);
+    let step = (row_group_bytes / 8 / row_bytes.max(1)).clamp(1, ENCODE_STEP_ROWS);
+    while start < batch.num_rows() {
+        let len = step.min(batch.num_rows() - start);
+        let writers = match &mut open {
+            Some(writers) => writers,
+            // The index only matters to encrypted files, which these are not.
+            None => open.insert(factory.create_column_writers(0)?),
+        };
+        write_leaves(writers, &batch.slice(start, len))?;
+        start += len;
+        rows += len;
+        let encoded: usize = writers.iter().map(|w| w.get_estimated_total_bytes()).sum();
+        if encoded >= row_group_bytes
+            && let Some(writers) = open.take()
+        {
+            groups.push(close_row_group(writers, rows)?);
+            rows = 0;
+        }
+    }
+    if let Some(writers) = open {
+        groups.push(close_row_group(writers, rows)?);
+    }
+    Ok(EncodedRowGroups(groups))
+}
+
+fn close_row_group(
+    writers: Vec<parquet::arrow::arrow_writer::ArrowColumnWriter>,
+    rows: usize,
+) -> Result<EncodedRowGroup, ParquetError> {
     let chunks = writers
         .into_iter()
         .map(|w| w.close())
         .collect::<Result<_, _>>()?;
-    Ok(EncodedRowGroup {
-        chunks,
-        rows: batch.num_rows(),
-    })
+    Ok(EncodedRowGroup { chunks, rows })
 }
 
-/// Passes the pending batches to the writer as one.
-fn write_pending(
-    writer: &mut ArrowWriter<Vec<u8>>,
-    pending: &mut Vec<RecordBatch>,
-    pending_rows: &mut usize,
-) -> Result<(), ParquetError> {
-    match pending.as_slice() {
-        [] => {}
-        [only] => writer.write(only)?,
-        [first, ..] => {
-            let batch = arrow_select::concat::concat_batches(&first.schema(), pending.iter())?;
-            writer.write(&batch)?;
-        }
+/// Batches gathered on the output side before they go to the writer together.
+#[derive(Default)]
+pub struct Pending {
+    batches: Vec<RecordBatch>,
+    rows: usize,
+    /// Bytes of their arrays (room reserved included).
+    bytes: usize,
+}
+
+impl Pending {
+    fn push(&mut self, batch: &RecordBatch) {
+        self.batches.push(batch.clone());
+        self.rows += batch.num_rows();
+        self.bytes += batch.get_array_memory_size();
     }
-    pending.clear();
-    *pending_rows = 0;
-    Ok(())
+
+    fn full(&self) -> bool {
+        self.rows >= WRITE_ROWS || self.bytes >= WRITE_BYTES
+    }
+
+    /// Passes the pending batches to the writer as one.
+    fn write(&mut self, writer: &mut ArrowWriter<Vec<u8>>) -> Result<(), ParquetError> {
+        match self.batches.as_slice() {
+            [] => {}
+            [only] => writer.write(only)?,
+            [first, ..] => {
+                let batch =
+                    arrow_select::concat::concat_batches(&first.schema(), self.batches.iter())?;
+                writer.write(&batch)?;
+            }
+        }
+        *self = Pending::default();
+        Ok(())
+    }
+}
+
+/// Whether a batch goes to the writer as it is rather than gathered with others.
+fn direct(batch: &RecordBatch) -> bool {
+    batch.num_rows() >= DIRECT_ROWS || batch.get_array_memory_size() >= DIRECT_BYTES
 }
 
 /// How the column chunks are compressed (`stats --compression`).
@@ -335,7 +445,7 @@ pub enum Codec {
 }
 
 /// The writer's settings: the codec, large row groups, no dictionary or statistics where they cannot help.
-fn properties(schema: &SchemaRef, codec: Codec) -> WriterProperties {
+fn properties(schema: &SchemaRef, codec: Codec, row_group_bytes: usize) -> WriterProperties {
     let compression = match codec {
         Codec::Zstd => Compression::ZSTD(ZstdLevel::default()),
         Codec::Lz4 => Compression::LZ4_RAW,
@@ -344,6 +454,7 @@ fn properties(schema: &SchemaRef, codec: Codec) -> WriterProperties {
     let mut props = WriterProperties::builder()
         .set_compression(compression)
         .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+        .set_max_row_group_bytes(Some(row_group_bytes))
         .set_created_by(format!("pgnkit {}", env!("CARGO_PKG_VERSION")));
     // A dictionary pays for text that repeats (names, events, SAN, UCI); numbers compress as well without
     // one, and hashing every value to build it costs more than the encoding itself.
@@ -390,13 +501,13 @@ fn properties(schema: &SchemaRef, codec: Codec) -> WriterProperties {
 pub enum ParquetOut {
     OnOutput {
         writer: ArrowWriter<Vec<u8>>,
-        /// Batches not yet passed to the writer ([`WRITE_ROWS`]).
-        pending: Vec<RecordBatch>,
-        pending_rows: usize,
+        /// Batches not yet passed to the writer ([`WRITE_ROWS`], [`WRITE_BYTES`]).
+        pending: Pending,
     },
     InWorkers {
         writer: SerializedFileWriter<Vec<u8>>,
         factory: Arc<ArrowRowGroupWriterFactory>,
+        row_group_bytes: usize,
     },
 }
 
@@ -407,19 +518,28 @@ impl ParquetOut {
         encoding: Encoding,
         codec: Codec,
     ) -> Result<ParquetOut, ParquetFailure> {
-        let props = properties(schema, codec);
+        Self::with_row_group_bytes(schema, encoding, codec, ROW_GROUP_BYTES)
+    }
+
+    fn with_row_group_bytes(
+        schema: &SchemaRef,
+        encoding: Encoding,
+        codec: Codec,
+        row_group_bytes: usize,
+    ) -> Result<ParquetOut, ParquetFailure> {
+        let props = properties(schema, codec, row_group_bytes);
         let writer = ArrowWriter::try_new(Vec::new(), Arc::clone(schema), Some(props))?;
         Ok(match encoding {
             Encoding::OnOutput => ParquetOut::OnOutput {
                 writer,
-                pending: Vec::new(),
-                pending_rows: 0,
+                pending: Pending::default(),
             },
             Encoding::InWorkers => {
                 let (writer, factory) = writer.into_serialized_writer()?;
                 ParquetOut::InWorkers {
                     writer,
                     factory: Arc::new(factory),
+                    row_group_bytes,
                 }
             }
         })
@@ -440,49 +560,57 @@ impl ParquetOut {
         out: &mut impl Write,
     ) -> Result<(), ParquetFailure> {
         match self {
-            ParquetOut::OnOutput {
-                writer,
-                pending,
-                pending_rows,
-            } => {
-                pending.push(batch.clone());
-                *pending_rows += batch.num_rows();
-                if *pending_rows >= WRITE_ROWS || batch.num_rows() >= DIRECT_ROWS {
-                    write_pending(writer, pending, pending_rows)?;
+            ParquetOut::OnOutput { writer, pending } => {
+                if direct(batch) {
+                    // Written as it is, not copied into a larger one; what was gathered goes first.
+                    pending.write(writer)?;
+                    writer.write(batch)?;
+                } else {
+                    pending.push(batch);
+                    if pending.full() {
+                        pending.write(writer)?;
+                    }
                 }
             }
-            ParquetOut::InWorkers { factory, .. } => {
-                let group = encode_row_group(factory, batch)?;
-                return self.append(group, out);
+            ParquetOut::InWorkers {
+                factory,
+                row_group_bytes,
+                ..
+            } => {
+                let groups = encode_row_groups_within(factory, batch, *row_group_bytes)?;
+                return self.append(groups, out);
             }
         }
         self.drain(out)
     }
 
-    /// Appends a row group a worker encoded, then passes it to `out`.
+    /// Appends the row groups a worker encoded, passing each to `out` as it is appended.
     pub fn append(
         &mut self,
-        group: EncodedRowGroup,
+        groups: EncodedRowGroups,
         out: &mut impl Write,
     ) -> Result<(), ParquetFailure> {
-        if group.rows == 0 {
-            return Ok(());
-        }
-        match self {
-            ParquetOut::OnOutput { .. } => {
-                return Err(ParquetFailure::Encode(ParquetError::General(
-                    "an encoded row group for a writer that encodes its own".into(),
-                )));
+        for group in groups.0 {
+            if group.rows == 0 {
+                continue;
             }
-            ParquetOut::InWorkers { writer, .. } => {
-                let mut row_group = writer.next_row_group()?;
-                for chunk in group.chunks {
-                    chunk.append_to_row_group(&mut row_group)?;
+            match self {
+                ParquetOut::OnOutput { .. } => {
+                    return Err(ParquetFailure::Encode(ParquetError::General(
+                        "an encoded row group for a writer that encodes its own".into(),
+                    )));
                 }
-                row_group.close()?;
+                ParquetOut::InWorkers { writer, .. } => {
+                    let mut row_group = writer.next_row_group()?;
+                    for chunk in group.chunks {
+                        chunk.append_to_row_group(&mut row_group)?;
+                    }
+                    row_group.close()?;
+                }
             }
+            self.drain(out)?;
         }
-        self.drain(out)
+        Ok(())
     }
 
     /// Moves the bytes written so far to `out`. The writer counts the bytes it writes itself, so emptying
@@ -502,12 +630,8 @@ impl ParquetOut {
     /// Writes the last row group and the footer.
     pub fn finish(mut self, out: &mut impl Write) -> Result<(), ParquetFailure> {
         match &mut self {
-            ParquetOut::OnOutput {
-                writer,
-                pending,
-                pending_rows,
-            } => {
-                write_pending(writer, pending, pending_rows)?;
+            ParquetOut::OnOutput { writer, pending } => {
+                pending.write(writer)?;
                 writer.finish()?;
             }
             ParquetOut::InWorkers { writer, .. } => {
@@ -559,7 +683,7 @@ mod tests {
         let dictionary = |props: &WriterProperties, name: &str| {
             props.dictionary_enabled(&ColumnPath::from(name))
         };
-        let moves = properties(&schema(&MOVE_COLUMNS), Codec::Zstd);
+        let moves = properties(&schema(&MOVE_COLUMNS), Codec::Zstd, ROW_GROUP_BYTES);
         for text in [
             "file",
             "san",
@@ -578,7 +702,7 @@ mod tests {
         assert!(dictionary(&moves, "san") && dictionary(&moves, "uci"));
         assert!(!dictionary(&moves, "fen") && !dictionary(&moves, "ply"));
 
-        let games = properties(&schema(&GAME_COLUMNS), Codec::Zstd);
+        let games = properties(&schema(&GAME_COLUMNS), Codec::Zstd, ROW_GROUP_BYTES);
         for text in ["file", "white", "black", "event", "opening_eco"] {
             assert!(stats(&games, text) && dictionary(&games, text), "{text}");
         }
@@ -620,6 +744,67 @@ mod tests {
         assert_eq!(read, (0..next).collect::<Vec<_>>());
     }
 
+    #[test]
+    fn row_groups_end_at_their_bytes_whatever_their_rows() {
+        // Rows of 5 MiB, uncompressed, under a limit of 8 MiB: rows alone (128K of them) would have made one
+        // row group of all. The output's writer ends a row group before a row would take it past the limit;
+        // a worker, encoding a step of rows at a time, at the first step past it.
+        let limit = 8 << 20;
+        let big = 5 << 20;
+        let schema = schema(&[GAME_COLUMNS[1], GAME_COLUMNS[2]]); // game, event
+        for (encoding, expected) in [
+            (Encoding::OnOutput, [1, 1, 1].as_slice()),
+            (Encoding::InWorkers, [2, 1].as_slice()),
+        ] {
+            let mut out = Vec::new();
+            let mut writer =
+                ParquetOut::with_row_group_bytes(&schema, encoding, Codec::None, limit).unwrap();
+            let mut cells = ArrowCells::new(&schema, 1);
+            for row in 0..3u8 {
+                cells.int(i64::from(row));
+                cells.text(&char::from(b'a' + row).to_string().repeat(big));
+                cells.end_row();
+                if encoding == Encoding::OnOutput {
+                    // One row a batch, as a batch holding one game with a huge tag gives: each is written as
+                    // it comes, none gathered into a copy of them all.
+                    let batch = std::mem::replace(&mut cells, ArrowCells::new(&schema, 1));
+                    let batch = batch.finish().unwrap();
+                    assert!(direct(&batch));
+                    writer.write(&batch, &mut out).unwrap();
+                }
+            }
+            if encoding == Encoding::InWorkers {
+                writer.write(&cells.finish().unwrap(), &mut out).unwrap();
+            }
+            writer.finish(&mut out).unwrap();
+
+            let builder =
+                ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(out)).unwrap();
+            let groups: Vec<i64> = builder
+                .metadata()
+                .row_groups()
+                .iter()
+                .map(|g| g.num_rows())
+                .collect();
+            assert_eq!(groups, expected, "{encoding:?}");
+            let mut events = Vec::new();
+            for batch in builder.build().unwrap() {
+                let batch = batch.unwrap();
+                let column = batch
+                    .column(1)
+                    .as_any()
+                    .downcast_ref::<StringArray>()
+                    .unwrap();
+                events.extend(column.iter().map(|v| v.map(|v| (v.len(), v.as_bytes()[0]))));
+            }
+            assert_eq!(
+                events,
+                [Some((big, b'a')), Some((big, b'b')), Some((big, b'c'))],
+                "{encoding:?}"
+            );
+        }
+    }
+
     fn round_trip(schema: &SchemaRef, encoding: Encoding, codec: Codec) {
         let mut out = Vec::new();
         let mut writer = ParquetOut::new(schema, encoding, codec).unwrap();
@@ -640,8 +825,8 @@ mod tests {
             let batch = cells.finish().unwrap();
             match writer.factory() {
                 Some(factory) => {
-                    let group = encode_row_group(&factory, &batch).unwrap();
-                    writer.append(group, &mut out).unwrap();
+                    let groups = encode_row_groups(&factory, &batch).unwrap();
+                    writer.append(groups, &mut out).unwrap();
                 }
                 None => writer.write(&batch, &mut out).unwrap(),
             }

@@ -38,7 +38,7 @@ use crate::validate::{Severity, ValidateOptions, validate_game_with};
 use pgnkit::core::{Claim, Move, Position, Termination};
 use pgnkit::notation::Language;
 use pgnkit::openings::{self, Classifier, Opening};
-use pgnkit::pgn::{GROUP_GAMES, Game, GameReader, GameResult, roster_index};
+use pgnkit::pgn::{GROUP_GAMES, Game, GameReader, GameResult, MAX_BATCH_GAMES, roster_index};
 use pgnkit::walk::{MoveAt, Variant, Visitor, Walk};
 use std::ops::ControlFlow;
 
@@ -452,8 +452,8 @@ pub struct BatchStats {
     pub text: Vec<u8>,
     /// The rows as Arrow arrays, for Parquet encoded on the output side.
     pub table: Option<RecordBatch>,
-    /// The rows as a Parquet row group, encoded here.
-    pub row_group: Option<columnar::EncodedRowGroup>,
+    /// The rows as Parquet row groups, encoded here.
+    pub row_groups: Option<columnar::EncodedRowGroups>,
     pub games: u64,
     pub games_with_errors: u64,
     /// Main-line half-moves replayed.
@@ -489,28 +489,171 @@ impl Shapes {
     }
 }
 
-/// Tag names for `--tags`: PGN tag names (letters, digits, `_`), each once, none the name of a column.
-pub fn check_tags(tags: &[String]) -> Result<(), String> {
+/// At most this many `--tags` columns. Each costs every batch an array builder and every row group a column
+/// chunk, and every CSV or JSON row its empty fields whether or not a game has the tag: twenty thousand made
+/// a 128 KiB batch need hundreds of megabytes. No collection has anywhere near this many tags worth a column.
+pub const MAX_TAG_COLUMNS: usize = 256;
+
+/// The longest `--tags` name, in bytes: every JSON row repeats it as a key.
+pub const MAX_TAG_NAME_BYTES: usize = 255;
+
+/// Why a `--tags` list is refused ([`check_tags`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TagsError {
+    /// More names than [`MAX_TAG_COLUMNS`].
+    TooMany { given: usize },
+    /// Not a PGN tag name (letters, digits and `_`, at most [`MAX_TAG_NAME_BYTES`]).
+    NotATagName(String),
+    /// The name of a column, or one that differs from it only by case: DuckDB, Spark SQL and pandas' readers
+    /// do not tell `Termination` from `termination` (DuckDB renames one `Termination_1`). `holding` is the
+    /// column that already holds the tag's value, when one does.
+    Column {
+        tag: String,
+        column: &'static str,
+        holding: Option<&'static str>,
+    },
+    /// Given twice, or two names that differ only by case (`WhiteElo,whiteelo`).
+    Twice { tag: String, first: String },
+}
+
+/// At most this many characters of a refused name are shown: a command line may hold anything.
+const SHOWN_NAME_CHARS: usize = 40;
+
+fn shown_name(name: &str) -> String {
+    match name.char_indices().nth(SHOWN_NAME_CHARS) {
+        Some((cut, _)) => format!("{}…", &name[..cut]),
+        None => name.to_string(),
+    }
+}
+
+/// The per-game column holding the value of a tag the rows always show (`Termination`: `termination_tag`).
+fn column_holding(tag: &str) -> Option<&'static str> {
+    const SLOT_COLUMNS: [&str; 14] = [
+        "event",
+        "site",
+        "date",
+        "round",
+        "white",
+        "black",
+        "white_elo",
+        "black_elo",
+        "eco",
+        "opening",
+        "result",
+        "termination_tag",
+        "time_control",
+        "variant",
+    ];
+    tag_slot(tag.as_bytes()).map(|k| SLOT_COLUMNS[k])
+}
+
+impl pgnkit::explain::Explain for TagsError {
+    fn explain(&self, locale: crate::messages::Locale) -> String {
+        match self {
+            TagsError::TooMany { given } => crate::localized!(
+                locale,
+                "{} tags: at most {} (each is a column of every row)",
+                "{} balises : au plus {} (chacune est une colonne de chaque ligne)",
+                given,
+                MAX_TAG_COLUMNS
+            ),
+            TagsError::NotATagName(tag) => crate::localized!(
+                locale,
+                "`{}` is not a tag name (letters, digits and `_`, at most {} bytes)",
+                "`{}` n'est pas un nom de balise (lettres, chiffres et `_`, au plus {} octets)",
+                shown_name(tag),
+                MAX_TAG_NAME_BYTES
+            ),
+            TagsError::Column {
+                tag,
+                column,
+                holding,
+            } => {
+                let first = if tag == column {
+                    crate::localized!(
+                        locale,
+                        "`{tag}` is already a column",
+                        "`{tag}` est déjà une colonne"
+                    )
+                } else {
+                    crate::localized!(
+                        locale,
+                        "`{tag}` differs from the column `{column}` only by case, which DuckDB and other SQL tools do not tell apart",
+                        "`{tag}` ne diffère de la colonne `{column}` que par la casse, que DuckDB et d'autres outils SQL ne distinguent pas"
+                    )
+                };
+                match holding {
+                    Some(holding) => crate::localized!(
+                        locale,
+                        "{first}; the tag's value is the column `{holding}`",
+                        "{first} ; la valeur de la balise est la colonne `{holding}`"
+                    ),
+                    None => first,
+                }
+            }
+            TagsError::Twice { tag, first } if tag == first => crate::localized!(
+                locale,
+                "`{tag}` is given twice",
+                "`{tag}` est donnée deux fois"
+            ),
+            TagsError::Twice { tag, first } => crate::localized!(
+                locale,
+                "`{first}` and `{tag}` differ only by case, which DuckDB and other SQL tools do not tell apart",
+                "`{first}` et `{tag}` ne diffèrent que par la casse, que DuckDB et d'autres outils SQL ne distinguent pas"
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for TagsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use pgnkit::explain::Explain;
+        f.write_str(&self.explain(crate::messages::Locale::En))
+    }
+}
+
+impl std::error::Error for TagsError {}
+
+/// Tag names for `--tags`: at most [`MAX_TAG_COLUMNS`] PGN tag names (letters, digits, `_`), each once, none
+/// the name of a column, and no two names among them and the columns that differ only by case.
+pub fn check_tags(tags: &[String]) -> Result<(), TagsError> {
+    if tags.len() > MAX_TAG_COLUMNS {
+        return Err(TagsError::TooMany { given: tags.len() });
+    }
     for (i, tag) in tags.iter().enumerate() {
-        if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-            return Err(format!(
-                "`{tag}` is not a tag name (letters, digits and `_`)"
-            ));
+        if tag.is_empty()
+            || tag.len() > MAX_TAG_NAME_BYTES
+            || !tag.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            return Err(TagsError::NotATagName(tag.clone()));
         }
-        if table::GAME_HEADER.contains(&tag.as_str()) {
-            return Err(format!("`{tag}` is already a column"));
+        if let Some(column) = table::GAME_HEADER
+            .iter()
+            .find(|c| c.eq_ignore_ascii_case(tag))
+        {
+            return Err(TagsError::Column {
+                tag: tag.clone(),
+                column,
+                holding: column_holding(tag),
+            });
         }
-        if tags[..i].contains(tag) {
-            return Err(format!("`{tag}` is given twice"));
+        if let Some(first) = tags[..i].iter().find(|t| t.eq_ignore_ascii_case(tag)) {
+            return Err(TagsError::Twice {
+                tag: tag.clone(),
+                first: first.clone(),
+            });
         }
     }
     Ok(())
 }
 
 /// About the fewest bytes of PGN a game takes (tags included), and a half-move (comments included): the
-/// rows a batch may give, to size its arrays. An overestimate of the rows costs address space, not memory.
+/// rows a batch may give, to size its arrays. An overestimate of the rows costs address space, not memory,
+/// so it is bounded too: a batch of one game of 60 MB would otherwise reserve gigabytes, which a limit on
+/// address space (`ulimit -v`) counts. Past the estimate the arrays grow as needed.
 const GAME_BYTES: usize = 300;
 const MOVE_BYTES: usize = 6;
+const MOST_MOVE_ROWS_RESERVED: usize = 128 * 1024;
 
 /// Runs stats over one batch of games, writing CSV or JSON rows into `buf` (cleared first; pass a recycled
 /// buffer to save allocations) or gathering Arrow arrays (encoded into a row group when `shapes` has the
@@ -536,7 +679,9 @@ pub fn run_batch(
             }
         }
         (Output::Games, Format::Parquet, Some(schema)) => {
-            let mut cells = columnar::ArrowCells::new(schema, games.remaining() / GAME_BYTES);
+            // A batch hands out at most MAX_BATCH_GAMES games.
+            let rows = (games.remaining() / GAME_BYTES).min(MAX_BATCH_GAMES);
+            let mut cells = columnar::ArrowCells::new(schema, rows);
             game_rows(games, &name, opts, &mut out, &mut cells);
             out.set_table(cells.finish()?, shapes)?;
         }
@@ -549,7 +694,7 @@ pub fn run_batch(
             game_rows(games, &name, opts, &mut out, &mut cells);
         }
         (Output::Moves, Format::Parquet, Some(schema)) => {
-            let rows = games.remaining() / MOVE_BYTES;
+            let rows = (games.remaining() / MOVE_BYTES).min(MOST_MOVE_ROWS_RESERVED);
             let cells = columnar::ArrowCells::new(schema, rows);
             let cells = move_rows(games, &name, opts, &mut out, cells);
             out.set_table(cells.finish()?, shapes)?;
@@ -653,7 +798,7 @@ impl BatchStats {
     fn set_table(&mut self, table: RecordBatch, shapes: &Shapes) -> Result<(), ParquetError> {
         match &shapes.row_groups {
             Some(factory) => {
-                self.row_group = Some(columnar::encode_row_group(factory, &table)?);
+                self.row_groups = Some(columnar::encode_row_groups(factory, &table)?);
             }
             None => self.table = Some(table),
         }
@@ -683,6 +828,92 @@ mod tests {
         let s = stats_of(pgn);
         assert!(s.valid, "{pgn}: {:?}", s.first_error);
         s.replayed.expect("replayed").counts
+    }
+
+    fn tags(names: &[&str]) -> Result<(), TagsError> {
+        check_tags(&names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn no_tag_column_differs_from_another_column_only_by_case() {
+        use pgnkit::explain::Explain;
+        assert_eq!(
+            tags(&["UTCDate", "WhiteTitle", "WhiteElo", "TimeControl"]),
+            Ok(())
+        );
+        // A built-in column's name in other capitals (DuckDB read `Termination` as `Termination_1`).
+        let refused = tags(&["Termination"]).unwrap_err();
+        assert_eq!(
+            refused,
+            TagsError::Column {
+                tag: "Termination".into(),
+                column: "termination",
+                holding: Some("termination_tag"),
+            }
+        );
+        assert!(refused.to_string().contains("termination_tag"), "{refused}");
+        assert!(
+            refused
+                .explain(crate::messages::Locale::Fr)
+                .contains("casse")
+        );
+        for clash in ["Event", "ECO", "Plies", "VALID", "Final_Fen", "eco"] {
+            assert!(
+                matches!(tags(&[clash]), Err(TagsError::Column { .. })),
+                "{clash}"
+            );
+        }
+        // Two tags that differ only by case, or the same one twice.
+        assert_eq!(
+            tags(&["WhiteElo", "UTCDate", "whiteelo"]),
+            Err(TagsError::Twice {
+                tag: "whiteelo".into(),
+                first: "WhiteElo".into()
+            })
+        );
+        assert!(matches!(
+            tags(&["Link", "Link"]),
+            Err(TagsError::Twice { .. })
+        ));
+        // Whatever the format: the columns of every table are checked the same way.
+        for output in [Output::Games, Output::Moves] {
+            let opts = StatsOptions {
+                output,
+                tags: vec!["UTCDate".into(), "Link".into()],
+                ..StatsOptions::default()
+            };
+            let columns = opts.columns();
+            for (i, a) in columns.iter().enumerate() {
+                for b in &columns[..i] {
+                    assert!(
+                        !a.name.eq_ignore_ascii_case(b.name),
+                        "{} {}",
+                        a.name,
+                        b.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn absurd_tag_lists_are_refused() {
+        let many: Vec<String> = (0..20_000).map(|i| format!("T{i}")).collect();
+        assert_eq!(check_tags(&many), Err(TagsError::TooMany { given: 20_000 }));
+        assert_eq!(check_tags(&many[..MAX_TAG_COLUMNS]), Ok(()));
+        assert!(check_tags(&many[..MAX_TAG_COLUMNS + 1]).is_err());
+        let long = "T".repeat(MAX_TAG_NAME_BYTES + 1);
+        let refused = check_tags(std::slice::from_ref(&long)).unwrap_err();
+        assert_eq!(refused, TagsError::NotATagName(long.clone()));
+        // The message shows the start of the name, not all of it.
+        assert!(refused.to_string().len() < 200, "{refused}");
+        assert_eq!(check_tags(&[long[1..].to_string()]), Ok(()));
+        for bad in ["", "A B", "Tag-1", "Tagé"] {
+            assert!(
+                matches!(tags(&[bad]), Err(TagsError::NotATagName(_))),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

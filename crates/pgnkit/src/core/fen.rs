@@ -39,6 +39,22 @@ use super::types::{Color, File, Piece, Rank, Square};
 /// The FEN of the initial position.
 pub const STARTING_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The name UCI gives the initial position (`position startpos`): accepted wherever a FEN is asked for on a
+/// command line (`pgnkit fen`, `perft`, `select --reaches`), through [`expand_startpos`].
+pub const STARTPOS: &str = "startpos";
+
+/// The FEN a position argument stands for: [`STARTING_FEN`] for [`STARTPOS`], else the text itself.
+///
+/// ```
+/// use pgnkit::core::fen::{self, STARTING_FEN};
+///
+/// assert_eq!(fen::expand_startpos("startpos"), STARTING_FEN);
+/// assert_eq!(fen::expand_startpos("8/8/8/8/8/8/8/K1k5 w - - 0 1"), "8/8/8/8/8/8/8/K1k5 w - - 0 1");
+/// ```
+pub fn expand_startpos(text: &str) -> &str {
+    if text == STARTPOS { STARTING_FEN } else { text }
+}
+
 /// Which move counter a problem concerns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Counter {
