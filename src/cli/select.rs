@@ -19,7 +19,6 @@ use crate::jobs::select::{
 };
 
 use super::convert::notes_text;
-use super::output::locale;
 use super::output::{
     Paint, exit_code, inputs, locale, no_games_text, plural, progress_bar, read_error, say,
     say_over, show_games, threads, write_failure,
