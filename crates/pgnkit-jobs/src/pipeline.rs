@@ -5,8 +5,9 @@
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, mpsc};
-use std::thread::ThreadId;
+use std::thread::{self, ThreadId};
 
 /// How many work items may be read ahead per worker thread before reading pauses.
 const IN_FLIGHT_PER_THREAD: usize = 4;
@@ -52,8 +53,11 @@ where
     };
     let max_in_flight = jobs * IN_FLIGHT_PER_THREAD;
     let max_queued = ((jobs - 1) * QUEUED_PER_POOL_THREAD) as u64;
-    let (tx, rx) = mpsc::channel::<(u64, R)>();
+    // A worker's result, or the panic it ended with: the calling thread waits for results in order, so a
+    // result that never came (its worker unwound) would leave it waiting forever. It raises the panic instead.
+    let (tx, rx) = mpsc::channel::<(u64, thread::Result<R>)>();
     let work = &work;
+    let take = |r: thread::Result<R>| r.unwrap_or_else(|payload| panic::resume_unwind(payload));
     pool.in_place_scope(|scope| {
         let mut pending: BTreeMap<u64, R> = BTreeMap::new();
         let mut next_out = 0u64;
@@ -80,7 +84,7 @@ where
             while next_in - next_out >= max_in_flight as u64 {
                 match rx.recv() {
                     Ok((seq, r)) => {
-                        pending.insert(seq, r);
+                        pending.insert(seq, take(r));
                         queued -= 1;
                     }
                     Err(_) => break,
@@ -94,12 +98,13 @@ where
             } else {
                 let tx = tx.clone();
                 scope.spawn(move |_| {
-                    let _ = tx.send((seq, work(item)));
+                    let result = panic::catch_unwind(AssertUnwindSafe(|| work(item)));
+                    let _ = tx.send((seq, result));
                 });
                 queued += 1;
             }
             while let Ok((seq, r)) = rx.try_recv() {
-                pending.insert(seq, r);
+                pending.insert(seq, take(r));
                 queued -= 1;
             }
             drain(&mut pending, &mut next_out, &mut stopped);
@@ -108,7 +113,7 @@ where
         while next_out < next_in {
             match rx.recv() {
                 Ok((seq, r)) => {
-                    pending.insert(seq, r);
+                    pending.insert(seq, take(r));
                 }
                 Err(_) => break,
             }
@@ -208,6 +213,33 @@ mod tests {
             assert!(stopped.is_none());
             assert_eq!(out, (0..500).collect::<Vec<_>>(), "jobs = {jobs}");
         }
+    }
+
+    /// A worker that unwound used to leave the calling thread waiting for its result forever: the run hung
+    /// (seen with an allocation failure inside a Parquet encoder under a memory limit).
+    #[test]
+    fn a_panic_in_a_worker_ends_the_run_instead_of_hanging_it() {
+        let (done, finished) = mpsc::channel();
+        std::thread::spawn(move || {
+            let caller = std::thread::current().id();
+            let outcome = panic::catch_unwind(|| {
+                run_ordered(
+                    0..200u32,
+                    2,
+                    // The first item a pool thread takes fails (the calling thread takes items too).
+                    |i| {
+                        assert!(std::thread::current().id() == caller, "item {i} fails");
+                        i
+                    },
+                    |_| ControlFlow::<()>::Continue(()),
+                )
+            });
+            let _ = done.send(outcome.is_err());
+        });
+        let panicked = finished
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .expect("the run ended");
+        assert!(panicked, "the worker's panic reached the caller");
     }
 
     #[test]
