@@ -14,13 +14,14 @@ use crate::jobs::validate::{
 };
 use pgnkit::notation::Language;
 
-use super::diagnostics::{GameLabel, escape_controls, render_problems};
+use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
     BOLD, CYAN, ColorChoice, Paint, YELLOW, exit_code, inputs, locale, no_games_text, plural_here,
     progress_bar, read_error, say, say_over, show_games, threads, write_failure,
 };
 use crate::jobs::localized;
 use crate::jobs::messages::Explain;
+use crate::jobs::safe_text::safe;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Format {
@@ -175,7 +176,7 @@ impl FileNotes {
             "{}{}{}{}{}\n\n",
             paint.show(CYAN, localized_str("note", "remarque")),
             colon(),
-            escape_controls(file),
+            safe(file),
             colon(),
             parts.join("; ")
         )
@@ -319,7 +320,7 @@ pub(crate) fn run(args: Args) -> i32 {
                                     locale(),
                                     "pgnkit: {}: more than {} game{} in this run; duplicate, round and round-numbering checks stopped there (--track-games GAMES follows more)\n",
                                     "pgnkit : {} : plus de {} partie{} dans cette exécution ; les contrôles de doublons, de rondes et de numérotation des rondes s'arrêtent là (--track-games PARTIES en suit davantage)\n",
-                                    names[source],
+                                    safe(&names[source]),
                                     tournament.limit(),
                                     if tournament.limit() == 1 { "" } else { "s" }
                                 ),

@@ -297,6 +297,8 @@ pub struct Detail {
 pub struct Collector {
     limits: Limits,
     tag_checks: bool,
+    /// The language of the cross-game warnings (a duplicate, a player twice in a round).
+    locale: crate::messages::Locale,
     checks: crate::validate::Tournament,
     /// The inputs, in order.
     pub files: Vec<FileSummary>,
@@ -335,6 +337,7 @@ impl Collector {
         Collector {
             limits,
             tag_checks,
+            locale: crate::messages::Locale::En,
             checks: crate::validate::Tournament::new(),
             files: Vec::new(),
             rows: Vec::new(),
@@ -353,6 +356,16 @@ impl Collector {
         }
     }
 
+    /// The collector with its cross-game warnings in `locale` (validate's messages about each game follow
+    /// [`crate::validate::ValidateOptions::messages`]): give both the page's language.
+    pub fn in_locale(self, locale: crate::messages::Locale) -> Collector {
+        Collector {
+            locale,
+            checks: crate::validate::Tournament::new_in(locale),
+            ..self
+        }
+    }
+
     /// The limits in force.
     pub fn limits(&self) -> &Limits {
         &self.limits
@@ -360,7 +373,7 @@ impl Collector {
 
     /// A new input begins: validate's cross-game checks are per file, as `pgnkit validate` makes them.
     pub fn start_file(&mut self, name: &str) {
-        self.checks = crate::validate::Tournament::new();
+        self.checks = crate::validate::Tournament::new_in(self.locale);
         self.files.push(FileSummary {
             name: name.to_string(),
             ..FileSummary::default()
