@@ -93,6 +93,11 @@ pub(crate) fn parse_messages(s: &str) -> Result<Locale, String> {
     Locale::from_code(s).ok_or_else(|| format!("unknown message language '{s}': use en or fr"))
 }
 
+/// `value` with `places` decimals as the run's language writes it: `0.25` in English, `0,25` in French.
+pub(crate) fn decimal_here(value: f64, places: usize) -> String {
+    crate::jobs::messages::localized_decimal(locale(), &format!("{value:.places$}")).into_owned()
+}
+
 /// `s` after a count that takes the plural in the run's language.
 pub(crate) fn plural_here(n: u64) -> &'static str {
     plural_in(locale(), n)

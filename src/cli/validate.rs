@@ -16,8 +16,8 @@ use pgnkit::notation::Language;
 
 use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    BOLD, CYAN, ColorChoice, Paint, YELLOW, exit_code, inputs, locale, no_games_text, plural_here,
-    progress_bar, read_error, say, say_over, show_games, threads, write_failure,
+    BOLD, CYAN, ColorChoice, Paint, YELLOW, decimal_here, exit_code, inputs, locale, no_games_text,
+    plural_here, progress_bar, read_error, say, say_over, show_games, threads, write_failure,
 };
 use crate::jobs::localized;
 use crate::jobs::messages::Explain;
@@ -490,13 +490,14 @@ fn summary_text(s: &RunTotals, elapsed: f64, paint: &Paint) -> String {
     let secs = elapsed.max(1e-9);
     let locale = locale();
     let (games, plies, in_variations) = (s.games, s.plies, s.variation_moves);
-    let mb_per_s = s.bytes as f64 / secs / 1e6;
+    let mb_per_s = decimal_here(s.bytes as f64 / secs / 1e6, 1);
     let games_per_s = s.games as f64 / secs;
+    let elapsed = decimal_here(elapsed, 2);
     let g = plural_here(s.games);
     let mut text = localized!(
         locale,
-        "{} {games} game{g}, {plies} half-moves in the main lines and {in_variations} in variations, in {elapsed:.2} s ({mb_per_s:.1} MB/s, {games_per_s:.0} games/s)\n",
-        "{} {games} partie{g}, {plies} demi-coups dans les lignes principales et {in_variations} dans les variantes, en {elapsed:.2} s ({mb_per_s:.1} Mo/s, {games_per_s:.0} parties/s)\n",
+        "{} {games} game{g}, {plies} half-moves in the main lines and {in_variations} in variations, in {elapsed} s ({mb_per_s} MB/s, {games_per_s:.0} games/s)\n",
+        "{} {games} partie{g}, {plies} demi-coups dans les lignes principales et {in_variations} dans les variantes, en {elapsed} s ({mb_per_s} Mo/s, {games_per_s:.0} parties/s)\n",
         paint.bold(localized_str("validated", "validé :"))
     );
     let verdict = if s.errors == 0 {
