@@ -687,6 +687,29 @@ mod tests {
         assert_eq!(escape("é\tok\n"), "é\tok\n");
     }
 
+    /// A direction control in a name turned the rest of a heading around: it is shown escaped, and each
+    /// value is isolated.
+    #[test]
+    fn direction_controls_are_shown_and_values_isolated() {
+        assert_eq!(escape("Alice\u{202e}"), "Alice\\u{202e}");
+        assert_eq!(
+            escape("a\u{2066}b\u{200f}\u{9b}"),
+            "a\\u{2066}b\\u{200f}\\u{9b}"
+        );
+        let mut out = String::new();
+        push_value("<Bob>\u{202e}", &mut out);
+        assert_eq!(out, "<bdi>&lt;Bob&gt;\\u{202e}</bdi>");
+        let html = page_of(
+            &HOSTILE.replace("<img src=x onerror=alert(1)>", "Alice\u{202e}"),
+            Locale::En,
+        );
+        assert!(!html.contains('\u{202e}'));
+        assert!(
+            html.contains("<bdi>Alice\\u{202e}</bdi> – <bdi>B &amp; &#39;C&#39;</bdi>"),
+            "{html}"
+        );
+    }
+
     #[test]
     fn nothing_is_loaded_from_outside() {
         let html = page_of(HOSTILE, Locale::En);

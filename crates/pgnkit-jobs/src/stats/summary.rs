@@ -858,6 +858,53 @@ mod tests {
         );
     }
 
+    /// Names were cut by characters (31 wide characters took 62 columns) and tags went to the terminal raw;
+    /// French kept the decimal point.
+    #[test]
+    fn names_are_cut_to_columns_and_shown_safe_and_french_figures_take_a_comma() {
+        let mut s = StatsSummary::new(Limits::default());
+        let event = "Open\x1b]0;owned\x07";
+        let wide = "丁".repeat(40);
+        s.add(record(
+            event,
+            &wide,
+            "Ann\u{202e}",
+            (2400, 2200),
+            Outcome::WhiteWins,
+        ));
+        s.add(record(
+            event,
+            "Ann\u{202e}",
+            &wide,
+            (2200, 2400),
+            Outcome::Draw,
+        ));
+        let text = s.render();
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && crate::safe_text::is_unsafe(c)),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("event \"Open\\u{1b}]0;owned\\u{7}\""),
+            "{text}"
+        );
+        assert!(text.contains("Ann\\u{202e}"), "{text}");
+        // 32 columns: fifteen wide characters, the ellipsis and a space.
+        let cut = format!("  {}… ", "丁".repeat(15));
+        assert!(text.contains(&cut), "{text}");
+        assert!(!text.contains(&"丁".repeat(16)), "{text}");
+        // 1½ of 2: 75.0 %.
+        assert!(text.contains("75.0%"), "{text}");
+        let french = s.render_in(Locale::Fr);
+        assert!(
+            french.contains("75,0%") && !french.contains("75.0"),
+            "{french}"
+        );
+        assert!(french.contains("100,0 %"), "{french}");
+    }
+
     #[test]
     fn points_are_written_with_halves() {
         assert_eq!(points(0), "0");
