@@ -16,8 +16,8 @@ use pgnkit::pgn::writer::Keep;
 
 use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    CYAN, ColorChoice, Paint, exit_code, inputs, locale, no_games_warning, plural_here,
-    progress_bar, read_error, say, say_over, show_games, threads, write_failure,
+    CYAN, ColorChoice, Paint, decimal_here, exit_code, inputs, locale, no_games_warning,
+    plural_here, progress_bar, read_error, say, say_over, show_games, threads, write_failure,
 };
 use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
@@ -265,19 +265,20 @@ pub(crate) fn notes_text(notes: &[Note], name: &str, paint: &Paint) -> String {
 fn summary_text(s: &ConvertTotals, elapsed: f64) -> String {
     let (games, out) = (s.games, s.converted + s.kept);
     let (converted, kept, skipped) = (s.converted, s.kept, s.skipped);
-    let mb_per_s = s.bytes as f64 / elapsed.max(1e-9) / 1e6;
+    let mb_per_s = decimal_here(s.bytes as f64 / elapsed.max(1e-9) / 1e6, 1);
+    let elapsed = decimal_here(elapsed, 2);
     let g = plural_here(games);
     let mut text = match locale() {
         crate::jobs::messages::Locale::En => {
             let were = if kept == 1 { "it was" } else { "they were" };
             format!(
-                "{games} game{g} in, {out} out ({converted} converted, {kept} not converted and kept as {were}), {skipped} skipped, in {elapsed:.2} s ({mb_per_s:.1} MB/s)\n"
+                "{games} game{g} in, {out} out ({converted} converted, {kept} not converted and kept as {were}), {skipped} skipped, in {elapsed} s ({mb_per_s} MB/s)\n"
             )
         }
         crate::jobs::messages::Locale::Fr => {
             let k = plural_here(kept);
             format!(
-                "{games} partie{g} lue{g}, {out} écrite{o} ({converted} convertie{c}, {kept} non convertie{k} et gardée{k} telle{k} quelle{k}), {skipped} ignorée{i}, en {elapsed:.2} s ({mb_per_s:.1} Mo/s)\n",
+                "{games} partie{g} lue{g}, {out} écrite{o} ({converted} convertie{c}, {kept} non convertie{k} et gardée{k} telle{k} quelle{k}), {skipped} ignorée{i}, en {elapsed} s ({mb_per_s} Mo/s)\n",
                 o = plural_here(out),
                 c = plural_here(converted),
                 i = plural_here(skipped)

@@ -6,6 +6,7 @@ use crate::jobs::validate::{GameReport, Problem, Severity};
 use crate::jobs::messages::Locale;
 
 use super::output::{BOLD, CYAN, Paint, RED, YELLOW, locale};
+use crate::jobs::safe_text::{char_columns, columns, safe};
 
 /// What names a game in a diagnostic's heading.
 pub(crate) struct GameLabel<'r> {
@@ -47,13 +48,12 @@ pub(crate) fn render_problems(
     let players = if label.white.is_empty() && label.black.is_empty() {
         String::new()
     } else {
-        escape_controls(&[", ", &name(label.white), " – ", &name(label.black)].concat())
-            .into_owned()
+        safe(&[", ", &name(label.white), " – ", &name(label.black)].concat()).into_owned()
     };
     let round = if label.round.is_empty() || label.round == "?" || label.round == "-" {
         String::new()
     } else {
-        escape_controls(&[word(", round ", ", ronde "), label.round].concat()).into_owned()
+        safe(&[word(", round ", ", ronde "), label.round].concat()).into_owned()
     };
     for p in problems {
         let (colour, severity) = match p.severity {
@@ -68,7 +68,7 @@ pub(crate) fn render_problems(
             text,
         );
         text.push_str(word(": ", " : "));
-        paint.push(BOLD, &escape_controls(&p.message), text);
+        paint.push(BOLD, &safe(&p.message), text);
         if p.times() > 1 {
             let more = p.times() - 1;
             text.push_str(word(" (and ", " (et "));
@@ -84,7 +84,7 @@ pub(crate) fn render_problems(
             paint.push(CYAN, "-->", text);
             text.push(' ');
         }
-        text.push_str(&escape_controls(label.file));
+        text.push_str(&safe(label.file));
         text.push(':');
         pgnkit::core::decimal::push(text, p.line);
         text.push(':');
@@ -102,7 +102,7 @@ pub(crate) fn render_problems(
             text.push_str("; ");
             text.push_str(n);
             text.push(' ');
-            text.push_str(&escape_controls(m));
+            text.push_str(&safe(m));
             if p.in_variation {
                 text.push_str(word(" in a variation", " dans une variante"));
             }
@@ -113,16 +113,21 @@ pub(crate) fn render_problems(
         }
         if !p.source_line.is_empty() {
             let line = p.line.to_string();
+            // As wide as what it stands under: a tab for a tab, two spaces under a wide character.
             let caret_at: String = p
                 .source_line
                 .chars()
                 .take(p.source_caret as usize)
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .flat_map(|c| {
+                    let (pad, n) = if c == '\t' {
+                        ('\t', 1)
+                    } else {
+                        (' ', char_columns(c))
+                    };
+                    std::iter::repeat_n(pad, n)
+                })
                 .collect();
-            let caret_len = p
-                .move_text
-                .as_ref()
-                .map_or(1, |m| escape_controls(m).chars().count().max(1));
+            let caret_len = p.move_text.as_ref().map_or(1, |m| columns(m).max(1));
             let gutter = " ".repeat(line.len());
             // gutter and bar
             text.push_str(&gutter);
@@ -149,26 +154,9 @@ pub(crate) fn render_problems(
             text.push_str("  ");
             paint.push(CYAN, word("= help:", "= aide :"), text);
             text.push(' ');
-            text.push_str(&escape_controls(s));
+            text.push_str(&safe(s));
             text.push('\n');
         }
         text.push('\n');
     }
-}
-
-/// `text` with its control characters (ESC, BEL, NUL... from a tag, a move or a file name) escaped as
-/// `\u{1b}`: a terminal must only ever receive the text pgnkit means to show.
-pub(crate) fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control()) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    std::borrow::Cow::Owned(
-        text.chars()
-            .flat_map(|c| {
-                let escaped = c.is_control().then(|| c.escape_default());
-                let plain = (!c.is_control()).then_some(c);
-                escaped.into_iter().flatten().chain(plain)
-            })
-            .collect(),
-    )
 }

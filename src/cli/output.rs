@@ -16,7 +16,7 @@ use crate::jobs::input::{self, Source};
 use crate::jobs::pipeline::default_jobs;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::diagnostics::escape_controls;
+use crate::jobs::safe_text::safe;
 
 /// The inputs named on the command line, directories expanded; `None` once the reason is said on stderr
 /// (the exit code is then 2). What a directory search left out (a FIFO, a second link to a file or a
@@ -27,13 +27,13 @@ pub(crate) fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
             for skipped in &found.skipped {
                 let _ = say(&format!(
                     "pgnkit: warning: {}\n",
-                    escape_controls(&skipped.to_string())
+                    safe(&skipped.to_string())
                 ));
             }
             Some(found.sources)
         }
         Err(e) => {
-            let _ = say(&format!("pgnkit: {}\n", escape_controls(&e.to_string())));
+            let _ = say(&format!("pgnkit: {}\n", safe(&e.to_string())));
             None
         }
     }
@@ -91,6 +91,11 @@ pub(crate) fn locale_from_env() -> Locale {
 /// `--messages`: `en` or `fr`.
 pub(crate) fn parse_messages(s: &str) -> Result<Locale, String> {
     Locale::from_code(s).ok_or_else(|| format!("unknown message language '{s}': use en or fr"))
+}
+
+/// `value` with `places` decimals as the run's language writes it: `0.25` in English, `0,25` in French.
+pub(crate) fn decimal_here(value: f64, places: usize) -> String {
+    crate::jobs::messages::localized_decimal(locale(), &format!("{value:.places$}")).into_owned()
 }
 
 /// `s` after a count that takes the plural in the run's language.
@@ -288,7 +293,7 @@ pub(crate) fn show_games(bar: &ProgressBar, games: u64) {
 /// is that of stderr.
 pub(crate) fn read_error(bar: &ProgressBar, message: &str) -> io::Result<()> {
     // the message names a file: its name may hold anything
-    say_over(bar, &format!("pgnkit: {}\n", escape_controls(message)))
+    say_over(bar, &format!("pgnkit: {}\n", safe(message)))
 }
 
 /// Exit code for a failed write: a closed pipe (`| head`) is a normal way to stop reading, so 0; anything

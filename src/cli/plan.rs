@@ -17,7 +17,7 @@ use crate::jobs::input::Source;
 use crate::jobs::localized;
 use crate::jobs::messages::Locale;
 
-use super::diagnostics::escape_controls;
+use crate::jobs::safe_text;
 
 /// What an output is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,7 +135,7 @@ pub(crate) enum Refusal {
 }
 
 fn shown(path: &Path) -> String {
-    escape_controls(&path.display().to_string()).into_owned()
+    safe_text::safe(&path.display().to_string()).into_owned()
 }
 
 impl Refusal {

@@ -76,7 +76,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let jobs = threads(args.jobs, args.quiet);
     let bar = progress_bar(&sources, args.quiet);
     let names: Vec<Arc<str>> = sources.iter().map(|s| s.display_name().into()).collect();
-    let mut collector = Collector::new(limits, opts.tag_checks);
+    let mut collector = Collector::new(limits, opts.tag_checks).in_locale(opts.messages);
     let mut io_errors = 0u64;
     let stopped = bulk::run(
         &sources,

@@ -573,7 +573,7 @@ pub(crate) fn open_planned(planned: &Planned) -> Option<Output> {
         Err(e) => {
             let _ = say(&format!(
                 "pgnkit: {}: {e}\n",
-                super::diagnostics::escape_controls(&planned.given.display().to_string())
+                crate::jobs::safe_text::safe(&planned.given.display().to_string())
             ));
             None
         }

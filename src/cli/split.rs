@@ -22,10 +22,10 @@ use unicode_normalization::UnicodeNormalization;
 use crate::jobs::localized;
 use crate::jobs::select::SplitBy;
 
-use super::diagnostics::escape_controls;
 use super::output::{locale, say, write_failure};
 use super::plan::Planned;
 use super::sink::{PlaceFailure, StagedDir};
+use crate::jobs::safe_text;
 
 /// The most group files kept open at once, whatever the process may open: each holds a 64 KiB buffer.
 const MAX_OPEN_FILES: usize = 64;
@@ -67,7 +67,7 @@ impl Splitter {
             Err(e) => {
                 let _ = say(&format!(
                     "pgnkit: {}: {e}\n",
-                    escape_controls(&planned.given.display().to_string())
+                    safe_text::safe(&planned.given.display().to_string())
                 ));
                 return None;
             }
@@ -145,7 +145,7 @@ impl Splitter {
             e.kind(),
             format!(
                 "{}: {e}",
-                escape_controls(&self.shown.join(name).display().to_string())
+                safe_text::safe(&self.shown.join(name).display().to_string())
             ),
         )
     }
@@ -170,7 +170,7 @@ impl Splitter {
         let Some(staged) = self.staged.take() else {
             return 2;
         };
-        let shown = escape_controls(&self.shown.display().to_string()).into_owned();
+        let shown = safe_text::safe(&self.shown.display().to_string()).into_owned();
         match staged.commit() {
             Ok(()) => code,
             Err(PlaceFailure::Filled) => {

@@ -14,7 +14,8 @@ use super::output::{
 };
 use super::sink::open_output;
 use crate::jobs::localized;
-use crate::jobs::messages::Locale;
+use crate::jobs::messages::{Locale, localized_decimal};
+use crate::jobs::safe_text::{Align, name_column, push_cell, safe};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
@@ -151,35 +152,44 @@ pub(crate) fn run(args: Args) -> i32 {
                 Err(e) => {
                     let _ = say(&format!(
                         "pgnkit standings: cannot write {} — {} — {} as TRF: {e}\n",
-                        key.event, key.site, key.year
+                        safe(&key.event),
+                        safe(&key.site),
+                        safe(&key.year)
                     ));
                     return 2;
                 }
             },
             several => {
-                let mut message = format!(
-                    "pgnkit standings: --format trf writes one tournament; the inputs hold {}{}:\n",
-                    several.len(),
-                    if args.event.is_some() {
-                        " with that Event (tell them apart by giving only the files of one)"
-                    } else {
-                        ": choose one with --event NAME"
-                    }
-                );
+                let n = several.len();
+                let mut message = match args.event {
+                    Some(_) => localized!(
+                        locale(),
+                        "pgnkit standings: --format trf writes one tournament; the inputs hold {n} with that Event (tell them apart by giving only the files of one):\n",
+                        "pgnkit standings : --format trf écrit un seul tournoi ; les entrées en contiennent {n} de ce nom d'Event (séparez-les en ne donnant que les fichiers de l'un d'eux) :\n"
+                    ),
+                    None => localized!(
+                        locale(),
+                        "pgnkit standings: --format trf writes one tournament; the inputs hold {n}: choose one with --event NAME:\n",
+                        "pgnkit standings : --format trf écrit un seul tournoi ; les entrées en contiennent {n} : choisissez-en un avec --event NOM :\n"
+                    ),
+                };
                 // A database holds thousands: the first ones say what to choose from.
                 for (key, _, rows) in several.iter().take(TOURNAMENTS_LISTED) {
-                    message.push_str(&format!(
-                        "  {} — {} — {} ({} players)\n",
-                        key.event,
-                        key.site,
-                        key.year,
-                        rows.len()
+                    // Whole, so that the name can be given to --event, but safe to print.
+                    let (event, site, year) = (safe(&key.event), safe(&key.site), safe(&key.year));
+                    let players = rows.len();
+                    message.push_str(&localized!(
+                        locale(),
+                        "  {event} — {site} — {year} ({players} players)\n",
+                        "  {event} — {site} — {year} ({players} joueurs)\n"
                     ));
                 }
-                if several.len() > TOURNAMENTS_LISTED {
-                    message.push_str(&format!(
-                        "  ... and {} more\n",
-                        several.len() - TOURNAMENTS_LISTED
+                if n > TOURNAMENTS_LISTED {
+                    let more = n - TOURNAMENTS_LISTED;
+                    message.push_str(&localized!(
+                        locale(),
+                        "  ... and {more} more\n",
+                        "  ... et {more} autres\n"
                     ));
                 }
                 let _ = say(&message);
@@ -303,66 +313,62 @@ fn json(ranked: &[Ranked<'_>]) -> String {
 fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak]) -> String {
     let mut out = String::new();
     let names: Vec<&str> = tiebreaks.iter().map(|t| t.name()).collect();
+    let locale = locale();
     for (key, t, rows) in ranked {
-        let (event, site, year, players) = (&key.event, &key.site, &key.year, rows.len());
+        // Said whole (it is what `--event` wants), but safe to print.
+        let (event, site, year) = (safe(&key.event), safe(&key.site), safe(&key.year));
+        let players = rows.len();
         out.push_str(&localized!(
-            locale(),
+            locale,
             "{event} — {site} — {year}: {players} players",
             "{event} — {site} — {year} : {players} joueurs"
         ));
         if t.unfinished > 0 {
             let n = t.unfinished;
             out.push_str(&localized!(
-                locale(),
+                locale,
                 ", unfinished games (not scored): {n}",
                 ", parties inachevées (non comptées) : {n}"
             ));
         }
         let names = names.join(", ");
         out.push_str(&localized!(
-            locale(),
+            locale,
             "; ranked by points, then {names}\n",
             " ; classés aux points, puis {names}\n"
         ));
-        if let Some(said) = t.left_out.said(locale()) {
+        if let Some(said) = t.left_out.said(locale) {
             out.push_str(&format!("  ({said})\n"));
         }
-        let width = rows
-            .iter()
-            .map(|r| r.player.chars().count())
-            .max()
-            .unwrap_or(6)
-            .max(6);
-        out.push_str(&match locale() {
-            Locale::En => format!(
-                "  rank  {:width$}  rating  points  games  wins  buchholz  bh-cut1  s-b      aro  perf  d-e\n",
-                "player"
-            ),
-            // The same widths as the rows: rang, Elo, parties, gains, moyenne des adversaires, confrontation
+        // Names are cut to a column of at most NAME_COLUMNS: a row's length does not grow with the longest
+        // name of the tournament.
+        let player = localized!(locale, "player", "joueur");
+        let width = name_column(rows.iter().map(|r| r.player.as_str()), &player);
+        out.push_str(&match locale {
+            Locale::En => "  rank  ".to_string(),
+            Locale::Fr => format!("  {:>4}  ", "rang"),
+        });
+        push_cell(&mut out, &player, width, Align::Left);
+        out.push_str(match locale {
+            Locale::En => {
+                "  rating  points  games  wins  buchholz  bh-cut1  s-b      aro  perf  d-e\n"
+            }
+            // The same widths as the rows: Elo, parties, gains, moyenne des adversaires, confrontation
             // directe.
-            Locale::Fr => format!(
-                "  {:>4}  {:width$}  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}  {:>3}\n",
-                "rang", "joueur", "Elo", "points", "part.", "gain", "buchholz", "bh-cut1", "s-b", "m.adv", "perf",
-                "c-d"
-            ),
+            Locale::Fr => {
+                "     Elo  points  part.  gain  buchholz  bh-cut1    s-b  m.adv  perf  c-d\n"
+            }
         });
         for r in rows {
             // The unfinished count (f[4]) is said once per tournament above the table.
-            let f = r.figures("-");
+            let f = r
+                .figures("-")
+                .map(|v| localized_decimal(locale, &v).into_owned());
+            out.push_str(&format!("  {:>4}  ", r.rank));
+            push_cell(&mut out, &r.player, width, Align::Left);
             out.push_str(&format!(
-                "  {:>4}  {:width$}  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}  {:>3}\n",
-                r.rank,
-                r.player,
-                f[0],
-                f[1],
-                f[2],
-                f[3],
-                f[5],
-                f[6],
-                f[7],
-                f[8],
-                f[9],
-                f[10],
+                "  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}  {:>3}\n",
+                f[0], f[1], f[2], f[3], f[5], f[6], f[7], f[8], f[9], f[10],
             ));
         }
         out.push('\n');

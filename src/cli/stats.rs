@@ -16,8 +16,8 @@ use crate::jobs::stats::table;
 use crate::jobs::stats::{BatchStats, Format, Output, Shapes, StatsOptions, run_batch};
 
 use super::output::{
-    exit_code, inputs, locale, no_games_warning, progress_bar, read_error, say, show_games,
-    threads, write_failure,
+    decimal_here, exit_code, inputs, locale, no_games_warning, progress_bar, read_error, say,
+    show_games, threads, write_failure,
 };
 use super::sink::open_output;
 use super::validate::{LangArg, parse_lang};
@@ -353,14 +353,14 @@ pub(crate) fn run(args: Args) -> i32 {
         let secs = started.elapsed().as_secs_f64().max(1e-9);
         let closing = crate::jobs::localized!(
             locale(),
-            "pgnkit stats: {} games, {} half-moves, {} with errors; {:.1} MB in {:.2} s ({:.1} MB/s, {:.0} games/s)\n",
-            "pgnkit stats : {} parties, {} demi-coups, {} avec erreurs ; {:.1} Mo en {:.2} s ({:.1} Mo/s, {:.0} parties/s)\n",
+            "pgnkit stats: {} games, {} half-moves, {} with errors; {} MB in {} s ({} MB/s, {:.0} games/s)\n",
+            "pgnkit stats : {} parties, {} demi-coups, {} avec erreurs ; {} Mo en {} s ({} Mo/s, {:.0} parties/s)\n",
             totals.games,
             totals.plies,
             totals.games_with_errors,
-            totals.bytes as f64 / 1e6,
-            secs,
-            totals.bytes as f64 / 1e6 / secs,
+            decimal_here(totals.bytes as f64 / 1e6, 1),
+            decimal_here(secs, 2),
+            decimal_here(totals.bytes as f64 / 1e6 / secs, 1),
             totals.games as f64 / secs
         );
         if let Err(e) = say(&closing) {

@@ -14,13 +14,14 @@ use crate::jobs::validate::{
 };
 use pgnkit::notation::Language;
 
-use super::diagnostics::{GameLabel, escape_controls, render_problems};
+use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    BOLD, CYAN, ColorChoice, Paint, YELLOW, exit_code, inputs, locale, no_games_text, plural_here,
-    progress_bar, read_error, say, say_over, show_games, threads, write_failure,
+    BOLD, CYAN, ColorChoice, Paint, YELLOW, decimal_here, exit_code, inputs, locale, no_games_text,
+    plural_here, progress_bar, read_error, say, say_over, show_games, threads, write_failure,
 };
 use crate::jobs::localized;
 use crate::jobs::messages::Explain;
+use crate::jobs::safe_text::safe;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Format {
@@ -175,7 +176,7 @@ impl FileNotes {
             "{}{}{}{}{}\n\n",
             paint.show(CYAN, localized_str("note", "remarque")),
             colon(),
-            escape_controls(file),
+            safe(file),
             colon(),
             parts.join("; ")
         )
@@ -319,7 +320,7 @@ pub(crate) fn run(args: Args) -> i32 {
                                     locale(),
                                     "pgnkit: {}: more than {} game{} in this run; duplicate, round and round-numbering checks stopped there (--track-games GAMES follows more)\n",
                                     "pgnkit : {} : plus de {} partie{} dans cette exécution ; les contrôles de doublons, de rondes et de numérotation des rondes s'arrêtent là (--track-games PARTIES en suit davantage)\n",
-                                    names[source],
+                                    safe(&names[source]),
                                     tournament.limit(),
                                     if tournament.limit() == 1 { "" } else { "s" }
                                 ),
@@ -489,13 +490,14 @@ fn summary_text(s: &RunTotals, elapsed: f64, paint: &Paint) -> String {
     let secs = elapsed.max(1e-9);
     let locale = locale();
     let (games, plies, in_variations) = (s.games, s.plies, s.variation_moves);
-    let mb_per_s = s.bytes as f64 / secs / 1e6;
+    let mb_per_s = decimal_here(s.bytes as f64 / secs / 1e6, 1);
     let games_per_s = s.games as f64 / secs;
+    let elapsed = decimal_here(elapsed, 2);
     let g = plural_here(s.games);
     let mut text = localized!(
         locale,
-        "{} {games} game{g}, {plies} half-moves in the main lines and {in_variations} in variations, in {elapsed:.2} s ({mb_per_s:.1} MB/s, {games_per_s:.0} games/s)\n",
-        "{} {games} partie{g}, {plies} demi-coups dans les lignes principales et {in_variations} dans les variantes, en {elapsed:.2} s ({mb_per_s:.1} Mo/s, {games_per_s:.0} parties/s)\n",
+        "{} {games} game{g}, {plies} half-moves in the main lines and {in_variations} in variations, in {elapsed} s ({mb_per_s} MB/s, {games_per_s:.0} games/s)\n",
+        "{} {games} partie{g}, {plies} demi-coups dans les lignes principales et {in_variations} dans les variantes, en {elapsed} s ({mb_per_s} Mo/s, {games_per_s:.0} parties/s)\n",
         paint.bold(localized_str("validated", "validé :"))
     );
     let verdict = if s.errors == 0 {

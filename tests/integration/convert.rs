@@ -120,6 +120,38 @@ fn french_fixture_converts_to_the_expected_english() {
     assert_eq!(again.stdout, out.stdout);
 }
 
+/// The mark on a game not converted was half English under `--messages fr` (`{pgnkit: not converted:
+/// impossible de lire ... (line 3, column 17)}`): it follows the language of the messages, all of it.
+#[test]
+fn the_mark_on_a_game_not_converted_is_in_one_language() {
+    let game = "[Event \"x\"]\n\n1. e4 e5 2. Cf3 Nc6 3. Fb5 a6 *\n";
+    let marked = |lang: &str| {
+        let out = pgnkit(
+            &["convert", "-q", "--messages", lang, "-"],
+            Some(game.as_bytes()),
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", show(&["convert"], &out));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let start = text.find("{pgnkit").expect("the mark");
+        text[start..start + text[start..].find('}').unwrap() + 1].to_string()
+    };
+    let french = marked("fr");
+    assert!(
+        french.starts_with("{pgnkit : partie non convertie : impossible de lire \"Nc6\"")
+            && french.ends_with("(ligne 3, colonne 17)}"),
+        "{french}"
+    );
+    for english in ["not converted", "line", "column", "cannot"] {
+        assert!(!french.contains(english), "{english} in {french}");
+    }
+    let english = marked("en");
+    assert!(
+        english.starts_with("{pgnkit: not converted: cannot read \"Nc6\"")
+            && english.ends_with("(line 3, column 17)}"),
+        "{english}"
+    );
+}
+
 #[test]
 fn invalid_game_is_copied_through_with_a_located_diagnostic() {
     let input = fixture("invalid.pgn");

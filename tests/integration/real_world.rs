@@ -329,6 +329,164 @@ fn control_bytes_never_reach_the_terminal() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A game of one tournament between `white` and `black`, a 1-0.
+fn decided_game(event: &str, white: &str, black: &str) -> String {
+    format!(
+        "[Event \"{event}\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"1-0\"]\n\n1-0\n\n"
+    )
+}
+
+/// The text table padded every row to the tournament's longest name: 10,000 players and one name of 65,535
+/// characters made a table of gigabytes (here a failed allocation under the cap), and a name of 65,536
+/// characters ended the run on a panic (`Formatting argument out of range`). Names are now cut to a column of
+/// at most 32 terminal columns, in `standings` and in `stats --summary` alike.
+#[test]
+fn a_name_of_any_length_keeps_the_text_tables_bounded() {
+    let dir = temp_dir("long-names");
+    let mut players: Vec<String> = (0..10_000).map(|i| format!("Player {i:05}")).collect();
+    players[5_000] = "L".repeat(65_535);
+    let wide_field: String = players
+        .chunks(2)
+        .map(|pair| decided_game("Big", &pair[0], &pair[1]))
+        .collect();
+    let wide_file = dir.join("wide-field.pgn");
+    std::fs::write(&wide_file, &wide_field).unwrap();
+    // Past what a format width can say, and a name of wide characters (two terminal columns each).
+    let huge = "M".repeat(65_536);
+    let chinese = "丁".repeat(400_000);
+    let huge_file = dir.join("huge-names.pgn");
+    std::fs::write(&huge_file, decided_game("Huge", &huge, &chinese)).unwrap();
+
+    // Each long name's row: its first 31 characters and an ellipsis, the rest of the row after them; fifteen
+    // wide characters (30 columns), the ellipsis and a space of padding make the 32 columns too.
+    let cut = |c: &str, n: usize| format!("{}…", c.repeat(n));
+    for (file, shown) in [
+        (&wide_file, vec![cut("L", 31)]),
+        (
+            &huge_file,
+            vec![cut("M", 31), format!("{} ", cut("丁", 15))],
+        ),
+    ] {
+        let input = std::fs::metadata(file).unwrap().len() as usize;
+        for command in [&["standings"][..], &["stats", "--summary"]] {
+            let out_file = dir.join("out.txt");
+            let mut args = command.to_vec();
+            args.extend(["-j2", path_str(file)]);
+            let out = run_within_address_space(256 << 10, &args, Some(&out_file));
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+            let text = std::fs::read_to_string(&out_file).unwrap();
+            // A row of some hundred bytes per player: linear in the input.
+            assert!(
+                text.len() <= 2 * input,
+                "{args:?}: {} bytes out of {input} in",
+                text.len()
+            );
+            for name in &shown {
+                assert!(text.contains(name.as_str()), "{args:?}: no {name}");
+            }
+            assert!(!text.contains(&"丁".repeat(16)), "{args:?}");
+            assert!(
+                text.lines().all(|l| l.chars().count() < 160),
+                "{args:?}: a line of {} characters",
+                text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether a terminal could take `c` as a command or reorder the line with it: a control character but the
+/// line feed (C0, DEL, C1), a direction control, a line or paragraph separator.
+fn obeyed_by_a_terminal(c: char) -> bool {
+    (c.is_control() && c != '\n')
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+        || matches!(
+            c,
+            '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{2028}' | '\u{2029}'
+        )
+}
+
+/// An event named with an OSC window title, names with colours, a backspace, a carriage return, the C1 CSI and
+/// direction controls: `standings`' table and its list of tournaments for `--format trf`, `stats --summary`
+/// and validate's location line printed them raw (validate only escaped C0 controls).
+#[test]
+fn nothing_a_terminal_would_obey_reaches_it_from_any_text_output() {
+    let dir = temp_dir("terminal-text");
+    let file = dir.join("hostile.pgn");
+    let title = "Open\x1b]0;owned\x07";
+    let names = [
+        "Ann\x1b[31mRED",
+        "Bob\x08\x08\x08Eve",
+        "Carl\rDan",
+        "Dora\u{9b}2J",
+        "Emil\u{202e}",
+        "Finn\u{2066}x\u{200f}y\u{061c}",
+    ];
+    let mut pgn = String::new();
+    for (i, white) in names.iter().enumerate() {
+        for black in &names[i + 1..] {
+            pgn.push_str(&decided_game(title, white, black));
+        }
+    }
+    // A second tournament, so that --format trf lists both.
+    pgn.push_str(&decided_game("Other\u{202e}", "X", "Y"));
+    // A move that cannot be played, for validate's location line.
+    pgn.push_str(
+        "[Event \"Blitz\"]\n[White \"Gus\u{202e}\x1b[2J\"]\n[Black \"Hal\"]\n[Round \"1\u{202e}\"]\n\n1. e4 e5 2. Qxe5 1-0\n\n",
+    );
+    std::fs::write(&file, &pgn).unwrap();
+    let path = path_str(&file);
+    let runs: [&[&str]; 5] = [
+        &["standings", path],
+        &["standings", "--format", "trf", path],
+        &["stats", "--summary", path],
+        &["validate", "--color", "never", path],
+        &["convert", "-o", "/dev/null", path],
+    ];
+    for args in runs {
+        let out = run(args);
+        for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            let text = String::from_utf8_lossy(bytes);
+            let raw: Vec<char> = text.chars().filter(|&c| obeyed_by_a_terminal(c)).collect();
+            assert!(raw.is_empty(), "{args:?} {stream}: raw {raw:?} in\n{text}");
+        }
+    }
+    let table = stdout(&run(&["standings", path]));
+    for shown in [
+        "Open\\u{1b}]0;owned\\u{7}",
+        "Ann\\u{1b}[31mRED",
+        "Bob\\u{8}\\u{8}\\u{8}Eve",
+        "Carl\\rDan",
+        "Dora\\u{9b}2J",
+        "Emil\\u{202e}",
+        "Finn\\u{2066}x\\u{200f}y\\u{61c}",
+    ] {
+        assert!(table.contains(shown), "{shown} not in\n{table}");
+    }
+    let trf = run(&["standings", "--format", "trf", path]);
+    assert_eq!(trf.status.code(), Some(2));
+    let listed = String::from_utf8_lossy(&trf.stderr);
+    assert!(
+        listed.contains("  Open\\u{1b}]0;owned\\u{7} — S — 2024 (6 players)")
+            && listed.contains("  Other\\u{202e} — S — 2024 (2 players)"),
+        "{listed}"
+    );
+    let summary = stdout(&run(&["stats", "--summary", path]));
+    assert!(
+        summary.contains("event \"Open\\u{1b}]0;owned\\u{7}\"")
+            && summary.contains("Emil\\u{202e}"),
+        "{summary}"
+    );
+    // validate's location line: the names and the round, each control shown escaped.
+    let validated = stdout(&run(&["validate", "--color", "never", path]));
+    assert!(
+        validated.contains("Gus\\u{202e}\\u{1b}[2J – Hal, round 1\\u{202e}; 2. Qxe5)"),
+        "{validated}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn each_tag_value_and_comment_is_decoded_on_its_own() {
     let dir = temp_dir("encodings");

@@ -236,6 +236,111 @@ fn a_hostile_name_is_shown_as_text() {
     );
 }
 
+/// A White name ending in U+202E (right-to-left override) turned the rest of the game's heading around
+/// (everything after "Alice" read backwards). The control is now shown escaped, as on a
+/// terminal, and each value sits in its own isolate, so a name in a right-to-left script reads right without
+/// moving the words around it.
+#[test]
+fn a_direction_control_in_a_name_stays_inside_the_name() {
+    let dir = temp_dir("bidi");
+    let path = dir.join("bidi.pgn");
+    let arabic = "\u{639}\u{628}\u{62f} \u{627}\u{644}\u{644}\u{647}";
+    std::fs::write(
+        &path,
+        format!(
+            "[Event \"Open\u{2067}\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"Alice\u{202e}\"]\n[Black \"{arabic}\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qxe5 1-0\n"
+        ),
+    )
+    .unwrap();
+    let (code, html) = report(&dir, &[path.to_str().unwrap()]);
+    assert_eq!(code, Some(1));
+    let raw: Vec<char> = html
+        .chars()
+        .filter(|c| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'))
+        .collect();
+    assert!(raw.is_empty(), "raw direction controls {raw:?}");
+    // The game's heading: file, players, round, each isolated.
+    let heading = html
+        .split("<article class=\"game\"")
+        .nth(1)
+        .and_then(|a| a.split("</h3>").next())
+        .expect("the game's heading");
+    assert!(
+        heading.contains(&format!(
+            "<bdi>Alice\\u{{202e}}</bdi> – <bdi>{arabic}</bdi> (Round <bdi>1</bdi>)"
+        )),
+        "{heading}"
+    );
+    // The tournament's heading and the table cells.
+    assert!(
+        html.contains("<h3><bdi>Open\\u{2067}</bdi> — <bdi>S</bdi> — <bdi>2024</bdi></h3>"),
+        "tournament heading"
+    );
+    for cell in [
+        "<td dir=\"auto\">Alice\\u{202e}</td>".to_string(),
+        format!("<td dir=\"auto\">{arabic}</td>"),
+    ] {
+        assert!(html.contains(&cell), "{cell}");
+    }
+    let games = table_rows(&html, "games");
+    assert_eq!(games[0][3], "Alice\\u{202e}");
+    assert_eq!(games[0][4], arabic);
+}
+
+/// Under `--messages fr` the warnings about several games stayed English ("Najer,E also plays game 1 in round
+/// 4") and the figures kept the English decimal point ("2.5" where French writes "2,5").
+#[test]
+fn a_french_page_says_its_warnings_in_french_and_writes_decimal_commas() {
+    let dir = temp_dir("french-warnings");
+    let path = dir.join("twice.pgn");
+    let game = |white: &str, black: &str, result: &str| {
+        format!(
+            "[Event \"Ch\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"4\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n"
+        )
+    };
+    std::fs::write(
+        &path,
+        [
+            game("Najer,E", "Alice", "1/2-1/2"),
+            game("Bob", "Najer,E", "1-0"),
+        ]
+        .concat(),
+    )
+    .unwrap();
+    let (_, html) = report(&dir, &["--messages", "fr", path.to_str().unwrap()]);
+    assert!(html.contains("Najer,E joue aussi la partie 1"), "{html}");
+    assert!(!html.contains("also plays"), "an English warning");
+    let (_, english) = report(&dir, &[path.to_str().unwrap()]);
+    assert!(english.contains("Najer,E also plays game 1"), "{english}");
+
+    // Alice of the Spring Open has 2.5 points, 3.5 of Buchholz: 2,5 and 3,5 on the French page.
+    let (_, french) = report(&dir, &["--messages", "fr", "fixtures/stats/tournament.pgn"]);
+    let (_, english) = report(&dir, &["fixtures/stats/tournament.pgn"]);
+    let alice = |html: &str| -> Vec<String> {
+        table_rows(html, "standings")
+            .into_iter()
+            .find(|r| r[1] == "Alice")
+            .expect("Alice's row")
+    };
+    let (fr, en) = (alice(&french), alice(&english));
+    assert_eq!(en[3], "2.5");
+    assert_eq!(fr[3], "2,5");
+    assert_eq!(
+        fr,
+        en.iter().map(|c| c.replace('.', ",")).collect::<Vec<_>>()
+    );
+    let grid_points = |html: &str| -> String {
+        let rows = table_rows(html, "grid");
+        let row = rows
+            .iter()
+            .find(|r| r[1] == "Alice")
+            .expect("Alice's grid row");
+        row.last().unwrap().clone()
+    };
+    assert_eq!(grid_points(&english), "2.5");
+    assert_eq!(grid_points(&french), "2,5");
+}
+
 #[test]
 fn standings_are_those_of_pgnkit_standings() {
     let dir = temp_dir("standings");

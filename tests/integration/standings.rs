@@ -217,6 +217,48 @@ fn an_event_no_tournament_has_is_a_usage_error_naming_the_nearest() {
     );
 }
 
+/// The French table kept the English decimal point ("2.5" where French writes "2,5"). Text for people now
+/// follows the language; what programs read (CSV, JSON, TRF) keeps the point whatever it is.
+#[test]
+fn a_french_table_writes_a_decimal_comma_and_data_keeps_the_point() {
+    let file = "fixtures/stats/tournament.pgn";
+    let standings = |args: &[&str]| {
+        let mut all = vec!["standings", "--event", "Spring Open"];
+        all.extend_from_slice(args);
+        all.push(file);
+        let out = run(&all);
+        assert_eq!(out.status.code(), Some(0), "{}", show(&all, &out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Alice: 2.5 points, Buchholz 3.5, Buchholz cut 1 2.5 (the guide's example).
+    let alice = |table: &str| -> Vec<String> {
+        table
+            .lines()
+            .find(|l| l.contains("Alice"))
+            .expect("Alice's row")
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    let english = alice(&standings(&["--messages", "en"]));
+    let french = alice(&standings(&["--messages", "fr"]));
+    assert_eq!(english[3], "2.5", "{english:?}");
+    assert_eq!(
+        french,
+        english
+            .iter()
+            .map(|c| c.replace('.', ","))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(french[3], "2,5");
+    for format in ["csv", "json", "trf"] {
+        let en = standings(&["--messages", "en", "--format", format]);
+        let fr = standings(&["--messages", "fr", "--format", format]);
+        assert_eq!(en, fr, "{format}");
+        assert!(fr.contains("2.5"), "{format}: {fr}");
+    }
+}
+
 #[test]
 #[cfg_attr(
     not(shared_corpus),

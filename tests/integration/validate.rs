@@ -1137,6 +1137,103 @@ fn a_player_against_himself_or_without_a_name_is_a_tag_warning() {
     assert!(records(&off).iter().all(|r| problems(r).is_empty()));
 }
 
+/// "did you mean Cc6 (English piece letters)?" for `Nc6` in a French game read as if Cc6 were English; and
+/// French said "en notation français". The suggestion now says what was written in which letters and what it
+/// is in the game's, in both languages, and the adjectives agree.
+#[test]
+fn a_move_in_another_languages_letters_is_said_as_such() {
+    let game = "1. e4 e5 2. Cf3 Nc6 3. Fb5 a6 *\n";
+    let suggestion = |lang: &str| {
+        let out = crate::util::pgnkit(
+            &[
+                "validate",
+                "--format",
+                "json",
+                "--no-tournament-checks",
+                "--messages",
+                lang,
+                "-",
+            ],
+            Some(game.as_bytes()),
+        );
+        let record = &records(&out)[0];
+        assert_eq!(record["lang"], "fr", "{record}");
+        let problem = &record["problems"][0];
+        (
+            problem["message"].as_str().unwrap().to_string(),
+            problem["suggestion"].as_str().unwrap().to_string(),
+        )
+    };
+    let (_, english) = suggestion("en");
+    assert_eq!(
+        english,
+        "did you mean Cc6? Nc6 is written in English piece letters; in the French piece letters of this game, that move is Cc6"
+    );
+    let (message, french) = suggestion("fr");
+    assert!(message.contains("en notation française"), "{message}");
+    assert_eq!(
+        french,
+        "vouliez-vous dire Cc6 ? Nc6 est écrit en notation anglaise ; en notation française, celle de cette partie, ce coup s'écrit Cc6"
+    );
+    // Read as English (--lang en), a French letter is no English piece letter: "en notation anglaise".
+    let out = crate::util::pgnkit(
+        &[
+            "validate",
+            "--no-tournament-checks",
+            "--lang",
+            "en",
+            "--messages",
+            "fr",
+            "-",
+        ],
+        Some(game.as_bytes()),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("'C' n'est pas une lettre de pièce en notation anglaise"),
+        "{text}"
+    );
+    assert!(
+        text.contains("vouliez-vous dire Nf3 ? Cf3 est écrit en notation française ; en notation anglaise, celle de cette partie, ce coup s'écrit Nf3"),
+        "{text}"
+    );
+}
+
+/// The summaries said "en 0.01 s (0.1 Mo/s" in French: a decimal comma there too, and the point in English.
+#[test]
+fn french_summaries_write_a_decimal_comma() {
+    let file = "fixtures/examples/round5.pgn";
+    // The time of a run's summary line: the figure before " s (", with two decimals.
+    let time = |text: &str| -> String {
+        let line = text
+            .lines()
+            .find(|l| l.contains(" s ("))
+            .unwrap_or_else(|| panic!("no summary in {text}"));
+        let before = &line[..line.find(" s (").unwrap()];
+        before[before.rfind(' ').unwrap() + 1..].to_string()
+    };
+    for args in [
+        &["validate"][..],
+        &["convert", "-o", "/dev/null"],
+        &["stats", "-o", "/dev/null"],
+    ] {
+        let said = |lang: &str| {
+            let mut all = args.to_vec();
+            all.extend(["--messages", lang, file]);
+            let out = run(&all);
+            let text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            time(&text)
+        };
+        let (en, fr) = (said("en"), said("fr"));
+        assert!(en.len() == 4 && en.as_bytes()[1] == b'.', "{args:?}: {en}");
+        assert!(fr.len() == 4 && fr.as_bytes()[1] == b',', "{args:?}: {fr}");
+    }
+}
+
 /// The checks across files and of the tags speak French too, with the same kinds.
 #[test]
 fn tournament_and_tag_checks_in_french() {

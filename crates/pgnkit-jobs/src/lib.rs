@@ -12,6 +12,7 @@ pub mod messages;
 pub mod moves;
 pub mod pipeline;
 pub mod report;
+pub mod safe_text;
 pub mod select;
 pub mod standings;
 pub mod stats;

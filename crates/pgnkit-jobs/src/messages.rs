@@ -4,7 +4,11 @@
 //!
 //! Identifiers for programs (problem `kind`s, JSON keys, CSV columns) never go through here.
 
-pub use pgnkit::explain::{Explain, Locale, french_language_name, french_role};
+use std::borrow::Cow;
+
+pub use pgnkit::explain::{
+    Explain, Locale, did_you_mean, french_language_name, french_notation_adjective, french_role,
+};
 
 /// `format!` in the locale given: `localized!(locale, "{n} games", "{n} parties")`.
 #[macro_export]
@@ -23,6 +27,16 @@ pub fn plural(locale: Locale, n: u64) -> &'static str {
     match (locale, n) {
         (Locale::En, 1) | (Locale::Fr, 0 | 1) => "",
         _ => "s",
+    }
+}
+
+/// A figure written with a decimal point (`2.5`, `66.7`) as the locale writes it: `2.5` in English, `2,5` in
+/// French. For text people read (tables, the summary, the report page); data (CSV, JSON, TRF, Parquet) keeps
+/// the point whatever the locale.
+pub fn localized_decimal(locale: Locale, figure: &str) -> Cow<'_, str> {
+    match locale {
+        Locale::Fr if figure.contains('.') => Cow::Owned(figure.replace('.', ",")),
+        _ => Cow::Borrowed(figure),
     }
 }
 
@@ -53,5 +67,9 @@ mod tests {
         assert_eq!(plural(Locale::Fr, 1), "");
         assert_eq!(plural(Locale::Fr, 0), "");
         assert_eq!(plural(Locale::En, 0), "s");
+        assert_eq!(localized_decimal(Locale::En, "2.5"), "2.5");
+        assert_eq!(localized_decimal(Locale::Fr, "2.5"), "2,5");
+        assert_eq!(localized_decimal(Locale::Fr, "6.25"), "6,25");
+        assert_eq!(localized_decimal(Locale::Fr, "3"), "3");
     }
 }

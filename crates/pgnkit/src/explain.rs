@@ -136,7 +136,83 @@ fn french_origin(text: &mut String, file: Option<File>, rank: Option<Rank>) {
     };
 }
 
-/// The French name of a piece-letter language ("français").
+/// The French adjective of a piece-letter language as it follows "notation", feminine ("notation française",
+/// "notation figurine").
+pub fn french_notation_adjective(lang: Language) -> &'static str {
+    match lang {
+        Language::En => "anglaise",
+        Language::Fr => "française",
+        Language::De => "allemande",
+        Language::Nl => "néerlandaise",
+        Language::Es => "espagnole",
+        Language::It => "italienne",
+        Language::Pt => "portugaise",
+        Language::Cs => "tchèque",
+        Language::Pl => "polonaise",
+        Language::Hu => "hongroise",
+        Language::Fi => "finnoise",
+        Language::Ro => "roumaine",
+        Language::Da => "danoise",
+        Language::No => "norvégienne",
+        Language::Sv => "suédoise",
+        Language::Figurine => "figurine",
+    }
+}
+
+/// The letters of `lang` as a sentence names them: "English piece letters", "figurines"; in French "en
+/// notation anglaise", "en notation figurine".
+fn letters_of(lang: Language, locale: Locale) -> String {
+    match (lang, locale) {
+        (Language::Figurine, Locale::En) => "figurines".into(),
+        (lang, Locale::En) => format!("{} piece letters", lang.name()),
+        (lang, Locale::Fr) => format!("en notation {}", french_notation_adjective(lang)),
+    }
+}
+
+/// The suggestion for a move token that failed, in `locale`: the move it most plausibly meant, `meant`,
+/// written as the game writes its moves (in `game`'s letters), and why. A token in another language's letters
+/// says which letters it was written in and what it is in the game's, so that the two spellings are not
+/// taken for one another; any other slip is named in parentheses.
+///
+/// ```
+/// use pgnkit::explain::{Locale, did_you_mean};
+/// use pgnkit::notation::{Language, Slip};
+///
+/// let said = did_you_mean("Nc6", "Cc6", Slip::Language(Language::En), Language::Fr, Locale::En);
+/// assert_eq!(
+///     said,
+///     "did you mean Cc6? Nc6 is written in English piece letters; in the French piece letters of this game, that move is Cc6"
+/// );
+/// assert_eq!(
+///     did_you_mean("nf3", "Nf3", Slip::LetterCase, Language::En, Locale::En),
+///     "did you mean Nf3 (wrong letter case)?"
+/// );
+/// ```
+pub fn did_you_mean(
+    written: &str,
+    meant: &str,
+    slip: Slip,
+    game: Language,
+    locale: Locale,
+) -> String {
+    match (slip, locale) {
+        (Slip::Language(other), Locale::En) => format!(
+            "did you mean {meant}? {written} is written in {}; in the {} of this game, that move is {meant}",
+            letters_of(other, locale),
+            letters_of(game, locale)
+        ),
+        (Slip::Language(other), Locale::Fr) => format!(
+            "vouliez-vous dire {meant} ? {written} est écrit {} ; {}, celle de cette partie, ce coup s'écrit {meant}",
+            letters_of(other, locale),
+            letters_of(game, locale)
+        ),
+        (_, Locale::En) => format!("did you mean {meant} ({})?", slip.explain(locale)),
+        (_, Locale::Fr) => format!("vouliez-vous dire {meant} ({}) ?", slip.explain(locale)),
+    }
+}
+
+/// The French name of a piece-letter language ("français"), as a noun ("lettres de plusieurs langues :
+/// anglais, français"); after "notation", see [`french_notation_adjective`].
 pub fn french_language_name(lang: Language) -> &'static str {
     match lang {
         Language::En => "anglais",
@@ -357,7 +433,7 @@ impl Explain for SyntaxErrorKind {
             SyntaxErrorKind::Empty => "coup vide".into(),
             SyntaxErrorKind::UnknownPiece { letter, lang } => format!(
                 "'{letter}' n'est pas une lettre de pièce en notation {}",
-                french_language_name(lang)
+                french_notation_adjective(lang)
             ),
             SyntaxErrorKind::Unexpected(b) if b.is_ascii_graphic() => {
                 format!("'{}' inattendu", b as char)
@@ -443,7 +519,7 @@ impl Explain for Slip {
             (Slip::Language(lang), Locale::Fr) => {
                 format!(
                     "lettres de pièces en notation {}",
-                    french_language_name(*lang)
+                    french_notation_adjective(*lang)
                 )
             }
             (Slip::Disambiguation, Locale::Fr) => "précision de départ erronée ou manquante".into(),
@@ -759,6 +835,75 @@ mod tests {
             text.iter()
                 .any(|t| t.contains("les Noirs n'ont pas de roi")),
             "{text:?}"
+        );
+    }
+
+    #[test]
+    fn french_agrees_with_notation_and_with_letters() {
+        use crate::notation::SyntaxErrorKind;
+        let unknown = SyntaxErrorKind::UnknownPiece {
+            letter: 'N',
+            lang: Language::Fr,
+        };
+        assert_eq!(
+            unknown.explain(Locale::Fr),
+            "'N' n'est pas une lettre de pièce en notation française"
+        );
+        let unknown = SyntaxErrorKind::UnknownPiece {
+            letter: 'C',
+            lang: Language::En,
+        };
+        assert!(
+            unknown
+                .explain(Locale::Fr)
+                .ends_with("en notation anglaise"),
+            "{}",
+            unknown.explain(Locale::Fr)
+        );
+        assert_eq!(
+            Slip::Language(Language::En).explain(Locale::Fr),
+            "lettres de pièces en notation anglaise"
+        );
+        for lang in Language::ALL {
+            let adjective = french_notation_adjective(lang);
+            assert!(
+                !["anglais", "français", "allemand", "espagnol"].contains(&adjective),
+                "{adjective}: a masculine form after the feminine \"notation\""
+            );
+        }
+    }
+
+    #[test]
+    fn a_suggestion_in_another_language_says_what_was_written_and_what_it_is_here() {
+        let slip = Slip::Language(Language::En);
+        // Nc6 written in a French game: Cc6 is the French spelling, Nc6 the English one.
+        let english = did_you_mean("Nc6", "Cc6", slip, Language::Fr, Locale::En);
+        assert!(
+            english.contains("Nc6 is written in English piece letters")
+                && english.contains("in the French piece letters of this game, that move is Cc6"),
+            "{english}"
+        );
+        let french = did_you_mean("Nc6", "Cc6", slip, Language::Fr, Locale::Fr);
+        assert_eq!(
+            french,
+            "vouliez-vous dire Cc6 ? Nc6 est écrit en notation anglaise ; en notation française, celle de cette partie, ce coup s'écrit Cc6"
+        );
+        // The other way round, a game read in English letters.
+        let other = did_you_mean(
+            "Cf3",
+            "Nf3",
+            Slip::Language(Language::Fr),
+            Language::En,
+            Locale::En,
+        );
+        assert!(
+            other.contains("Cf3 is written in French piece letters")
+                && other.contains("in the English piece letters of this game, that move is Nf3"),
+            "{other}"
+        );
+        assert_eq!(
+            did_you_mean("nf3", "Nf3", Slip::LetterCase, Language::En, Locale::Fr),
+            "vouliez-vous dire Nf3 (majuscule ou minuscule erronée) ?"
         );
     }
 

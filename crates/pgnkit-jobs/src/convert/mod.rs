@@ -383,7 +383,10 @@ impl Converter {
                     "the moves replay legally with the piece letters of several languages ({}); read as {}",
                     "les coups se rejouent légalement avec les lettres de pièces de plusieurs langues ({}) ; lus en notation {}",
                     names.join(", "),
-                    name(replayed.lang)
+                    match locale {
+                        Locale::En => replayed.lang.name(),
+                        Locale::Fr => crate::messages::french_notation_adjective(replayed.lang),
+                    }
                 ),
             );
             notes.push(note(NoteLevel::Warning, problems, None));
@@ -474,7 +477,7 @@ impl Converter {
         match self.opts.format {
             OutputFormat::Epd => Fate::Skipped,
             OutputFormat::Pgn => {
-                write_marked(game, problem, out);
+                write_marked(game, problem, self.opts.messages, out);
                 Fate::Kept
             }
             OutputFormat::Jsonl => {

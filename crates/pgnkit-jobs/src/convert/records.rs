@@ -5,6 +5,8 @@ use std::fmt::{self, Write as _};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
+use crate::localized;
+use crate::messages::Locale;
 use crate::validate::{Problem, report::termination_or_none};
 use pgnkit::core::Termination;
 use pgnkit::notation::Language;
@@ -53,8 +55,10 @@ pub(super) struct ErrorRecord {
 /// copy is the game's [`Game::kept_span`]: its bytes from the first that is no blank space to the last, and the
 /// blank lines after them (fifteen at most).
 /// The comment goes before the movetext (after the tags); in a game without tags, after its first token (a
-/// comment before it would belong to the game before, whose termination marker it would follow).
-pub(super) fn write_marked(game: &Game<'_>, problem: &Problem, out: &mut Vec<u8>) {
+/// comment before it would belong to the game before, whose termination marker it would follow). It is in one
+/// language, that of the messages (`problem.message` is already): `{pgnkit : partie non convertie : ...
+/// (ligne 3, colonne 5)}` in French; both start `{pgnkit`.
+pub(super) fn write_marked(game: &Game<'_>, problem: &Problem, locale: Locale, out: &mut Vec<u8>) {
     let source = game.source;
     let at = match game.tags.last() {
         Some(last) => game
@@ -83,12 +87,12 @@ pub(super) fn write_marked(game: &Game<'_>, problem: &Problem, out: &mut Vec<u8>
     if game.tags.is_empty() {
         out.push(b' ');
     }
-    let _ = write!(
-        MarkWriter(out),
-        "{{pgnkit: not converted: {reason} (line {}, column {})}}",
-        problem.line,
-        problem.column
-    );
+    let (line, column) = (problem.line, problem.column);
+    let _ = MarkWriter(out).write_str(&localized!(
+        locale,
+        "{{pgnkit: not converted: {reason} (line {line}, column {column})}}",
+        "{{pgnkit : partie non convertie : {reason} (ligne {line}, colonne {column})}}"
+    ));
     if !game.tags.is_empty() {
         out.push(b'\n');
     }

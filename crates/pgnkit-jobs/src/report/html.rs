@@ -1,8 +1,13 @@
 //! The page: one HTML document with its CSS inline and its diagrams as inline SVG, no script, nothing loaded
 //! from anywhere (a Content-Security-Policy of `default-src 'none'` says so to the browser too). Every text
 //! from the input (names, events, messages that quote the file) is escaped: a `<script>` in a tag is shown as
-//! text.
+//! text, and a control or direction character as the terminal shows it (`\u{202e}`, see
+//! [`crate::safe_text`]). Each value from the input (a name, an event, a file, a round, a result) is also
+//! isolated from the text around it (`<bdi>`, or `dir="auto"` on its cell), so that a name in a right-to-left
+//! script reads right and leaves the words around it in their order.
 
+use crate::messages::localized_decimal;
+use crate::safe_text::is_unsafe;
 use crate::standings::{Standing, Tiebreak, TournamentKey, decimal};
 
 use super::board::{self, Diagram};
@@ -22,8 +27,9 @@ pub struct PageOptions<'a> {
     pub tiebreaks: &'a [Tiebreak],
 }
 
-/// Appends `text` with `&`, `<`, `>`, `"` and `'` escaped, and control characters (but tab and newline)
-/// written as `\u{..}`: safe in element content and in quoted attribute values.
+/// Appends `text` with `&`, `<`, `>`, `"` and `'` escaped, and the characters a terminal must not receive
+/// either (controls but tab and newline, direction controls: [`is_unsafe`]) written as `\u{..}`: safe in
+/// element content and in quoted attribute values.
 pub fn push_escaped(text: &str, out: &mut String) {
     for c in text.chars() {
         match c {
@@ -33,10 +39,30 @@ pub fn push_escaped(text: &str, out: &mut String) {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             '\t' | '\n' => out.push(c),
-            c if c.is_control() => out.extend(c.escape_default()),
+            c if is_unsafe(c) => out.extend(c.escape_default()),
             c => out.push(c),
         }
     }
+}
+
+/// Appends a value from the input within the text of a line (a heading, a sentence): escaped, and isolated
+/// (`<bdi>`), so that its direction cannot reorder what is around it.
+pub fn push_value(text: &str, out: &mut String) {
+    out.push_str("<bdi>");
+    push_escaped(text, out);
+    out.push_str("</bdi>");
+}
+
+/// Appends a table cell that holds one value from the input: escaped, its direction its own (`dir="auto"`).
+fn push_value_cell(text: &str, out: &mut String) {
+    out.push_str("<td dir=\"auto\">");
+    push_escaped(text, out);
+    out.push_str("</td>");
+}
+
+/// A figure with a decimal part as the page's language writes it: `2.5`, `2,5`.
+fn figure(text: &str, lang: Locale) -> String {
+    localized_decimal(lang, text).into_owned()
 }
 
 /// `text` escaped (see [`push_escaped`]).
@@ -135,10 +161,10 @@ fn files(c: &Collector, lang: Locale, out: &mut String) {
         t(Label::NotListed)
     ));
     for f in &c.files {
-        out.push_str("<tr><td>");
-        push_escaped(&f.name, out);
+        out.push_str("<tr>");
+        push_value_cell(&f.name, out);
         out.push_str(&format!(
-            "</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
+            "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>\n",
             f.games, f.ok, f.with_warnings, f.with_errors, f.not_listed
         ));
     }
@@ -196,11 +222,11 @@ fn tournaments(c: &Collector, opts: &PageOptions<'_>, out: &mut String) {
             "<article class=\"tournament\" id=\"t{}\">\n<h3>",
             n + 1
         ));
-        push_escaped(&key.event, out);
+        push_value(&key.event, out);
         for part in [&key.site, &key.year] {
             if !part.is_empty() {
                 out.push_str(" — ");
-                push_escaped(part, out);
+                push_value(part, out);
             }
         }
         out.push_str("</h3>\n");
@@ -264,12 +290,11 @@ fn standings_table(rows: &[Standing], limit: usize, opts: &PageOptions<'_>, out:
     }
     out.push_str("</tr></thead><tbody>\n");
     for r in rows.iter().take(limit) {
-        out.push_str(&format!("<tr><td class=\"n\">{}</td><td>", r.rank));
-        push_escaped(&r.player, out);
-        out.push_str("</td>");
-        for figure in r.figures("") {
+        out.push_str(&format!("<tr><td class=\"n\">{}</td>", r.rank));
+        push_value_cell(&r.player, out);
+        for value in r.figures("") {
             out.push_str("<td class=\"n\">");
-            out.push_str(&figure);
+            out.push_str(&figure(&value, lang));
             out.push_str("</td>");
         }
         out.push_str("</tr>\n");
@@ -329,9 +354,8 @@ fn crosstable(
                 t(Label::Points)
             ));
             for (i, r) in rows.iter().enumerate() {
-                out.push_str(&format!("<tr><td class=\"n\">{}</td><td>", r.rank));
-                push_escaped(&r.player, out);
-                out.push_str("</td>");
+                out.push_str(&format!("<tr><td class=\"n\">{}</td>", r.rank));
+                push_value_cell(&r.player, out);
                 for (j, cell) in cells[i].iter().enumerate() {
                     if i == j {
                         out.push_str("<td class=\"self\"></td>");
@@ -341,7 +365,7 @@ fn crosstable(
                 }
                 out.push_str(&format!(
                     "<td class=\"n\">{}</td></tr>\n",
-                    decimal(r.half_points, false)
+                    figure(&decimal(r.half_points, false), lang)
                 ));
             }
             out.push_str("</tbody></table>\n");
@@ -369,9 +393,8 @@ fn crosstable(
                 t(Label::Points)
             ));
             for (i, r) in rows.iter().enumerate() {
-                out.push_str(&format!("<tr><td class=\"n\">{}</td><td>", r.rank));
-                push_escaped(&r.player, out);
-                out.push_str("</td>");
+                out.push_str(&format!("<tr><td class=\"n\">{}</td>", r.rank));
+                push_value_cell(&r.player, out);
                 for games in &cells[i] {
                     let shown: Vec<String> = games
                         .iter()
@@ -392,7 +415,7 @@ fn crosstable(
                 }
                 out.push_str(&format!(
                     "<td class=\"n\">{}</td></tr>\n",
-                    decimal(r.half_points, false)
+                    figure(&decimal(r.half_points, false), lang)
                 ));
             }
             out.push_str("</tbody></table>\n");
@@ -444,16 +467,12 @@ fn games(c: &Collector, lang: Locale, out: &mut String) {
     }
     out.push_str("</tr></thead><tbody>\n");
     for r in &c.rows {
-        out.push_str("<tr><td>");
-        push_escaped(&c.files[r.file].name, out);
-        out.push_str(&format!("</td><td class=\"n\">{}</td><td>", r.game));
-        for (i, text) in [&r.round, &r.white, &r.black, &r.result].iter().enumerate() {
-            if i > 0 {
-                out.push_str("</td><td>");
-            }
-            push_escaped(text, out);
+        out.push_str("<tr>");
+        push_value_cell(&c.files[r.file].name, out);
+        out.push_str(&format!("<td class=\"n\">{}</td>", r.game));
+        for text in [&r.round, &r.white, &r.black, &r.result] {
+            push_value_cell(text, out);
         }
-        out.push_str("</td>");
         out.push_str(&status_cell(r.status, lang));
         out.push_str(&format!(
             "<td title=\"{}\">{}</td>",
@@ -494,14 +513,14 @@ fn detail(c: &Collector, d: &Detail, lang: Locale, out: &mut String) {
         t(Label::Game),
         r.game
     ));
-    push_escaped(&c.files[d.file].name, out);
+    push_value(&c.files[d.file].name, out);
     out.push_str(": ");
-    push_escaped(&r.white, out);
+    push_value(&r.white, out);
     out.push_str(" – ");
-    push_escaped(&r.black, out);
+    push_value(&r.black, out);
     if !r.round.is_empty() {
         out.push_str(&format!(" ({} ", t(Label::Round)));
-        push_escaped(&r.round, out);
+        push_value(&r.round, out);
         out.push(')');
     }
     out.push_str("</h3>\n");
@@ -511,7 +530,7 @@ fn detail(c: &Collector, d: &Detail, lang: Locale, out: &mut String) {
         Status::of(r).label().text(lang),
         t(Label::Result)
     ));
-    push_escaped(&r.result, out);
+    push_value(&r.result, out);
     out.push_str(&format!(
         " · {}: {}</p>\n",
         t(Label::Termination),
@@ -557,13 +576,13 @@ fn problem(p: &Problem, diagram: Option<&Diagram>, lang: Locale, out: &mut Strin
     }
     out.push_str("</span></p>\n");
     if let Some(text) = &p.move_text {
-        out.push_str(&format!("<p>{}: <code>", t(Label::Move)));
+        out.push_str(&format!("<p>{}: <bdi><code>", t(Label::Move)));
         if let Some(number) = &p.move_number {
             push_escaped(number, out);
             out.push(' ');
         }
         push_escaped(text, out);
-        out.push_str("</code>");
+        out.push_str("</code></bdi>");
         if p.in_variation {
             out.push_str(&format!(" ({})", t(Label::InVariation)));
         }
@@ -659,7 +678,7 @@ mod tests {
             messages: lang,
             ..ValidateOptions::default()
         };
-        let mut c = Collector::new(Limits::default(), true);
+        let mut c = Collector::new(Limits::default(), true).in_locale(lang);
         c.start_file("t.pgn");
         for g in parse_all(pgn.as_bytes()) {
             c.add(examine(&g, &file, &opts, c.limits()));
@@ -691,6 +710,29 @@ mod tests {
         assert_eq!(escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
         assert_eq!(escape("x\u{1b}[31m"), "x\\u{1b}[31m");
         assert_eq!(escape("é\tok\n"), "é\tok\n");
+    }
+
+    /// A direction control in a name turned the rest of a heading around: it is shown escaped, and each
+    /// value is isolated.
+    #[test]
+    fn direction_controls_are_shown_and_values_isolated() {
+        assert_eq!(escape("Alice\u{202e}"), "Alice\\u{202e}");
+        assert_eq!(
+            escape("a\u{2066}b\u{200f}\u{9b}"),
+            "a\\u{2066}b\\u{200f}\\u{9b}"
+        );
+        let mut out = String::new();
+        push_value("<Bob>\u{202e}", &mut out);
+        assert_eq!(out, "<bdi>&lt;Bob&gt;\\u{202e}</bdi>");
+        let html = page_of(
+            &HOSTILE.replace("<img src=x onerror=alert(1)>", "Alice\u{202e}"),
+            Locale::En,
+        );
+        assert!(!html.contains('\u{202e}'));
+        assert!(
+            html.contains("<bdi>Alice\\u{202e}</bdi> – <bdi>B &amp; &#39;C&#39;</bdi>"),
+            "{html}"
+        );
     }
 
     #[test]
@@ -750,7 +792,11 @@ mod tests {
         assert!(html.contains("<table class=\"grid\">"));
         let row_a = html
             .lines()
-            .find(|l| l.starts_with("<tr><td class=\"n\">1</td><td>A</td><td class=\"self\">"))
+            .find(|l| {
+                l.starts_with(
+                    "<tr><td class=\"n\">1</td><td dir=\"auto\">A</td><td class=\"self\">",
+                )
+            })
             .expect("A first, with the diagonal cell first");
         assert_eq!(row_a.matches("<td>1</td>").count(), 2, "{row_a}");
     }

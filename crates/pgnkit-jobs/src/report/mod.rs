@@ -298,6 +298,7 @@ pub struct Detail {
 pub struct Collector {
     limits: Limits,
     tag_checks: bool,
+    /// validate's cross-game checks over all the inputs, their warnings in the page's language.
     checks: crate::validate::Tournament,
     /// The inputs, in order.
     pub files: Vec<FileSummary>,
@@ -351,6 +352,15 @@ impl Collector {
             diagrams_drawn: 0,
             diagrams_not_drawn: 0,
             read_errors: Vec::new(),
+        }
+    }
+
+    /// The collector with its cross-game warnings in `locale` (validate's messages about each game follow
+    /// [`crate::validate::ValidateOptions::messages`]): give both the page's language.
+    pub fn in_locale(self, locale: crate::messages::Locale) -> Collector {
+        Collector {
+            checks: crate::validate::Tournament::new_in(locale),
+            ..self
         }
     }
 

@@ -26,7 +26,8 @@ use std::fmt::Write as _;
 use super::GameStats;
 use super::perf::{performance, rating_of};
 use crate::localized;
-use crate::messages::{Locale, plural as plural_in};
+use crate::messages::{Locale, localized_decimal, plural as plural_in};
+use crate::safe_text::{Align, name_column, push_cell, safe};
 use crate::standings::LeftOut;
 use crate::validate::tournament::{NotAPairing, not_a_pairing};
 use pgnkit::core::Termination;
@@ -381,11 +382,12 @@ impl StatsSummary {
         let plural = |n: u64| plural_in(locale, n);
         let games = self.games;
         let pct = |n: u64| {
-            if games == 0 {
+            let rate = if games == 0 {
                 0.0
             } else {
                 100.0 * n as f64 / games as f64
-            }
+            };
+            tenths(locale, rate)
         };
         let per_game = if games == 0 {
             0.0
@@ -394,18 +396,19 @@ impl StatsSummary {
         };
         let (files, mb, plies, with_errors) = (
             self.files,
-            self.bytes as f64 / 1e6,
+            tenths(locale, self.bytes as f64 / 1e6),
             self.plies,
             self.games_with_errors,
         );
+        let per_game = tenths(locale, per_game);
         let (g, f, e) = (plural(games), plural(files), plural(with_errors));
         writeln!(
             s,
             "{}",
             localized!(
                 locale,
-                "{games} game{g} in {files} file{f} ({mb:.1} MB), {plies} half-moves in the main lines ({per_game:.1} per game); {with_errors} game{e} with errors",
-                "{games} partie{g} dans {files} fichier{f} ({mb:.1} Mo), {plies} demi-coups dans les lignes principales ({per_game:.1} par partie) ; {with_errors} partie{e} avec erreurs"
+                "{games} game{g} in {files} file{f} ({mb} MB), {plies} half-moves in the main lines ({per_game} per game); {with_errors} game{e} with errors",
+                "{games} partie{g} dans {files} fichier{f} ({mb} Mo), {plies} demi-coups dans les lignes principales ({per_game} par partie) ; {with_errors} partie{e} avec erreurs"
             )
         )?;
 
@@ -413,20 +416,23 @@ impl StatsSummary {
         for (k, o) in Outcome::ALL.iter().enumerate() {
             let n = self.results[k];
             if n > 0 || k < 3 {
-                writeln!(s, "  {:<22} {:>9} {:>6.1} %", o.label(locale), n, pct(n))?;
+                writeln!(s, "  {:<22} {:>9} {:>6} %", o.label(locale), n, pct(n))?;
             }
         }
         let decided = self.results[0] + self.results[1] + self.results[2];
         if decided > 0 {
             let white = (2 * self.results[0] + self.results[1]) as f64 / (2 * decided) as f64;
-            let (white, black) = (100.0 * white, 100.0 * (1.0 - white));
+            let (white, black) = (
+                tenths(locale, 100.0 * white),
+                tenths(locale, 100.0 * (1.0 - white)),
+            );
             writeln!(
                 s,
                 "{}",
                 localized!(
                     locale,
-                    "  white scored {white:.1} %, black {black:.1} % (of the {decided} finished games, a draw counting half)",
-                    "  les Blancs ont marqué {white:.1} %, les Noirs {black:.1} % (des {decided} parties terminées, une nulle comptant pour moitié)"
+                    "  white scored {white} %, black {black} % (of the {decided} finished games, a draw counting half)",
+                    "  les Blancs ont marqué {white} %, les Noirs {black} % (des {decided} parties terminées, une nulle comptant pour moitié)"
                 )
             )?;
         }
@@ -449,7 +455,7 @@ impl StatsSummary {
         for (k, name) in names.enumerate() {
             let n = self.terminations[k];
             if n > 0 {
-                writeln!(s, "  {:<22} {:>9} {:>6.1} %", name, n, pct(n))?;
+                writeln!(s, "  {:<22} {:>9} {:>6} %", name, n, pct(n))?;
             }
         }
 
@@ -476,7 +482,10 @@ impl StatsSummary {
             )
         )?;
         for (code, n) in ecos.iter().take(self.limits.listed_eco) {
-            writeln!(s, "  {:<22} {:>9} {:>6.1} %", code, n, pct(**n))?;
+            // The ECO tag holds whatever the file says: shown safe, in its column.
+            s.push_str("  ");
+            push_cell(s, code, 22, Align::Left);
+            writeln!(s, " {:>9} {:>6} %", n, pct(**n))?;
         }
         if self.no_eco > 0 {
             let n = self.no_eco;
@@ -591,10 +600,11 @@ impl EventTable {
             .into_iter()
             .filter(|p| !p.is_empty() && *p != "?" && *p != "????")
             .collect();
+        // Said whole (it is what `--event` wants), but safe to print.
         let name = if place.is_empty() {
-            format!("\"{}\"", self.name)
+            format!("\"{}\"", safe(&self.name))
         } else {
-            format!("\"{}\" ({})", self.name, place.join(", "))
+            format!("\"{}\" ({})", safe(&self.name), safe(&place.join(", ")))
         };
         let (games, players) = (self.games, self.players.len() as u64);
         let (g, p) = (plural(games), plural(players));
@@ -626,17 +636,16 @@ impl EventTable {
         }
         let order = self.order();
         let shown = &order[..order.len().min(limits.listed_players)];
-        let width = shown
-            .iter()
-            .map(|&i| display_name(&self.players[i].name).chars().count())
-            .max()
-            .unwrap_or(6)
-            .clamp(6, 32);
+        let player = localized!(locale, "player", "joueur");
+        let width = name_column(
+            shown.iter().map(|&i| display_name(&self.players[i].name)),
+            &player,
+        );
         writeln!(
             s,
             "  {:>4}  {:<width$}  {:>6}  {:>5}  {:>6}  {:>6}  {:>5}  {:>7}  {:>5}",
             localized!(locale, "rank", "rang"),
-            localized!(locale, "player", "joueur"),
+            player,
             localized!(locale, "rating", "Elo"),
             localized!(locale, "games", "part."),
             "points",
@@ -653,19 +662,20 @@ impl EventTable {
                 rank = k + 1;
                 last_points = Some(p.half_points);
             }
+            write!(s, "  {rank:>4}  ")?;
+            push_cell(s, display_name(&p.name), width, Align::Left);
+            let score = if p.games == 0 {
+                0.0
+            } else {
+                50.0 * p.half_points as f64 / p.games as f64
+            };
             writeln!(
                 s,
-                "  {:>4}  {:<width$}  {:>6}  {:>5}  {:>6}  {:>5.1}%  {:>5}  {:>7}  {:>5}",
-                rank,
-                truncate(display_name(&p.name), width),
+                "  {:>6}  {:>5}  {:>6}  {:>5}%  {:>5}  {:>7}  {:>5}",
                 p.rating.map_or("-".to_string(), |r| r.to_string()),
                 p.games,
                 points(p.half_points),
-                if p.games == 0 {
-                    0.0
-                } else {
-                    50.0 * p.half_points as f64 / p.games as f64
-                },
+                tenths(locale, score),
                 p.rated_games,
                 p.opponents_average()
                     .map_or("-".to_string(), |r| r.to_string()),
@@ -717,12 +727,9 @@ impl EventTable {
             }
             writeln!(s)?;
             for (k, &row) in order.iter().enumerate() {
-                write!(
-                    s,
-                    "  {:>4}  {:<width$} ",
-                    k + 1,
-                    truncate(display_name(&self.players[row].name), width)
-                )?;
+                write!(s, "  {:>4}  ", k + 1)?;
+                push_cell(s, display_name(&self.players[row].name), width, Align::Left);
+                s.push(' ');
                 for &col in &order {
                     let cell = if row == col {
                         "x".to_string()
@@ -745,14 +752,9 @@ fn display_name(name: &str) -> &str {
     if name.is_empty() { "(no name)" } else { name }
 }
 
-fn truncate(name: &str, width: usize) -> String {
-    if name.chars().count() <= width {
-        name.to_string()
-    } else {
-        let mut t: String = name.chars().take(width.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    }
+/// `value` with one decimal, as `locale` writes it: `66.7`, `66,7`.
+fn tenths(locale: Locale, value: f64) -> String {
+    localized_decimal(locale, &format!("{value:.1}")).into_owned()
 }
 
 /// Half-points as points: `3`, `½`, `2½`.
@@ -875,6 +877,53 @@ mod tests {
             text.contains("4 games of events beyond the first 2"),
             "{text}"
         );
+    }
+
+    /// Names were cut by characters (31 wide characters took 62 columns) and tags went to the terminal raw;
+    /// French kept the decimal point.
+    #[test]
+    fn names_are_cut_to_columns_and_shown_safe_and_french_figures_take_a_comma() {
+        let mut s = StatsSummary::new(Limits::default());
+        let event = "Open\x1b]0;owned\x07";
+        let wide = "丁".repeat(40);
+        s.add(record(
+            event,
+            &wide,
+            "Ann\u{202e}",
+            (2400, 2200),
+            Outcome::WhiteWins,
+        ));
+        s.add(record(
+            event,
+            "Ann\u{202e}",
+            &wide,
+            (2200, 2400),
+            Outcome::Draw,
+        ));
+        let text = s.render();
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && crate::safe_text::is_unsafe(c)),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("event \"Open\\u{1b}]0;owned\\u{7}\""),
+            "{text}"
+        );
+        assert!(text.contains("Ann\\u{202e}"), "{text}");
+        // 32 columns: fifteen wide characters, the ellipsis and a space.
+        let cut = format!("  {}… ", "丁".repeat(15));
+        assert!(text.contains(&cut), "{text}");
+        assert!(!text.contains(&"丁".repeat(16)), "{text}");
+        // 1½ of 2: 75.0 %.
+        assert!(text.contains("75.0%"), "{text}");
+        let french = s.render_in(Locale::Fr);
+        assert!(
+            french.contains("75,0%") && !french.contains("75.0"),
+            "{french}"
+        );
+        assert!(french.contains("100,0 %"), "{french}");
     }
 
     #[test]

@@ -9,7 +9,8 @@ use super::report::{GameReport, Problem, ProblemKind, Severity, TagText};
 use super::tags::{TagProblem, check_ply_count, check_tags, is_checked_tag};
 use super::tournament::year_of;
 use crate::localized;
-use crate::messages::{Explain, Locale, plural, side_name};
+use crate::messages::{Explain, Locale, did_you_mean, plural, side_name};
+use crate::safe_text::push_safe_keeping_tabs;
 use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Termination};
 use pgnkit::notation::{
@@ -237,24 +238,13 @@ fn window_in_line(
     if cut_before {
         shown.push('…');
     }
-    push_escaped(&mut shown, before.iter().copied());
+    push_safe_keeping_tabs(&mut shown, before.iter().copied());
     let caret = shown.chars().count() as u32;
-    push_escaped(&mut shown, after.iter().copied());
+    push_safe_keeping_tabs(&mut shown, after.iter().copied());
     if cut_after {
         shown.push('…');
     }
     (shown, caret)
-}
-
-/// Appends `chars`, control characters but the tab escaped as `\u{..}`.
-fn push_escaped(out: &mut String, chars: impl Iterator<Item = char>) {
-    for c in chars {
-        if c.is_control() && c != '\t' {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
 }
 
 /// Most characters of a token quoted in a message.
@@ -734,13 +724,15 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
                     !(matches!(s.slip, Slip::Language(_)) && matches!(failure, MoveFailure::San(_)))
                 })
                 .map(|s| {
-                    let san = SanPlus::from_move(before, &s.mv);
-                    localized!(
+                    let meant = SanPlus::from_move(before, &s.mv)
+                        .display(self.lang)
+                        .to_string();
+                    did_you_mean(
+                        &String::from_utf8_lossy(token),
+                        &meant,
+                        s.slip,
+                        self.lang,
                         self.rep.locale,
-                        "did you mean {} ({})?",
-                        "vouliez-vous dire {} ({}) ?",
-                        san.display(self.lang),
-                        s.slip.explain(self.rep.locale)
                     )
                 }),
         };
@@ -938,7 +930,10 @@ pub fn validate_game_with<C: Visitor>(
             "the moves replay legally with the piece letters of several languages ({}); read as {}",
             "les coups se rejouent légalement avec les lettres de pièces de plusieurs langues ({}) ; lus en notation {}",
             names.join(", "),
-            name(choice.lang)
+            match rep.locale {
+                Locale::En => choice.lang.name(),
+                Locale::Fr => crate::messages::french_notation_adjective(choice.lang),
+            }
         );
         rep.push(ProblemKind::LanguageGuessed, first_move, message);
     }
