@@ -667,9 +667,7 @@ fn select(
     let reaches = reaches
         .iter()
         .map(|fen| {
-            pgnkit::core::fen::parse_fen(fen)
-                .map(|pos| Target::new(&pos))
-                .map_err(|e| PyValueError::new_err(format!("reaches {fen:?}: {e}")))
+            Target::parse(fen).map_err(|e| PyValueError::new_err(format!("reaches {fen:?}: {e}")))
         })
         .collect::<PyResult<Vec<_>>>()?;
     let materials = material
