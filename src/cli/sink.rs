@@ -507,6 +507,12 @@ impl Output {
         }
     }
 
+    /// The directory the output is written in before it is put in place (the target's), when it is a file
+    /// put in place at the end: where other temporary files of the run may go, on the same disk.
+    pub(crate) fn staging_dir(&self) -> Option<&Path> {
+        self.temp.as_ref().map(|t| directory_of(&t.target))
+    }
+
     /// Ends the run with exit code `code`: the output is completed (and the temporary file put onto the
     /// target) when `code` is 0 or 1; on 2 the temporary file is removed and the target left as it was.
     /// Returns the exit code, 2 when completing the output failed.

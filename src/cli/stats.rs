@@ -10,10 +10,11 @@ use std::time::Instant;
 use crate::jobs::bulk::{self, Event};
 use crate::jobs::input::Source;
 use crate::jobs::messages::Explain;
-use crate::jobs::stats::columnar::{Codec, Encoding, ParquetFailure, ParquetOut};
+use crate::jobs::stats::columnar::{self, Codec, Encoding, ParquetFailure, ParquetOut};
+use crate::jobs::stats::spill::{CopyFailure, Spill, SpillError, Spilled};
 use crate::jobs::stats::summary::{Limits, StatsSummary};
 use crate::jobs::stats::table;
-use crate::jobs::stats::{BatchStats, Format, Output, Shapes, StatsOptions, run_batch};
+use crate::jobs::stats::{BatchError, BatchStats, Format, Output, Shapes, StatsOptions, run_batch};
 
 use super::output::{
     decimal_here, exit_code, inputs, locale, no_games_warning, progress_bar, read_error, say,
@@ -190,17 +191,34 @@ struct Totals {
 /// Why a run stopped early.
 enum Stop {
     Write(io::Error),
-    /// The rows could not be made into Arrow arrays or Parquet (a bug, or a limit of the format).
-    Encode(String),
+    /// The rows could not be made: Arrow arrays or Parquet (a bug, or a limit of the format), or the
+    /// temporary file of a long game's rows.
+    Rows(BatchError),
 }
 
 impl From<ParquetFailure> for Stop {
     fn from(e: ParquetFailure) -> Self {
         match e {
             ParquetFailure::Write(e) => Stop::Write(e),
-            ParquetFailure::Encode(e) => Stop::Encode(e.to_string()),
+            ParquetFailure::Encode(e) => Stop::Rows(BatchError::Encode(e)),
+            ParquetFailure::Spill(e) => Stop::Rows(BatchError::Spill(e)),
         }
     }
+}
+
+impl From<CopyFailure> for Stop {
+    fn from(e: CopyFailure) -> Self {
+        match e {
+            CopyFailure::Write(e) => Stop::Write(e),
+            CopyFailure::Spill(e) => Stop::Rows(BatchError::Spill(e)),
+        }
+    }
+}
+
+/// Ends a run whose rows could not be made: exit 2.
+fn rows_failure(e: &BatchError) -> i32 {
+    let _ = say(&format!("pgnkit: {}\n", e.explain(locale())));
+    2
 }
 
 pub(crate) fn run(args: Args) -> i32 {
@@ -250,6 +268,18 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
+    if output == Output::Moves {
+        // A long game's rows beyond a batch's share of memory go to a temporary file: beside the output,
+        // on the disk that is to hold them anyway, else where TMPDIR says.
+        let dir = out
+            .staging_dir()
+            .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
+        let props = shapes
+            .schema
+            .as_ref()
+            .map(|schema| columnar::writer_properties(schema, codec(args.compression)));
+        shapes.spill = Some(Spill::new(dir, format, props));
+    }
     if format == Format::Csv && output != Output::StatsSummary {
         let mut header = Vec::new();
         table::csv_header(&mut header, &opts.columns());
@@ -299,7 +329,7 @@ pub(crate) fn run(args: Args) -> i32 {
                         &bar,
                         &pool,
                     ),
-                    Err(e) => Err(Stop::Encode(e.to_string())),
+                    Err(e) => Err(Stop::Rows(e)),
                 },
                 Event::Error { message, .. } => {
                     totals.io_errors += 1;
@@ -320,20 +350,14 @@ pub(crate) fn run(args: Args) -> i32 {
     bar.finish_and_clear();
     match stopped {
         Some(Stop::Write(e)) => return write_failure(&e),
-        Some(Stop::Encode(e)) => {
-            let _ = say(&format!("pgnkit: cannot encode the rows: {e}\n"));
-            return 2;
-        }
+        Some(Stop::Rows(e)) => return rows_failure(&e),
         None => {}
     }
     if let Some(writer) = parquet {
         match writer.finish(&mut out).map_err(Stop::from) {
             Ok(()) => {}
             Err(Stop::Write(e)) => return write_failure(&e),
-            Err(Stop::Encode(e)) => {
-                let _ = say(&format!("pgnkit: cannot encode the rows: {e}\n"));
-                return 2;
-            }
+            Err(Stop::Rows(e)) => return rows_failure(&e),
         }
     }
     if output == Output::StatsSummary {
@@ -389,6 +413,23 @@ fn emit(
     totals.games_with_errors += batch.games_with_errors;
     for record in batch.records {
         summary.add(record);
+    }
+    // Rows a batch spilled came before the rows it kept.
+    let mut parquet = parquet;
+    match batch.spilled {
+        Some(Spilled::Text(rows)) => {
+            bar.suspend(|| rows.copy_to(out))?;
+        }
+        Some(Spilled::Parquet(rows)) => match parquet.as_deref_mut() {
+            Some(writer) => writer.append_spilled(rows, out)?,
+            // Arrow rows are made for Parquet output only.
+            None => {
+                return Err(Stop::Rows(BatchError::Spill(SpillError::reading(
+                    io::Error::other("Parquet rows spilled for a text output"),
+                ))));
+            }
+        },
+        None => {}
     }
     if !batch.text.is_empty() {
         bar.suspend(|| out.write_all(&batch.text))

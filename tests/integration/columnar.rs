@@ -694,6 +694,121 @@ fn huge_values_are_written_in_bounded_memory_and_none_is_lost() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The (game, ply) of every per-move row of a CSV or JSON-lines file compressed with zstd, read as a
+/// stream.
+fn text_plies(path: &Path, jsonl: bool) -> Vec<(i64, i64)> {
+    use std::io::BufRead;
+    let file = File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let reader = std::io::BufReader::new(zstd::stream::read::Decoder::new(file).unwrap());
+    let number = |line: &str, key: &str| -> i64 {
+        let at = line
+            .find(key)
+            .unwrap_or_else(|| panic!("no {key} in {line}"))
+            + key.len();
+        let digits: String = line[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        digits.parse().unwrap()
+    };
+    let mut lines = reader.lines().map(Result::unwrap);
+    if !jsonl {
+        assert!(lines.next().unwrap().starts_with("file,game,ply,"));
+    }
+    lines
+        .map(|line| {
+            if jsonl {
+                (number(&line, "\"game\":"), number(&line, "\"ply\":"))
+            } else {
+                // file,game,ply,...: the file name is plain.
+                let mut fields = line.split(',').skip(1);
+                let mut next = || fields.next().unwrap().parse::<i64>().unwrap();
+                (next(), next())
+            }
+        })
+        .collect()
+}
+
+/// The (game, ply) of every row of a Parquet file, read a column pair at a time.
+fn parquet_plies(path: &Path) -> Vec<(i64, i64)> {
+    let file = File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+    let mask = parquet::arrow::ProjectionMask::roots(builder.parquet_schema(), [1, 2]);
+    let mut plies = Vec::new();
+    for batch in builder.with_projection(mask).build().unwrap() {
+        let batch = batch.unwrap();
+        let games = batch.column(0).as_primitive::<Int64Type>();
+        let ply = batch.column(1).as_primitive::<Int32Type>();
+        plies.extend(
+            games
+                .values()
+                .iter()
+                .zip(ply.values().iter())
+                .map(|(&g, &p)| (g, i64::from(p))),
+        );
+    }
+    plies
+}
+
+/// One game of 250,000 knight moves back and forth (4 MB of PGN) makes a million per-move rows, about fifty
+/// times its text: a batch held them all until the ordered output took them, 200 MB of CSV, 380 MB of JSON
+/// lines or 300 MB of arrays, and more than 400 MiB of address space. Now the rows past a batch's share of
+/// memory go to a temporary file and come back in their place: under an address-space limit of twice the
+/// input plus what the threads and the Parquet writers reserve, every row is written, in order, in every
+/// format, with one thread and with two.
+#[test]
+fn a_long_games_per_move_rows_are_written_in_bounded_memory() {
+    let dir = temp_dir("long-game");
+    const CYCLES: i64 = 250_000;
+    let input = dir.join("long.pgn");
+    std::fs::write(
+        &input,
+        format!(
+            "[Event \"long\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n\n{}*\n\n\
+             [Event \"short\"]\n\n1. e4 e5 *\n",
+            "Nf3 Nf6 Ng1 Ng8 ".repeat(CYCLES as usize)
+        ),
+    )
+    .unwrap();
+    let input_kib = (std::fs::metadata(&input).unwrap().len() >> 10) as u32;
+    let limit = 2 * input_kib + (320 << 10);
+    let expected: Vec<(i64, i64)> = (1..=4 * CYCLES)
+        .map(|ply| (1, ply))
+        .chain([(2, 1), (2, 2)])
+        .collect();
+    for name in ["rows.csv.zst", "rows.jsonl.zst", "rows.parquet"] {
+        let out = dir.join(name);
+        for jobs in ["-j1", "-j2"] {
+            let args = [
+                "stats",
+                "-q",
+                "--per-move",
+                jobs,
+                "-o",
+                out.to_str().unwrap(),
+                input.to_str().unwrap(),
+            ];
+            let run = util::run_within_address_space(limit, &args, None);
+            assert_eq!(
+                run.status.code(),
+                Some(0),
+                "{args:?}: {}",
+                String::from_utf8_lossy(&run.stderr)
+            );
+            let plies = if name.ends_with(".parquet") {
+                parquet_plies(&out)
+            } else {
+                text_plies(&out, name.contains("jsonl"))
+            };
+            assert!(plies == expected, "{args:?}: {} rows", plies.len());
+            std::fs::remove_file(&out).unwrap();
+        }
+    }
+    // The temporary files had no name: only the input is left.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Twenty thousand `--tags` made a column each: hundreds of megabytes for fifty games, and CSV or JSON rows
 /// of twenty thousand empty fields. Refused at once, with the limit, nothing written.
 #[test]

@@ -18,18 +18,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arrow_array::builder::{
-    BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
+    ArrayBuilder, BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, ListBuilder,
+    StringBuilder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowRowGroupWriterFactory, compute_leaves};
 use parquet::basic::{Compression, ZstdLevel};
+use parquet::column::writer::ColumnCloseResult;
 use parquet::errors::ParquetError;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
+use super::spill::{Overflow, SpillError, Spillable, SpilledParquet};
 use super::table::{Cells, Column, Kind};
 
 /// The output side passes batches to the writer in groups of at least this many rows (or
@@ -130,6 +133,18 @@ impl Builder {
         }
     }
 
+    /// About the bytes of the values appended (offsets and validity left out).
+    fn bytes(&self) -> usize {
+        match self {
+            Builder::Text(b) => b.values_slice().len() + 4 * b.len(),
+            Builder::Int32(b) => 4 * b.len(),
+            Builder::Int64(b) => 8 * b.len(),
+            Builder::Bool(b) => b.len() / 8,
+            Builder::Seconds(b) => 8 * b.len(),
+            Builder::Nags(b) => 4 * (b.values_ref().len() + b.len()),
+        }
+    }
+
     fn finish(&mut self) -> ArrayRef {
         match self {
             Builder::Text(b) => Arc::new(b.finish()),
@@ -150,6 +165,8 @@ pub struct ArrowCells {
     schema: SchemaRef,
     builders: Vec<Builder>,
     column: usize,
+    /// The rows the builders were made for, again after their rows are spilled.
+    rows: usize,
 }
 
 impl ArrowCells {
@@ -157,13 +174,18 @@ impl ArrowCells {
     pub fn new(schema: &SchemaRef, rows: usize) -> ArrowCells {
         ArrowCells {
             schema: Arc::clone(schema),
-            builders: schema
-                .fields()
-                .iter()
-                .map(|f| Builder::new(f, rows))
-                .collect(),
+            builders: Self::builders(schema, rows),
             column: 0,
+            rows,
         }
+    }
+
+    fn builders(schema: &SchemaRef, rows: usize) -> Vec<Builder> {
+        schema
+            .fields()
+            .iter()
+            .map(|f| Builder::new(f, rows))
+            .collect()
     }
 
     /// The builder of the next value, if there is a next column.
@@ -257,6 +279,22 @@ impl Cells for ArrowCells {
     }
 }
 
+impl Spillable for ArrowCells {
+    fn held_bytes(&self) -> usize {
+        self.builders.iter().map(Builder::bytes).sum()
+    }
+
+    fn spill(&mut self, overflow: &mut Overflow<'_>) {
+        let arrays = self.builders.iter_mut().map(Builder::finish).collect();
+        match RecordBatch::try_new(Arc::clone(&self.schema), arrays) {
+            Ok(rows) => overflow.arrow(&rows),
+            Err(e) => overflow.failed(io::Error::other(e)),
+        }
+        // Builders that finish start again empty: room for as many rows as before spares their growth.
+        self.builders = Self::builders(&self.schema, self.rows);
+    }
+}
+
 /// Why Parquet output failed.
 #[derive(Debug)]
 pub enum ParquetFailure {
@@ -264,6 +302,8 @@ pub enum ParquetFailure {
     Write(io::Error),
     /// The Parquet writer refused (a bug, or a limit of the format).
     Encode(ParquetError),
+    /// Rows a batch spilled could not be read back.
+    Spill(SpillError),
 }
 
 impl From<ParquetError> for ParquetFailure {
@@ -444,6 +484,16 @@ pub enum Codec {
     None,
 }
 
+/// The settings of a run's writer for rows of `schema`: what a batch's spilled rows are encoded with
+/// ([`super::spill::Spill`]), so that their column chunks can be appended to the output as they are.
+pub fn writer_properties(schema: &SchemaRef, codec: Codec) -> WriterProperties {
+    properties(schema, codec, ROW_GROUP_BYTES)
+}
+
+/// Rows read back at a time from a batch's spilled rows when the output side encodes them: as many as
+/// [`DIRECT_ROWS`] or more, so that each goes to the writer as it is.
+const READ_BACK_ROWS: usize = 2 * DIRECT_ROWS;
+
 /// The writer's settings: the codec, large row groups, no dictionary or statistics where they cannot help.
 fn properties(schema: &SchemaRef, codec: Codec, row_group_bytes: usize) -> WriterProperties {
     let compression = match codec {
@@ -613,13 +663,62 @@ impl ParquetOut {
         Ok(())
     }
 
+    /// Writes the rows a batch spilled: their row groups' column chunks appended as they were encoded when
+    /// the workers encode, else the rows read back and written as any other batch's.
+    pub fn append_spilled(
+        &mut self,
+        spilled: SpilledParquet,
+        out: &mut impl Write,
+    ) -> Result<(), ParquetFailure> {
+        let ParquetOut::InWorkers { writer, .. } = self else {
+            for rows in spilled
+                .record_batches(READ_BACK_ROWS)
+                .map_err(ParquetFailure::Spill)?
+            {
+                self.write(&rows.map_err(ParquetFailure::Spill)?, out)?;
+            }
+            return Ok(());
+        };
+        let metadata = spilled.metadata();
+        for (index, group) in metadata.row_groups().iter().enumerate() {
+            let page_index = metadata.page_index_for_row_group(index);
+            let mut row_group = writer.next_row_group()?;
+            for (column, chunk) in group.columns().iter().enumerate() {
+                let close = ColumnCloseResult {
+                    bytes_written: chunk.compressed_size() as u64,
+                    rows_written: group.num_rows() as u64,
+                    metadata: chunk.clone(),
+                    bloom_filter: None,
+                    column_index: page_index.column_index(column).cloned(),
+                    offset_index: page_index.offset_index(column).cloned(),
+                };
+                row_group
+                    .append_column(spilled.file(), close)
+                    .map_err(|e| match e {
+                        // Reading the spilled chunk, not writing the output's buffer.
+                        ParquetError::External(e) => {
+                            ParquetFailure::Spill(SpillError::reading(io::Error::other(e)))
+                        }
+                        e => ParquetFailure::Encode(e),
+                    })?;
+            }
+            row_group.close()?;
+            Self::drain_buffer(writer.inner_mut(), out)?;
+        }
+        Ok(())
+    }
+
     /// Moves the bytes written so far to `out`. The writer counts the bytes it writes itself, so emptying
     /// its buffer does not disturb the offsets it records in the footer.
     fn drain(&mut self, out: &mut impl Write) -> Result<(), ParquetFailure> {
-        let buffer = match self {
-            ParquetOut::OnOutput { writer, .. } => writer.inner_mut(),
-            ParquetOut::InWorkers { writer, .. } => writer.inner_mut(),
-        };
+        match self {
+            ParquetOut::OnOutput { writer, .. } => Self::drain_buffer(writer.inner_mut(), out),
+            ParquetOut::InWorkers { writer, .. } => Self::drain_buffer(writer.inner_mut(), out),
+        }
+    }
+
+    /// Moves a writer's buffered bytes to `out`.
+    fn drain_buffer(buffer: &mut Vec<u8>, out: &mut impl Write) -> Result<(), ParquetFailure> {
         if !buffer.is_empty() {
             out.write_all(buffer).map_err(ParquetFailure::Write)?;
             buffer.clear();

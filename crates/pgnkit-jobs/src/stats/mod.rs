@@ -23,6 +23,7 @@
 pub mod columnar;
 pub mod perf;
 pub mod rows;
+pub mod spill;
 pub mod summary;
 pub mod table;
 
@@ -30,7 +31,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
-use arrow_schema::SchemaRef;
+use arrow_schema::{ArrowError, SchemaRef};
 use parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory;
 use parquet::errors::ParquetError;
 
@@ -448,6 +449,9 @@ pub fn game_stats_with<'a>(
 /// What one batch of games gives.
 #[derive(Debug, Default)]
 pub struct BatchStats {
+    /// Per-move rows that came before those below, moved to a temporary file once the batch held too many
+    /// ([`spill`]): written out first.
+    pub spilled: Option<spill::Spilled>,
     /// CSV or JSON-lines rows (no header), ready to be written out.
     pub text: Vec<u8>,
     /// The rows as Arrow arrays, for Parquet encoded on the output side.
@@ -462,13 +466,16 @@ pub struct BatchStats {
     pub records: Vec<summary::GameRecord>,
 }
 
-/// The batch-wide constants the workers need, made once per run: the JSON keys, the Arrow schema, and the
-/// Parquet writers' factory when workers encode their own row groups.
+/// The batch-wide constants the workers need, made once per run: the JSON keys, the Arrow schema, the
+/// Parquet writers' factory when workers encode their own row groups, and where per-move rows go past a
+/// size in memory.
 #[derive(Debug, Default)]
 pub struct Shapes {
     pub json_keys: Vec<Vec<u8>>,
     pub schema: Option<SchemaRef>,
     pub row_groups: Option<Arc<ArrowRowGroupWriterFactory>>,
+    /// `None`: a batch keeps all its rows in memory, whatever their size.
+    pub spill: Option<spill::Spill>,
 }
 
 impl Shapes {
@@ -655,16 +662,67 @@ const GAME_BYTES: usize = 300;
 const MOVE_BYTES: usize = 6;
 const MOST_MOVE_ROWS_RESERVED: usize = 128 * 1024;
 
+/// Why a batch's rows could not be made.
+#[derive(Debug)]
+pub enum BatchError {
+    /// The Arrow arrays or their Parquet encoding (a bug, or a limit of the format).
+    Encode(ParquetError),
+    /// The temporary file of rows past the batch's share of memory.
+    Spill(spill::SpillError),
+}
+
+impl From<ParquetError> for BatchError {
+    fn from(e: ParquetError) -> Self {
+        BatchError::Encode(e)
+    }
+}
+
+impl From<ArrowError> for BatchError {
+    fn from(e: ArrowError) -> Self {
+        BatchError::Encode(e.into())
+    }
+}
+
+impl From<spill::SpillError> for BatchError {
+    fn from(e: spill::SpillError) -> Self {
+        BatchError::Spill(e)
+    }
+}
+
+impl pgnkit::explain::Explain for BatchError {
+    fn explain(&self, locale: crate::messages::Locale) -> String {
+        match self {
+            BatchError::Encode(e) => crate::localized!(
+                locale,
+                "cannot encode the rows: {}",
+                "impossible d'encoder les lignes : {}",
+                e
+            ),
+            BatchError::Spill(e) => e.explain(locale),
+        }
+    }
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use pgnkit::explain::Explain;
+        f.write_str(&self.explain(crate::messages::Locale::En))
+    }
+}
+
+impl std::error::Error for BatchError {}
+
 /// Runs stats over one batch of games, writing CSV or JSON rows into `buf` (cleared first; pass a recycled
 /// buffer to save allocations) or gathering Arrow arrays (encoded into a row group when `shapes` has the
-/// factory). Only the arrays and their encoding can fail (a bug, or a limit of the format).
+/// factory); per-move rows past `shapes.spill`'s threshold go to a temporary file ([`BatchStats::spilled`]).
+/// Only the arrays, their encoding and that file can fail.
 pub fn run_batch(
     games: &mut GameReader<'_>,
     file: &str,
     opts: &StatsOptions,
     shapes: &Shapes,
     mut buf: Vec<u8>,
-) -> Result<BatchStats, ParquetError> {
+) -> Result<BatchStats, BatchError> {
     buf.clear();
     let mut out = BatchStats::default();
     let name: Arc<str> = Arc::from(file);
@@ -696,20 +754,16 @@ pub fn run_batch(
         (Output::Moves, Format::Parquet, Some(schema)) => {
             let rows = (games.remaining() / MOVE_BYTES).min(MOST_MOVE_ROWS_RESERVED);
             let cells = columnar::ArrowCells::new(schema, rows);
-            let cells = move_rows(games, &name, opts, &mut out, cells);
+            let cells = move_rows(games, &name, opts, &mut out, cells, shapes.spill.as_ref())?;
             out.set_table(cells.finish()?, shapes)?;
         }
         (Output::Moves, Format::Jsonl, _) => {
-            move_rows(
-                games,
-                &name,
-                opts,
-                &mut out,
-                table::JsonCells::new(&mut buf, &shapes.json_keys),
-            );
+            let cells = table::JsonCells::new(&mut buf, &shapes.json_keys);
+            move_rows(games, &name, opts, &mut out, cells, shapes.spill.as_ref())?;
         }
         (Output::Moves, _, _) => {
-            move_rows(games, &name, opts, &mut out, table::CsvCells::new(&mut buf));
+            let cells = table::CsvCells::new(&mut buf);
+            move_rows(games, &name, opts, &mut out, cells, shapes.spill.as_ref())?;
         }
     }
     out.text = buf;
@@ -718,12 +772,13 @@ pub fn run_batch(
 
 /// The Arrow rows of PGN texts held in memory (`name` each, for the `file` column), as one record batch: for
 /// callers with many small texts (one game each, from a data frame), for which a batch per text would cost
-/// more than the games. `None` when the texts hold no game. `shapes` must have the schema (Parquet format).
+/// more than the games. `None` when the texts hold no game. `shapes` must have the schema (Parquet format);
+/// the rows are all kept, as the caller wants them in memory.
 pub fn table_of_texts<'t>(
     texts: impl IntoIterator<Item = (&'t [u8], &'t str)>,
     opts: &StatsOptions,
     shapes: &Shapes,
-) -> Result<Option<RecordBatch>, ParquetError> {
+) -> Result<Option<RecordBatch>, BatchError> {
     let schema = shapes
         .schema
         .as_ref()
@@ -734,7 +789,7 @@ pub fn table_of_texts<'t>(
         let name: Arc<str> = Arc::from(name);
         let mut games = GameReader::new(text);
         cells = match opts.output {
-            Output::Moves => move_rows(&mut games, &name, opts, &mut out, cells),
+            Output::Moves => move_rows(&mut games, &name, opts, &mut out, cells, None)?,
             _ => {
                 game_rows(&mut games, &name, opts, &mut out, &mut cells);
                 cells
@@ -772,15 +827,17 @@ fn game_rows(
     }
 }
 
-/// One row per main-line half-move of the batch's games; gives the cells back.
-fn move_rows<C: table::Cells>(
+/// One row per main-line half-move of the batch's games; gives the cells back, holding the rows not spilled
+/// (those are in `out.spilled`).
+fn move_rows<C: spill::Spillable>(
     games: &mut GameReader<'_>,
     file: &Arc<str>,
     opts: &StatsOptions,
     out: &mut BatchStats,
     cells: C,
-) -> C {
-    let mut sink = rows::MoveRows::new(cells, file);
+    spill: Option<&spill::Spill>,
+) -> Result<C, BatchError> {
+    let mut sink = rows::MoveRows::new(cells, file).spilling(spill);
     while let Some(group) = games.next_group() {
         // Read a group, then replay it: the reader's code serves the whole group while it is cached.
         for game in group {
@@ -790,7 +847,9 @@ fn move_rows<C: table::Cells>(
             out.add(&stats);
         }
     }
-    sink.into_cells()
+    let (cells, spilled) = sink.finish();
+    out.spilled = spilled?;
+    Ok(cells)
 }
 
 impl BatchStats {

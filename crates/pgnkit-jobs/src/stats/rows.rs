@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::spill::{CHECK_PLIES, Overflow, Spill, SpillError, Spillable, Spilled};
 use super::table::Cells;
 pub use super::table::GAME_HEADER;
 use super::{GameStats, MainLineSink, RowTags};
@@ -311,9 +312,11 @@ impl MoveNotes {
     }
 }
 
-/// The per-move rows of a batch, as a [`MainLineSink`] fed by the replay, written through `C`.
-pub struct MoveRows<C> {
+/// The per-move rows of a batch, as a [`MainLineSink`] fed by the replay, written through `C`; past the
+/// [`Spill`]'s threshold, the rows made so far go to a temporary file ([`super::spill`]).
+pub struct MoveRows<'s, C> {
     cells: C,
+    overflow: Overflow<'s>,
     file: String,
     /// The file name needs no quoting or escaping in any format ([`Cells::plain`]): checked once, not
     /// per row.
@@ -336,10 +339,12 @@ pub struct MoveRows<C> {
     notes: MoveNotes,
 }
 
-impl<C: Cells> MoveRows<C> {
+impl<'s, C: Spillable> MoveRows<'s, C> {
+    /// Rows of `file` written through `cells`, all kept in them.
     pub fn new(cells: C, file: &str) -> Self {
         MoveRows {
             cells,
+            overflow: Overflow::new(None),
             file: file.to_owned(),
             file_is_plain: file.bytes().all(|b| {
                 b.is_ascii() && !b.is_ascii_control() && !matches!(b, b',' | b'"' | b'\\')
@@ -364,9 +369,28 @@ impl<C: Cells> MoveRows<C> {
         decimal::push(&mut self.game_text, number);
     }
 
-    /// The cells, all rows written.
-    pub fn into_cells(self) -> C {
-        self.cells
+    /// The same, spilling rows as `spill` says (`None`: keeping them all).
+    pub fn spilling(self, spill: Option<&'s Spill>) -> Self {
+        MoveRows {
+            overflow: Overflow::new(spill),
+            ..self
+        }
+    }
+
+    /// The cells, all rows written, with the rows that came before theirs when some were spilled.
+    pub fn finish(self) -> (C, Result<Option<Spilled>, SpillError>) {
+        (self.cells, self.overflow.finish())
+    }
+
+    /// Moves the rows held to the overflow if they have grown past its threshold. Called every
+    /// [`CHECK_PLIES`] half-moves of a game, out of line: most games are shorter, and a batch of short
+    /// games is bounded by the batch's size.
+    #[cold]
+    #[inline(never)]
+    fn check_held(&mut self) {
+        if self.overflow.is_due(self.cells.held_bytes()) {
+            self.cells.spill(&mut self.overflow);
+        }
     }
 
     /// Writes the row of the move announced by [`MainLineSink::before_move`], which produced `after`.
@@ -442,7 +466,7 @@ impl<C: Cells> MoveRows<C> {
     }
 }
 
-impl<C: Cells> MainLineSink for MoveRows<C> {
+impl<C: Spillable> MainLineSink for MoveRows<'_, C> {
     #[inline(always)]
     fn before_move(
         &mut self,
@@ -451,6 +475,10 @@ impl<C: Cells> MainLineSink for MoveRows<C> {
         before: &Position,
         m: Option<&Move>,
     ) {
+        // Between two rows: the rows of a long game so far may have to leave memory.
+        if at.ply.is_multiple_of(CHECK_PLIES) {
+            self.check_held();
+        }
         if let Some(m) = m {
             // The token itself when it is canonical SAN (most are), else written from the move.
             let token = match at.token.kind {

@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use super::spill::{Overflow, Spillable};
 use pgnkit::buffer::{contains_any, push_bytes, push_bytes_then};
 use pgnkit::core::decimal;
 
@@ -332,6 +333,19 @@ impl Cells for CsvCells<'_> {
     }
 }
 
+impl Spillable for CsvCells<'_> {
+    #[inline]
+    fn held_bytes(&self) -> usize {
+        self.out.len()
+    }
+
+    fn spill(&mut self, overflow: &mut Overflow<'_>) {
+        overflow.text(self.out);
+        self.out.clear();
+        self.row_start = 0;
+    }
+}
+
 /// Appends NAGs as CSV writes them: numbers separated by spaces.
 pub fn push_nags(out: &mut Vec<u8>, nags: &[u8]) {
     for (i, &nag) in nags.iter().enumerate() {
@@ -443,12 +457,14 @@ impl Cells for JsonCells<'_> {
         push_int(self.out, value);
     }
 
+    #[inline]
     fn int_as(&mut self, value: i64, decimal: &str) {
         debug_assert_eq!(decimal, value.to_string());
         self.key();
         self.out.extend_from_slice(decimal.as_bytes());
     }
 
+    #[inline]
     fn flag(&mut self, value: bool) {
         self.key();
         self.out
@@ -476,6 +492,7 @@ impl Cells for JsonCells<'_> {
         self.out.push(b']');
     }
 
+    #[inline]
     fn null(&mut self) {
         self.key();
         self.out.extend_from_slice(b"null");
@@ -484,6 +501,18 @@ impl Cells for JsonCells<'_> {
     fn end_row(&mut self) {
         self.out.extend_from_slice(b"}\n");
         self.column = 0;
+    }
+}
+
+impl Spillable for JsonCells<'_> {
+    #[inline]
+    fn held_bytes(&self) -> usize {
+        self.out.len()
+    }
+
+    fn spill(&mut self, overflow: &mut Overflow<'_>) {
+        overflow.text(self.out);
+        self.out.clear();
     }
 }
 
