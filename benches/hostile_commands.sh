@@ -10,6 +10,8 @@
 #   regexes      select --where: 1,300 regular expressions (33 KB)
 #   groups       select --split event into 5,000 groups under `ulimit -n 30`
 #   cjk          select --split event: an Event of 100 CJK characters (300 bytes)
+#   long-game    stats --per-move, -o x.csv, x.jsonl and x.parquet, -j1 and -j2: one game of CYCLES (250,000)
+#                knight shuffles, Nf3 Nf6 Ng1 Ng8 (4 MB, a million rows)
 # Each run has AS_MIB (4096) MiB of address space at most (`ulimit -v`): a run that needs more ends on a
 # failed allocation (exit 134) and is shown so, instead of taking the machine.
 #   usage: benches/hostile_commands.sh [CASE...]   (PGNKIT=built binary, BASELINE=another one)
@@ -18,6 +20,7 @@ cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-200000}
 TAG_GAMES=${TAG_GAMES:-10}
 TAG_MB=${TAG_MB:-60}
+CYCLES=${CYCLES:-250000}
 AS_MIB=${AS_MIB:-4096}
 [ -x /usr/bin/time ] || { echo "needs GNU time (apt-get install time)" >&2; exit 2; }
 
@@ -26,7 +29,7 @@ if [ -z "${PGNKIT:-}" ]; then
     PGNKIT=target/dist/pgnkit
 fi
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(names rounds big-tags many-tags regexes groups cjk)
+[ ${#cases[@]} -gt 0 ] || cases=(names rounds big-tags many-tags regexes groups cjk long-game)
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pgnkit-hostile-commands.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -131,6 +134,20 @@ EOF
             game "Short" 1 W2 B2 "1-0"
         } > "$tmp/cjk.pgn"
         run cjk "$tmp/cjk.pgn" "$tmp/stdout" - select -q --split event -o "$tmp/split" "$tmp/cjk.pgn"
+        ;;
+    long-game)
+        python3 - "$tmp/long.pgn" "$CYCLES" <<'EOF'
+import sys
+path, cycles = sys.argv[1], int(sys.argv[2])
+with open(path, "w") as f:
+    f.write('[Event "Long"]\n[White "a"]\n[Black "b"]\n[Result "*"]\n\n' + "Nf3 Nf6 Ng1 Ng8 " * cycles + "*\n")
+EOF
+        for format in csv jsonl parquet; do
+            for jobs in 1 2; do
+                run "long-$format-j$jobs" "$tmp/long.pgn" "$tmp/stdout" - stats -q --per-move -j"$jobs" \
+                    -o "$tmp/out.$format" "$tmp/long.pgn"
+            done
+        done
         ;;
     *)
         echo "unknown case $case" >&2

@@ -809,6 +809,63 @@ fn a_long_games_per_move_rows_are_written_in_bounded_memory() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Where a long game's rows cannot leave memory (here TMPDIR, with the rows on standard output, names a
+/// directory that does not exist), the run ends with exit 2 and says where, in English and French: no row is
+/// dropped in silence.
+#[test]
+fn rows_that_cannot_leave_memory_end_the_run_and_say_where() {
+    let dir = temp_dir("no-spill");
+    let input = dir.join("long.pgn");
+    // 200,000 rows: far more than a batch keeps in memory in any format.
+    std::fs::write(
+        &input,
+        format!("[Result \"*\"]\n\n{}*\n", "Nf3 Nf6 Ng1 Ng8 ".repeat(50_000)),
+    )
+    .unwrap();
+    let missing = dir.join("missing");
+    for (format, messages, says) in [
+        (
+            "csv",
+            "en",
+            "cannot write the rows of a long game to a temporary file in",
+        ),
+        (
+            "jsonl",
+            "fr",
+            "impossible d'écrire les lignes d'une longue partie dans un fichier temporaire de",
+        ),
+        (
+            "parquet",
+            "en",
+            "cannot write the rows of a long game to a temporary file in",
+        ),
+    ] {
+        for jobs in ["-j1", "-j2"] {
+            let run = util::bin_command()
+                .args([
+                    "--messages",
+                    messages,
+                    "stats",
+                    "-q",
+                    "--per-move",
+                    jobs,
+                    "--format",
+                    format,
+                ])
+                .arg(&input)
+                .env("TMPDIR", &missing)
+                .stdout(std::process::Stdio::null())
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&run.stderr);
+            assert_eq!(run.status.code(), Some(2), "{format} {jobs}: {stderr}");
+            assert!(stderr.contains(says), "{format} {jobs}: {stderr}");
+            assert!(stderr.contains(missing.to_str().unwrap()), "{stderr}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Twenty thousand `--tags` made a column each: hundreds of megabytes for fifty games, and CSV or JSON rows
 /// of twenty thousand empty fields. Refused at once, with the limit, nothing written.
 #[test]
