@@ -571,14 +571,30 @@ mod tests {
 
     /// Every row of a Parquet file.
     fn parquet_rows(bytes: Vec<u8>) -> (RecordBatch, usize) {
-        let builder = ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::from(bytes)).unwrap();
+        use parquet::arrow::arrow_reader::{ArrowReaderOptions, RowSelection, RowSelector};
+        use parquet::file::metadata::PageIndexPolicy;
+        let bytes = bytes::Bytes::from(bytes);
+        let builder = ParquetRecordBatchReaderBuilder::try_new(bytes.clone()).unwrap();
         let groups = builder.metadata().num_row_groups();
         let schema = builder.schema().clone();
         let batches: Vec<RecordBatch> = builder.build().unwrap().map(Result::unwrap).collect();
-        (
-            arrow_select::concat::concat_batches(&schema, &batches).unwrap(),
-            groups,
-        )
+        let rows = arrow_select::concat::concat_batches(&schema, &batches).unwrap();
+        // A slice read through the page index, whose page offsets an appended column chunk must carry to
+        // where it lands in the file.
+        let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Required);
+        let builder =
+            ParquetRecordBatchReaderBuilder::try_new_with_options(bytes, options).unwrap();
+        assert!(builder.metadata().page_index().is_some());
+        let selection = RowSelection::from(vec![RowSelector::skip(1500), RowSelector::select(300)]);
+        let slice: Vec<RecordBatch> = builder
+            .with_row_selection(selection)
+            .build()
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let slice = arrow_select::concat::concat_batches(&schema, &slice).unwrap();
+        assert_eq!(slice, rows.slice(1500, 300));
+        (rows, groups)
     }
 
     /// What the output side writes of Arrow batches, as `stats` does: the spilled rows, then those kept.
