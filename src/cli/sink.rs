@@ -207,7 +207,7 @@ impl Temp {
     /// A new temporary file for `target`, with the permissions of the file it will replace when there is
     /// one.
     fn create(target: &Path, replaces: Option<&fs::Metadata>) -> io::Result<(Temp, File)> {
-        let (staging, file) = match create_unnamed(directory_of(target)) {
+        let (staging, file) = match crate::jobs::unnamed_file::create(directory_of(target), 0o666) {
             Some(file) => (Staging::Unnamed, file),
             None => {
                 let (path, file) = create_named(target)?;
@@ -272,25 +272,6 @@ fn create_named(target: &Path) -> io::Result<(PathBuf, File)> {
         directory: false,
     });
     Ok((path, file))
-}
-
-/// An unnamed file in `dir`, readable and writable; `None` where there is no such thing (not Linux, an old
-/// kernel, a file system without it), and the caller falls back on a named file.
-#[cfg(target_os = "linux")]
-fn create_unnamed(dir: &Path) -> Option<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .custom_flags(libc::O_TMPFILE)
-        .mode(0o666)
-        .open(dir)
-        .ok()
-}
-
-#[cfg(not(target_os = "linux"))]
-fn create_unnamed(_dir: &Path) -> Option<File> {
-    None
 }
 
 /// Gives the unnamed `file` a hidden name beside `target` (registered in `list`, whose lock the caller
@@ -761,7 +742,7 @@ mod tests {
         let dir = temp_dir("copy");
         let target = dir.join("out.pgn");
         // A file system without unnamed files has nothing to copy: the named path is the one taken.
-        let Some(mut file) = create_unnamed(&dir) else {
+        let Some(mut file) = crate::jobs::unnamed_file::create(&dir, 0o666) else {
             return;
         };
         file.write_all(b"all of it").unwrap();

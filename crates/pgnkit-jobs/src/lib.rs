@@ -16,4 +16,5 @@ pub mod safe_text;
 pub mod select;
 pub mod standings;
 pub mod stats;
+pub mod unnamed_file;
 pub mod validate;

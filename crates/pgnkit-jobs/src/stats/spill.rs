@@ -400,7 +400,7 @@ struct TempFile {
 
 impl TempFile {
     fn create(dir: &Path) -> io::Result<TempFile> {
-        if let Some(file) = create_unnamed(dir) {
+        if let Some(file) = crate::unnamed_file::create(dir, 0o600) {
             return Ok(TempFile { file, path: None });
         }
         static NEXT: AtomicU64 = AtomicU64::new(0);
@@ -458,25 +458,6 @@ impl Seek for TempFile {
     fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
         self.file.seek(pos)
     }
-}
-
-/// A file without a name in `dir`, readable and writable; `None` where there is no such thing (not Linux,
-/// an old kernel, a file system without it).
-#[cfg(target_os = "linux")]
-fn create_unnamed(dir: &Path) -> Option<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .custom_flags(libc::O_TMPFILE)
-        .mode(0o600)
-        .open(dir)
-        .ok()
-}
-
-#[cfg(not(target_os = "linux"))]
-fn create_unnamed(_dir: &Path) -> Option<File> {
-    None
 }
 
 #[cfg(test)]
