@@ -14,6 +14,10 @@ A *source* is any of:
 
 For texts, the ``file`` column (and a record's ``file``) holds the index of the text in the list, so rows can be
 joined back to their game; ``game`` numbers the games within a text.
+
+Errors are :class:`PgnkitError`\ s (see :mod:`pgnkit.exceptions`): :class:`UsageError` (a ``ValueError``) for an
+option value the command would refuse, :class:`InputError` (an ``OSError`` of the system's kind, with the path)
+for a source that cannot be read, :class:`EncodeError` (a ``ValueError``) for rows that cannot be encoded.
 """
 
 from __future__ import annotations
@@ -25,10 +29,23 @@ from typing import Any, Iterator, List, Optional, Sequence, Union
 import pyarrow as pa
 
 from . import _native
+from .exceptions import EncodeError, InputError, PgnkitError, UsageError
 
 __version__: str = _native.__version__
 
-__all__ = ["stats", "stats_schema", "validate", "convert", "select", "read_games", "__version__"]
+__all__ = [
+    "stats",
+    "stats_schema",
+    "validate",
+    "convert",
+    "select",
+    "read_games",
+    "PgnkitError",
+    "UsageError",
+    "InputError",
+    "EncodeError",
+    "__version__",
+]
 
 
 def _texts(source: Any):
@@ -102,8 +119,8 @@ def stats(
 
     ``tags`` adds PGN tags as string columns named by the tag, in the order given: a list of names, or one
     string of names separated by commas as ``--tags`` takes them (``"UTCDate,WhiteTitle"``). Raises
-    ``OSError`` for a path that cannot be read (a truncated compressed file included) and ``ValueError`` for
-    bad options.
+    :class:`InputError` (an ``OSError``) for a path that cannot be read (a truncated compressed file included)
+    and :class:`UsageError` (a ``ValueError``) for bad options.
     """
     tags = _tags(tags)
     schema = stats_schema(tags=tags, per_move=per_move)
@@ -173,8 +190,8 @@ def select(
     expression over stats' columns and the tags, as ``--where``) holds, whose main line reaches one of the
     ``reaches`` positions (FEN or EPD) or a position with one of the ``material`` balances, without duplicates
     with ``dedupe``. ``reaches`` and ``material`` take one string (one position, one balance, as the option
-    given once) or a list of them. Raises ``ValueError`` for an expression that does not parse, with its
-    column.
+    given once) or a list of them. Raises :class:`UsageError` (a ``ValueError``) for an expression that does
+    not parse, with its column.
     """
     return _native.select(
         **_kwargs(source),

@@ -3,6 +3,11 @@ from typing import Any, Iterator, List, Optional, Sequence, Union
 
 import pyarrow as pa
 
+from .exceptions import EncodeError as EncodeError
+from .exceptions import InputError as InputError
+from .exceptions import PgnkitError as PgnkitError
+from .exceptions import UsageError as UsageError
+
 __version__: str
 
 Source = Union[
