@@ -14,29 +14,103 @@ A *source* is any of:
 
 For texts, the ``file`` column (and a record's ``file``) holds the index of the text in the list, so rows can be
 joined back to their game; ``game`` numbers the games within a text.
+
+Errors are :class:`PgnkitError`\ s (see :mod:`pgnkit.exceptions`): :class:`UsageError` (a ``ValueError``) for an
+option value the command would refuse, :class:`InputError` (an ``OSError`` of the system's kind, with the path)
+for a source that cannot be read, :class:`EncodeError` (a ``ValueError``) for rows that cannot be encoded.
+String options are typed with ``Literal`` (``Language``, ``Notation``, ``OutputFormat``) for type checkers.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Iterator, List, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, TypedDict, Union
 
 import pyarrow as pa
 
 from . import _native
+from .exceptions import EncodeError, InputError, PgnkitError, UsageError
 
 __version__: str = _native.__version__
 
-__all__ = ["stats", "stats_schema", "validate", "convert", "select", "read_games", "__version__"]
+__all__ = [
+    "stats",
+    "stats_schema",
+    "validate",
+    "convert",
+    "select",
+    "read_games",
+    "PgnkitError",
+    "UsageError",
+    "InputError",
+    "EncodeError",
+    "Source",
+    "Language",
+    "SourceLanguage",
+    "Notation",
+    "OutputFormat",
+    "GameRecord",
+    "__version__",
+]
+
+# The piece letters of a language, by code, as `--to` takes them (`pgnkit convert --help`).
+Language = Literal[
+    "en", "fr", "de", "nl", "es", "it", "pt", "cs", "pl", "hu", "fi", "ro", "da", "no", "sv", "figurine"
+]
+# The piece letters of the input: "auto" detects them per game, as `--from`/`--lang` do.
+SourceLanguage = Union[Literal["auto"], Language]
+# How convert writes moves (`--notation`).
+Notation = Literal["san", "lan", "uci"]
+# What convert writes (`--output-format`).
+OutputFormat = Literal["pgn", "jsonl", "epd"]
+
+# PGN texts: bytes or str, each one or more games (None is an empty text, as a null in an Arrow column).
+_Text = Union[str, bytes, bytearray, memoryview, None]
+# What the functions read: a path or paths (files, or directories searched for PGN), one PGN text as bytes, a
+# list of PGN texts, or a pyarrow string or binary array of them.
+Source = Union[
+    str,
+    os.PathLike[str],
+    bytes,
+    bytearray,
+    memoryview,
+    Sequence[_Text],
+    Sequence[os.PathLike[str]],
+    pa.Array,
+    pa.ChunkedArray,
+]
 
 
-def _texts(source: Any):
-    """The source as (kind, items): ("paths", [path, ...]) or ("texts", [bytes, ...])."""
+class GameRecord(TypedDict):
+    """A game as ``read_games`` gives it (see there)."""
+
+    file: str
+    game: int
+    converted: bool
+    tags: Dict[str, str]
+    lang: Language
+    lang_confidence: str
+    result: str
+    termination: str
+    plies: int
+    san: List[str]
+    uci: List[str]
+    valid: bool
+    problems: List[Dict[str, Any]]
+
+
+class _Paths(List[str]):
+    """The paths a source names (files, or directories searched for PGN), as opposed to its texts."""
+
+
+def _items(source: Source) -> Union[_Paths, List[bytes]]:
+    """The source as the paths it names or the PGN texts it holds."""
     if isinstance(source, (str, os.PathLike)):
-        return "paths", [os.fspath(source)]
+        return _Paths([os.fspath(source)])
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return "texts", [bytes(source)]
+        return [bytes(source)]
+    items: List[Any]
     if isinstance(source, (pa.Array, pa.ChunkedArray)):
         items = source.to_pylist()
     elif isinstance(source, Sequence):
@@ -44,8 +118,8 @@ def _texts(source: Any):
     else:
         raise TypeError(f"pgnkit: cannot read PGN from {type(source).__name__}")
     if items and all(isinstance(i, os.PathLike) for i in items):
-        return "paths", [os.fspath(i) for i in items]
-    texts = []
+        return _Paths(os.fspath(i) for i in items)
+    texts: List[bytes] = []
     for i, item in enumerate(items):
         if item is None:
             texts.append(b"")
@@ -55,10 +129,27 @@ def _texts(source: Any):
             texts.append(bytes(item))
         else:
             raise TypeError(f"pgnkit: item {i} is a {type(item).__name__}, not a PGN text")
-    return "texts", texts
+    return texts
 
 
-def _strings(value: Any, name: str) -> List[str]:
+def _paths_or_texts(source: Source) -> Tuple[Optional[List[str]], Optional[List[bytes]]]:
+    """The source as the native functions that take either paths or texts take it."""
+    items = _items(source)
+    if isinstance(items, _Paths):
+        return items, None
+    return None, items
+
+
+def _names(texts: List[bytes]) -> List[str]:
+    """The names of texts in the ``file`` column: their indexes."""
+    return [str(i) for i in range(len(texts))]
+
+
+# A parameter that takes several strings: one, or any iterable of them.
+Strings = Union[str, Sequence[str]]
+
+
+def _strings(value: Optional[Strings], name: str) -> List[str]:
     """A parameter that takes several strings: one string is one item (as the command's option, given once,
     takes one value), any other iterable is read item by item."""
     if value is None:
@@ -77,7 +168,7 @@ def _strings(value: Any, name: str) -> List[str]:
     return items
 
 
-def _tags(tags: Any) -> Optional[List[str]]:
+def _tags(tags: Optional[Strings]) -> Optional[List[str]]:
     """``tags`` as a list of names: one string holds names separated by commas, as ``--tags`` reads them."""
     if tags is None:
         return None
@@ -86,15 +177,15 @@ def _tags(tags: Any) -> Optional[List[str]]:
     return _strings(tags, "tags")
 
 
-def stats_schema(*, tags: Union[str, Sequence[str], None] = None, per_move: bool = False) -> pa.Schema:
+def stats_schema(*, tags: Optional[Strings] = None, per_move: bool = False) -> pa.Schema:
     """The schema of the table ``stats`` returns with these options, known before reading any data."""
     return _native.stats_schema(tags=_tags(tags), per_move=per_move)
 
 
 def stats(
-    source: Any,
+    source: Source,
     *,
-    tags: Union[str, Sequence[str], None] = None,
+    tags: Optional[Strings] = None,
     per_move: bool = False,
     jobs: Optional[int] = None,
 ) -> pa.Table:
@@ -102,47 +193,42 @@ def stats(
 
     ``tags`` adds PGN tags as string columns named by the tag, in the order given: a list of names, or one
     string of names separated by commas as ``--tags`` takes them (``"UTCDate,WhiteTitle"``). Raises
-    ``OSError`` for a path that cannot be read (a truncated compressed file included) and ``ValueError`` for
-    bad options.
+    :class:`InputError` (an ``OSError``) for a path that cannot be read (a truncated compressed file included)
+    and :class:`UsageError` (a ``ValueError``) for bad options.
     """
-    tags = _tags(tags)
-    schema = stats_schema(tags=tags, per_move=per_move)
-    kind, items = _texts(source)
-    if kind == "paths":
-        batches = _native.stats_paths(items, tags=tags, per_move=per_move, jobs=jobs)
+    names = _tags(tags)
+    schema = stats_schema(tags=names, per_move=per_move)
+    items = _items(source)
+    if isinstance(items, _Paths):
+        batches = _native.stats_paths(items, tags=names, per_move=per_move, jobs=jobs)
     else:
-        names = [str(i) for i in range(len(items))]
-        batches = _native.stats_texts(items, names, tags=tags, per_move=per_move, jobs=jobs)
+        batches = _native.stats_texts(items, _names(items), tags=names, per_move=per_move, jobs=jobs)
     return pa.Table.from_batches(batches, schema=schema)
 
 
-def validate(source: Any, *, lang: str = "auto", strict: bool = False, jobs: Optional[int] = None) -> List[dict]:
+def validate(
+    source: Source, *, lang: SourceLanguage = "auto", strict: bool = False, jobs: Optional[int] = None
+) -> List[Dict[str, Any]]:
     """The records of ``pgnkit validate --format json``: one dict per game, with its problems located.
 
     ``lang`` reads the moves in a language's piece letters (``"fr"``, ``"de"``...) instead of detecting them
     per game; ``strict`` makes non-standard spellings errors.
     """
-    kind, items = _texts(source)
-    if kind == "paths":
+    items = _items(source)
+    if isinstance(items, _Paths):
         lines = _native.validate_paths(items, lang=lang, strict=strict, jobs=jobs)
     else:
-        names = [str(i) for i in range(len(items))]
-        lines = _native.validate_texts(items, names, lang=lang, strict=strict, jobs=jobs)
+        lines = _native.validate_texts(items, _names(items), lang=lang, strict=strict, jobs=jobs)
     return [json.loads(line) for line in lines]
 
 
-def _kwargs(source: Any) -> dict:
-    kind, items = _texts(source)
-    return {"paths": items} if kind == "paths" else {"texts": items}
-
-
 def convert(
-    source: Any,
+    source: Source,
     *,
-    to: str = "en",
-    source_lang: str = "auto",
-    notation: str = "san",
-    output_format: str = "pgn",
+    to: Language = "en",
+    source_lang: SourceLanguage = "auto",
+    notation: Notation = "san",
+    output_format: OutputFormat = "pgn",
     skip_invalid: bool = False,
 ) -> str:
     """The output of ``pgnkit convert`` as text: PGN export format (``output_format="pgn"``), JSON lines
@@ -150,8 +236,10 @@ def convert(
     ``notation`` (``"san"``, ``"lan"``, ``"uci"``). A game that cannot be converted is copied through as the
     command does (recorded with its error in JSON lines), or left out with ``skip_invalid``.
     """
+    paths, texts = _paths_or_texts(source)
     return _native.convert(
-        **_kwargs(source),
+        paths,
+        texts,
         to=to,
         source_lang=source_lang,
         notation=notation,
@@ -161,23 +249,25 @@ def convert(
 
 
 def select(
-    source: Any,
+    source: Source,
     where: Optional[str] = None,
     *,
-    reaches: Union[str, Sequence[str]] = (),
-    material: Union[str, Sequence[str]] = (),
+    reaches: Strings = (),
+    material: Strings = (),
     dedupe: bool = False,
-    lang: str = "auto",
+    lang: SourceLanguage = "auto",
 ) -> List[str]:
     """The texts of the games ``pgnkit select`` chooses, in input order: those for which ``where`` (an
     expression over stats' columns and the tags, as ``--where``) holds, whose main line reaches one of the
     ``reaches`` positions (FEN or EPD) or a position with one of the ``material`` balances, without duplicates
     with ``dedupe``. ``reaches`` and ``material`` take one string (one position, one balance, as the option
-    given once) or a list of them. Raises ``ValueError`` for an expression that does not parse, with its
-    column.
+    given once) or a list of them. Raises :class:`UsageError` (a ``ValueError``) for an expression that does
+    not parse, with its column.
     """
+    paths, texts = _paths_or_texts(source)
     return _native.select(
-        **_kwargs(source),
+        paths,
+        texts,
         where_=where,
         reaches=_strings(reaches, "reaches"),
         material=_strings(material, "material"),
@@ -186,7 +276,7 @@ def select(
     )
 
 
-def read_games(source: Any, *, lang: str = "auto", jobs: Optional[int] = None) -> Iterator[dict]:
+def read_games(source: Source, *, lang: SourceLanguage = "auto", jobs: Optional[int] = None) -> Iterator[GameRecord]:
     """The games of a source, one dict each, for notebooks. Every game has the same keys: ``file`` and ``game``
     (where it is), ``tags`` (a dict, in the file's order), ``san`` and ``uci`` (the main line's moves as lists,
     canonical English SAN and UCI), ``plies`` (their number), ``result`` (the result written for the game, as
@@ -196,11 +286,11 @@ def read_games(source: Any, *, lang: str = "auto", jobs: Optional[int] = None) -
     variation, or text that is no PGN), ``valid`` and ``problems`` (validate's verdict and located problems).
     A game whose main line stops at a move that cannot be played holds the moves before it.
     """
-    kind, items = _texts(source)
-    if kind == "paths":
+    items = _items(source)
+    if isinstance(items, _Paths):
         records = _native.read_games_paths(items, lang=lang, jobs=jobs)
     else:
-        names = [str(i) for i in range(len(items))]
-        records = _native.read_games_texts(items, names, lang=lang, jobs=jobs)
+        records = _native.read_games_texts(items, _names(items), lang=lang, jobs=jobs)
     for record in records:
-        yield json.loads(record)
+        game: GameRecord = json.loads(record)
+        yield game

@@ -7,13 +7,13 @@
 //!
 //! The GIL is released while Rust works; the work runs on a rayon pool of `jobs` threads.
 
+use std::io;
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_pyarrow::ToPyArrow;
-use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
@@ -23,10 +23,10 @@ use pgnkit::pgn::writer::export_result;
 use pgnkit::pgn::{Game, GameReader, GameResult, TokenKind};
 use pgnkit::walk::{Confidence, MoveAt, MoveFailure, Visitor, Walk};
 use pgnkit_jobs::bulk::{self, Event};
-use pgnkit_jobs::input::{self, Source};
+use pgnkit_jobs::input::{self, InputError, Source};
 use pgnkit_jobs::moves::{push_san_body, push_uci};
 use pgnkit_jobs::stats::{
-    Format, Output, Shapes, StatsOptions, check_tags, run_batch, table_of_texts,
+    BatchError, Format, Output, Shapes, StatsOptions, check_tags, run_batch, table_of_texts,
 };
 use pgnkit_jobs::validate::report::termination_or_none;
 use pgnkit_jobs::validate::tournament::{MAX_TRACKED_GAMES, Tournament};
@@ -38,14 +38,117 @@ use serde::{Serialize, Serializer};
 /// Texts handled by one task: enough that a task's batch is not tiny, few enough to spread over threads.
 const TEXTS_PER_TASK: usize = 256;
 
-fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> PyResult<StatsOptions> {
+/// Why a call failed, raised as one of the exceptions of `pgnkit/exceptions.py` (all `PgnkitError`s). Made
+/// where the work runs, without the GIL; turned into the exception once it is held again.
+enum Failure {
+    /// An option value the command would refuse: `UsageError`, a `ValueError`.
+    Usage(String),
+    /// Reading `path` (a source, or what the run needs of the system when `None`) failed: `InputError`, an
+    /// `OSError` of the error's kind with the path.
+    Io {
+        path: Option<String>,
+        error: io::Error,
+    },
+    /// Rows or text that cannot be handed to Python: `EncodeError`, a `ValueError`.
+    Encode(String),
+}
+
+impl Failure {
+    fn usage(message: impl Into<String>) -> Failure {
+        Failure::Usage(message.into())
+    }
+
+    /// A source the run could not read, known by a message that starts with its name (the run's events
+    /// carry no more than that message).
+    fn unreadable(name: &str, message: &str) -> Failure {
+        let message = message
+            .strip_prefix(name)
+            .and_then(|m| m.strip_prefix(": "))
+            .unwrap_or(message);
+        Failure::Io {
+            path: Some(name.to_owned()),
+            error: io::Error::other(message.to_owned()),
+        }
+    }
+}
+
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Failure {
+        match e {
+            InputError::NotFound(path) => Failure::Io {
+                path: Some(path.display().to_string()),
+                error: io::ErrorKind::NotFound.into(),
+            },
+            InputError::Io { path, error } => Failure::Io {
+                path: Some(path),
+                error,
+            },
+            InputError::EmptyDirectory(ref path) => {
+                Failure::unreadable(&path.display().to_string(), &e.to_string())
+            }
+        }
+    }
+}
+
+impl From<BatchError> for Failure {
+    fn from(e: BatchError) -> Failure {
+        match e {
+            BatchError::Encode(e) => Failure::Encode(e.to_string()),
+            BatchError::Spill(spill) => Failure::Io {
+                path: (!spill.dir.as_os_str().is_empty()).then(|| spill.dir.display().to_string()),
+                error: spill.error,
+            },
+        }
+    }
+}
+
+/// The builtin `OSError` subclass Python gives an error of this kind (the system's number, when there is one,
+/// decides instead).
+fn os_error_kind(kind: io::ErrorKind) -> &'static str {
+    match kind {
+        io::ErrorKind::NotFound => "FileNotFoundError",
+        io::ErrorKind::PermissionDenied => "PermissionError",
+        io::ErrorKind::IsADirectory => "IsADirectoryError",
+        io::ErrorKind::NotADirectory => "NotADirectoryError",
+        io::ErrorKind::Interrupted => "InterruptedError",
+        io::ErrorKind::TimedOut => "TimeoutError",
+        _ => "OSError",
+    }
+}
+
+impl Failure {
+    fn into_exception(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+        let exceptions = py.import("pgnkit.exceptions")?;
+        match self {
+            Failure::Usage(message) => exceptions.getattr("UsageError")?.call1((message,)),
+            Failure::Encode(message) => exceptions.getattr("EncodeError")?.call1((message,)),
+            Failure::Io { path, error } => exceptions.getattr("_input_error")?.call1((
+                os_error_kind(error.kind()),
+                error.raw_os_error(),
+                error.to_string(),
+                path,
+            )),
+        }
+    }
+}
+
+impl From<Failure> for PyErr {
+    fn from(failure: Failure) -> PyErr {
+        Python::attach(|py| match failure.into_exception(py) {
+            Ok(exception) => PyErr::from_value(exception),
+            Err(e) => e,
+        })
+    }
+}
+
+fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> Result<StatsOptions, Failure> {
     let tags = tags.unwrap_or_default();
     if per_move && !tags.is_empty() {
-        return Err(PyValueError::new_err(
+        return Err(Failure::usage(
             "tags are columns of the per-game rows: not with per_move=True",
         ));
     }
-    check_tags(&tags).map_err(|m| PyValueError::new_err(format!("tags: {m}")))?;
+    check_tags(&tags).map_err(|m| Failure::usage(format!("tags: {m}")))?;
     Ok(StatsOptions {
         lang: None,
         output: if per_move {
@@ -59,7 +162,7 @@ fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> PyResult<StatsOpt
 }
 
 /// A pool of `jobs` threads (all cores when `None` or 0).
-fn pool(jobs: Option<usize>) -> PyResult<rayon::ThreadPool> {
+fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads = match jobs {
         None | Some(0) => cores,
@@ -68,7 +171,10 @@ fn pool(jobs: Option<usize>) -> PyResult<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| PyOSError::new_err(format!("cannot start {threads} threads: {e}")))
+        .map_err(|e| Failure::Io {
+            path: None,
+            error: io::Error::other(format!("cannot start {threads} threads: {e}")),
+        })
 }
 
 /// The arrow schema of `stats`' rows.
@@ -78,7 +184,7 @@ fn stats_schema(py: Python<'_>, tags: Option<Vec<String>>, per_move: bool) -> Py
     let opts = stats_options(tags, per_move)?;
     let schema = Shapes::of(&opts)
         .schema
-        .ok_or_else(|| PyValueError::new_err("no schema"))?;
+        .ok_or_else(|| Failure::Encode("no Arrow schema".into()))?;
     Ok(schema.as_ref().to_pyarrow(py)?.unbind())
 }
 
@@ -101,7 +207,7 @@ fn stats_texts(
     jobs: Option<usize>,
 ) -> PyResult<Vec<Py<PyAny>>> {
     if texts.len() != names.len() {
-        return Err(PyValueError::new_err("as many names as texts"));
+        return Err(Failure::usage("as many names as texts").into());
     }
     let opts = stats_options(tags, per_move)?;
     let shapes = Shapes::of(&opts);
@@ -116,22 +222,39 @@ fn stats_texts(
                         .iter()
                         .map(Vec::as_slice)
                         .zip(names.iter().map(String::as_str));
-                    table_of_texts(texts, &opts, &shapes).map_err(|e| e.to_string())
+                    table_of_texts(texts, &opts, &shapes).map_err(Failure::from)
                 })
-                .collect::<Result<Vec<Option<RecordBatch>>, String>>()
+                .collect::<Result<Vec<Option<RecordBatch>>, Failure>>()
         })
-    });
-    let batches = batches.map_err(PyValueError::new_err)?;
+    })?;
     to_python(py, batches.into_iter().flatten().collect())
 }
 
 /// The sources of `paths` (directories searched for .pgn, .pgn.gz, .pgn.zst, as the command does).
-fn sources(paths: Vec<PathBuf>) -> PyResult<Vec<Source>> {
-    let found = input::expand(&paths).map_err(|e| PyOSError::new_err(e.to_string()))?;
+fn sources(paths: Vec<PathBuf>) -> Result<Vec<Source>, Failure> {
+    let found = input::expand(&paths)?;
     if let Some(skipped) = found.skipped.first() {
-        return Err(PyOSError::new_err(skipped.to_string()));
+        let path = skipped.path.display().to_string();
+        return Err(Failure::unreadable(&path, &skipped.to_string()));
     }
     Ok(found.sources)
+}
+
+/// A source the run stopped reading, with the message of the run's event. The event has only the message, so
+/// the file is opened again: when that fails, the system's error gives Python its kind and number; when it
+/// opens, the read failed later (damaged compressed data, a game over the size limit) and the message is all
+/// there is. Only regular files are opened again: opening a pipe could wait for a writer.
+fn unreadable_source(source: &Source, message: &str) -> Failure {
+    if let Source::File(path) = source
+        && !std::fs::metadata(path).is_ok_and(|m| !m.is_file())
+        && let Err(error) = std::fs::File::open(path)
+    {
+        return Failure::Io {
+            path: Some(source.display_name()),
+            error,
+        };
+    }
+    Failure::unreadable(&source.display_name(), message)
 }
 
 /// Rows of PGN files (and directories), read on all cores in input order.
@@ -149,9 +272,8 @@ fn stats_paths(
     let sources = sources(paths)?;
     let names: Vec<String> = sources.iter().map(Source::display_name).collect();
     let threads = pool(jobs)?.current_num_threads();
-    let result = py.detach(|| {
+    let tables = py.detach(|| {
         let mut tables = Vec::new();
-        let mut errors = Vec::new();
         bulk::run(
             &sources,
             threads,
@@ -161,26 +283,25 @@ fn stats_paths(
                 match event {
                     Event::Batch { result, .. } => match result {
                         Ok(batch) => tables.extend(batch.table),
-                        Err(e) => return ControlFlow::Break(e.to_string()),
+                        Err(e) => return ControlFlow::Break(Failure::from(e)),
                     },
-                    Event::Error { message, .. } => errors.push(message),
+                    // The command goes on with the other files and exits with 2; Python has no partial
+                    // success, so the first error ends the run.
+                    Event::Error { source, message } => {
+                        return ControlFlow::Break(unreadable_source(&sources[source], &message));
+                    }
                     Event::Start { .. } | Event::End { .. } => {}
                 }
                 ControlFlow::Continue(())
             },
             |_| {},
         )
-        .map_or(Ok((tables, errors)), Err)
-    });
-    let (tables, errors) = result.map_err(PyValueError::new_err)?;
-    if !errors.is_empty() {
-        // The command goes on with the other files and exits with 2; Python has no partial success.
-        return Err(PyOSError::new_err(errors.join("\n")));
-    }
+        .map_or(Ok(tables), Err)
+    })?;
     to_python(py, tables)
 }
 
-fn validate_options(lang: &str, strict: bool) -> PyResult<ValidateOptions> {
+fn validate_options(lang: &str, strict: bool) -> Result<ValidateOptions, Failure> {
     // `validate --format json`'s options.
     Ok(ValidateOptions {
         lang: language(lang)?,
@@ -210,7 +331,12 @@ trait Records: Sync {
         name: &Arc<str>,
         opts: &ValidateOptions,
     ) -> (GameReport, Self::Extra);
-    fn record(&self, report: &GameReport, extra: Self::Extra) -> String;
+    fn record(&self, report: &GameReport, extra: Self::Extra) -> Result<String, Failure>;
+}
+
+/// A record as JSON text.
+fn json(record: &impl Serialize) -> Result<String, Failure> {
+    serde_json::to_string(record).map_err(|e| Failure::Encode(e.to_string()))
 }
 
 /// `validate --format json`'s records: the report alone.
@@ -221,8 +347,8 @@ impl Records for Reports {
     fn read(&self, game: &Game<'_>, name: &Arc<str>, opts: &ValidateOptions) -> (GameReport, ()) {
         (validate_game(game, name, opts), ())
     }
-    fn record(&self, report: &GameReport, (): ()) -> String {
-        serde_json::to_string(report).unwrap_or_default()
+    fn record(&self, report: &GameReport, (): ()) -> Result<String, Failure> {
+        json(report)
     }
 }
 
@@ -232,7 +358,7 @@ fn records_of_source<R: Records>(
     name: &Arc<str>,
     opts: &ValidateOptions,
     kind: &R,
-) -> Vec<String> {
+) -> Result<Vec<String>, Failure> {
     let mut tournament = every_game_tracked();
     let mut records = Vec::new();
     while let Some(game) = games.next_game() {
@@ -240,9 +366,9 @@ fn records_of_source<R: Records>(
         if opts.tag_checks {
             tournament.check(&mut report);
         }
-        records.push(kind.record(&report, extra));
+        records.push(kind.record(&report, extra)?);
     }
-    records
+    Ok(records)
 }
 
 /// The records of texts in memory, each text checked across its own games.
@@ -255,21 +381,22 @@ fn records_of_texts<R: Records>(
     kind: &R,
 ) -> PyResult<Vec<String>> {
     if texts.len() != names.len() {
-        return Err(PyValueError::new_err("as many names as texts"));
+        return Err(Failure::usage("as many names as texts").into());
     }
     let pool = pool(jobs)?;
-    Ok(py.detach(|| {
+    let records = py.detach(|| {
         pool.install(|| {
             texts
                 .par_iter()
                 .zip(names.par_iter())
-                .flat_map_iter(|(text, name)| {
+                .map(|(text, name)| {
                     let name = Arc::from(name.as_str());
                     records_of_source(&mut GameReader::new(text), &name, opts, kind)
                 })
-                .collect()
+                .collect::<Result<Vec<Vec<String>>, Failure>>()
         })
-    }))
+    })?;
+    Ok(records.into_iter().flatten().collect())
 }
 
 /// The records of files and directories, read on all cores in input order; the games of all the files are
@@ -288,9 +415,8 @@ fn records_of_paths<R: Records>(
         .map(|s| Arc::from(s.display_name()))
         .collect();
     let threads = pool(jobs)?.current_num_threads();
-    let (records, errors) = py.detach(|| {
+    let records = py.detach(|| {
         let mut records = Vec::new();
-        let mut errors = Vec::new();
         let mut tournament = every_game_tracked();
         bulk::run(
             &sources,
@@ -311,20 +437,23 @@ fn records_of_paths<R: Records>(
                             if opts.tag_checks {
                                 tournament.check(&mut report);
                             }
-                            records.push(kind.record(&report, extra));
+                            match kind.record(&report, extra) {
+                                Ok(record) => records.push(record),
+                                Err(failure) => return ControlFlow::Break(failure),
+                            }
                         }
                     }
-                    Event::Error { message, .. } => errors.push(message),
+                    // The first error ends the run (see stats_paths).
+                    Event::Error { source, message } => {
+                        return ControlFlow::Break(unreadable_source(&sources[source], &message));
+                    }
                 }
-                ControlFlow::<()>::Continue(())
+                ControlFlow::Continue(())
             },
             |_| {},
-        );
-        (records, errors)
-    });
-    if !errors.is_empty() {
-        return Err(PyOSError::new_err(errors.join("\n")));
-    }
+        )
+        .map_or(Ok(records), Err)
+    })?;
     Ok(records)
 }
 
@@ -501,7 +630,7 @@ impl Records for GameRecords {
         (report, facts)
     }
 
-    fn record(&self, report: &GameReport, facts: GameFacts) -> String {
+    fn record(&self, report: &GameReport, facts: GameFacts) -> Result<String, Failure> {
         let record = GameRecord {
             file: &report.file,
             game: report.game,
@@ -517,7 +646,7 @@ impl Records for GameRecords {
             valid: report.valid,
             problems: &report.problems,
         };
-        serde_json::to_string(&record).unwrap_or_default()
+        json(&record)
     }
 }
 
@@ -553,7 +682,7 @@ fn read_games_paths(
 fn source_texts(
     paths: Option<Vec<PathBuf>>,
     texts: Option<Vec<Vec<u8>>>,
-) -> PyResult<Vec<(String, Vec<u8>)>> {
+) -> Result<Vec<(String, Vec<u8>)>, Failure> {
     if let Some(texts) = texts {
         return Ok(texts
             .into_iter()
@@ -562,34 +691,29 @@ fn source_texts(
             .collect());
     }
     let mut out = Vec::new();
-    let mut errors = Vec::new();
     let sources = sources(paths.unwrap_or_default())?;
     for source in &sources {
         let name = source.display_name();
-        match input::open(source) {
-            Ok(mut opened) => {
-                let mut bytes = Vec::new();
-                match std::io::Read::read_to_end(&mut opened.reader, &mut bytes) {
-                    Ok(_) => out.push((name, bytes)),
-                    Err(e) => errors.push(format!("{name}: {e}")),
-                }
-            }
-            Err(e) => errors.push(e.to_string()),
+        let mut opened = input::open(source)?;
+        let mut bytes = Vec::new();
+        if let Err(error) = io::Read::read_to_end(&mut opened.reader, &mut bytes) {
+            return Err(Failure::Io {
+                path: Some(name),
+                error,
+            });
         }
-    }
-    if !errors.is_empty() {
-        return Err(PyOSError::new_err(errors.join("\n")));
+        out.push((name, bytes));
     }
     Ok(out)
 }
 
-fn language(code: &str) -> PyResult<Option<Language>> {
+fn language(code: &str) -> Result<Option<Language>, Failure> {
     if code.eq_ignore_ascii_case("auto") {
         return Ok(None);
     }
     Language::from_code(&code.to_ascii_lowercase())
         .map(Some)
-        .ok_or_else(|| PyValueError::new_err(format!("unknown language '{code}'")))
+        .ok_or_else(|| Failure::usage(format!("unknown language '{code}'")))
 }
 
 /// `pgnkit convert`'s output for the games of the source, as text.
@@ -608,16 +732,16 @@ fn convert(
 ) -> PyResult<String> {
     use pgnkit_jobs::convert::{ConvertOptions, Notation, OutputFormat, convert_batch};
     let opts = ConvertOptions {
-        to: language(to)?.ok_or_else(|| PyValueError::new_err("to: a language, not auto"))?,
+        to: language(to)?.ok_or_else(|| Failure::usage("to: a language, not auto"))?,
         from: language(source_lang)?,
         notation: match notation {
             "san" => Notation::San,
             "lan" => Notation::Lan,
             "uci" => Notation::Uci,
             other => {
-                return Err(PyValueError::new_err(format!(
-                    "notation: san, lan or uci, not {other:?}"
-                )));
+                return Err(
+                    Failure::usage(format!("notation: san, lan or uci, not {other:?}")).into(),
+                );
             }
         },
         format: match output_format {
@@ -625,9 +749,10 @@ fn convert(
             "jsonl" => OutputFormat::Jsonl,
             "epd" => OutputFormat::Epd,
             other => {
-                return Err(PyValueError::new_err(format!(
+                return Err(Failure::usage(format!(
                     "output_format: pgn, jsonl or epd, not {other:?}"
-                )));
+                ))
+                .into());
             }
         },
         skip_invalid,
@@ -641,7 +766,12 @@ fn convert(
             .collect::<Vec<Vec<u8>>>()
             .concat()
     });
-    String::from_utf8(text).map_err(|e| PyValueError::new_err(e.to_string()))
+    String::from_utf8(text).map_err(|e| {
+        Failure::Encode(format!(
+            "the output is not UTF-8 text (a game copied unchanged keeps its file's bytes): {e}"
+        ))
+        .into()
+    })
 }
 
 /// The texts of the games `pgnkit select` chooses, in input order.
@@ -663,17 +793,15 @@ fn select(
     let filter = where_
         .map(|text| expr::parse(text, columns()))
         .transpose()
-        .map_err(|e| PyValueError::new_err(format!("where: {e}")))?;
+        .map_err(|e| Failure::usage(format!("where: {e}")))?;
     let reaches = reaches
         .iter()
-        .map(|fen| {
-            Target::parse(fen).map_err(|e| PyValueError::new_err(format!("reaches {fen:?}: {e}")))
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+        .map(|fen| Target::parse(fen).map_err(|e| Failure::usage(format!("reaches {fen:?}: {e}"))))
+        .collect::<Result<Vec<_>, _>>()?;
     let materials = material
         .iter()
-        .map(|m| Material::parse(m).map_err(|e| PyValueError::new_err(format!("material: {e}"))))
-        .collect::<PyResult<Vec<_>>>()?;
+        .map(|m| Material::parse(m).map_err(|e| Failure::usage(format!("material: {e}"))))
+        .collect::<Result<Vec<_>, _>>()?;
     let opts = SelectOptions {
         filter,
         reaches,

@@ -243,6 +243,29 @@ def test_read_games_keeps_what_replayed_of_an_invalid_game():
     assert (error["ply"], error["move_number"], error["move"]) == (31, "16.", "e1")
 
 
+INVALID_GAMES = [ROOT / "fixtures" / "convert" / "invalid.pgn", ROOT / "fixtures" / "validate" / "errors.pgn"]
+if SHARED.is_dir():
+    INVALID_GAMES += sorted((SHARED / "injected").glob("*.pgn"))
+
+
+@pytest.mark.parametrize("path", INVALID_GAMES, ids=lambda p: p.name)
+def test_the_moves_of_an_invalid_game_replay_to_validates_last_position(path):
+    """Issue 38: read_games gave an invalid game no moves. Each game convert leaves unconverted holds the main
+    line up to the move that cannot be played: replayed alone, those moves reach the position validate ends
+    the game in (its final_fen), in as many half-moves."""
+    games, reports = list(pgnkit.read_games(path)), pgnkit.validate(path)
+    assert len(games) == len(reports)
+    checked = 0
+    for game, report in zip(games, reports):
+        if game["converted"] or "FEN" in game["tags"] or "variant" in report:
+            continue
+        (replayed,) = pgnkit.validate([" ".join(game["san"]) + " *"])
+        assert (replayed["valid"], replayed["plies"]) == (True, game["plies"]), game["game"]
+        assert replayed["final_fen"] == report["final_fen"], game["game"]
+        checked += game["plies"] > 0
+    assert checked > 0
+
+
 def test_a_single_string_where_a_list_is_taken(tmp_path):
     # As the command's options take one value: --tags a comma-separated list, --reaches one position.
     assert pgnkit.stats(LICHESS, tags="UTCDate").equals(pgnkit.stats(LICHESS, tags=["UTCDate"]))

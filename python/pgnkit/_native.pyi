@@ -1,0 +1,81 @@
+# The extension module (python/src/lib.rs), wrapped by pgnkit/__init__.py. Checked against the built module by
+# `python -m mypy.stubtest pgnkit._native` (python/tests/run.sh). Records come back as JSON texts, one per game.
+# Errors are the classes of pgnkit.exceptions.
+
+import os
+from typing import List, Optional, Sequence, Union
+
+import pyarrow as pa
+
+from . import Language, Notation, OutputFormat, SourceLanguage
+
+_Path = Union[str, os.PathLike[str]]
+
+__all__ = [
+    "__version__",
+    "stats_schema",
+    "stats_texts",
+    "stats_paths",
+    "validate_texts",
+    "validate_paths",
+    "read_games_texts",
+    "read_games_paths",
+    "convert",
+    "select",
+]
+
+__version__: str
+
+def stats_schema(*, tags: Optional[Sequence[str]] = None, per_move: bool = False) -> pa.Schema: ...
+def stats_texts(
+    texts: Sequence[bytes],
+    names: Sequence[str],
+    *,
+    tags: Optional[Sequence[str]] = None,
+    per_move: bool = False,
+    jobs: Optional[int] = None,
+) -> List[pa.RecordBatch]: ...
+def stats_paths(
+    paths: Sequence[_Path],
+    *,
+    tags: Optional[Sequence[str]] = None,
+    per_move: bool = False,
+    jobs: Optional[int] = None,
+) -> List[pa.RecordBatch]: ...
+def validate_texts(
+    texts: Sequence[bytes],
+    names: Sequence[str],
+    *,
+    lang: SourceLanguage = "auto",
+    strict: bool = False,
+    jobs: Optional[int] = None,
+) -> List[str]: ...
+def validate_paths(
+    paths: Sequence[_Path], *, lang: SourceLanguage = "auto", strict: bool = False, jobs: Optional[int] = None
+) -> List[str]: ...
+def read_games_texts(
+    texts: Sequence[bytes], names: Sequence[str], *, lang: SourceLanguage = "auto", jobs: Optional[int] = None
+) -> List[str]: ...
+def read_games_paths(
+    paths: Sequence[_Path], *, lang: SourceLanguage = "auto", jobs: Optional[int] = None
+) -> List[str]: ...
+def convert(
+    paths: Optional[Sequence[_Path]] = None,
+    texts: Optional[Sequence[bytes]] = None,
+    *,
+    to: Language = "en",
+    source_lang: SourceLanguage = "auto",
+    notation: Notation = "san",
+    output_format: OutputFormat = "pgn",
+    skip_invalid: bool = False,
+) -> str: ...
+def select(
+    paths: Optional[Sequence[_Path]] = None,
+    texts: Optional[Sequence[bytes]] = None,
+    *,
+    where_: Optional[str] = None,
+    reaches: Sequence[str] = ...,
+    material: Sequence[str] = ...,
+    dedupe: bool = False,
+    lang: SourceLanguage = "auto",
+) -> List[str]: ...
