@@ -7,6 +7,8 @@
 
 use pgnkit::core::{Color, File, Position, Rank, Role, Square};
 
+use super::escape::push_escaped;
+
 /// Side of a square, in SVG user units.
 const SQ: u32 = 45;
 /// Room left of the board for the ranks and under it for the files.
@@ -129,7 +131,7 @@ pub fn push_svg(diagram: &Diagram, label: &str, out: &mut String) {
     out.push_str(&format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {SIZE} {SIZE}" width="{SIZE}" height="{SIZE}" role="img" aria-label=""#
     ));
-    super::html::push_escaped(label, out);
+    push_escaped(label, out);
     out.push_str("\">");
     push_board(diagram, out);
     out.push_str("</svg>");

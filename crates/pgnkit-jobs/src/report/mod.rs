@@ -11,6 +11,7 @@
 
 pub mod board;
 pub mod crosstable;
+mod escape;
 pub mod html;
 pub mod labels;
 
