@@ -829,7 +829,7 @@ fn game_rows(
 
 /// One row per main-line half-move of the batch's games; gives the cells back, holding the rows not spilled
 /// (those are in `out.spilled`).
-fn move_rows<C: spill::Spillable>(
+fn move_rows<C: table::Cells + spill::Spillable>(
     games: &mut GameReader<'_>,
     file: &Arc<str>,
     opts: &StatsOptions,

@@ -26,7 +26,6 @@ use parquet::file::metadata::ParquetMetaData;
 use parquet::file::properties::WriterProperties;
 
 use super::Format;
-use super::table::Cells;
 use crate::messages::{Explain, Locale};
 
 /// A batch looks at the bytes its cells hold at every this many half-moves of a game: games shorter than
@@ -81,8 +80,9 @@ impl Spill {
     }
 }
 
-/// Cells whose complete rows can be moved out between two rows.
-pub trait Spillable: Cells {
+/// Cells whose complete rows can be moved out between two rows (implemented beside each kind of cells, which
+/// this file does not need to know).
+pub trait Spillable {
     /// About how many bytes the rows held take (their arrays' used bytes, for Arrow).
     fn held_bytes(&self) -> usize;
     /// Hands every row held to `overflow` and forgets them; called between rows only.
