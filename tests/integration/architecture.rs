@@ -1008,3 +1008,128 @@ fn the_name_checker_tells_present_from_absent() {
         assert!(check_code_name(absent, &paths, &src).is_some(), "{absent}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Sections of the documents that the code and the documents cite exist.
+
+/// A heading's anchor as GitHub makes it: lower case, punctuation but `-` and `_` dropped, spaces as `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The headings of a Markdown file (outside code blocks), as written.
+fn headings(markdown: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in markdown.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.push(line.trim_start_matches('#').trim().to_string());
+        }
+    }
+    out
+}
+
+/// Comments and text of the repository's code and documents, each file's lines joined with their comment
+/// markers taken off, so that a citation wrapped over two comment lines reads as one.
+fn joined_text(path: &Path) -> String {
+    let text = fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .map(|l| {
+            l.trim_start()
+                .trim_start_matches("//!")
+                .trim_start_matches("///")
+                .trim_start_matches("//")
+        })
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `docs/NAME.md, "Section"` in a comment names a heading of that document (its start), and a link
+/// `NAME.md#anchor` an anchor of it: moving or renaming a section must bring its citations along.
+#[test]
+fn cited_sections_exist() {
+    let paths = repository_paths();
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for rel in paths.iter().filter(|p| {
+        [".rs", ".md", ".sh", ".py", ".toml"]
+            .iter()
+            .any(|e| p.ends_with(e))
+            && !p.starts_with("docs/notes/")
+            && *p != "tests/integration/architecture.rs"
+    }) {
+        let text = joined_text(&root().join(rel));
+        // docs/NAME.md, "Section"
+        for (at, _) in text.match_indices("docs/") {
+            let rest = &text[at..];
+            let Some(md) = rest.find(".md") else { continue };
+            let doc = &rest[..md + 3];
+            if doc.contains(' ') {
+                continue;
+            }
+            let after = &rest[md + 3..];
+            let Some(quoted) = after.strip_prefix(", \"") else {
+                continue;
+            };
+            let Some(end) = quoted.find('"') else {
+                continue;
+            };
+            let section = &quoted[..end];
+            checked += 1;
+            let target = fs::read_to_string(root().join(doc)).unwrap_or_default();
+            if !headings(&target).iter().any(|h| h.starts_with(section)) {
+                wrong.push(format!("{rel}: {doc} has no section \"{section}\""));
+            }
+        }
+        // (path/NAME.md#anchor): relative to the citing file's directory.
+        for (at, _) in text.match_indices(".md#") {
+            let start = text[..at].rfind(['(', ' ']).map_or(0, |i| i + 1);
+            let end = text[at..]
+                .find([')', ' ', ','])
+                .map_or(text.len(), |i| at + i);
+            let (doc, anchor_name) = text[start..end].split_once('#').unwrap();
+            let base = Path::new(rel).parent().unwrap_or(Path::new(""));
+            let Ok(target) = fs::read_to_string(root().join(base).join(doc)) else {
+                wrong.push(format!("{rel}: no document {doc}"));
+                continue;
+            };
+            checked += 1;
+            if !headings(&target).iter().any(|h| anchor(h) == anchor_name) {
+                wrong.push(format!("{rel}: {doc} has no anchor #{anchor_name}"));
+            }
+        }
+    }
+    println!("{checked} citations checked");
+    // Some of them: the code's citations of the tuning constants, the README's and the guide's links.
+    assert!(checked > 10, "the citations were not found: {checked}");
+    assert!(
+        wrong.is_empty(),
+        "citations of sections that do not exist:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// docs/performance.md is the reference (targets, the latest figures, the tuning constants, how to measure);
+/// the work log behind it is docs/notes/performance-log.md.
+#[test]
+fn the_performance_reference_stays_a_reference() {
+    let lines = fs::read_to_string(root().join("docs/performance.md"))
+        .unwrap()
+        .lines()
+        .count();
+    println!("docs/performance.md: {lines} lines");
+    assert!(
+        lines <= 400,
+        "docs/performance.md has {lines} lines: the work log goes to docs/notes/"
+    );
+    assert!(root().join("docs/notes/performance-log.md").is_file());
+}

@@ -838,7 +838,7 @@ impl<R: Read> BatchReader<R> {
 
     /// Hands back the bytes of a batch that has been processed, to be filled again. A batch is read into a
     /// fresh buffer otherwise, often new memory from the system: page faults and zeroing on the reading
-    /// thread, unmapping on the thread that drops it (docs/performance.md has what it saves).
+    /// thread, unmapping on the thread that drops it (what it saves: docs/performance.md, "Tuning constants").
     /// A buffer grown by a large game is not kept, nor the small one of a batch cut from a scan of tiny games:
     /// spare buffers stay near the block size, each one of the batches in flight, and a small one would only
     /// be grown again.
