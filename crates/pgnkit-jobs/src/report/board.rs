@@ -2,7 +2,7 @@
 //! needs no font, image or network to show them (chess glyphs depend on the fonts of the reader's machine, and
 //! a headless browser on a server often has none with them).
 //!
-//! The pieces are `<symbol>`s defined once per page ([`PIECE_DEFS`]) and placed with `<use>`: a page with a
+//! The pieces are `<symbol>`s defined once per page ([`piece_defs`]) and placed with `<use>`: a page with a
 //! hundred diagrams carries the shapes once. [`standalone_svg`] gives a diagram that carries its own.
 
 use pgnkit::core::{Color, File, Position, Rank, Role, Square};

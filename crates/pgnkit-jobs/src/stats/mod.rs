@@ -5,7 +5,7 @@
 //!   half-moves, validity and errors exactly as `validate` counts them, what the final position is
 //!   (termination, FEN) and counts over the main line (checks, captures, castling per side, promotions,
 //!   en passant);
-//! * one CSV row per main-line half-move ([`rows::MOVE_HEADER`]): SAN, UCI, the FEN before the move,
+//! * one CSV row per main-line half-move ([`table::MOVE_COLUMNS`]): SAN, UCI, the FEN before the move,
 //!   capture and check flags, and the clock of a lichess-style `[%clk]` comment;
 //! * a short report ([`summary`]): results by colour, endings, the most frequent ECO codes, and standings
 //!   with performance ratings and small crosstables per event, all in bounded memory.
@@ -17,7 +17,7 @@
 //! Validity follows `validate` without a second implementation: the replay here notes every sign of an
 //! error that `validate` could report (a reader error, an unplayable start, a move that does not replay, a
 //! termination marker that contradicts the Result tag). A game with none of them has no error in
-//! `validate` either; a game with one is handed to [`validate_game`] itself, which then gives the error
+//! `validate` either; a game with one is handed to [`validate_game`](crate::validate::validate_game) itself, which then gives the error
 //! count and the first error. Errors are rare, so the cost of the second pass is too.
 
 pub mod columnar;
@@ -368,7 +368,7 @@ impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
 }
 
 /// Analyses one game: one replay, validate's, which gives the verdict (the error count and the first error
-/// exactly as `validate` reports them) while a [`Tally`] counts the main line and feeds `sink`. `file`
+/// exactly as `validate` reports them) while a `Tally` counts the main line and feeds `sink`. `file`
 /// names the input in validate's messages.
 pub fn game_stats<'a>(
     game: &Game<'a>,

@@ -55,7 +55,7 @@ pub struct Spill {
 impl Spill {
     /// Rows of `format` spilled into `dir` past the format's threshold ([`TEXT_SPILL_BYTES`],
     /// [`ARROW_SPILL_BYTES`]); `props` are the output's Parquet settings
-    /// ([`super::columnar::ParquetOut::properties`]), needed for Parquet only.
+    /// (`columnar`'s writer properties), needed for Parquet only.
     pub fn new(dir: PathBuf, format: Format, props: Option<WriterProperties>) -> Spill {
         let bytes = match format {
             Format::Parquet => ARROW_SPILL_BYTES,
