@@ -1,6 +1,7 @@
-//! The shape of the code, checked so that docs/architecture.md stays true and the issue-38 limits hold:
-//! every code name the document shows exists; the source files import each other in at most one circle; the
-//! jobs' public surface and the CLI's functions do not grow.
+//! The shape of the code, checked so that the documents stay true and the issue-38 limits hold: every code
+//! name docs/architecture.md shows exists; every section a comment or a document cites exists; the source
+//! files import each other in at most one circle; the jobs' public surface and the CLI's functions do not
+//! grow (the ceilings are today's counts, lowered as the code shrinks); docs/performance.md stays short.
 //!
 //! The source is read as text, without a Rust parser: comments, strings and character literals are blanked
 //! out first, and test code (whatever follows `#[cfg(test)]`: a module, a function, a `use`) is left out.
