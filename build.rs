@@ -20,15 +20,10 @@ fn main() {
     println!("cargo::rerun-if-env-changed=PGNKIT_REQUIRE_CORPUS");
     println!("cargo::rustc-check-cfg=cfg(shared_corpus)");
 
-    let manifest =
+    // The repository root: this package's directory. Only the root package's tests (tests/integration) read
+    // the corpus, so the library crates need no build script.
+    let root =
         PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    // The repository root: the package's own directory, or the workspace's for a member under crates/ (the
-    // directory that holds Cargo.lock).
-    let root = manifest
-        .ancestors()
-        .find(|dir| dir.join("Cargo.lock").is_file())
-        .unwrap_or(&manifest)
-        .to_path_buf();
     let shared = match env::var_os("PGNKIT_SHARED") {
         Some(dir) if !dir.is_empty() => root.join(dir),
         _ => root.join("../shared"),

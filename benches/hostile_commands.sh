@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hostile input for the commands added after validate, convert and stats (issue 37): peak memory, output size
 # and exit code against input size, under GNU time. Not a timed test: it prints figures (docs/performance.md,
-# "Hostile input for the newer commands", quotes them). With BASELINE=path to another build, each case also
+# "Hostile input", quotes them; every case's in docs/notes/performance-log.md). With BASELINE=path to another build, each case also
 # runs that binary right after, so the two columns come from the same minute of a shared machine.
 #   names        standings: 10,000 players and one name of 65,535 characters (1.1 MB); then 65,536
 #   rounds       report: one tournament with ROUNDS (200,000) distinct Round values

@@ -13,6 +13,7 @@
 
 mod util;
 
+mod architecture;
 mod cli;
 mod columnar;
 mod convert;

@@ -878,3 +878,75 @@ with open(sys.argv[1], encoding="utf-8") as f:
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// stats' verdict on every game of the shared corpus (edge-case suites, injected errors, French letters...)
+/// is validate's: valid, error count, plies and the first error's place, through the jobs library as the
+/// command calls it.
+#[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
+fn stats_agrees_with_validate_on_every_corpus_file() {
+    use std::sync::Arc;
+
+    use pgnkit::pgn::parse_all;
+    use pgnkit_jobs::messages::Locale;
+    use pgnkit_jobs::stats::game_stats;
+    use pgnkit_jobs::validate::{Severity, ValidateOptions, validate_game};
+
+    let root = Path::new(env!("PGNKIT_SHARED_CORPUS"));
+    let mut files = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(p) = stack.pop() {
+        if p.is_dir() {
+            let entries = std::fs::read_dir(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            stack.extend(entries.filter_map(|e| e.ok()).map(|e| e.path()));
+        } else if p.extension().is_some_and(|e| e == "pgn") {
+            files.push(p);
+        }
+    }
+    assert!(files.len() > 100, "{}", files.len());
+    // What `pgnkit validate` runs with by default.
+    let opts = ValidateOptions {
+        lang: None,
+        finished: false,
+        tag_checks: true,
+        track_claims: true,
+        final_fen: false,
+        strict: false,
+        report_tags: false,
+        messages: Locale::En,
+    };
+    let file: Arc<str> = Arc::from("f");
+    let (mut games, mut invalid) = (0, 0);
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        for game in parse_all(&bytes) {
+            let mine = game_stats(&game, &file, None, &mut ());
+            let theirs = validate_game(&game, &file, &opts);
+            let first = theirs
+                .problems
+                .iter()
+                .filter(|p| p.severity == Severity::Error)
+                .map(|p| (p.line, p.column))
+                .min();
+            let mine_first = mine.first_error.as_deref().map(|e| {
+                let mut parts = e.splitn(3, ':');
+                let line = parts.next().unwrap().parse::<u64>().unwrap();
+                (line, parts.next().unwrap().parse::<u64>().unwrap())
+            });
+            assert_eq!(
+                (mine.valid, u64::from(mine.errors), mine.plies, mine_first),
+                (theirs.valid, theirs.errors(), theirs.plies, first),
+                "{} game {}",
+                path.display(),
+                mine.number
+            );
+            games += 1;
+            invalid += usize::from(!mine.valid);
+        }
+    }
+    assert!(games > 30_000, "{games}");
+    assert!(invalid > 200, "{invalid}");
+}

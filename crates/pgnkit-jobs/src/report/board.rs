@@ -2,10 +2,12 @@
 //! needs no font, image or network to show them (chess glyphs depend on the fonts of the reader's machine, and
 //! a headless browser on a server often has none with them).
 //!
-//! The pieces are `<symbol>`s defined once per page ([`PIECE_DEFS`]) and placed with `<use>`: a page with a
+//! The pieces are `<symbol>`s defined once per page ([`piece_defs`]) and placed with `<use>`: a page with a
 //! hundred diagrams carries the shapes once. [`standalone_svg`] gives a diagram that carries its own.
 
 use pgnkit::core::{Color, File, Position, Rank, Role, Square};
+
+use super::escape::push_escaped;
 
 /// Side of a square, in SVG user units.
 const SQ: u32 = 45;
@@ -129,7 +131,7 @@ pub fn push_svg(diagram: &Diagram, label: &str, out: &mut String) {
     out.push_str(&format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {SIZE} {SIZE}" width="{SIZE}" height="{SIZE}" role="img" aria-label=""#
     ));
-    super::html::push_escaped(label, out);
+    push_escaped(label, out);
     out.push_str("\">");
     push_board(diagram, out);
     out.push_str("</svg>");

@@ -7,11 +7,11 @@
 //! script reads right and leaves the words around it in their order.
 
 use crate::messages::localized_decimal;
-use crate::safe_text::is_unsafe;
 use crate::standings::{Standing, Tiebreak, TournamentKey, decimal};
 
 use super::board::{self, Diagram};
 use super::crosstable::{self, Shape};
+use super::escape::{escape, push_escaped};
 use super::labels::{Label, Locale};
 use super::{Collector, Detail, Status};
 use crate::validate::{Problem, Severity, termination_name};
@@ -25,24 +25,6 @@ pub struct PageOptions<'a> {
     pub event: Option<&'a str>,
     /// Tie-breaks after points, in order.
     pub tiebreaks: &'a [Tiebreak],
-}
-
-/// Appends `text` with `&`, `<`, `>`, `"` and `'` escaped, and the characters a terminal must not receive
-/// either (controls but tab and newline, direction controls: [`is_unsafe`]) written as `\u{..}`: safe in
-/// element content and in quoted attribute values.
-pub fn push_escaped(text: &str, out: &mut String) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\t' | '\n' => out.push(c),
-            c if is_unsafe(c) => out.extend(c.escape_default()),
-            c => out.push(c),
-        }
-    }
 }
 
 /// Appends a value from the input within the text of a line (a heading, a sentence): escaped, and isolated
@@ -63,13 +45,6 @@ fn push_value_cell(text: &str, out: &mut String) {
 /// A figure with a decimal part as the page's language writes it: `2.5`, `2,5`.
 fn figure(text: &str, lang: Locale) -> String {
     localized_decimal(lang, text).into_owned()
-}
-
-/// `text` escaped (see [`push_escaped`]).
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    push_escaped(text, &mut out);
-    out
 }
 
 const STYLE: &str = "\
@@ -703,13 +678,6 @@ mod tests {
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
         assert!(html.contains("B &amp; &#39;C&#39;"));
-    }
-
-    #[test]
-    fn escaping() {
-        assert_eq!(escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
-        assert_eq!(escape("x\u{1b}[31m"), "x\\u{1b}[31m");
-        assert_eq!(escape("é\tok\n"), "é\tok\n");
     }
 
     /// A direction control in a name turned the rest of a heading around: it is shown escaped, and each

@@ -4,13 +4,14 @@
 //!
 //! The work is split as everywhere else: [`examine`] runs on the workers (validate's replay, with a companion
 //! visitor that keeps the position before each faulty move), [`Collector::add`] on the ordered output thread
-//! (validate's cross-game checks, the standings, the pairings, the listing), and [`Collector::page`] writes
+//! (validate's cross-game checks, the standings, the pairings, the listing), and [`html::page`] writes
 //! the page at the end. Whatever the input's size the page is bounded: every count is exact, but the listing,
 //! the details, the diagrams and the tournaments shown stop at [`Limits`], and the page says what it left
 //! out.
 
 pub mod board;
 pub mod crosstable;
+mod escape;
 pub mod html;
 pub mod labels;
 

@@ -42,7 +42,7 @@ pub const MAX_REGEXES: usize = 256;
 
 /// What all the regular expressions of an expression may take compiled (the regex crate's size limit),
 /// shared equally among them; one alone may take what the regex crate allows by default
-/// ([`MOST_PER_REGEX`]). A bounded repetition is compiled as many times as it repeats: 800 patterns such as
+/// (`MOST_PER_REGEX`). A bounded repetition is compiled as many times as it repeats: 800 patterns such as
 /// `(\w+){60}` took gigabytes and a minute to compile before this budget.
 pub const REGEX_BUDGET: usize = 20 << 20;
 

@@ -551,7 +551,7 @@ fn properties(schema: &SchemaRef, codec: Codec, row_group_bytes: usize) -> Write
 pub enum ParquetOut {
     OnOutput {
         writer: ArrowWriter<Vec<u8>>,
-        /// Batches not yet passed to the writer ([`WRITE_ROWS`], [`WRITE_BYTES`]).
+        /// Batches not yet passed to the writer (`WRITE_ROWS`, `WRITE_BYTES`).
         pending: Pending,
     },
     InWorkers {

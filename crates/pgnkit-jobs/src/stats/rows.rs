@@ -339,7 +339,7 @@ pub struct MoveRows<'s, C> {
     notes: MoveNotes,
 }
 
-impl<'s, C: Spillable> MoveRows<'s, C> {
+impl<'s, C: Cells + Spillable> MoveRows<'s, C> {
     /// Rows of `file` written through `cells`, all kept in them.
     pub fn new(cells: C, file: &str) -> Self {
         MoveRows {
@@ -466,7 +466,7 @@ impl<'s, C: Spillable> MoveRows<'s, C> {
     }
 }
 
-impl<C: Spillable> MainLineSink for MoveRows<'_, C> {
+impl<C: Cells + Spillable> MainLineSink for MoveRows<'_, C> {
     #[inline(always)]
     fn before_move(
         &mut self,

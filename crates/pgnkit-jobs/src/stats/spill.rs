@@ -26,7 +26,6 @@ use parquet::file::metadata::ParquetMetaData;
 use parquet::file::properties::WriterProperties;
 
 use super::Format;
-use super::table::Cells;
 use crate::messages::{Explain, Locale};
 
 /// A batch looks at the bytes its cells hold at every this many half-moves of a game: games shorter than
@@ -56,7 +55,7 @@ pub struct Spill {
 impl Spill {
     /// Rows of `format` spilled into `dir` past the format's threshold ([`TEXT_SPILL_BYTES`],
     /// [`ARROW_SPILL_BYTES`]); `props` are the output's Parquet settings
-    /// ([`super::columnar::ParquetOut::properties`]), needed for Parquet only.
+    /// (`columnar`'s writer properties), needed for Parquet only.
     pub fn new(dir: PathBuf, format: Format, props: Option<WriterProperties>) -> Spill {
         let bytes = match format {
             Format::Parquet => ARROW_SPILL_BYTES,
@@ -81,8 +80,9 @@ impl Spill {
     }
 }
 
-/// Cells whose complete rows can be moved out between two rows.
-pub trait Spillable: Cells {
+/// Cells whose complete rows can be moved out between two rows (implemented beside each kind of cells, which
+/// this file does not need to know).
+pub trait Spillable {
     /// About how many bytes the rows held take (their arrays' used bytes, for Arrow).
     fn held_bytes(&self) -> usize;
     /// Hands every row held to `overflow` and forgets them; called between rows only.

@@ -357,7 +357,7 @@ fn token_text<'g>(game: &'g Game<'_>, at: MoveAt<'_>) -> &'g [u8] {
     }
 }
 
-/// A game's fingerprint as validate computes it for `duplicate_game` (see [`Fingerprint`]), replaying only
+/// A game's fingerprint as validate computes it for `duplicate_game` (see `Fingerprint`), replaying only
 /// its main line: equal for two games exactly when validate calls the later one a duplicate of the earlier;
 /// 0 for a game without moves (never a duplicate).
 pub fn game_fingerprint(game: &Game<'_>) -> u64 {

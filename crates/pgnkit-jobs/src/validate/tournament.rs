@@ -22,7 +22,7 @@ use crate::messages::Locale;
 /// [`Tournament::with_limit`] sets another.
 pub const DEFAULT_TRACKED_GAMES: usize = 50_000;
 
-/// The most games [`Tournament::with_limit`] takes: an [`Ordinal`] numbers them.
+/// The most games [`Tournament::with_limit`] takes: an `Ordinal` numbers them.
 pub const MAX_TRACKED_GAMES: usize = Ordinal::MAX as usize;
 
 /// The number of games tracked before tracking stops (a type of its own for its default).

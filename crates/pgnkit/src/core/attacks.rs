@@ -5,7 +5,7 @@
 //! 850 KiB: replaying games streams megabytes of PGN through the caches, and a table that large is evicted
 //! between lookups, where the small ones are not. Perft, which keeps nothing else in the cache, would favour
 //! the magic tables; the PGN jobs are what the library is for. The measurements behind this choice are in
-//! docs/performance.md.
+//! docs/performance.md, "Tuning constants".
 
 use super::bitboard::Bitboard;
 use super::types::{Color, Square};

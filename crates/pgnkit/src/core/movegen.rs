@@ -368,7 +368,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
         return pos.count_legal_moves();
     }
     // Generated into a list in this frame: returned by value, the list's 3 KB would be copied at every node
-    // (docs/performance.md).
+    // (docs/performance.md, "Tuning constants").
     let mut list = MoveList::new();
     pos.generate(&mut list);
     let mut total = 0;

@@ -1033,7 +1033,8 @@ impl Position {
             }
         }
         // Looked up in full: a test of the moved piece and of the line it left costs fewer instructions but
-        // more time (its branches on the piece and the lines mispredict; docs/performance.md, session 15).
+        // more time (its branches on the piece and the lines mispredict; docs/performance.md, "Tuning
+        // constants").
         self.checkers = self.compute_checkers();
     }
 

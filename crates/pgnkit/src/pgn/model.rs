@@ -6,6 +6,7 @@ use std::fmt;
 use std::ops::Range;
 
 pub use super::lex::GameResult;
+use super::lex::is_blank;
 use super::location::{self, LineMap, Location, Locator};
 use super::text::{self, Encoding};
 
@@ -20,9 +21,7 @@ pub(crate) fn kept_blank(blank: &[u8]) -> usize {
     let (mut kept, mut breaks) = (0, 0);
     while kept < BLANK_KEPT_IN_COPY
         && breaks < LINE_BREAKS_KEPT_IN_COPY
-        && blank
-            .get(kept)
-            .is_some_and(|&b| crate::pgn::reader::is_blank(b))
+        && blank.get(kept).is_some_and(|&b| is_blank(b))
     {
         match blank[kept] {
             b'\r' if blank.get(kept + 1) == Some(&b'\n') => {
@@ -491,14 +490,13 @@ impl<'a> Game<'a> {
     /// assert_eq!(game.text(game.content()), "{before the tags}\n[Event \"x\"]\n1. e4 * {after}");
     /// ```
     pub fn content(&self) -> Span {
-        let blank = crate::pgn::reader::is_blank;
-        match self.source.iter().position(|&b| !blank(b)) {
+        match self.source.iter().position(|&b| !is_blank(b)) {
             None => Span::default(),
             Some(start) => {
                 let end = self
                     .source
                     .iter()
-                    .rposition(|&b| !blank(b))
+                    .rposition(|&b| !is_blank(b))
                     .map_or(start, |i| i + 1);
                 Span::new(start, end)
             }

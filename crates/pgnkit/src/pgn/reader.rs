@@ -10,7 +10,7 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 
 use super::game_reader::{BufferStart, GameLists, GameReader};
-use super::lex;
+use super::lex::{self, is_blank};
 use super::location::{self, Location};
 use super::model::{DiagnosticKind, Game, TokenKind, kept_blank};
 use super::split::game_starts;
@@ -544,13 +544,6 @@ impl<R: Read> Feed<R> {
     }
 }
 
-/// A blank byte as the reader skips it ([`lex::is_ws`]: space, tab, LF, VT, FF, CR), without a table: the
-/// loops over whole blocks of blank space below then run on many bytes at once.
-#[inline(always)]
-pub(crate) fn is_blank(b: u8) -> bool {
-    b == b' ' || b.wrapping_sub(b'\t') < 5
-}
-
 /// The number of blank bytes at the end of `bytes`, 64 at a time while they are all blank.
 fn trailing_blank(bytes: &[u8]) -> usize {
     let mut n = 0;
@@ -845,7 +838,7 @@ impl<R: Read> BatchReader<R> {
 
     /// Hands back the bytes of a batch that has been processed, to be filled again. A batch is read into a
     /// fresh buffer otherwise, often new memory from the system: page faults and zeroing on the reading
-    /// thread, unmapping on the thread that drops it (docs/performance.md has what it saves).
+    /// thread, unmapping on the thread that drops it (what it saves: docs/performance.md, "Tuning constants").
     /// A buffer grown by a large game is not kept, nor the small one of a batch cut from a scan of tiny games:
     /// spare buffers stay near the block size, each one of the batches in flight, and a small one would only
     /// be grown again.
@@ -1183,10 +1176,7 @@ mod tests {
     }
 
     #[test]
-    fn blank_bytes_are_the_lexers_whitespace() {
-        for b in 0..=255u8 {
-            assert_eq!(is_blank(b), lex::is_ws(b), "byte {b}");
-        }
+    fn trailing_blank_counts_from_the_end() {
         assert_eq!(trailing_blank(b""), 0);
         assert_eq!(trailing_blank(b"x \n"), 2);
         let long = [b"x".as_slice(), &[b' '; 200]].concat();
