@@ -25,7 +25,7 @@ impl Job for ConvertJob {
     type Batch = BatchOutput;
     type State = ();
 
-    fn start(&self) {}
+    fn initial_state(&self) {}
 
     fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<BatchOutput, JobError> {
         Ok(convert_batch(games, input.name, &self.opts))

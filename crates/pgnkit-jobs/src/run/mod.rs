@@ -142,7 +142,7 @@ pub trait Job: Sync {
     type State;
 
     /// The state a run starts with.
-    fn start(&self) -> Self::State;
+    fn initial_state(&self) -> Self::State;
 
     /// Bytes of whole games per batch when several threads work.
     fn batch_bytes(&self) -> usize {
@@ -222,7 +222,7 @@ pub fn run<J: Job, S: Sink<J>>(
     job: &J,
     sink: &mut S,
 ) -> Result<Finished<J::State>, JobError> {
-    let mut state = job.start();
+    let mut state = job.initial_state();
     let mut totals = RunTotals::default();
     // The sink is borrowed by the ordered side and by the progress calls, both on the calling thread and
     // never at once.

@@ -8,7 +8,7 @@ impl Job for Numbering {
     type Batch = Vec<(u64, String)>;
     type State = u64;
 
-    fn start(&self) -> u64 {
+    fn initial_state(&self) -> u64 {
         0
     }
 

@@ -64,7 +64,7 @@ impl Job for SelectJob {
     type Batch = SelectBatch;
     type State = SelectState;
 
-    fn start(&self) -> SelectState {
+    fn initial_state(&self) -> SelectState {
         SelectState::default()
     }
 

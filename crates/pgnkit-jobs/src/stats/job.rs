@@ -98,7 +98,7 @@ impl Job for StatsJob {
     /// The summary's records (empty unless the summary is asked for) and the inputs read.
     type State = StatsSummary;
 
-    fn start(&self) -> StatsSummary {
+    fn initial_state(&self) -> StatsSummary {
         StatsSummary::new(Limits::default())
     }
 

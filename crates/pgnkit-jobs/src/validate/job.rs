@@ -35,10 +35,6 @@ impl ValidateJob {
             spent: SpentBin::new(threads.get()),
         }
     }
-
-    pub fn options(&self) -> &ValidateOptions {
-        &self.opts
-    }
 }
 
 /// One batch's games, reported and checked across games.
@@ -57,7 +53,7 @@ impl Job for ValidateJob {
     type Batch = ValidatedBatch;
     type State = Tournament;
 
-    fn start(&self) -> Tournament {
+    fn initial_state(&self) -> Tournament {
         Tournament::new_in(self.opts.messages).with_limit(self.track_games)
     }
 
