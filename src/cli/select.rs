@@ -17,14 +17,18 @@ use crate::jobs::select::{
 
 use super::convert::notes_text;
 use super::output::{
-    LangFlag, Paint, RunFlags, exit_code, failure, inputs, locale, no_games_text, plural,
-    progress_bar, read_error, say, say_over, show_games, write_failure,
+    LangFlag, OutputFlag, Paint, RunFlags, exit_code, failure, inputs, locale, no_games_text,
+    plural, progress_bar, read_error, say, say_over, show_games, write_failure,
 };
 use super::plan::{Kind, Request, plan};
 use super::sink::{Output, open_planned};
 use super::split::Splitter;
 
+/// `-o` is also the directory of `--split`.
+const OUTPUT_HELP: &str = "Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when the run ends with 0 or 1, never when it is an input. With --split, the directory of the files";
+
 #[derive(clap::Args)]
+#[command(mut_arg("output", |a| a.help(OUTPUT_HELP)))]
 pub(crate) struct Args {
     /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
     #[arg(required = true)]
@@ -62,10 +66,8 @@ pub(crate) struct Args {
     /// own text
     #[arg(long)]
     normalise: bool,
-    /// Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when
-    /// the run ends with 0 or 1, never when it is an input. With --split, the directory of the files
-    #[arg(long, short = 'o', value_name = "FILE")]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    output: OutputFlag,
     #[command(flatten)]
     lang: LangFlag,
     #[command(flatten)]
@@ -187,7 +189,7 @@ fn options(args: &Args) -> Option<SelectOptions> {
 /// before anything is read or written; `None` once a refusal is said.
 fn destinations(args: &Args, sources: &Sources) -> Option<(Destination, Option<Output>)> {
     let mut requests = Vec::new();
-    if let Some(path) = &args.output {
+    if let Some(path) = &args.output.output {
         requests.push(Request {
             option: "-o",
             path,
@@ -212,7 +214,7 @@ fn destinations(args: &Args, sources: &Sources) -> Option<(Destination, Option<O
             return None;
         }
     };
-    let planned_output = args.output.as_ref().map(|_| &planned[0]);
+    let planned_output = args.output.output.as_ref().map(|_| &planned[0]);
     let planned_duplicates = args
         .duplicates
         .as_ref()
@@ -333,7 +335,11 @@ fn close(writer: Writer, args: &Args, totals: &RunTotals, started: Instant) -> i
                 ", written into {} file{} in {}",
                 s.files(),
                 plural(s.files()),
-                args.output.as_deref().unwrap_or(Path::new(".")).display()
+                args.output
+                    .output
+                    .as_deref()
+                    .unwrap_or(Path::new("."))
+                    .display()
             ),
             Destination::Stream(_) => String::new(),
         };
