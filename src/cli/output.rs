@@ -12,25 +12,27 @@ use std::time::Duration;
 use crate::jobs::localized;
 use crate::jobs::messages::{Locale, plural as plural_in};
 
-use crate::jobs::input::{self, Source};
-use crate::jobs::pipeline::default_jobs;
+use crate::jobs::messages::Explain;
+use crate::jobs::options::{Choices, Lang, Messages, UnknownMessages};
+use crate::jobs::run::{JobError, Source, Sources, Threads};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::str::FromStr;
 
 use crate::jobs::safe_text::safe;
 
 /// The inputs named on the command line, directories expanded; `None` once the reason is said on stderr
 /// (the exit code is then 2). What a directory search left out (a FIFO, a second link to a file or a
 /// directory) is said on stderr as a warning.
-pub(crate) fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
-    match input::expand(paths) {
+pub(crate) fn inputs(paths: &[PathBuf]) -> Option<Sources> {
+    match Sources::expand(paths) {
         Ok(found) => {
-            for skipped in &found.skipped {
+            for skipped in found.skipped() {
                 let _ = say(&format!(
                     "pgnkit: warning: {}\n",
                     safe(&skipped.to_string())
                 ));
             }
-            Some(found.sources)
+            Some(found)
         }
         Err(e) => {
             let _ = say(&format!("pgnkit: {}\n", safe(&e.to_string())));
@@ -39,30 +41,81 @@ pub(crate) fn inputs(paths: &[PathBuf]) -> Option<Vec<Source>> {
     }
 }
 
-/// How many worker threads a run may have per core. More only adds contention and memory (4 batches in
-/// flight per thread; the thread counts tried: docs/performance.md, "Tuning constants").
-pub(crate) const THREADS_PER_CORE: usize = 1;
+/// The flags every run over games has: threads and quiet. Each command says what `-q` silences.
+#[derive(clap::Args)]
+pub(crate) struct RunFlags {
+    /// Worker threads (default, or 0: all cores; at most one per core)
+    #[arg(long, short = 'j')]
+    pub(crate) jobs: Option<usize>,
+    /// No progress bar, no closing line on stderr
+    #[arg(long, short = 'q')]
+    pub(crate) quiet: bool,
+}
 
-/// Worker threads for `--jobs`: as many as asked up to the cap ([`THREADS_PER_CORE`] per core, as counted by
-/// `available_parallelism`, which follows CPU affinity and cgroup quotas); none given or 0, all cores. A
-/// capped request is said on stderr unless `quiet`.
-pub(crate) fn threads(jobs: Option<usize>, quiet: bool) -> usize {
-    let cores = default_jobs().max(1);
-    let most = cores * THREADS_PER_CORE;
-    match jobs {
-        None | Some(0) => cores,
-        Some(n) if n > most => {
-            if !quiet {
-                let _ = say(&localized!(
-                    locale(),
-                    "pgnkit: --jobs {n} capped to {most}, the number of cores available\n",
-                    "pgnkit : --jobs {n} ramené à {most}, le nombre de cœurs disponibles\n"
-                ));
-            }
-            most
-        }
-        Some(n) => n,
+impl RunFlags {
+    /// The threads of the run (see [`threads`]).
+    pub(crate) fn threads(&self) -> Threads {
+        run_threads(self.jobs, self.quiet)
     }
+}
+
+/// `--lang`, for the commands that read moves in any language.
+#[derive(clap::Args)]
+pub(crate) struct LangFlag {
+    /// Piece letters of the moves: `auto` detects them per game, or a language code (en, fr, de, nl, es, it,
+    /// pt, cs, pl, hu, fi, ro, da, no, sv, figurine)
+    #[arg(long, default_value = "auto")]
+    pub(crate) lang: Lang,
+}
+
+/// `-o FILE`, for the commands that write one output.
+#[derive(clap::Args)]
+pub(crate) struct OutputFlag {
+    /// Write to FILE instead of standard output (FILE.gz, FILE.zst: compressed). FILE is replaced only when
+    /// the run ends with 0 or 1, never when it is an input
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+/// [`run_threads`] as a number, for the commands not yet on the run layer (standings, report).
+pub(crate) fn threads(jobs: Option<usize>, quiet: bool) -> usize {
+    run_threads(jobs, quiet).get()
+}
+
+/// The parser of an option with a fixed set of values: clap lists them with what each means, and hands the
+/// one given to the type's `FromStr`.
+pub(crate) fn choice<T>() -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: Choices + FromStr + Clone + Send + Sync + 'static,
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(T::CHOICES.iter().map(|&(name, _, help)| {
+        let value = PossibleValue::new(name);
+        if help.is_empty() {
+            value
+        } else {
+            value.help(help)
+        }
+    }))
+    .try_map(|word| word.parse::<T>())
+}
+
+/// Worker threads for `--jobs`: as many as asked up to the cap (one per core); none given or 0, all cores. A
+/// capped request is said on stderr unless `quiet`.
+pub(crate) fn run_threads(jobs: Option<usize>, quiet: bool) -> Threads {
+    let (threads, capped) = Threads::asked(jobs);
+    if let Some(capped) = capped
+        && !quiet
+    {
+        let _ = say(&localized!(
+            locale(),
+            "pgnkit: {}\n",
+            "pgnkit : {}\n",
+            capped.explain(locale())
+        ));
+    }
+    threads
 }
 
 /// The language of the run's messages, set once from `--messages` or the environment.
@@ -89,8 +142,8 @@ pub(crate) fn locale_from_env() -> Locale {
 }
 
 /// `--messages`: `en` or `fr`.
-pub(crate) fn parse_messages(s: &str) -> Result<Locale, String> {
-    Locale::from_code(s).ok_or_else(|| format!("unknown message language '{s}': use en or fr"))
+pub(crate) fn parse_messages(s: &str) -> Result<Locale, UnknownMessages> {
+    s.parse::<Messages>().map(|m| m.0)
 }
 
 /// `value` with `places` decimals as the run's language writes it: `0.25` in English, `0,25` in French.
@@ -313,6 +366,23 @@ pub(crate) fn write_failure(e: &io::Error) -> i32 {
     2
 }
 
+/// The exit code of a run that stopped on `error`, said on stderr: a write failure as [`write_failure`] says
+/// it (a closed pipe is 0), anything else with 2.
+pub(crate) fn failure(error: &JobError) -> i32 {
+    match error {
+        JobError::Output(e) => write_failure(e),
+        // the message names a file: its name may hold anything
+        JobError::Input(e) => {
+            let _ = say(&format!("pgnkit: {}\n", safe(&e.to_string())));
+            2
+        }
+        other => {
+            let _ = say(&format!("pgnkit: {}\n", other.explain(locale())));
+            2
+        }
+    }
+}
+
 /// Writes `bytes` to standard output; the exit code.
 pub(crate) fn print_bytes(bytes: &[u8]) -> i32 {
     let mut out = io::stdout().lock();
@@ -336,20 +406,4 @@ pub(crate) fn exit_code(io_errors: u64, problems: bool) -> i32 {
 /// `"s"` unless `n` is 1.
 pub(crate) fn plural(n: u64) -> &'static str {
     if n == 1 { "" } else { "s" }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn threads_zero_is_all_cores_and_requests_are_capped() {
-        let cores = default_jobs();
-        assert_eq!(threads(None, true), cores);
-        assert_eq!(threads(Some(0), true), cores);
-        assert_eq!(threads(Some(1), true), 1);
-        assert_eq!(threads(Some(cores), true), cores);
-        assert_eq!(threads(Some(100_000), true), cores * THREADS_PER_CORE);
-        assert_eq!(threads(Some(usize::MAX), true), cores * THREADS_PER_CORE);
-    }
 }

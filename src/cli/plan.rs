@@ -13,9 +13,9 @@ use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use crate::jobs::input::Source;
 use crate::jobs::localized;
 use crate::jobs::messages::Locale;
+use crate::jobs::run::Source;
 
 use crate::jobs::safe_text;
 
@@ -193,20 +193,7 @@ impl Refusal {
                 "--split écrit dans {}, qui n'est pas vide : donnez un répertoire nouveau ou vide",
                 shown(given)
             ),
-            Refusal::IsInput { given, input } => {
-                let input = match (input, locale) {
-                    (Some(p), _) => shown(p),
-                    (None, Locale::En) => "standard input".to_string(),
-                    (None, Locale::Fr) => "l'entrée standard".to_string(),
-                };
-                localized!(
-                    locale,
-                    "the output file {} is also an input ({}): refusing to overwrite it",
-                    "le fichier de sortie {} est aussi une entrée ({}) : il ne sera pas écrasé",
-                    shown(given),
-                    input
-                )
-            }
+            Refusal::IsInput { given, input } => is_input_message(given, input.as_deref(), locale),
             Refusal::SameFile { first, second } => localized!(
                 locale,
                 "{} {} and {} {} are the same file: give each output its own",
@@ -226,6 +213,22 @@ impl Refusal {
             ),
         }
     }
+}
+
+/// [`Refusal::IsInput`]'s message: `input` is `None` for standard input.
+fn is_input_message(given: &Path, input: Option<&Path>, locale: Locale) -> String {
+    let input = match (input, locale) {
+        (Some(p), _) => shown(p),
+        (None, Locale::En) => "standard input".to_string(),
+        (None, Locale::Fr) => "l'entrée standard".to_string(),
+    };
+    localized!(
+        locale,
+        "the output file {} is also an input ({}): refusing to overwrite it",
+        "le fichier de sortie {} est aussi une entrée ({}) : il ne sera pas écrasé",
+        shown(given),
+        input
+    )
 }
 
 impl fmt::Display for Refusal {

@@ -24,7 +24,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::jobs::input::Source;
+use crate::jobs::run::Source;
 
 use super::output::{locale, say, write_failure};
 use super::plan::{Kind, Planned, Request, plan};

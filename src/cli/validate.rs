@@ -2,56 +2,43 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::jobs::bulk::{self, Event};
-use crate::jobs::pipeline::SpentBin;
+use crate::jobs::options::ReportFormat;
+use crate::jobs::run::{Finished, Input, JobError, ReadError, RunTotals, Sink, Sources};
 use crate::jobs::validate::tournament::{DEFAULT_TRACKED_GAMES, MAX_TRACKED_GAMES};
 use crate::jobs::validate::{
-    GameReport, ProblemKind, Severity, Tournament, ValidateOptions, termination_name, validate_game,
+    GameReport, ProblemKind, Severity, Tournament, ValidateJob, ValidateOptions, ValidatedBatch,
+    termination_name,
 };
-use pgnkit::notation::Language;
 
 use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    BOLD, CYAN, ColorChoice, Paint, YELLOW, decimal_here, exit_code, inputs, locale, no_games_text,
-    plural_here, progress_bar, read_error, say, say_over, show_games, threads, write_failure,
+    BOLD, CYAN, ColorChoice, LangFlag, Paint, RunFlags, YELLOW, choice, decimal_here, exit_code,
+    failure, inputs, locale, no_games_text, plural_here, progress_bar, read_error, say, say_over,
+    show_games, write_failure,
 };
 use crate::jobs::localized;
 use crate::jobs::messages::Explain;
 use crate::jobs::safe_text::safe;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Format {
-    /// Diagnostics with the source line and a caret, then a summary
-    Human,
-    /// One JSON object per game (JSON lines); the summary goes to stderr
-    Json,
-}
-
 #[derive(clap::Args)]
+#[command(mut_arg("quiet", |a| a.help("No progress bar, no summary")))]
 pub(crate) struct Args {
     /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output format
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
-    /// Piece letters of the moves: `auto` detects them per game, or a language code (en, fr, de, nl, es, it,
-    /// pt, cs, pl, hu, fi, ro, da, no, sv, figurine)
-    #[arg(long, default_value = "auto", value_parser = parse_lang)]
-    lang: LangArg,
+    #[arg(long, default_value = "human", value_parser = choice::<ReportFormat>())]
+    format: ReportFormat,
+    #[command(flatten)]
+    lang: LangFlag,
     /// When to use colours
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
-    /// Worker threads (default, or 0: all cores; at most one per core)
-    #[arg(long, short = 'j')]
-    jobs: Option<usize>,
-    /// No progress bar, no summary
-    #[arg(long, short = 'q')]
-    quiet: bool,
+    #[command(flatten)]
+    run: RunFlags,
     /// Exit with 1 on warnings too
     #[arg(long)]
     strict: bool,
@@ -67,36 +54,6 @@ pub(crate) struct Args {
     #[arg(long, value_name = "GAMES", default_value_t = DEFAULT_TRACKED_GAMES as u64,
           value_parser = clap::value_parser!(u64).range(1..=MAX_TRACKED_GAMES as u64))]
     track_games: u64,
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct LangArg(pub Option<Language>);
-
-pub(crate) fn parse_lang(s: &str) -> Result<LangArg, String> {
-    if s.eq_ignore_ascii_case("auto") {
-        return Ok(LangArg(None));
-    }
-    Language::from_code(&s.to_ascii_lowercase())
-        .map(|l| LangArg(Some(l)))
-        .ok_or_else(|| {
-            let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
-            format!(
-                "unknown language '{s}': use auto or one of {}",
-                codes.join(", ")
-            )
-        })
-}
-
-/// What a worker hands back for one batch: each game's report and, in JSON mode, the records of them all.
-struct BatchResult {
-    games: Vec<GameReport>,
-    /// With `--format json`: the games' records, one line each, as the worker wrote them (one buffer per batch:
-    /// the output side writes it as it stands unless the tournament checks add to a game's problems).
-    records: Vec<u8>,
-    /// Where each game's record ends in `records`.
-    record_ends: Vec<usize>,
-    /// The thread that built the reports, to free them (see [`SpentBin`]).
-    maker: std::thread::ThreadId,
 }
 
 /// The notes of one file's games, said in one line when the file ends: a note per use would drown the
@@ -196,8 +153,9 @@ fn localized_str(en: &'static str, fr: &'static str) -> &'static str {
     }
 }
 
+/// What the summary counts.
 #[derive(Default)]
-struct RunTotals {
+struct Counts {
     games: u64,
     plies: u64,
     variation_moves: u64,
@@ -205,276 +163,223 @@ struct RunTotals {
     warnings: u64,
     notes: u64,
     games_with_errors: u64,
-    bytes: u64,
     terminations: BTreeMap<&'static str, u64>,
     claimable: BTreeMap<&'static str, u64>,
-    io_errors: u64,
+}
+
+impl Counts {
+    fn add(&mut self, report: &GameReport) {
+        self.games += 1;
+        self.plies += u64::from(report.plies);
+        self.variation_moves += u64::from(report.variation_moves);
+        let errors = report.errors();
+        self.errors += errors;
+        self.warnings += report.warnings();
+        self.notes += report.notes();
+        self.games_with_errors += u64::from(errors > 0);
+        *self
+            .terminations
+            .entry(termination_name(report.termination))
+            .or_default() += 1;
+        for claim in &report.claimable {
+            *self.claimable.entry(claim.as_str()).or_default() += 1;
+        }
+    }
 }
 
 pub(crate) fn run(args: Args) -> i32 {
     let Some(sources) = inputs(&args.paths) else {
         return 2;
     };
+    let json = args.format == ReportFormat::Json;
     let opts = ValidateOptions {
-        lang: args.lang.0,
+        lang: args.lang.lang.0,
         finished: args.finished,
         tag_checks: !args.no_tournament_checks,
         track_claims: true,
-        final_fen: args.format == Format::Json,
+        final_fen: json,
         strict: args.strict,
         report_tags: true,
         messages: locale(),
     };
-    let jobs = threads(args.jobs, args.quiet);
-    let json = args.format == Format::Json;
-    let paint = Paint::new(args.color.enabled(false));
-    let bar = progress_bar(&sources, args.quiet);
-    let names: Vec<std::sync::Arc<str>> = sources.iter().map(|s| s.display_name().into()).collect();
-    let started = Instant::now();
-    let mut summary = RunTotals::default();
-    let mut tournament = Tournament::new_in(locale()).with_limit(args.track_games as usize);
-    let mut said_saturated = false;
-    let mut file_notes = FileNotes::default();
+    let threads = args.run.threads();
+    let job = ValidateJob::new(opts, json, args.track_games as usize, threads);
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut printer = Printer {
+        out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+        bar: progress_bar(sources.list(), args.run.quiet),
+        paint: Paint::new(args.color.enabled(false)),
+        json,
+        quiet: args.run.quiet,
+        counts: Counts::default(),
+        file_notes: FileNotes::default(),
+        said_saturated: false,
+    };
+    let started = Instant::now();
+    let finished = crate::jobs::run::run(&sources, threads, &job, &mut printer);
+    printer.bar.finish_and_clear();
+    match finished {
+        Ok(finished) => close(printer, finished, &args, &sources, started),
+        Err(e) => failure(&e),
+    }
+}
 
-    let spent = SpentBin::new(jobs);
-    let stopped = bulk::run(
-        &sources,
-        jobs,
-        bulk::BATCH_SIZE,
-        |source, reader| {
-            spent.empty();
-            let mut games = Vec::new();
-            let (mut records, mut record_ends) = (Vec::new(), Vec::new());
-            if json {
-                // A record usually takes less room than the game it describes: with room for the batch's bytes
-                // the buffer is not moved to a larger one (which would hold both for a while). The room not
-                // written to is never touched, so it costs no memory.
-                records.reserve(reader.remaining());
-            }
-            while let Some(group) = reader.next_group() {
-                // A group's games are all checked, then all written: each step's code serves the whole
-                // group while it is in the instruction cache.
-                let first = games.len();
-                for game in group {
-                    games.push(validate_game(game, &names[source], &opts));
-                }
-                if json {
-                    for report in &games[first..] {
-                        // A record that cannot be written is an empty line, nothing half-written.
-                        let start = records.len();
-                        if serde_json::to_writer(&mut records, report).is_err() {
-                            records.truncate(start);
-                        }
-                        records.push(b'\n');
-                        record_ends.push(records.len());
-                    }
-                }
-            }
-            BatchResult {
-                games,
-                records,
-                record_ends,
-                maker: std::thread::current().id(),
-            }
-        },
-        |event| {
-            let written = match event {
-                // The tournament checks run across files: a tournament kept as one file per round is one
-                // tournament.
-                Event::Start { .. } => {
-                    file_notes = FileNotes::default();
-                    Ok(())
-                }
-                Event::Batch { result, .. } => emit_batch(
-                    result,
-                    &mut out,
-                    &mut summary,
-                    &mut tournament,
-                    &mut file_notes,
-                    &opts,
-                    json,
-                    &paint,
-                    &bar,
-                    &spent,
-                ),
-                Event::Error { message, .. } => {
-                    summary.io_errors += 1;
-                    read_error(&bar, &message)
-                }
-                Event::End { source, bytes } => {
-                    summary.bytes += bytes;
-                    let notes = file_notes.line(&names[source], &paint);
-                    let written = if json || args.quiet || notes.is_empty() {
-                        Ok(())
-                    } else {
-                        bar.suspend(|| out.write_all(notes.as_bytes()))
-                    };
-                    if tournament.saturated && !said_saturated && !args.quiet {
-                        said_saturated = true;
-                        written.and_then(|()| {
-                            say_over(
-                                &bar,
-                                &localized!(
-                                    locale(),
-                                    "pgnkit: {}: more than {} game{} in this run; duplicate, round and round-numbering checks stopped there (--track-games GAMES follows more)\n",
-                                    "pgnkit : {} : plus de {} partie{} dans cette exécution ; les contrôles de doublons, de rondes et de numérotation des rondes s'arrêtent là (--track-games PARTIES en suit davantage)\n",
-                                    safe(&names[source]),
-                                    tournament.limit(),
-                                    if tournament.limit() == 1 { "" } else { "s" }
-                                ),
-                            )
-                        })
-                    } else {
-                        written
-                    }
-                }
-            };
-            match written {
-                Ok(()) => ControlFlow::Continue(()),
-                Err(e) => ControlFlow::Break(e),
-            }
-        },
-        |bytes| bar.set_position(bytes),
-    );
-    bar.finish_and_clear();
-    if let Some(e) = stopped {
-        return write_failure(&e);
+/// What validate says as the run goes: each batch's diagnostics or records, each file's notes.
+struct Printer<'o> {
+    out: io::BufWriter<io::StdoutLock<'o>>,
+    bar: indicatif::ProgressBar,
+    paint: Paint,
+    json: bool,
+    quiet: bool,
+    counts: Counts,
+    file_notes: FileNotes,
+    said_saturated: bool,
+}
+
+impl Sink<ValidateJob> for Printer<'_> {
+    fn start(&mut self, _: Input<'_>, _: &Tournament) -> Result<(), JobError> {
+        self.file_notes = FileNotes::default();
+        Ok(())
     }
-    let elapsed = started.elapsed().as_secs_f64();
-    // The records are all out before the summary says how the run went.
-    if json && let Err(e) = out.flush() {
-        return write_failure(&e);
-    }
-    // Findings about whole tournaments (round numbering), known only now: after the diagnostics, or on
-    // stderr beside JSON records, whose stdout holds one object per game and nothing else.
-    if opts.tag_checks {
-        let warnings = tournament.finish();
-        if !warnings.is_empty() {
-            let paint = Paint::new(args.color.enabled(json));
-            let mut text = String::new();
-            for w in &warnings {
-                let label = GameLabel {
-                    file: &w.file,
-                    game: w.game,
-                    white: "",
-                    black: "",
-                    round: &w.round,
-                };
-                render_problems(&label, std::slice::from_ref(&w.problem), &paint, &mut text);
-                summary.warnings += w.problem.times();
-            }
-            if let Err(e) = say_or_write(json, &mut out, &text) {
-                return write_failure(&e);
-            }
-        }
-    }
-    // No game at all is no clean pass: a warning (with the diagnostics, or on stderr beside JSON records).
-    let no_games = summary.games == 0 && summary.io_errors == 0;
-    if no_games {
-        summary.warnings += 1;
-        let paint = Paint::new(args.color.enabled(json));
+
+    fn batch(
+        &mut self,
+        _: Input<'_>,
+        batch: &mut ValidatedBatch,
+        _: &Tournament,
+    ) -> Result<(), JobError> {
+        // The batch's output is gathered, then written at once: one pause of the progress bar per batch.
         let mut text = String::new();
-        paint.push(
-            YELLOW,
-            localized_str("warning[no_games]", "avertissement[no_games]"),
-            &mut text,
-        );
-        text.push_str(colon());
-        paint.push(BOLD, &no_games_text(&sources), &mut text);
-        text.push('\n');
-        if let Err(e) = say_or_write(json, &mut out, &text) {
-            return write_failure(&e);
+        for report in &batch.games {
+            self.counts.add(report);
+            self.file_notes.add(report);
+            if !self.json && !report.problems.is_empty() {
+                render_problems(
+                    &GameLabel::of(report),
+                    &report.problems,
+                    &self.paint,
+                    &mut text,
+                );
+            }
         }
+        show_games(&self.bar, self.counts.games);
+        let (out, bar) = (&mut self.out, &self.bar);
+        let written = if self.json {
+            bar.suspend(|| out.write_all(&batch.records))
+        } else if text.is_empty() {
+            Ok(())
+        } else {
+            bar.suspend(|| out.write_all(text.as_bytes()))
+        };
+        Ok(written?)
     }
-    if !args.quiet {
-        let text = summary_text(&summary, elapsed, &paint);
-        if let Err(e) = say_or_write(json, &mut out, &text) {
-            return write_failure(&e);
+
+    fn read_error(&mut self, _: Input<'_>, error: ReadError) -> Result<(), JobError> {
+        Ok(read_error(&self.bar, &error.to_string())?)
+    }
+
+    fn end(&mut self, input: Input<'_>, _: u64, tournament: &Tournament) -> Result<(), JobError> {
+        let notes = self.file_notes.line(input.name, &self.paint);
+        if !(self.json || self.quiet || notes.is_empty()) {
+            let out = &mut self.out;
+            self.bar.suspend(|| out.write_all(notes.as_bytes()))?;
         }
+        if tournament.saturated && !self.said_saturated && !self.quiet {
+            self.said_saturated = true;
+            say_over(&self.bar, &saturated_text(input.name, tournament.limit()))?;
+        }
+        Ok(())
     }
-    if let Err(e) = out.flush() {
-        return write_failure(&e);
+
+    fn progress(&mut self, raw_bytes: u64) {
+        self.bar.set_position(raw_bytes);
     }
-    exit_code(
-        summary.io_errors,
-        summary.errors > 0 || (args.strict && summary.warnings > 0) || no_games,
+}
+
+/// Said once the checks across games follow no more games.
+fn saturated_text(name: &str, limit: usize) -> String {
+    localized!(
+        locale(),
+        "pgnkit: {}: more than {} game{} in this run; duplicate, round and round-numbering checks stopped there (--track-games GAMES follows more)\n",
+        "pgnkit : {} : plus de {} partie{} dans cette exécution ; les contrôles de doublons, de rondes et de numérotation des rondes s'arrêtent là (--track-games PARTIES en suit davantage)\n",
+        safe(name),
+        limit,
+        if limit == 1 { "" } else { "s" }
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn emit_batch(
-    result: BatchResult,
-    out: &mut impl Write,
-    summary: &mut RunTotals,
-    tournament: &mut Tournament,
-    file_notes: &mut FileNotes,
-    opts: &ValidateOptions,
-    json: bool,
-    paint: &Paint,
-    bar: &indicatif::ProgressBar,
-    spent: &SpentBin<(Vec<GameReport>, Vec<u8>, Vec<usize>)>,
-) -> io::Result<()> {
-    // The batch's output is gathered, then written at once: one pause of the progress bar per batch. With JSON,
-    // the worker's records are written as they stand unless a game's problems grew here; from that game on,
-    // the records are gathered in `text`.
+/// The end of a run: the findings about whole tournaments, the warning of a run without games, the summary;
+/// the exit code.
+fn close(
+    mut printer: Printer<'_>,
+    finished: Finished<Tournament>,
+    args: &Args,
+    sources: &Sources,
+    started: Instant,
+) -> i32 {
+    let elapsed = started.elapsed().as_secs_f64();
+    let json = printer.json;
+    // The records are all out before the summary says how the run went.
+    if json && let Err(e) = printer.out.flush() {
+        return write_failure(&e);
+    }
+    let counts = &mut printer.counts;
+    let out = &mut printer.out;
+    // Findings about whole tournaments (round numbering), known only now: after the diagnostics, or on
+    // stderr beside JSON records, whose stdout holds one object per game and nothing else.
     let mut text = String::new();
-    let mut games = result.games;
-    let records = &result.records;
-    let mut rewritten = false;
-    for (i, report) in games.iter_mut().enumerate() {
-        let added = opts.tag_checks && tournament.check(report);
-        summary.games += 1;
-        summary.plies += u64::from(report.plies);
-        summary.variation_moves += u64::from(report.variation_moves);
-        let errors = report.errors();
-        summary.errors += errors;
-        summary.warnings += report.warnings();
-        summary.notes += report.notes();
-        file_notes.add(report);
-        summary.games_with_errors += u64::from(errors > 0);
-        *summary
-            .terminations
-            .entry(termination_name(report.termination))
-            .or_default() += 1;
-        for claim in &report.claimable {
-            *summary.claimable.entry(claim.as_str()).or_default() += 1;
-        }
-        if json {
-            let record = record_range(&result.record_ends, i);
-            if added && !rewritten {
-                rewritten = true;
-                // serde_json writes UTF-8: nothing is replaced.
-                text.push_str(&String::from_utf8_lossy(&records[..record.start]));
-            }
-            if added {
-                text.push_str(&serde_json::to_string(&report).unwrap_or_default());
-                text.push('\n');
-            } else if rewritten {
-                text.push_str(&String::from_utf8_lossy(&records[record]));
-            }
-        } else if !report.problems.is_empty() {
-            render_problems(&GameLabel::of(report), &report.problems, paint, &mut text);
+    if !args.no_tournament_checks {
+        let paint = Paint::new(args.color.enabled(json));
+        for w in &finished.state.finish() {
+            let label = GameLabel {
+                file: &w.file,
+                game: w.game,
+                white: "",
+                black: "",
+                round: &w.round,
+            };
+            render_problems(&label, std::slice::from_ref(&w.problem), &paint, &mut text);
+            counts.warnings += w.problem.times();
         }
     }
-    show_games(bar, summary.games);
-    let written = if json && !rewritten {
-        bar.suspend(|| out.write_all(records))
-    } else if text.is_empty() {
-        Ok(())
-    } else {
-        bar.suspend(|| out.write_all(text.as_bytes()))
-    };
-    // The reports and records were built on a worker: freed there too (see SpentBin).
-    spent.put(result.maker, (games, result.records, result.record_ends));
-    written
+    // No game at all is no clean pass: a warning (with the diagnostics, or on stderr beside JSON records).
+    let no_games = counts.games == 0 && finished.totals.read_errors == 0;
+    if no_games {
+        counts.warnings += 1;
+        text.push_str(&no_games_line(
+            sources,
+            Paint::new(args.color.enabled(json)),
+        ));
+    }
+    if !args.run.quiet {
+        text.push_str(&summary_text(
+            counts,
+            &finished.totals,
+            elapsed,
+            &printer.paint,
+        ));
+    }
+    if let Err(e) = say_or_write(json, out, &text).and_then(|()| out.flush()) {
+        return write_failure(&e);
+    }
+    exit_code(
+        finished.totals.read_errors,
+        counts.errors > 0 || (args.strict && counts.warnings > 0) || no_games,
+    )
 }
 
-/// Where game `i`'s record is in a batch's records, from where each ends.
-fn record_range(ends: &[usize], i: usize) -> std::ops::Range<usize> {
-    let start = if i == 0 { 0 } else { ends[i - 1] };
-    start..ends[i]
+/// `warning[no_games]` and what was read.
+fn no_games_line(sources: &Sources, paint: Paint) -> String {
+    let mut text = String::new();
+    paint.push(
+        YELLOW,
+        localized_str("warning[no_games]", "avertissement[no_games]"),
+        &mut text,
+    );
+    text.push_str(colon());
+    paint.push(BOLD, &no_games_text(sources.list()), &mut text);
+    text.push('\n');
+    text
 }
 
 /// Text after the records: on stderr in JSON mode (stdout holds only records), else on stdout.
@@ -486,11 +391,11 @@ fn say_or_write(json: bool, out: &mut impl Write, text: &str) -> io::Result<()> 
     }
 }
 
-fn summary_text(s: &RunTotals, elapsed: f64, paint: &Paint) -> String {
+fn summary_text(s: &Counts, totals: &RunTotals, elapsed: f64, paint: &Paint) -> String {
     let secs = elapsed.max(1e-9);
     let locale = locale();
     let (games, plies, in_variations) = (s.games, s.plies, s.variation_moves);
-    let mb_per_s = decimal_here(s.bytes as f64 / secs / 1e6, 1);
+    let mb_per_s = decimal_here(totals.bytes as f64 / secs / 1e6, 1);
     let games_per_s = s.games as f64 / secs;
     let elapsed = decimal_here(elapsed, 2);
     let g = plural_here(s.games);
@@ -554,8 +459,8 @@ fn summary_text(s: &RunTotals, elapsed: f64, paint: &Paint) -> String {
             "nulle réclamable à la fin : {claims}\n"
         ));
     }
-    if s.io_errors > 0 {
-        let n = s.io_errors;
+    if totals.read_errors > 0 {
+        let n = totals.read_errors;
         let p = plural_here(n);
         text.push_str(&paint.error(&localized!(
             locale,

@@ -1,143 +1,37 @@
-//! Running a job over many inputs: every source is opened in turn (decompressed as needed) and read in
-//! batches of whole games; batches are processed in parallel and their results come back in input order,
-//! framed by the start and end of each source. Validate, convert and stats all run on this.
+//! The run as it was before [`crate::run`]: events with read errors as text. Kept for the callers not yet on
+//! `run` (the `standings` and `report` commands, the Python module); new code uses [`crate::run::run`].
 
-use std::io::Read;
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 
-use super::input::{self, Source};
-use super::pipeline::run_ordered;
-use pgnkit::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, GameLists, GameReader};
+use crate::run::Source;
+use crate::run::reading::{self, Event as Read};
+use pgnkit::pgn::GameReader;
 
-/// Bytes of whole games per batch for the worker threads: small enough that the last batches of a file keep
-/// every thread busy and that a batch is still in a shared cache when a worker takes it from the reading
-/// thread, large enough that handing them out costs little (the sizes tried: docs/performance.md, "Tuning
-/// constants").
-pub const BATCH_SIZE: usize = 128 << 10;
-
-thread_local! {
-    /// A worker's game lists, lent to the reader of each batch it takes.
-    static LISTS: std::cell::Cell<GameLists> = std::cell::Cell::default();
-}
+/// Bytes of whole games per batch for the worker threads (see [`crate::run::Job::batch_bytes`]).
+pub const BATCH_SIZE: usize = reading::BATCH_SIZE;
 
 /// What the ordered output side sees, in input order.
 pub enum Event<R> {
     /// A source is about to be read.
-    #[cfg_attr(
-        not(test),
-        allow(
-            dead_code,
-            reason = "which source: the command follows the order, the tests check it"
-        )
-    )]
     Start { source: usize },
     /// The result of one batch of games of a source.
     Batch { source: usize, result: R },
-    /// A source could not be opened or read, or held a game over the size limit
-    /// ([`pgnkit::pgn::MAX_GAME_BYTES`]). Every complete game read before the error has been delivered; after a
-    /// read error nothing more of the source comes, after a game over the limit the source goes on (that game
-    /// was skipped).
-    #[cfg_attr(
-        not(test),
-        allow(
-            dead_code,
-            reason = "which source: the command follows the order, the tests check it"
-        )
-    )]
+    /// A source could not be opened or read, or held a game over the size limit (see
+    /// [`crate::run::ReadError`], whose words `message` holds).
     Error { source: usize, message: String },
     /// A source is finished; `bytes` of text were read from it (decompressed), whatever became of them.
     End { source: usize, bytes: u64 },
 }
 
-enum Item {
-    Start(usize),
-    Batch(usize, Batch),
-    Error(usize, String),
-    End(usize, u64),
-}
-
-/// Reads the sources one after the other, yielding their batches framed by start/end items.
-struct Items<'s> {
-    sources: &'s [Source],
-    block_size: usize,
-    index: usize,
-    reader: Option<BatchReader<Box<dyn Read + Send>>>,
-    /// Raw bytes read of the current source (compressed bytes for compressed input).
-    raw: Arc<AtomicU64>,
-    /// Raw bytes of the finished sources.
-    done: u64,
-    closing: bool,
-    /// Buffers of processed batches, handed back by the workers for the reader to fill again.
-    returned: Arc<Mutex<Vec<Vec<u8>>>>,
-}
-
-impl Items<'_> {
-    fn bytes_read(&self) -> u64 {
-        self.done + self.raw.load(Ordering::Relaxed)
-    }
-}
-
-impl Iterator for Items<'_> {
-    type Item = Item;
-
-    fn next(&mut self) -> Option<Item> {
-        let source = self.sources.get(self.index)?;
-        if self.closing {
-            self.closing = false;
-            let bytes = self.reader.take().map_or(0, |reader| reader.bytes_read());
-            self.done += self.raw.swap(0, Ordering::Relaxed);
-            self.index += 1;
-            return Some(Item::End(self.index - 1, bytes));
-        }
-        let Some(reader) = self.reader.as_mut() else {
-            return Some(match input::open(source) {
-                Ok(opened) => {
-                    self.raw = opened.raw_bytes_read;
-                    self.reader =
-                        Some(BatchReader::with_block_size(opened.reader, self.block_size));
-                    Item::Start(self.index)
-                }
-                Err(e) => {
-                    self.closing = true;
-                    Item::Error(self.index, e.to_string())
-                }
-            });
-        };
-        if let Ok(mut returned) = self.returned.lock() {
-            for buf in returned.drain(..) {
-                reader.recycle(buf);
-            }
-        }
-        match reader.next() {
-            Some(Ok(batch)) => Some(Item::Batch(self.index, batch)),
-            // A game over the size limit (skipped, the reader goes on) or a read error (the complete games
-            // before it were handed out; the reader ends next).
-            Some(Err(e)) => Some(Item::Error(
-                self.index,
-                format!("{}: {e}", source.display_name()),
-            )),
-            None => {
-                self.closing = true;
-                self.next()
-            }
-        }
-    }
-}
-
 /// Reads every source and hands its games to `work`, a batch at a time, on `jobs` threads; `emit` receives
 /// the events in input order. `progress` is called on the calling thread with the raw (on-disk) bytes read so
 /// far. Returns the value `emit` stopped with, if it did.
-///
-/// With one thread, blocks are parsed where they are read (no split, no copy: the fastest path); with more,
-/// the reader cuts batches of whole games of about `batch_size` bytes that the pool parses and processes.
 pub fn run<R, B, W, E>(
     sources: &[Source],
     jobs: usize,
     batch_size: usize,
     work: W,
-    emit: E,
+    mut emit: E,
     progress: impl FnMut(u64),
 ) -> Option<B>
 where
@@ -145,234 +39,22 @@ where
     W: Fn(usize, &mut GameReader<'_>) -> R + Sync,
     E: FnMut(Event<R>) -> ControlFlow<B>,
 {
-    if jobs <= 1 {
-        run_single(sources, work, emit, progress)
-    } else {
-        run_parallel(sources, jobs, batch_size, work, emit, progress)
-    }
-}
-
-fn run_single<R, B, W, E>(
-    sources: &[Source],
-    work: W,
-    mut emit: E,
-    mut progress: impl FnMut(u64),
-) -> Option<B>
-where
-    W: Fn(usize, &mut GameReader<'_>) -> R,
-    E: FnMut(Event<R>) -> ControlFlow<B>,
-{
-    let mut done = 0u64;
-    for (source, input) in sources.iter().enumerate() {
-        let mut text_bytes = 0;
-        let step = (|| {
-            let opened = match input::open(input) {
-                Ok(opened) => opened,
-                Err(e) => {
-                    emit(Event::Error {
-                        source,
-                        message: e.to_string(),
-                    })?;
-                    return ControlFlow::Continue(());
-                }
-            };
-            emit(Event::Start { source })?;
-            let raw = opened.raw_bytes_read.clone();
-            let mut reader = BlockReader::new(opened.reader, DEFAULT_BLOCK);
-            loop {
-                match reader.next_block(|games| work(source, games)) {
-                    Ok(Some(result)) => {
-                        progress(done + raw.load(Ordering::Relaxed));
-                        emit(Event::Batch { source, result })?;
-                    }
-                    Ok(None) => break,
-                    // A game over the size limit (skipped, the reader goes on) or a read error (the complete
-                    // games before it were handed out; the reader ends next).
-                    Err(e) => emit(Event::Error {
-                        source,
-                        message: format!("{}: {e}", input.display_name()),
-                    })?,
-                }
-            }
-            done += raw.load(Ordering::Relaxed);
-            text_bytes = reader.bytes_read();
-            ControlFlow::Continue(())
-        })();
-        if let ControlFlow::Break(b) = step {
-            return Some(b);
-        }
-        if let ControlFlow::Break(b) = emit(Event::End {
-            source,
-            bytes: text_bytes,
-        }) {
-            return Some(b);
-        }
-    }
-    None
-}
-
-/// The parallel path; `block_size` is the batch size.
-fn run_parallel<R, B, W, E>(
-    sources: &[Source],
-    jobs: usize,
-    block_size: usize,
-    work: W,
-    emit: E,
-    mut progress: impl FnMut(u64),
-) -> Option<B>
-where
-    R: Send,
-    W: Fn(usize, &mut GameReader<'_>) -> R + Sync,
-    E: FnMut(Event<R>) -> ControlFlow<B>,
-{
-    let mut items = Items {
+    reading::read(
         sources,
-        block_size,
-        index: 0,
-        reader: None,
-        raw: Arc::new(AtomicU64::new(0)),
-        done: 0,
-        closing: false,
-        returned: Arc::default(),
-    };
-    let returned = items.returned.clone();
-    let items = std::iter::from_fn(move || {
-        let item = items.next();
-        progress(items.bytes_read());
-        item
-    });
-    run_ordered(
-        items,
         jobs,
-        |item| match item {
-            Item::Start(source) => Event::Start { source },
-            Item::Batch(source, batch) => {
-                let mut games = batch.games().with_lists(LISTS.take());
-                let result = work(source, &mut games);
-                LISTS.set(games.into_lists());
-                if let Ok(mut returned) = returned.lock() {
-                    returned.push(batch.bytes);
-                }
-                Event::Batch { source, result }
-            }
-            Item::Error(source, message) => Event::Error { source, message },
-            Item::End(source, bytes) => Event::End { source, bytes },
+        batch_size,
+        work,
+        |event| {
+            emit(match event {
+                Read::Start { source } => Event::Start { source },
+                Read::Batch { source, result } => Event::Batch { source, result },
+                Read::Error { source, error } => Event::Error {
+                    source,
+                    message: error.to_string(),
+                },
+                Read::End { source, bytes } => Event::End { source, bytes },
+            })
         },
-        emit,
+        progress,
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::PathBuf;
-
-    /// The work of these tests: counting a batch's games.
-    fn count(_: usize, games: &mut GameReader<'_>) -> usize {
-        let mut n = 0;
-        while games.next_game().is_some() {
-            n += 1;
-        }
-        n
-    }
-
-    #[test]
-    fn events_frame_each_source_in_order_and_errors_do_not_stop_the_run() {
-        let dir = std::env::temp_dir().join(format!("pgnkit-bulk-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let a = dir.join("a.pgn");
-        std::fs::write(
-            &a,
-            "[Event \"1\"]\n\n1. e4 *\n\n[Event \"2\"]\n\n1. d4 *\n".repeat(50),
-        )
-        .unwrap();
-        let sources = vec![
-            Source::File(a.clone()),
-            Source::File(PathBuf::from("/no/such/file.pgn")),
-            Source::File(a),
-        ];
-        for jobs in [1, 2] {
-            let mut log = Vec::new();
-            let mut games = 0;
-            let on_event = |event: Event<usize>| {
-                match event {
-                    Event::Start { source } => log.push(format!("start {source}")),
-                    Event::Batch { result, .. } => games += result,
-                    Event::Error { source, .. } => log.push(format!("error {source}")),
-                    Event::End { source, .. } => log.push(format!("end {source}")),
-                }
-                ControlFlow::<()>::Continue(())
-            };
-            let stopped = if jobs == 1 {
-                run(&sources, 1, 1 << 20, count, on_event, |_| {})
-            } else {
-                // Tiny batches: many of them.
-                run_parallel(&sources, jobs, 64, count, on_event, |_| {})
-            };
-            assert!(stopped.is_none());
-            assert_eq!(
-                log,
-                ["start 0", "end 0", "error 1", "end 1", "start 2", "end 2"],
-                "jobs = {jobs}"
-            );
-            assert_eq!(games, 200, "jobs = {jobs}");
-        }
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
-    fn a_damaged_source_gives_its_complete_games_then_one_error_and_the_next_source_is_read() {
-        use std::io::Write;
-        let dir = std::env::temp_dir().join(format!("pgnkit-bulk-damaged-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let text = "[Event \"1\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n".repeat(5000);
-        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        enc.write_all(text.as_bytes()).unwrap();
-        let gz = enc.finish().unwrap();
-        let cut = &gz[..gz.len() / 2];
-        let damaged = dir.join("damaged.pgn.gz");
-        std::fs::write(&damaged, cut).unwrap();
-        let mut decoded = Vec::new();
-        let _ = flate2::read::GzDecoder::new(cut).read_to_end(&mut decoded);
-        let complete = String::from_utf8_lossy(&decoded).matches('*').count();
-        assert!(complete > 100 && complete < 5000, "{complete}");
-        let whole = dir.join("whole.pgn");
-        std::fs::write(&whole, &text).unwrap();
-        let sources = vec![Source::File(damaged), Source::File(whole)];
-        for jobs in [1, 2] {
-            let mut log = Vec::new();
-            let mut games = [0usize; 2];
-            let on_event = |event: Event<usize>| {
-                match event {
-                    Event::Start { source } => log.push(format!("start {source}")),
-                    Event::Batch { source, result } => {
-                        assert!(
-                            !log.iter()
-                                .any(|l| l.starts_with(&format!("error {source}")))
-                        );
-                        games[source] += result
-                    }
-                    Event::Error { source, message } => {
-                        assert!(message.contains("damaged gzip data"), "{message}");
-                        assert!(
-                            message.contains(&format!("inside game {}", complete + 1)),
-                            "{message}"
-                        );
-                        log.push(format!("error {source}"))
-                    }
-                    Event::End { source, .. } => log.push(format!("end {source}")),
-                }
-                ControlFlow::<()>::Continue(())
-            };
-            let stopped = run(&sources, jobs, 4096, count, on_event, |_| {});
-            assert!(stopped.is_none());
-            assert_eq!(
-                log,
-                ["start 0", "error 0", "end 0", "start 1", "end 1"],
-                "jobs = {jobs}"
-            );
-            assert_eq!(games, [complete, 5000], "jobs = {jobs}");
-        }
-        let _ = std::fs::remove_dir_all(&dir);
-    }
 }

@@ -1,5 +1,6 @@
-//! The jobs pgnkit runs over many games: validate, convert, stats, select, and the machinery they share (inputs,
-//! decompression, the parallel ordered pipeline). Pure library code: no clap, no terminal handling.
+//! The jobs pgnkit runs over many games: validate, convert, stats, select, and what they share: the run
+//! ([`run`]: sources read in batches on all cores, merged in input order into a sink), typed options
+//! ([`options`]) and errors. Pure library code: no clap, no terminal handling.
 //!
 //! The engine behind the `pgnkit` command (`src/cli/`) and the Python package (`python/`), which must give the
 //! same answers: both call these functions. Its items are public for them, not a stable API; the stable
@@ -7,14 +8,22 @@
 
 pub mod bulk;
 pub mod convert;
-pub mod input;
 pub mod messages;
 pub mod moves;
-pub mod pipeline;
+pub mod options;
 pub mod report;
+pub mod run;
 pub mod safe_text;
 pub mod select;
 pub mod standings;
 pub mod stats;
 pub mod unnamed_file;
 pub mod validate;
+
+/// Where games come from, as the callers not yet on [`run`] name it (the Python module).
+pub mod input {
+    pub use crate::run::input::{
+        Compression, Expanded, InputError, Opened, SkipReason, Skipped, Source, SpecialKind,
+        expand, is_pgn_name, open,
+    };
+}

@@ -27,8 +27,11 @@ use pgnkit::pgn::writer::{Keep, PrintedMoves, WriteError, Writer, export_result}
 use pgnkit::pgn::{DiagnosticKind, Game, GameReader, Span, TokenKind};
 use pgnkit::walk::{self, Confidence, MoveFailure, SetupError, WalkOptions};
 
+mod job;
 mod records;
 mod render;
+
+pub use job::ConvertJob;
 
 use records::{ErrorRecord, InvalidRecord, Record, TagsJson, write_marked};
 use render::Render;

@@ -11,7 +11,10 @@
 //! there.
 
 pub mod expr;
+mod job;
 pub mod material;
+
+pub use job::{SelectJob, SelectState};
 
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
@@ -169,6 +172,8 @@ pub struct Chosen {
     pub text: Range<usize>,
     /// Its duplicate key (`--dedupe`): `None` for a game without moves, never a duplicate.
     pub key: Option<u128>,
+    /// An earlier chosen game of the run has the same key: set by the run's merge step ([`SelectJob`]).
+    pub duplicate: bool,
     /// Its group (`--split` by a value of the game).
     pub group: Option<Box<str>>,
     /// What convert said of it (`--normalise`): why it was copied unconverted, or what deserves a look.
@@ -445,6 +450,7 @@ pub fn select_batch(
             out.chosen.push(Chosen {
                 text: start..buf.len(),
                 key,
+                duplicate: false,
                 group,
                 notes: std::mem::take(&mut notes),
             });
@@ -621,6 +627,7 @@ mod tests {
             all.chosen.extend(batch.chosen.into_iter().map(|c| Chosen {
                 text: c.text.start + base..c.text.end + base,
                 key: c.key,
+                duplicate: c.duplicate,
                 group: c.group,
                 notes: c.notes,
             }));

@@ -21,11 +21,14 @@
 //! count and the first error. Errors are rare, so the cost of the second pass is too.
 
 pub mod columnar;
+mod job;
 pub mod perf;
 pub mod rows;
 pub mod spill;
 pub mod summary;
 pub mod table;
+
+pub use job::{RowWriter, StatsJob};
 
 use std::borrow::Cow;
 use std::sync::Arc;

@@ -24,7 +24,12 @@ const QUEUED_PER_POOL_THREAD: usize = 3;
 /// the `jobs` workers: the pool has `jobs - 1` threads. With `jobs == 1` no pool is built and everything runs
 /// on the calling thread. `emit` may stop the run early with
 /// `ControlFlow::Break` (e.g. a closed output pipe); the break value is returned.
-pub fn run_ordered<T, R, B, I, W, E>(items: I, jobs: usize, work: W, mut emit: E) -> Option<B>
+pub(crate) fn run_ordered<T, R, B, I, W, E>(
+    items: I,
+    jobs: usize,
+    work: W,
+    mut emit: E,
+) -> Option<B>
 where
     T: Send,
     R: Send,
@@ -131,7 +136,7 @@ where
 /// result on the thread that built it keeps allocation and release together (docs/performance.md, "Tuning
 /// constants"). Each thread
 /// empties its share as it starts an item, so at most what the output side finished since then waits here.
-pub struct SpentBin<T> {
+pub(crate) struct SpentBin<T> {
     /// With one thread everything runs on the calling thread: drop at once.
     deferred: bool,
     items: Mutex<Vec<(ThreadId, T)>>,
@@ -139,7 +144,7 @@ pub struct SpentBin<T> {
 
 impl<T> SpentBin<T> {
     /// A bin for a run on `jobs` threads.
-    pub fn new(jobs: usize) -> Self {
+    pub(crate) fn new(jobs: usize) -> Self {
         SpentBin {
             deferred: jobs > 1,
             items: Mutex::new(Vec::new()),
@@ -147,7 +152,7 @@ impl<T> SpentBin<T> {
     }
 
     /// Leaves `item`, built on thread `maker`, to be dropped there (dropped here with one thread).
-    pub fn put(&self, maker: ThreadId, item: T) {
+    pub(crate) fn put(&self, maker: ThreadId, item: T) {
         if !self.deferred {
             return;
         }
@@ -157,7 +162,7 @@ impl<T> SpentBin<T> {
     }
 
     /// Drops what the output side left of the items this thread built; called by a worker as it starts an item.
-    pub fn empty(&self) {
+    pub(crate) fn empty(&self) {
         let me = std::thread::current().id();
         let mine: Vec<T> = match self.items.lock() {
             Ok(mut items) if items.iter().any(|(maker, _)| *maker == me) => items
@@ -181,11 +186,6 @@ impl<T> SpentBin<T> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
-}
-
-/// The number of threads to use when the user did not say: all cores.
-pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 #[cfg(test)]

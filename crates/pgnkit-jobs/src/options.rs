@@ -1,0 +1,426 @@
+//! The options of the jobs as typed values, each read from its text by one `FromStr` with one error type:
+//! the command's parser (clap) and the Python package read the same words the same way. [`Choices`] lists
+//! the values of an option that has a fixed set, with what each means, for the help.
+//!
+//! Also [`UsageError`]: options that are each valid but refused together, said before any game is read.
+
+use std::fmt;
+use std::str::FromStr;
+
+use pgnkit::notation::Language;
+
+use crate::convert::{Notation, OutputFormat};
+use crate::messages::{Explain, Locale};
+use crate::select::SplitBy;
+use crate::stats::Format;
+use crate::stats::columnar::Codec;
+
+/// An option with a fixed set of values: each value's word, the value, and what it means (empty when the
+/// word says it all), in the order the help lists them.
+pub trait Choices: Sized + Copy + 'static {
+    const CHOICES: &'static [(&'static str, Self, &'static str)];
+}
+
+/// A word that is none of an option's [`Choices`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownChoice {
+    pub value: String,
+    /// The words that are.
+    pub choices: Vec<&'static str>,
+}
+
+impl fmt::Display for UnknownChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}': use one of {}",
+            self.value,
+            self.choices.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownChoice {}
+
+/// The value of `T` named by `word`, exactly.
+fn choose<T: Choices>(word: &str) -> Result<T, UnknownChoice> {
+    T::CHOICES
+        .iter()
+        .find(|(name, _, _)| *name == word)
+        .map(|&(_, value, _)| value)
+        .ok_or_else(|| UnknownChoice {
+            value: word.to_string(),
+            choices: T::CHOICES.iter().map(|(name, _, _)| *name).collect(),
+        })
+}
+
+/// `FromStr` by the [`Choices`] of each type.
+macro_rules! from_choices {
+    ($($t:ty),*) => {$(
+        impl FromStr for $t {
+            type Err = UnknownChoice;
+            fn from_str(s: &str) -> Result<Self, UnknownChoice> {
+                choose(s)
+            }
+        }
+    )*};
+}
+
+from_choices!(Notation, OutputFormat, Strip, Format, Codec, ReportFormat);
+
+impl Choices for Notation {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        (
+            "san",
+            Notation::San,
+            "Standard algebraic notation, minimal disambiguation, `+`/`#`",
+        ),
+        (
+            "lan",
+            Notation::Lan,
+            "Long algebraic notation (`Ng1-f3`, `e7-e8=Q+`)",
+        ),
+        (
+            "uci",
+            Notation::Uci,
+            "UCI coordinates (`g1f3`, `e7e8q`); castling king-takes-rook in Chess960",
+        ),
+    ];
+}
+
+impl Choices for OutputFormat {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        ("pgn", OutputFormat::Pgn, "PGN in export format"),
+        (
+            "jsonl",
+            OutputFormat::Jsonl,
+            "One JSON object per game: tags, moves in SAN and UCI, result, termination, language",
+        ),
+        (
+            "epd",
+            OutputFormat::Epd,
+            "One EPD line per position of the main line, with `id \"game N ply M\";`",
+        ),
+    ];
+}
+
+/// What convert leaves out (`--strip`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strip {
+    Comments,
+    Variations,
+    Nags,
+    Clocks,
+}
+
+impl Choices for Strip {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        ("comments", Strip::Comments, "Brace and `;` comments"),
+        (
+            "variations",
+            Strip::Variations,
+            "Variations, with everything inside them",
+        ),
+        (
+            "nags",
+            Strip::Nags,
+            "NAGs and suffix annotations (`!`, `?!`...)",
+        ),
+        (
+            "clocks",
+            Strip::Clocks,
+            "`[%clk ...]` commands inside comments (a comment left empty is dropped)",
+        ),
+    ];
+}
+
+impl Strip {
+    /// What the writer keeps once `stripped` are left out.
+    pub fn keep(stripped: &[Strip]) -> pgnkit::pgn::writer::Keep {
+        pgnkit::pgn::writer::Keep {
+            comments: !stripped.contains(&Strip::Comments),
+            variations: !stripped.contains(&Strip::Variations),
+            nags: !stripped.contains(&Strip::Nags),
+            clocks: !stripped.contains(&Strip::Clocks),
+        }
+    }
+}
+
+impl Choices for Format {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        ("csv", Format::Csv, ""),
+        ("jsonl", Format::Jsonl, ""),
+        ("parquet", Format::Parquet, ""),
+    ];
+}
+
+impl Format {
+    /// The format's word.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Csv => "csv",
+            Format::Jsonl => "jsonl",
+            Format::Parquet => "parquet",
+        }
+    }
+}
+
+impl Choices for Codec {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        ("zstd", Codec::Zstd, ""),
+        ("lz4", Codec::Lz4, ""),
+        ("none", Codec::None, ""),
+    ];
+}
+
+/// How validate reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// Diagnostics for people, then a summary.
+    #[default]
+    Human,
+    /// One JSON record per game.
+    Json,
+}
+
+impl Choices for ReportFormat {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        (
+            "human",
+            ReportFormat::Human,
+            "Diagnostics with the source line and a caret, then a summary",
+        ),
+        (
+            "json",
+            ReportFormat::Json,
+            "One JSON object per game (JSON lines); the summary goes to stderr",
+        ),
+    ];
+}
+
+/// The piece letters moves are read with: `auto` detects them per game, or one language.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lang(pub Option<Language>);
+
+/// A word that is neither `auto` nor a language code (any case).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLang(pub String);
+
+impl fmt::Display for UnknownLang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown language '{}': use auto or one of {}",
+            self.0,
+            language_codes()
+        )
+    }
+}
+
+impl std::error::Error for UnknownLang {}
+
+impl FromStr for Lang {
+    type Err = UnknownLang;
+    fn from_str(s: &str) -> Result<Lang, UnknownLang> {
+        if s.eq_ignore_ascii_case("auto") {
+            return Ok(Lang(None));
+        }
+        Language::from_code(&s.to_ascii_lowercase())
+            .map(|l| Lang(Some(l)))
+            .ok_or_else(|| UnknownLang(s.to_string()))
+    }
+}
+
+/// The piece letters moves are written with (convert's `--to`): a language code, in any case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Letters(pub Language);
+
+/// A word that is not a language code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownLetters(pub String);
+
+impl fmt::Display for UnknownLetters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown language '{}': use one of {}",
+            self.0,
+            language_codes()
+        )
+    }
+}
+
+impl std::error::Error for UnknownLetters {}
+
+impl FromStr for Letters {
+    type Err = UnknownLetters;
+    fn from_str(s: &str) -> Result<Letters, UnknownLetters> {
+        Language::from_code(s)
+            .map(Letters)
+            .ok_or_else(|| UnknownLetters(s.to_string()))
+    }
+}
+
+fn language_codes() -> String {
+    let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+    codes.join(", ")
+}
+
+/// The language of the messages for people (`--messages`): `en` or `fr`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Messages(pub Locale);
+
+/// A word that is not a message language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownMessages(pub String);
+
+impl fmt::Display for UnknownMessages {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown message language '{}': use en or fr", self.0)
+    }
+}
+
+impl std::error::Error for UnknownMessages {}
+
+impl FromStr for Messages {
+    type Err = UnknownMessages;
+    fn from_str(s: &str) -> Result<Messages, UnknownMessages> {
+        Locale::from_code(s)
+            .map(Messages)
+            .ok_or_else(|| UnknownMessages(s.to_string()))
+    }
+}
+
+/// A word that is not a way to split (`--split`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownSplit(pub String);
+
+impl fmt::Display for UnknownSplit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}': split by event, round, eco, opening, or a number of games a file",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownSplit {}
+
+impl FromStr for SplitBy {
+    type Err = UnknownSplit;
+    fn from_str(s: &str) -> Result<SplitBy, UnknownSplit> {
+        match s {
+            "event" => Ok(SplitBy::Event),
+            "round" => Ok(SplitBy::Round),
+            "eco" => Ok(SplitBy::Eco),
+            "opening" => Ok(SplitBy::Opening),
+            n => match n.parse::<u64>() {
+                Ok(n) if n > 0 => Ok(SplitBy::Games(n)),
+                _ => Err(UnknownSplit(s.to_string())),
+            },
+        }
+    }
+}
+
+/// Options that are each valid but refused together, or refused where the output goes.
+#[derive(Debug)]
+pub enum UsageError {
+    /// convert's `--add-opening` writes tags: PGN output only.
+    AddOpeningNeedsPgn,
+    /// stats' `--format` and the output's name disagree.
+    FormatNotName { asked: Format, output: String },
+    /// stats' `--compression` is for Parquet only.
+    CompressionNotParquet,
+    /// Parquet to a terminal.
+    ParquetToTerminal,
+    /// Parquet to a name that asks for compression (`.gz`, `.zst`).
+    ParquetPacked { output: String },
+    /// stats' `--tags` refused.
+    Tags(crate::stats::TagsError),
+}
+
+impl Explain for UsageError {
+    fn explain(&self, locale: Locale) -> String {
+        // Said in English only, as they always were, but for the tags.
+        match self {
+            UsageError::AddOpeningNeedsPgn => {
+                "--add-opening writes tags: it needs --output-format pgn".into()
+            }
+            UsageError::FormatNotName { asked, output } => format!(
+                "--format {} but the output is named {output}",
+                asked.name()
+            ),
+            UsageError::CompressionNotParquet => "--compression is Parquet's: CSV and JSON lines are compressed by their name (-o FILE.zst, FILE.gz)".into(),
+            UsageError::ParquetToTerminal => {
+                "Parquet is binary: give a file with -o FILE.parquet, or redirect standard output"
+                    .into()
+            }
+            UsageError::ParquetPacked { output } => {
+                format!("{output}: Parquet is compressed inside; name the file FILE.parquet")
+            }
+            UsageError::Tags(e) => format!("--tags: {}", e.explain(locale)),
+        }
+    }
+}
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.explain(Locale::En))
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_choice_reads_back_as_its_value() {
+        fn check<T: Choices + FromStr + PartialEq + fmt::Debug>() {
+            for &(word, value, _) in T::CHOICES {
+                assert_eq!(word.parse::<T>().ok(), Some(value), "{word}");
+            }
+            assert!("nonsense".parse::<T>().is_err());
+        }
+        check::<Notation>();
+        check::<OutputFormat>();
+        check::<Strip>();
+        check::<Format>();
+        check::<Codec>();
+        check::<ReportFormat>();
+    }
+
+    #[test]
+    fn languages_read_as_the_command_reads_them() {
+        assert_eq!("AUTO".parse::<Lang>(), Ok(Lang(None)));
+        assert_eq!("FR".parse::<Lang>(), Ok(Lang(Some(Language::Fr))));
+        assert_eq!(
+            "xx".parse::<Lang>().unwrap_err().to_string(),
+            format!(
+                "unknown language 'xx': use auto or one of {}",
+                language_codes()
+            )
+        );
+        assert_eq!("FR".parse::<Letters>(), Ok(Letters(Language::Fr)));
+        assert_eq!(
+            "auto".parse::<Letters>().unwrap_err().to_string(),
+            format!("unknown language 'auto': use one of {}", language_codes())
+        );
+        assert_eq!("fr".parse::<Messages>(), Ok(Messages(Locale::Fr)));
+        assert_eq!(
+            "de".parse::<Messages>().unwrap_err().to_string(),
+            "unknown message language 'de': use en or fr"
+        );
+    }
+
+    #[test]
+    fn split_reads_names_and_positive_counts() {
+        assert_eq!("round".parse::<SplitBy>(), Ok(SplitBy::Round));
+        assert_eq!("500".parse::<SplitBy>(), Ok(SplitBy::Games(500)));
+        for refused in ["0", "-1", "Event", ""] {
+            assert!(refused.parse::<SplitBy>().is_err(), "{refused}");
+        }
+    }
+}

@@ -1,0 +1,167 @@
+use super::*;
+use std::io;
+
+/// Each batch's games' Event values, numbered by the merge step across inputs.
+struct Numbering;
+
+impl Job for Numbering {
+    type Batch = Vec<(u64, String)>;
+    type State = u64;
+
+    fn initial_state(&self) -> u64 {
+        0
+    }
+
+    fn batch_bytes(&self) -> usize {
+        // Tiny batches: many of them, finishing out of order on two threads.
+        64
+    }
+
+    fn work(&self, _input: Input<'_>, games: &mut GameReader<'_>) -> Result<Self::Batch, JobError> {
+        let mut batch = Vec::new();
+        while let Some(game) = games.next_game() {
+            let event = game.tag("Event").map(|t| t.into_owned());
+            batch.push((0, event.unwrap_or_default()));
+        }
+        Ok(batch)
+    }
+
+    fn merge(&self, seen: &mut u64, _input: Input<'_>, batch: &mut Self::Batch) {
+        for (number, _) in batch {
+            *seen += 1;
+            *number = *seen;
+        }
+    }
+}
+
+#[derive(Default)]
+struct Log {
+    lines: Vec<String>,
+    games: Vec<(u64, String)>,
+    /// Stop with a write error at this game.
+    fail_at: Option<u64>,
+}
+
+impl Sink<Numbering> for Log {
+    fn start(&mut self, input: Input<'_>, _: &u64) -> Result<(), JobError> {
+        self.lines.push(format!("start {}", input.index));
+        Ok(())
+    }
+
+    fn batch(
+        &mut self,
+        _input: Input<'_>,
+        batch: &mut Vec<(u64, String)>,
+        seen: &u64,
+    ) -> Result<(), JobError> {
+        assert_eq!(
+            batch.last().map(|g| g.0),
+            Some(*seen).filter(|_| !batch.is_empty())
+        );
+        self.games.append(batch);
+        if self.fail_at.is_some_and(|at| *seen >= at) {
+            return Err(io::Error::from(io::ErrorKind::BrokenPipe).into());
+        }
+        Ok(())
+    }
+
+    fn read_error(&mut self, input: Input<'_>, error: ReadError) -> Result<(), JobError> {
+        assert!(
+            matches!(error, ReadError::Open(InputError::NotFound(_))),
+            "{error}"
+        );
+        self.lines.push(format!("error {}", input.index));
+        Ok(())
+    }
+
+    fn end(&mut self, input: Input<'_>, _bytes: u64, _: &u64) -> Result<(), JobError> {
+        self.lines.push(format!("end {}", input.index));
+        Ok(())
+    }
+}
+
+/// Games in each file: more than one batch holds on any number of threads.
+const GAMES: u64 = 1500;
+
+fn two_files(dir: &str) -> (PathBuf, Sources, u64) {
+    let dir = std::env::temp_dir().join(format!("pgnkit-run-{dir}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text: String = (0..GAMES)
+        .map(|i| format!("[Event \"{i}\"]\n\n1. e4 *\n\n"))
+        .collect();
+    let a = dir.join("a.pgn");
+    std::fs::write(&a, &text).unwrap();
+    let sources = Sources::new(vec![
+        Source::File(a.clone()),
+        Source::File(dir.join("missing.pgn")),
+        Source::File(a),
+    ]);
+    (dir, sources, text.len() as u64)
+}
+
+#[test]
+fn the_merge_step_and_the_sink_see_every_batch_in_input_order_on_any_number_of_threads() {
+    let (dir, sources, bytes) = two_files("order");
+    for threads in [Threads::ONE, Threads(NonZeroUsize::new(2).unwrap())] {
+        let mut log = Log::default();
+        let finished = run(&sources, threads, &Numbering, &mut log).unwrap();
+        assert_eq!(
+            log.lines,
+            ["start 0", "end 0", "error 1", "end 1", "start 2", "end 2"],
+            "{threads:?}"
+        );
+        assert_eq!(finished.state, 2 * GAMES);
+        assert_eq!(
+            finished.totals,
+            RunTotals {
+                bytes: 2 * bytes,
+                read_errors: 1
+            }
+        );
+        let expected: Vec<(u64, String)> = (0..2 * GAMES)
+            .map(|i| (i + 1, (i % GAMES).to_string()))
+            .collect();
+        assert_eq!(log.games, expected, "{threads:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_sink_error_ends_the_run_with_it() {
+    let (dir, sources, _) = two_files("stop");
+    for threads in [Threads::ONE, Threads(NonZeroUsize::new(2).unwrap())] {
+        let mut log = Log {
+            fail_at: Some(100),
+            ..Log::default()
+        };
+        let stopped = run(&sources, threads, &Numbering, &mut log);
+        assert!(
+            matches!(&stopped, Err(JobError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe),
+            "{stopped:?}"
+        );
+        // Nothing after the batch that failed.
+        assert!((log.games.len() as u64) < GAMES, "{threads:?}");
+        assert_eq!(log.lines, ["start 0"], "{threads:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn threads_none_or_zero_are_all_cores_and_requests_are_capped() {
+    let cores = Threads::cores().get();
+    assert_eq!(Threads::asked(None), (Threads::cores(), None));
+    assert_eq!(Threads::asked(Some(0)), (Threads::cores(), None));
+    assert_eq!(Threads::asked(Some(1)).0, Threads::ONE);
+    assert_eq!(Threads::asked(Some(cores)).0.get(), cores);
+    for asked in [cores * THREADS_PER_CORE + 1, usize::MAX] {
+        let (threads, capped) = Threads::asked(Some(asked));
+        assert_eq!(threads.get(), cores * THREADS_PER_CORE);
+        assert_eq!(
+            capped,
+            Some(Capped {
+                asked,
+                most: cores * THREADS_PER_CORE
+            })
+        );
+    }
+}
