@@ -121,7 +121,7 @@ impl FileNotes {
             .iter()
             .filter(|p| p.severity == Severity::Note)
         {
-            let entry = self.kinds.entry(p.kind).or_insert(NoteTally {
+            let entry = self.kinds.entry(p.kind()).or_insert(NoteTally {
                 games: 0,
                 uses: 0,
                 first: (p.line, p.column, report.game),
@@ -264,7 +264,9 @@ pub(crate) fn run(args: Args) -> i32 {
                     for report in &games[first..] {
                         // A record that cannot be written is an empty line, nothing half-written.
                         let start = records.len();
-                        if serde_json::to_writer(&mut records, report).is_err() {
+                        if serde_json::to_writer(&mut records, &report.record(opts.messages))
+                            .is_err()
+                        {
                             records.truncate(start);
                         }
                         records.push(b'\n');
@@ -449,7 +451,9 @@ fn emit_batch(
                 text.push_str(&String::from_utf8_lossy(&records[..record.start]));
             }
             if added {
-                text.push_str(&serde_json::to_string(&report).unwrap_or_default());
+                text.push_str(
+                    &serde_json::to_string(&report.record(opts.messages)).unwrap_or_default(),
+                );
                 text.push('\n');
             } else if rewritten {
                 text.push_str(&String::from_utf8_lossy(&records[record]));

@@ -422,7 +422,7 @@ pub fn game_stats_with<'a>(
             } else {
                 ""
             };
-            format!("{}:{}: {}{place}", p.line, p.column, p.message)
+            format!("{}:{}: {}{place}", p.line, p.column, p.finding)
         });
     GameStats {
         number: game.index + 1,

@@ -1,6 +1,7 @@
 //! `validate`: replay every game under the rules and report each problem with its location.
 
 mod engine;
+mod finding;
 pub mod report;
 pub mod tags;
 pub mod tournament;
@@ -8,5 +9,8 @@ pub mod tournament;
 pub use engine::{
     ValidateOptions, game_fingerprint, problem_at, validate_game, validate_game_with,
 };
-pub use report::{GameReport, Problem, ProblemKind, Severity, TagText, termination_name};
+pub use report::{
+    CheckedTag, EarlierGame, Finding, GameRecord, GameReport, NotedSpelling, Problem, ProblemKind,
+    ProblemRecord, ProblemRecords, RoundGaps, Severity, Suggestion, TagText, termination_name,
+};
 pub use tournament::Tournament;

@@ -1,11 +1,18 @@
-//! What `validate` says about each game: a [`GameReport`] with its [`Problem`]s, serialisable as one JSON
-//! object per game (the schema is documented in `docs/validate-json.md`).
+//! What `validate` says about each game: a [`GameReport`] with its [`Problem`]s, and what JSON writes of them,
+//! one [`GameRecord`] per game (the schema is documented in `docs/validate-json.md`), the messages worded in
+//! the language asked for as the record is written.
 
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
+
+pub use super::finding::{
+    CheckedTag, EarlierGame, Finding, MAX_RANGES_SHOWN, NotedSpelling, RoundGaps, Suggestion,
+};
+use crate::messages::{Explain, Locale};
 
 use pgnkit::core::{Claim, Termination};
 use pgnkit::notation::Language;
@@ -210,62 +217,54 @@ impl ProblemKind {
     }
 }
 
-/// One problem, located in the file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One problem, located in the file: what was found ([`Finding`], which gives its kind and its words) and
+/// where. What JSON writes of it is [`ProblemRecord`].
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
+    /// The kind's severity, or an error for a note under `--strict`.
     pub severity: Severity,
-    pub kind: ProblemKind,
+    /// What was found, with what explains it.
+    pub finding: Finding,
     /// 1-based line in the file.
     pub line: u64,
     /// 1-based column, in characters, as editors count.
     pub column: u64,
     /// 1-based half-move of the main line or variation the problem concerns, when it concerns a move.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ply: Option<u32>,
     /// The move number and side as a reader would write it: `23.` or `23...`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub move_number: Option<String>,
     /// The move as written in the file.
-    #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub move_text: Option<String>,
     /// True when the move is inside a variation.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub in_variation: bool,
-    pub message: String,
     /// The one legal move that the text plausibly meant, and why.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub suggestion: Option<String>,
+    pub suggestion: Option<Suggestion>,
     /// How many problems this record stands for: a note counts every use of its spelling in the game (its
-    /// location is the first), and identical consecutive problems (same kind, message and move) are kept
-    /// once with their number. Absent for a single problem.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// location is the first), and identical consecutive problems (same finding and move) are kept once with
+    /// their number. `None` for a single problem.
     pub count: Option<u32>,
-    /// Byte offset in the file (not serialised).
-    #[serde(skip)]
+    /// Byte offset in the file.
     pub offset: u64,
-    /// The line the problem is on, for showing under the message (not serialised): at most about a hundred
-    /// characters around the problem, `…` where cut, control characters escaped.
-    #[serde(skip)]
+    /// The line the problem is on, for showing under the message: at most about a hundred characters around
+    /// the problem, `…` where cut, control characters escaped.
     pub source_line: String,
-    /// Characters of `source_line` before the problem (where a caret goes; not serialised).
-    #[serde(skip)]
+    /// Characters of `source_line` before the problem (where a caret goes).
     pub source_caret: u32,
 }
 
 impl Problem {
-    /// A problem of `kind`, with the kind's severity, at a line and column of the file (`offset` its byte),
-    /// with no move, no suggestion and no source line yet.
-    pub fn new(kind: ProblemKind, line: u64, column: u64, offset: u64, message: String) -> Problem {
+    /// A problem, with its kind's severity, at a line and column of the file (`offset` its byte), with no
+    /// move, no suggestion and no source line yet.
+    pub fn new(finding: Finding, line: u64, column: u64, offset: u64) -> Problem {
         Problem {
-            severity: kind.severity(),
-            kind,
+            severity: finding.kind().severity(),
+            finding,
             line,
             column,
             ply: None,
             move_number: None,
             move_text: None,
             in_variation: false,
-            message,
             suggestion: None,
             count: None,
             offset,
@@ -274,12 +273,21 @@ impl Problem {
         }
     }
 
+    /// The kind of problem (its `kind` in JSON), from what was found.
+    pub fn kind(&self) -> ProblemKind {
+        self.finding.kind()
+    }
+
+    /// The message for people, in `locale`.
+    pub fn message(&self, locale: Locale) -> String {
+        self.finding.explain(locale)
+    }
+
     /// Whether `other` says the same thing about the same kind of text, wherever it is: such consecutive
     /// problems are kept once, with their number.
     pub fn same_as(&self, other: &Problem) -> bool {
         self.severity == other.severity
-            && self.kind == other.kind
-            && self.message == other.message
+            && self.finding == other.finding
             && self.move_text == other.move_text
             && self.suggestion == other.suggestion
             && self.in_variation == other.in_variation
@@ -288,6 +296,89 @@ impl Problem {
     /// How many problems this record stands for (at least 1).
     pub fn times(&self) -> u64 {
         u64::from(self.count.unwrap_or(1))
+    }
+
+    /// What JSON writes of it, its words in `locale`.
+    pub fn record(&self, locale: Locale) -> ProblemRecord<'_> {
+        ProblemRecord {
+            problem: self,
+            locale,
+        }
+    }
+}
+
+/// A problem as JSON writes it (`docs/validate-json.md`): its location, kind, move, and its message and
+/// suggestion in a chosen language. The words are made as it is written.
+#[derive(Clone, Copy)]
+pub struct ProblemRecord<'p> {
+    problem: &'p Problem,
+    locale: Locale,
+}
+
+/// A finding's or a suggestion's words in a locale, made as the record is written.
+struct Words<'a, T>(&'a T, Locale);
+
+impl<T: Explain> Serialize for Words<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0.explain(self.1))
+    }
+}
+
+impl Serialize for ProblemRecord<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let p = self.problem;
+        let fields = 6
+            + usize::from(p.ply.is_some())
+            + usize::from(p.move_number.is_some())
+            + usize::from(p.move_text.is_some())
+            + usize::from(p.in_variation)
+            + usize::from(p.suggestion.is_some())
+            + usize::from(p.count.is_some());
+        let mut s = serializer.serialize_struct("Problem", fields)?;
+        s.serialize_field("severity", &p.severity)?;
+        s.serialize_field("kind", &p.kind())?;
+        s.serialize_field("line", &p.line)?;
+        s.serialize_field("column", &p.column)?;
+        if let Some(ply) = p.ply {
+            s.serialize_field("ply", &ply)?;
+        }
+        if let Some(number) = &p.move_number {
+            s.serialize_field("move_number", number)?;
+        }
+        if let Some(text) = &p.move_text {
+            s.serialize_field("move", text)?;
+        }
+        if p.in_variation {
+            s.serialize_field("in_variation", &true)?;
+        }
+        s.serialize_field("message", &Words(&p.finding, self.locale))?;
+        if let Some(suggestion) = &p.suggestion {
+            s.serialize_field("suggestion", &Words(suggestion, self.locale))?;
+        }
+        if let Some(count) = p.count {
+            s.serialize_field("count", &count)?;
+        }
+        s.end()
+    }
+}
+
+/// A game's problems as JSON writes them: a list of [`ProblemRecord`]s.
+#[derive(Clone, Copy)]
+pub struct ProblemRecords<'p> {
+    problems: &'p [Problem],
+    locale: Locale,
+}
+
+impl<'p> ProblemRecords<'p> {
+    /// `problems` written with their words in `locale`.
+    pub fn new(problems: &'p [Problem], locale: Locale) -> ProblemRecords<'p> {
+        ProblemRecords { problems, locale }
+    }
+}
+
+impl Serialize for ProblemRecords<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.problems.iter().map(|p| p.record(self.locale)))
     }
 }
 
@@ -394,8 +485,9 @@ impl Serialize for TagText {
     }
 }
 
-/// Everything validate found out about one game.
-#[derive(Debug, Clone, Serialize)]
+/// Everything validate found out about one game: what the checks across games, the renderers and the
+/// summaries read. What JSON writes of it is [`GameRecord`].
+#[derive(Debug, Clone)]
 pub struct GameReport {
     pub file: Arc<str>,
     /// 1-based index of the game in its file.
@@ -406,8 +498,7 @@ pub struct GameReport {
     pub event: TagText,
     pub site: TagText,
     /// The tournament's year as standings read it: the first four characters of EventDate, else of Date,
-    /// else `????` (not serialised; with event and site, it keys the checks across games).
-    #[serde(skip)]
+    /// else `????` (with event and site, it keys the checks across games).
     pub year: TagText,
     /// The Result tag.
     pub result: TagText,
@@ -420,39 +511,30 @@ pub struct GameReport {
     /// `irrelevant` (no piece letters).
     pub lang_confidence: Confidence,
     /// Other languages that read this game's letters the same way.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lang_equivalents: Vec<Language>,
     /// Main-line half-moves replayed (up to the first illegal move).
     pub plies: u32,
     /// No errors, variations included.
     pub valid: bool,
     /// How the final position ended the game by rule, if it did (`none` in JSON when it did not).
-    #[serde(serialize_with = "termination_or_none")]
     pub termination: Option<Termination>,
     /// The draws the player to move could claim in the final position.
     pub claimable: Vec<Claim>,
     /// The first ply at which the game ended by rule, when it differs from the last ply.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ended_at_ply: Option<u32>,
     /// The first ply at which a draw could have been claimed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub claimable_from_ply: Option<u32>,
     /// Main-line moves written after the first illegal one, not checked.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub unchecked_moves: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
     /// FEN of the final main-line position.
     pub final_fen: String,
     pub problems: Vec<Problem>,
     /// Moves replayed in variations (not part of `plies`).
-    #[serde(skip)]
     pub variation_moves: u32,
-    /// Line where the game starts (for summaries; not serialised).
-    #[serde(skip)]
+    /// Line where the game starts (for summaries).
     pub line: u64,
-    /// Hash of the players and the main-line moves, to find duplicate games (not serialised).
-    #[serde(skip)]
+    /// Hash of the players and the main-line moves, to find duplicate games .
     pub fingerprint: u64,
 }
 
@@ -472,6 +554,34 @@ impl GameReport {
         self.count(Severity::Note)
     }
 
+    /// What JSON writes of it, its messages in `locale`.
+    pub fn record(&self, locale: Locale) -> GameRecord<'_> {
+        GameRecord {
+            file: &self.file,
+            game: self.game,
+            white: &self.white,
+            black: &self.black,
+            round: &self.round,
+            event: &self.event,
+            site: &self.site,
+            result: &self.result,
+            marker: self.marker,
+            lang: self.lang,
+            lang_confidence: self.lang_confidence,
+            lang_equivalents: &self.lang_equivalents,
+            plies: self.plies,
+            valid: self.valid,
+            termination: self.termination,
+            claimable: &self.claimable,
+            ended_at_ply: self.ended_at_ply,
+            claimable_from_ply: self.claimable_from_ply,
+            unchecked_moves: self.unchecked_moves,
+            variant: self.variant.as_deref(),
+            final_fen: &self.final_fen,
+            problems: ProblemRecords::new(&self.problems, locale),
+        }
+    }
+
     fn count(&self, severity: Severity) -> u64 {
         self.problems
             .iter()
@@ -479,6 +589,47 @@ impl GameReport {
             .map(Problem::times)
             .sum()
     }
+}
+
+/// A game's report as JSON writes it, one object per game (the schema of `docs/validate-json.md`), its
+/// messages in a chosen language.
+#[derive(Serialize)]
+pub struct GameRecord<'r> {
+    file: &'r str,
+    game: u64,
+    white: &'r str,
+    black: &'r str,
+    round: &'r str,
+    event: &'r str,
+    site: &'r str,
+    /// The Result tag.
+    result: &'r str,
+    /// The termination marker after the moves, if any.
+    marker: Option<GameResult>,
+    /// Language of the piece letters (its code: `en`, `fr`, ...).
+    lang: Language,
+    /// How the language was found: `given` (--lang), `letters` (only one language fits the letters),
+    /// `replay` (only one fitting language replays the game), `guessed` (several replay it; preference chose),
+    /// `irrelevant` (no piece letters).
+    lang_confidence: Confidence,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    lang_equivalents: &'r [Language],
+    plies: u32,
+    valid: bool,
+    /// `none` when the final position did not end the game by rule.
+    #[serde(serialize_with = "termination_or_none")]
+    termination: Option<Termination>,
+    claimable: &'r [Claim],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ended_at_ply: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    claimable_from_ply: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unchecked_moves: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<&'r str>,
+    final_fen: &'r str,
+    problems: ProblemRecords<'r>,
 }
 
 /// The word for a termination in reports and summaries: its identifier, or `none`.
