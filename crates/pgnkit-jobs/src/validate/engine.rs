@@ -9,7 +9,7 @@ use super::report::{
     Finding, GameReport, NotedSpelling, Problem, ProblemKind, Severity, Suggestion, TagText,
 };
 use super::tags::{TagProblem, check_ply_count, check_tags, is_checked_tag};
-use super::tournament::year_of;
+use super::tournament::{player_problems, year_of};
 use crate::messages::Locale;
 use crate::safe_text::push_safe_keeping_tabs;
 use pgnkit::core::fen;
@@ -764,7 +764,11 @@ pub fn validate_game_with<C: Visitor>(
     }
 
     if opts.tag_checks {
-        for p in check_tags(&values) {
+        // The players last: a game of a tournament whose players are nobody.
+        for p in check_tags(&values)
+            .into_iter()
+            .chain(player_problems(&values))
+        {
             push_tag_problem(&mut rep, p);
         }
     }

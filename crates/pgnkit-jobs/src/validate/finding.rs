@@ -13,7 +13,8 @@ use pgnkit::pgn::writer::WriteError;
 use pgnkit::pgn::{DiagnosticKind, DiagnosticSeverity, GameResult};
 use pgnkit::walk::{MoveFailure, SetupRepair};
 
-use super::report::{ProblemKind, TagText};
+use super::kind::ProblemKind;
+use super::tag_text::TagText;
 use crate::localized;
 use crate::messages::{Explain, Locale, did_you_mean, plural, side_name};
 

@@ -2,7 +2,9 @@
 
 mod engine;
 mod finding;
+mod kind;
 pub mod report;
+mod tag_text;
 pub mod tags;
 pub mod tournament;
 

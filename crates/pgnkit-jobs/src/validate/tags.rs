@@ -185,7 +185,8 @@ pub fn is_checked_tag(name: &[u8]) -> bool {
 }
 
 /// Checks the tags of one game, given as (name, value) in file order (names as the file has them: bytes).
-/// Only the values of the Seven Tag Roster and of [`is_checked_tag`]'s tags are read.
+/// Only the values of the Seven Tag Roster and of [`is_checked_tag`]'s tags are read. Whether the players
+/// are players is the tournament's question ([`super::tournament::player_problems`]).
 pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
     check_tags_until(tags, CivilDate::latest_plausible())
 }
@@ -285,7 +286,6 @@ pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -
         let value = tags[i].1.as_ref().to_owned();
         push(i, Finding::Chess960WithoutFen { value });
     }
-    problems.extend(super::tournament::player_problems(tags));
     problems
 }
 
@@ -437,14 +437,12 @@ mod tests {
         let tags: Vec<(&[u8], &str)> = tags.iter().map(|(n, v)| (n.as_bytes(), *v)).collect();
         let problems = check_tags(&tags);
         let kinds: Vec<ProblemKind> = problems.iter().map(|p| p.kind()).collect();
-        // No Black tag in a game of a tournament: no one to rank on that side either.
         assert_eq!(
             kinds,
             vec![
                 ProblemKind::MissingTag,
                 ProblemKind::MalformedTag,
                 ProblemKind::SetupWithoutFen,
-                ProblemKind::UnknownPlayer
             ]
         );
         assert_eq!(
