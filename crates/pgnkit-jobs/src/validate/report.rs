@@ -343,3 +343,52 @@ pub fn termination_or_none<S: Serializer>(
 ) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(termination_name(*t))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::{ValidateOptions, validate_game};
+    use pgnkit::pgn::parse_all;
+
+    #[test]
+    fn a_report_is_worded_in_the_language_it_is_written_in() {
+        let text = "[Event \"Open\"]\n[White \"?\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nd4 Nc6 0-1\n";
+        let games = parse_all(text.as_bytes());
+        let opts = ValidateOptions {
+            tag_checks: true,
+            report_tags: true,
+            ..ValidateOptions::default()
+        };
+        let report = validate_game(&games[0], &Arc::from("t.pgn"), &opts);
+        let json = |locale| serde_json::to_value(report.record(locale)).unwrap();
+        let (en, fr) = (json(Locale::En), json(Locale::Fr));
+        let problems = |v: &serde_json::Value| v["problems"].as_array().unwrap().clone();
+        assert_eq!(problems(&en).len(), report.problems.len());
+        assert!(report.problems.len() >= 3, "{:?}", report.problems);
+        for ((p, e), f) in report.problems.iter().zip(problems(&en)).zip(problems(&fr)) {
+            // Everything but the words is the same in both.
+            let strip = |mut v: serde_json::Value| {
+                let words = (v["message"].take(), v["suggestion"].take());
+                (v, words)
+            };
+            let ((e, (e_message, _)), (f, (f_message, _))) = (strip(e), strip(f));
+            assert_eq!(e, f);
+            assert_eq!(e["kind"], p.kind().as_str());
+            assert_eq!(e_message, p.message(Locale::En).as_str());
+            assert_eq!(f_message, p.message(Locale::Fr).as_str());
+            assert_ne!(e_message, f_message);
+        }
+        // The game's keys in the documented order, whatever the language.
+        let written = serde_json::to_string(&report.record(Locale::Fr)).unwrap();
+        assert!(
+            written.starts_with(
+                "{\"file\":\"t.pgn\",\"game\":1,\"white\":\"?\",\"black\":\"B\",\"round\":\"\",\"event\":\"Open\",\"site\":\"\",\"result\":\"1-0\",\"marker\":\"0-1\",\"lang\":\"en\",\"lang_confidence\":"
+            ),
+            "{written}"
+        );
+        let at = |key: &str| written.find(&format!("\"{key}\":")).unwrap();
+        assert!(at("valid") < at("termination") && at("claimable") < at("unchecked_moves"));
+        assert!(at("unchecked_moves") < at("final_fen") && at("final_fen") < at("problems"));
+        assert_eq!(en["problems"][0]["kind"], fr["problems"][0]["kind"]);
+    }
+}
