@@ -592,6 +592,9 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
         ControlFlow::Continue(())
     }
 
+    // Out of the walk's loop, like `failure`: rare, and inlined they change how the compiler lays out the
+    // per-move path.
+    #[inline(never)]
     fn null_move(&mut self, at: MoveAt<'_>, before: &Position) -> ControlFlow<Walk> {
         let _ = self.companion.null_move(at, before);
         if at.depth == 0 {
@@ -608,6 +611,7 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
         walk
     }
 
+    #[inline(never)]
     fn failure(
         &mut self,
         at: MoveAt<'_>,

@@ -242,11 +242,12 @@ pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -
                 } else {
                     CheckedTag::EventDate
                 };
+                // The value is copied only into a finding: every game has a Date.
                 let parts = date_parts(value);
-                let value = value.to_owned();
                 if parts.is_none() {
-                    push(i, Finding::MalformedTag { tag, value });
+                    push(i, malformed(tag, value));
                 } else if parts.is_some_and(|parts| parts_after(parts, latest)) {
+                    let value = value.to_owned();
                     push(i, Finding::FutureDate { tag, value });
                 }
             }
