@@ -31,7 +31,7 @@ use pgnkit_jobs::stats::{
 use pgnkit_jobs::validate::report::termination_or_none;
 use pgnkit_jobs::validate::tournament::{MAX_TRACKED_GAMES, Tournament};
 use pgnkit_jobs::validate::{
-    GameReport, Problem, ValidateOptions, validate_game, validate_game_with,
+    GameReport, ProblemRecords, ValidateOptions, validate_game, validate_game_with,
 };
 use serde::{Serialize, Serializer};
 
@@ -348,7 +348,7 @@ impl Records for Reports {
         (validate_game(game, name, opts), ())
     }
     fn record(&self, report: &GameReport, (): ()) -> Result<String, Failure> {
-        json(report)
+        json(&report.record(pgnkit_jobs::messages::Locale::En))
     }
 }
 
@@ -594,7 +594,7 @@ struct GameRecord<'r> {
     san: MoveList<'r>,
     uci: MoveList<'r>,
     valid: bool,
-    problems: &'r [Problem],
+    problems: ProblemRecords<'r>,
 }
 
 impl Records for GameRecords {
@@ -644,7 +644,7 @@ impl Records for GameRecords {
             san: MoveList(&facts.san),
             uci: MoveList(&facts.uci),
             valid: report.valid,
-            problems: &report.problems,
+            problems: ProblemRecords::new(&report.problems, pgnkit_jobs::messages::Locale::En),
         };
         json(&record)
     }

@@ -3,7 +3,7 @@
 
 use crate::jobs::validate::{GameReport, Problem, Severity};
 
-use crate::jobs::messages::Locale;
+use crate::jobs::messages::{Explain, Locale};
 
 use super::output::{BOLD, CYAN, Paint, RED, YELLOW, locale};
 use crate::jobs::safe_text::{char_columns, columns, safe};
@@ -41,7 +41,8 @@ pub(crate) fn render_problems(
     text: &mut String,
 ) {
     let name = |n: &str| if n.is_empty() { "?" } else { n }.to_owned();
-    let fr = locale() == Locale::Fr;
+    let locale = locale();
+    let fr = locale == Locale::Fr;
     let word = |en: &'static str, french: &'static str| if fr { french } else { en };
     // Everything is pushed piece by piece: on a file with hundreds of thousands of warnings (duplicate games),
     // the formatting machinery was a good part of the ordered output thread's time.
@@ -64,11 +65,11 @@ pub(crate) fn render_problems(
         };
         paint.push(
             colour,
-            &[severity, "[", p.kind.as_str(), "]"].concat(),
+            &[severity, "[", p.kind().as_str(), "]"].concat(),
             text,
         );
         text.push_str(word(": ", " : "));
-        paint.push(BOLD, &safe(&p.message), text);
+        paint.push(BOLD, &safe(&p.message(locale)), text);
         if p.times() > 1 {
             let more = p.times() - 1;
             text.push_str(word(" (and ", " (et "));
@@ -154,7 +155,7 @@ pub(crate) fn render_problems(
             text.push_str("  ");
             paint.push(CYAN, word("= help:", "= aide :"), text);
             text.push(' ');
-            text.push_str(&safe(s));
+            text.push_str(&safe(&s.explain(locale)));
             text.push('\n');
         }
         text.push('\n');

@@ -111,7 +111,7 @@ fn options(args: &Args) -> Result<StatsOptions, UsageError> {
         (false, true) => Output::Moves,
         (false, false) => Output::Games,
     };
-    crate::jobs::stats::check_tags(&args.tags).map_err(UsageError::Tags)?;
+    crate::jobs::stats::check_tags(&args.tags).map_err(|e| UsageError::Tags(Box::new(e)))?;
     let format = match output {
         Output::StatsSummary => Format::Csv,
         _ => choose_format(args)?,

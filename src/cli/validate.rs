@@ -78,7 +78,7 @@ impl FileNotes {
             .iter()
             .filter(|p| p.severity == Severity::Note)
         {
-            let entry = self.kinds.entry(p.kind).or_insert(NoteTally {
+            let entry = self.kinds.entry(p.kind()).or_insert(NoteTally {
                 games: 0,
                 uses: 0,
                 first: (p.line, p.column, report.game),

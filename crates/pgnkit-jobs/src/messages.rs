@@ -10,6 +10,12 @@ pub use pgnkit::explain::{
     Explain, Locale, did_you_mean, french_language_name, french_notation_adjective, french_role,
 };
 
+/// A job's own reason for stopping, said in the user's language: the run layer and the options carry it
+/// without knowing which job it comes from (they sit below the jobs, which import them).
+pub trait JobReason: Explain + std::error::Error + Send + Sync + 'static {}
+
+impl<T: Explain + std::error::Error + Send + Sync + 'static> JobReason for T {}
+
 /// `format!` in the locale given: `localized!(locale, "{n} games", "{n} parties")`.
 #[macro_export]
 macro_rules! localized {

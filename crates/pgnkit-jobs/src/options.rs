@@ -9,11 +9,70 @@ use std::str::FromStr;
 
 use pgnkit::notation::Language;
 
-use crate::convert::{Notation, OutputFormat};
-use crate::messages::{Explain, Locale};
-use crate::select::SplitBy;
-use crate::stats::Format;
-use crate::stats::columnar::Codec;
+use crate::messages::{Explain, JobReason, Locale};
+
+/// How moves are written in PGN output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Notation {
+    /// Minimal SAN with `+`/`#` (`Nf3`, `exd5`, `e8=Q#`), in the target language's letters.
+    #[default]
+    San,
+    /// Long algebraic with check marks (`Ng1-f3`, `e7-e8=Q#`), in the target language's letters.
+    Lan,
+    /// UCI (`g1f3`, `e7e8q`; castling king-takes-rook in Chess960).
+    Uci,
+}
+
+/// What convert writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum OutputFormat {
+    /// PGN in export format.
+    #[default]
+    Pgn,
+    /// One JSON object per game.
+    Jsonl,
+    /// One EPD line per position of the main line.
+    Epd,
+}
+
+/// How `--split` groups the chosen games into files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitBy {
+    /// By the `Event` tag.
+    Event,
+    /// By the `Round` tag's round number (`4.1` and `4.2` are round 4).
+    Round,
+    /// By the `ECO` tag.
+    Eco,
+    /// By the opening the moves reach (`opening_eco`).
+    Opening,
+    /// This many games a file, in order.
+    Games(u64),
+}
+
+/// How rows are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// RFC 4180 CSV with a header line.
+    #[default]
+    Csv,
+    /// One JSON object per line.
+    Jsonl,
+    /// Apache Parquet.
+    Parquet,
+}
+
+/// How the column chunks are compressed (`stats --compression`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Codec {
+    /// zstd at level 1: small files, and what every Parquet reader reads.
+    #[default]
+    Zstd,
+    /// LZ4 (the `LZ4_RAW` codec): several times cheaper to compress, files about 1.7 times zstd's.
+    Lz4,
+    /// No compression.
+    None,
+}
 
 /// An option with a fixed set of values: each value's word, the value, and what it means (empty when the
 /// word says it all), in the order the help lists them.
@@ -337,7 +396,7 @@ pub enum UsageError {
     /// Parquet to a name that asks for compression (`.gz`, `.zst`).
     ParquetPacked { output: String },
     /// stats' `--tags` refused.
-    Tags(crate::stats::TagsError),
+    Tags(Box<dyn JobReason>),
 }
 
 impl Explain for UsageError {

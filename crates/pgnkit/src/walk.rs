@@ -430,7 +430,7 @@ pub fn choose_language(
 }
 
 /// Why a move token does not give a move.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MoveFailure {
     /// Not a move in the game's language.
     Syntax(SyntaxError),

@@ -10,14 +10,14 @@
 //! unchanged but for a comment that marks it as not converted (PGN), given as a record with its error (JSON
 //! lines), or left out (EPD, or when asked to skip invalid games), and counted.
 
+pub use crate::options::{Notation, OutputFormat};
 use std::fmt::{self, Write as _};
 
 use std::sync::Arc;
 
 use super::validate::{
-    Problem, ProblemKind, Severity, TagText, ValidateOptions, problem_at, validate_game,
+    Finding, Problem, ProblemKind, Severity, TagText, ValidateOptions, problem_at, validate_game,
 };
-use crate::localized;
 use crate::messages::Locale;
 use pgnkit::core::GameState;
 use pgnkit::core::fen;
@@ -35,30 +35,6 @@ pub use job::ConvertJob;
 
 use records::{ErrorRecord, InvalidRecord, Record, TagsJson, write_marked};
 use render::Render;
-
-/// How moves are written in PGN output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Notation {
-    /// Minimal SAN with `+`/`#` (`Nf3`, `exd5`, `e8=Q#`), in the target language's letters.
-    #[default]
-    San,
-    /// Long algebraic with check marks (`Ng1-f3`, `e7-e8=Q#`), in the target language's letters.
-    Lan,
-    /// UCI (`g1f3`, `e7e8q`; castling king-takes-rook in Chess960).
-    Uci,
-}
-
-/// What convert writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum OutputFormat {
-    /// PGN in export format.
-    #[default]
-    Pgn,
-    /// One JSON object per game.
-    Jsonl,
-    /// One EPD line per position of the main line.
-    Epd,
-}
 
 /// What the user asked of convert.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +96,28 @@ impl Failure {
             Failure::Setup(SetupError::UnsupportedVariant { span, .. })
             | Failure::Setup(SetupError::InvalidFen { span, .. }) => *span,
             Failure::Write(e) => e.span(),
+        }
+    }
+}
+
+impl Failure {
+    /// What validate would say of it: how convert explains a game not converted when validate finds no error
+    /// in it.
+    fn finding(&self) -> Finding {
+        match self {
+            Failure::Reader { kind, .. } => Finding::Reader(*kind),
+            Failure::Setup(SetupError::UnsupportedVariant { name, .. }) => {
+                Finding::UnsupportedVariant { name: name.clone() }
+            }
+            Failure::Setup(SetupError::InvalidFen { problems, .. }) => Finding::InvalidFen {
+                problems: problems.clone(),
+            },
+            Failure::Move { text, failure, .. } => Finding::Move {
+                token: text.clone(),
+                failure: *failure,
+                unchecked: 0,
+            },
+            Failure::Write(e) => Finding::Unwritable(*e),
         }
     }
 }
@@ -334,8 +332,8 @@ impl Converter {
                 action,
             }
         };
-        let warning = |kind, span, message| {
-            let mut problem = problem_at(game, kind, span, message);
+        let warning = |finding, span| {
+            let mut problem = problem_at(game, finding, span);
             problem.severity = Severity::Warning;
             vec![problem]
         };
@@ -368,30 +366,15 @@ impl Converter {
             }
         };
         if replayed.confidence == Confidence::Guessed && replayed.guessed_among.len() > 1 {
-            let locale = self.opts.messages;
-            let name = |l: Language| match locale {
-                Locale::En => l.name(),
-                Locale::Fr => crate::messages::french_language_name(l),
-            };
-            let names: Vec<&str> = replayed.guessed_among.iter().map(|l| name(*l)).collect();
             let first = game
                 .main_line()
                 .next()
                 .map_or(Span::default(), |(t, _)| t.span);
-            let problems = warning(
-                ProblemKind::LanguageGuessed,
-                first,
-                localized!(
-                    locale,
-                    "the moves replay legally with the piece letters of several languages ({}); read as {}",
-                    "les coups se rejouent légalement avec les lettres de pièces de plusieurs langues ({}) ; lus en notation {}",
-                    names.join(", "),
-                    match locale {
-                        Locale::En => replayed.lang.name(),
-                        Locale::Fr => crate::messages::french_notation_adjective(replayed.lang),
-                    }
-                ),
-            );
+            let finding = Finding::LanguageGuessed {
+                among: replayed.guessed_among.clone(),
+                chosen: replayed.lang,
+            };
+            let problems = warning(finding, first);
             notes.push(note(NoteLevel::Warning, problems, None));
         }
         let result = export_result(game);
@@ -405,15 +388,11 @@ impl Converter {
                 .rev()
                 .find(|t| matches!(t.kind, TokenKind::Result(_)))
                 .map_or(Span::default(), |t| t.span);
-            let problems = warning(
-                ProblemKind::ResultMismatch,
-                span,
-                localized!(
-                    self.opts.messages,
-                    "the game ends with {marker} but its Result tag says {result}; written as {result}",
-                    "la partie se termine par {marker} mais sa balise Result dit {result} ; écrite {result}"
-                ),
-            );
+            let finding = Finding::ResultRewritten {
+                marker,
+                written: result,
+            };
+            let problems = warning(finding, span);
             notes.push(note(NoteLevel::Warning, problems, None));
         }
         match self.opts.format {
@@ -454,15 +433,18 @@ impl Converter {
         let mut problems: Vec<Problem> = report
             .problems
             .into_iter()
-            .filter(|p| p.severity == Severity::Error && p.kind != ProblemKind::ResultMismatch)
+            .filter(|p| p.severity == Severity::Error && p.kind() != ProblemKind::ResultMismatch)
             .collect();
         if problems.is_empty() {
-            problems.push(problem_at(
-                game,
-                ProblemKind::Syntax,
-                failure.span(),
-                failure.to_string(),
-            ));
+            let mut problem = problem_at(game, failure.finding(), failure.span());
+            problem.in_variation = matches!(
+                failure,
+                Failure::Move {
+                    in_variation: true,
+                    ..
+                }
+            );
+            problems.push(problem);
         }
         problems
     }
@@ -495,7 +477,7 @@ impl Converter {
                     error: ErrorRecord {
                         line: problem.line,
                         column: problem.column,
-                        message: problem.message.clone(),
+                        message: problem.message(self.opts.messages),
                     },
                     pgn: pgn.trim_end(),
                 };
@@ -622,7 +604,7 @@ mod tests {
         // validate's problem, as validate gives it
         let problem = &note.problems[0];
         assert_eq!(
-            (problem.kind, problem.line, problem.column),
+            (problem.kind(), problem.line, problem.column),
             (ProblemKind::NoPieceCanReach, 7, 7)
         );
         assert_eq!(problem.move_text.as_deref(), Some("Ke7"));
@@ -741,7 +723,11 @@ mod tests {
         assert_eq!(res.converted, 1);
         assert_eq!(res.notes.len(), 1);
         assert_eq!(res.notes[0].level, NoteLevel::Warning);
-        assert!(res.notes[0].problems[0].message.contains("written as 1-0"));
+        assert!(
+            res.notes[0].problems[0]
+                .message(Locale::En)
+                .contains("written as 1-0")
+        );
     }
 
     #[test]

@@ -56,7 +56,7 @@ pub(super) struct ErrorRecord {
 /// blank lines after them (fifteen at most).
 /// The comment goes before the movetext (after the tags); in a game without tags, after its first token (a
 /// comment before it would belong to the game before, whose termination marker it would follow). It is in one
-/// language, that of the messages (`problem.message` is already): `{pgnkit : partie non convertie : ...
+/// language, that of the messages (`locale`): `{pgnkit : partie non convertie : ...
 /// (ligne 3, colonne 5)}` in French; both start `{pgnkit`.
 pub(super) fn write_marked(game: &Game<'_>, problem: &Problem, locale: Locale, out: &mut Vec<u8>) {
     let source = game.source;
@@ -69,7 +69,7 @@ pub(super) fn write_marked(game: &Game<'_>, problem: &Problem, locale: Locale, o
         None => game.tokens.first().map_or(0, |t| t.span.end as usize),
     };
     let reason: String = problem
-        .message
+        .message(locale)
         .chars()
         .map(|c| match c {
             '{' => '(',

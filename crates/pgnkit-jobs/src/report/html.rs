@@ -6,7 +6,7 @@
 //! isolated from the text around it (`<bdi>`, or `dir="auto"` on its cell), so that a name in a right-to-left
 //! script reads right and leaves the words around it in their order.
 
-use crate::messages::localized_decimal;
+use crate::messages::{Explain, localized_decimal};
 use crate::standings::{Standing, Tiebreak, TournamentKey, decimal};
 
 use super::board::{self, Diagram};
@@ -540,7 +540,7 @@ fn problem(p: &Problem, diagram: Option<&Diagram>, lang: Locale, out: &mut Strin
         "<div class=\"problem {class}\">\n<p><strong class=\"{}\">{}</strong> <code>{}</code> <span class=\"where\">{} {}, {} {}",
         if class == "error" { "errors" } else { "warnings" },
         t(word),
-        p.kind.as_str(),
+        p.kind().as_str(),
         t(Label::Line),
         p.line,
         t(Label::Column),
@@ -564,14 +564,14 @@ fn problem(p: &Problem, diagram: Option<&Diagram>, lang: Locale, out: &mut Strin
         out.push_str("</p>\n");
     }
     out.push_str("<p class=\"message\">");
-    push_escaped(&p.message, out);
+    push_escaped(&p.message(lang), out);
     out.push_str("</p>\n");
     if let Some(s) = &p.suggestion {
         out.push_str(&format!(
             "<p class=\"suggestion\">{}: ",
             t(Label::Suggestion)
         ));
-        push_escaped(s, out);
+        push_escaped(&s.explain(lang), out);
         out.push_str("</p>\n");
     }
     if !p.source_line.is_empty() {

@@ -7,9 +7,8 @@ use std::io;
 use pgnkit::pgn::GameTooLarge;
 
 use super::input::{InputError, Source};
-use crate::messages::{Explain, Locale};
+use crate::messages::{Explain, JobReason, Locale};
 use crate::options::UsageError;
-use crate::stats::BatchError;
 
 /// Why (part of) an input could not be read. A run goes on with the next input, or with the rest of this one
 /// after a game over the limit.
@@ -73,7 +72,7 @@ pub enum JobError {
     Output(io::Error),
     /// Rows could not be made: the Arrow arrays or their Parquet encoding, or the temporary file of a long
     /// game's rows.
-    Encode(BatchError),
+    Encode(Box<dyn JobReason>),
     /// Options refused before any game is read.
     Usage(UsageError),
 }
@@ -81,12 +80,6 @@ pub enum JobError {
 impl From<io::Error> for JobError {
     fn from(e: io::Error) -> Self {
         JobError::Output(e)
-    }
-}
-
-impl From<BatchError> for JobError {
-    fn from(e: BatchError) -> Self {
-        JobError::Encode(e)
     }
 }
 
@@ -122,7 +115,7 @@ impl std::error::Error for JobError {
         match self {
             JobError::Input(e) => Some(e),
             JobError::Output(e) => Some(e),
-            JobError::Encode(e) => Some(e),
+            JobError::Encode(e) => Some(e.as_ref()),
             JobError::Usage(e) => Some(e),
         }
     }

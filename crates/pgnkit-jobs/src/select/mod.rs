@@ -16,6 +16,7 @@ pub mod material;
 
 pub use job::{SelectJob, SelectState};
 
+pub use crate::options::SplitBy;
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
@@ -76,22 +77,6 @@ pub struct SelectOptions {
     pub keep_text: bool,
     /// `--split`: the group each chosen game goes to.
     pub split: Option<SplitBy>,
-}
-
-/// How `--split` groups the chosen games into files.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SplitBy {
-    /// By the `Event` tag.
-    Event,
-    /// By the `Round` tag's round number (`4.1` and `4.2` are round 4: see
-    /// [`crate::validate::tournament::round_number`]).
-    Round,
-    /// By the `ECO` tag.
-    Eco,
-    /// By the opening the moves reach (`opening_eco`).
-    Opening,
-    /// This many games a file, in order.
-    Games(u64),
 }
 
 impl SplitBy {

@@ -13,6 +13,7 @@
 //! The schema is fixed by the columns ([`super::table`]), whatever the games contain: a column that is
 //! missing in every game is still there, all null, with its type.
 
+pub use crate::options::Codec;
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Duration;
@@ -470,18 +471,6 @@ impl Pending {
 /// Whether a batch goes to the writer as it is rather than gathered with others.
 fn direct(batch: &RecordBatch) -> bool {
     batch.num_rows() >= DIRECT_ROWS || batch.get_array_memory_size() >= DIRECT_BYTES
-}
-
-/// How the column chunks are compressed (`stats --compression`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Codec {
-    /// zstd at level 1: small files, and what every Parquet reader reads.
-    #[default]
-    Zstd,
-    /// LZ4 (the `LZ4_RAW` codec): several times cheaper to compress, files about 1.7 times zstd's.
-    Lz4,
-    /// No compression.
-    None,
 }
 
 /// The settings of a run's writer for rows of `schema`: what a batch's spilled rows are encoded with

@@ -161,7 +161,7 @@ impl RowWriter {
                 Some(writer) => writer.append_spilled(rows, out)?,
                 // Arrow rows are made for Parquet output only.
                 None => {
-                    return Err(JobError::Encode(BatchError::Spill(SpillError::reading(
+                    return Err(JobError::from(BatchError::Spill(SpillError::reading(
                         io::Error::other("Parquet rows spilled for a text output"),
                     ))));
                 }
@@ -195,8 +195,8 @@ impl From<ParquetFailure> for JobError {
     fn from(e: ParquetFailure) -> Self {
         match e {
             ParquetFailure::Write(e) => JobError::Output(e),
-            ParquetFailure::Encode(e) => JobError::Encode(BatchError::Encode(e)),
-            ParquetFailure::Spill(e) => JobError::Encode(BatchError::Spill(e)),
+            ParquetFailure::Encode(e) => JobError::from(BatchError::Encode(e)),
+            ParquetFailure::Spill(e) => JobError::from(BatchError::Spill(e)),
         }
     }
 }
@@ -205,7 +205,7 @@ impl From<CopyFailure> for JobError {
     fn from(e: CopyFailure) -> Self {
         match e {
             CopyFailure::Write(e) => JobError::Output(e),
-            CopyFailure::Spill(e) => JobError::Encode(BatchError::Spill(e)),
+            CopyFailure::Spill(e) => JobError::from(BatchError::Spill(e)),
         }
     }
 }

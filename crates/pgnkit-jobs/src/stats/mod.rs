@@ -30,6 +30,7 @@ pub mod table;
 
 pub use job::{RowWriter, StatsJob};
 
+pub use crate::options::Format;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -56,18 +57,6 @@ pub enum Output {
     Moves,
     /// No rows: the records [`summary::StatsSummary`] aggregates.
     StatsSummary,
-}
-
-/// How rows are written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    /// RFC 4180 CSV with a header line.
-    #[default]
-    Csv,
-    /// One JSON object per line.
-    Jsonl,
-    /// Apache Parquet ([`columnar`]).
-    Parquet,
 }
 
 /// What the user asked of stats.
@@ -425,7 +414,7 @@ pub fn game_stats_with<'a>(
             } else {
                 ""
             };
-            format!("{}:{}: {}{place}", p.line, p.column, p.message)
+            format!("{}:{}: {}{place}", p.line, p.column, p.finding)
         });
     GameStats {
         number: game.index + 1,
@@ -714,6 +703,12 @@ impl std::fmt::Display for BatchError {
 }
 
 impl std::error::Error for BatchError {}
+
+impl From<BatchError> for crate::run::JobError {
+    fn from(e: BatchError) -> Self {
+        crate::run::JobError::Encode(Box::new(e))
+    }
+}
 
 /// Runs stats over one batch of games, writing CSV or JSON rows into `buf` (cleared first; pass a recycled
 /// buffer to save allocations) or gathering Arrow arrays (encoded into a row group when `shapes` has the

@@ -5,16 +5,17 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use super::report::{GameReport, Problem, ProblemKind, Severity, TagText};
+use super::report::{
+    Finding, GameReport, NotedSpelling, Problem, ProblemKind, Severity, Suggestion, TagText,
+};
 use super::tags::{TagProblem, check_ply_count, check_tags, is_checked_tag};
-use super::tournament::year_of;
-use crate::localized;
-use crate::messages::{Explain, Locale, did_you_mean, plural, side_name};
+use super::tournament::{player_problems, year_of};
+use crate::messages::Locale;
 use crate::safe_text::push_safe_keeping_tabs;
 use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Termination};
 use pgnkit::notation::{
-    CheckMark, IllegalReason, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
+    CheckMark, Language, Leniencies, Leniency, SanError, SanPlus, Slip, suggest,
 };
 use pgnkit::pgn::{
     DiagnosticKind, Encoding, Game, GameResult, Locator, MoveToken, Span, TokenKind, roster_index,
@@ -42,7 +43,8 @@ pub struct ValidateOptions {
     /// Fill the report's players, event, site and round, and the fingerprint of the game for duplicate
     /// detection (a job with its own reading of the tags, as stats, needs only the verdict).
     pub report_tags: bool,
-    /// The language of the messages (problem kinds and JSON keys do not change with it).
+    /// The language the caller writes the messages in (problems carry no words: they are worded when written,
+    /// [`GameReport::record`], [`Problem::message`]).
     pub messages: Locale,
 }
 
@@ -55,14 +57,11 @@ struct Reporter<'g, 'a> {
     locator: Locator<'a>,
     /// Notes become errors (`--strict`).
     strict: bool,
-    /// The language of the messages.
-    locale: Locale,
 }
 
 impl<'g, 'a> Reporter<'g, 'a> {
-    fn new(game: &'g Game<'a>, strict: bool, locale: Locale) -> Self {
+    fn new(game: &'g Game<'a>, strict: bool) -> Self {
         Reporter {
-            locale,
             game,
             problems: Vec::new(),
             notes: Vec::new(),
@@ -74,9 +73,9 @@ impl<'g, 'a> Reporter<'g, 'a> {
     /// A located problem. The one pushed before it is complete by now: kept once with a count when it says
     /// the same as the one before it, so a flood of identical problems (a line of 100,000 `(`) costs one
     /// record.
-    fn push(&mut self, kind: ProblemKind, span: Span, message: String) -> &mut Problem {
+    fn push(&mut self, finding: Finding, span: Span) -> &mut Problem {
         self.collapse_last();
-        let problem = self.locate(kind, span, message);
+        let problem = self.locate(finding, span);
         self.problems.push(problem);
         self.problems.last_mut().expect("just pushed")
     }
@@ -84,22 +83,22 @@ impl<'g, 'a> Reporter<'g, 'a> {
     /// A problem that nothing is added to after it is pushed (what the reader found): when it says the same
     /// as the one before it, only that one's count goes up, and it is not located at all. A line of a
     /// million `)` costs a count, not a million located records each dropped at the next push.
-    fn push_repeatable(&mut self, kind: ProblemKind, span: Span, message: String) {
+    fn push_repeatable(&mut self, finding: Finding, span: Span) {
         self.collapse_last();
         // Compared before it is located: a record without a move or a suggestion, as `locate` makes it.
-        let unlocated = Problem::new(kind, 0, 0, 0, message);
+        let unlocated = Problem::new(finding, 0, 0, 0);
         if let Some(last) = self.problems.last_mut()
             && last.same_as(&unlocated)
         {
             last.count = Some(u32::try_from(last.times() + 1).unwrap_or(u32::MAX));
             return;
         }
-        let problem = self.locate(kind, span, unlocated.message);
+        let problem = self.locate(unlocated.finding, span);
         self.problems.push(problem);
     }
 
-    fn locate(&mut self, kind: ProblemKind, span: Span, message: String) -> Problem {
-        located(self.game, &mut self.locator, kind, span, message)
+    fn locate(&mut self, finding: Finding, span: Span) -> Problem {
+        located(self.game, &mut self.locator, finding, span)
     }
 
     fn collapse_last(&mut self) {
@@ -112,16 +111,18 @@ impl<'g, 'a> Reporter<'g, 'a> {
         }
     }
 
-    /// A use of a non-standard spelling: the first of its kind in the game is located and worded, later ones
-    /// only counted.
-    fn note(&mut self, kind: ProblemKind, span: Span, message: impl FnOnce() -> String) {
-        if let Some(note) = self.notes.iter_mut().find(|n| n.kind == kind) {
+    /// A use of a non-standard spelling (of `kind`): the first of its kind in the game is located and kept as
+    /// `finding` makes it, later ones only counted.
+    fn note(&mut self, kind: ProblemKind, span: Span, finding: impl FnOnce() -> Finding) {
+        if let Some(note) = self.notes.iter_mut().find(|n| n.kind() == kind) {
             note.count = Some(note.count.unwrap_or(1).saturating_add(1));
             return;
         }
         // Notes are located out of order with the other problems: a locator of their own would do, but
         // they are few (one per kind), so a scan from the game's start is cheap enough.
-        let mut note = located(self.game, &mut self.game.locator(), kind, span, message());
+        let finding = finding();
+        debug_assert_eq!(finding.kind(), kind);
+        let mut note = located(self.game, &mut self.game.locator(), finding, span);
         // With --strict a spelling is an error; Windows-1252 text stays a note (the PGN standard's own
         // character set is Latin-1).
         if self.strict && kind != ProblemKind::Windows1252Text {
@@ -142,26 +143,20 @@ impl<'g, 'a> Reporter<'g, 'a> {
     }
 }
 
-/// A problem of `kind` at `span`, located by `locator`, with the kind's severity.
-fn located(
-    game: &Game<'_>,
-    locator: &mut Locator<'_>,
-    kind: ProblemKind,
-    span: Span,
-    message: String,
-) -> Problem {
+/// A problem at `span`, located by `locator`, with its kind's severity.
+fn located(game: &Game<'_>, locator: &mut Locator<'_>, finding: Finding, span: Span) -> Problem {
     let loc = locator.locate(span.start as usize);
     let offset = game.offset + u64::from(span.start);
-    let mut problem = Problem::new(kind, loc.line, u64::from(loc.column), offset, message);
+    let mut problem = Problem::new(finding, loc.line, u64::from(loc.column), offset);
     (problem.source_line, problem.source_caret) =
         source_window(game, locator.line_start(), span.start as usize);
     problem
 }
 
-/// A problem of `kind` at `span` of `game`, located and shown as validate shows its own (other jobs word
-/// their findings through this, so every message of pgnkit has validate's precision).
-pub fn problem_at(game: &Game<'_>, kind: ProblemKind, span: Span, message: String) -> Problem {
-    Reporter::new(game, false, Locale::En).locate(kind, span, message)
+/// A problem at `span` of `game`, located and shown as validate shows its own (other jobs report their
+/// findings through this, so every message of pgnkit has validate's precision).
+pub fn problem_at(game: &Game<'_>, finding: Finding, span: Span) -> Problem {
+    Reporter::new(game, false).locate(finding, span)
 }
 
 /// Most characters of a source line shown on each side of a problem.
@@ -267,60 +262,6 @@ fn move_number(pos: &Position) -> String {
     match pos.turn() {
         Color::White => format!("{}.", pos.fullmoves()),
         Color::Black => format!("{}...", pos.fullmoves()),
-    }
-}
-
-fn kind_of(failure: &MoveFailure) -> ProblemKind {
-    match failure {
-        MoveFailure::Syntax(_) | MoveFailure::Unknown => ProblemKind::UnreadableMove,
-        MoveFailure::GameOver { .. } => ProblemKind::MovesAfterGameEnd,
-        MoveFailure::San(SanError::Ambiguous { .. }) => ProblemKind::Ambiguous,
-        MoveFailure::San(SanError::Illegal(reason)) => match reason {
-            IllegalReason::NoPieceCanReach { .. }
-            | IllegalReason::OwnPieceOnTarget { .. }
-            | IllegalReason::PawnCannotCapture { .. } => ProblemKind::NoPieceCanReach,
-            IllegalReason::Pinned { .. }
-            | IllegalReason::KingIntoCheck { .. }
-            | IllegalReason::IgnoresCheck { .. }
-            | IllegalReason::ExposesKing { .. } => ProblemKind::LeavesKingInCheck,
-            IllegalReason::Castling { .. } => ProblemKind::CastlingNotAllowed,
-            IllegalReason::NothingToCapture { .. }
-            | IllegalReason::MustPromote { .. }
-            | IllegalReason::PromotionNotOnLastRank { .. }
-            | IllegalReason::NotAPawn { .. } => ProblemKind::IllegalPawnMove,
-            IllegalReason::NullMove => ProblemKind::NullMove,
-        },
-    }
-}
-
-fn failure_message(token: &[u8], failure: &MoveFailure, locale: Locale) -> String {
-    let token = shown_token(token);
-    match failure {
-        MoveFailure::Syntax(e) => localized!(
-            locale,
-            "cannot read \"{token}\" as a move: {}",
-            "impossible de lire \"{token}\" comme un coup : {}",
-            e.kind.explain(locale)
-        ),
-        MoveFailure::San(err) => err.explain(locale),
-        MoveFailure::Unknown => localized!(
-            locale,
-            "cannot read \"{token}\" as a move or any other PGN token",
-            "impossible de lire \"{token}\" comme un coup ou un autre élément PGN"
-        ),
-        MoveFailure::GameOver { checkmate } => {
-            let ending = if *checkmate {
-                Termination::Checkmate
-            } else {
-                Termination::Stalemate
-            };
-            localized!(
-                locale,
-                "the game is already over ({}): no move can follow",
-                "la partie est déjà finie ({}) : aucun coup ne peut suivre",
-                ending.explain(locale)
-            )
-        }
     }
 }
 
@@ -493,20 +434,9 @@ impl Visitor for MainLine<'_, '_> {
 }
 
 impl<C: Visitor> Checker<'_, '_, '_, C> {
-    fn locate_move(
-        &mut self,
-        at: MoveAt<'_>,
-        kind: ProblemKind,
-        message: String,
-        before: &Position,
-    ) -> &mut Problem {
-        let game = self.rep.game;
-        let token = match &at.token.kind {
-            TokenKind::Move(mt) => game.san(mt),
-            _ => game.bytes(at.token.span),
-        };
-        let text = shown_token(token);
-        let p = self.rep.push(kind, at.token.span, message);
+    fn locate_move(&mut self, at: MoveAt<'_>, finding: Finding, before: &Position) -> &mut Problem {
+        let text = shown_token(token_text(self.rep.game, at));
+        let p = self.rep.push(finding, at.token.span);
         p.ply = Some(at.ply);
         p.move_number = Some(move_number(before));
         p.move_text = Some(text);
@@ -519,17 +449,11 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
 /// move plainly, or marks a capture that the move does not make. Check and mate marks are judged after the
 /// move ([`Checker::judge_check_mark`]). The other leniencies (`0-0`, a missing check mark...) are the import
 /// format's own tolerance: an omission or another spelling, where these say something false of the move.
-const NOTED_SPELLINGS: [(Leniency, ProblemKind); 4] = [
-    (
-        Leniency::LowercasePieceLetter,
-        ProblemKind::LowercasePieceLetter,
-    ),
-    (Leniency::CoordinateMove, ProblemKind::CoordinateMove),
-    (
-        Leniency::ParenthesizedPromotion,
-        ProblemKind::ParenthesizedPromotion,
-    ),
-    (Leniency::SpuriousCapture, ProblemKind::SpuriousCapture),
+const NOTED_SPELLINGS: [NotedSpelling; 4] = [
+    NotedSpelling::LowercasePieceLetter,
+    NotedSpelling::CoordinateMove,
+    NotedSpelling::ParenthesizedPromotion,
+    NotedSpelling::SpuriousCapture,
 ];
 
 /// The leniencies of [`NOTED_SPELLINGS`], as a set.
@@ -539,11 +463,11 @@ const NOTED: Leniencies = Leniencies::NONE
     .with(Leniency::ParenthesizedPromotion)
     .with(Leniency::SpuriousCapture);
 
-/// The check-mark leniencies that are noted, with their kinds (a missing mark is an omission the import
-/// format allows; these marks say something false).
-const NOTED_MARKS: [(Leniency, ProblemKind); 2] = [
-    (Leniency::SpuriousCheckMark, ProblemKind::SpuriousCheckMark),
-    (Leniency::WrongCheckMark, ProblemKind::WrongCheckMark),
+/// The check-mark leniencies that are noted (a missing mark is an omission the import format allows; these
+/// marks say something false).
+const NOTED_MARKS: [NotedSpelling; 2] = [
+    NotedSpelling::SpuriousCheckMark,
+    NotedSpelling::WrongCheckMark,
 ];
 
 impl<C: Visitor> Checker<'_, '_, '_, C> {
@@ -558,25 +482,16 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
     #[cold]
     #[inline(never)]
     fn note_spellings_of(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) {
-        for (leniency, kind) in NOTED_SPELLINGS {
-            if at.leniencies.contains(leniency) {
+        for spelling in NOTED_SPELLINGS {
+            if at.leniencies.contains(spelling.leniency()) {
                 let game = self.rep.game;
                 let lang = self.lang;
-                let locale = self.rep.locale;
-                self.rep.note(kind, at.token.span, || {
-                    let token = match &at.token.kind {
-                        TokenKind::Move(mt) => game.san(mt),
-                        _ => game.bytes(at.token.span),
-                    };
-                    localized!(
-                        locale,
-                        "\"{}\" read as {} ({})",
-                        "\"{}\" lu comme {} ({})",
-                        shown_token(token),
-                        SanPlus::from_move(before, m).display(lang),
-                        leniency.explain(locale)
-                    )
-                });
+                self.rep
+                    .note(spelling.kind(), at.token.span, || Finding::Spelling {
+                        spelling,
+                        written: shown_token(token_text(game, at)),
+                        read_as: SanPlus::from_move(before, m).display(lang).to_string(),
+                    });
             }
         }
     }
@@ -626,29 +541,26 @@ impl<C: Visitor> Checker<'_, '_, '_, C> {
     /// Notes the mark `written` on the move token at `index` of the game, when it is not the one it deserves.
     fn note_mark(&mut self, index: usize, written: CheckMark, deserved: Option<CheckMark>) {
         let wrong = CheckMark::judge(Some(written), deserved);
-        for (leniency, kind) in NOTED_MARKS {
-            if wrong.contains(leniency) {
+        for spelling in NOTED_MARKS {
+            if wrong.contains(spelling.leniency()) {
                 let game = self.rep.game;
                 let token = &game.tokens[index];
                 let TokenKind::Move(mt) = &token.kind else {
                     return;
                 };
                 let text = game.san(mt);
-                let locale = self.rep.locale;
-                self.rep.note(kind, token.span, || {
+                self.rep.note(spelling.kind(), token.span, || {
                     let unmarked = match text {
                         [rest @ .., b'+', b'+'] | [rest @ .., b'+' | b'#'] => rest,
                         _ => text,
                     };
-                    localized!(
-                        locale,
-                        "\"{}\" read as {}{} ({})",
-                        "\"{}\" lu comme {}{} ({})",
-                        shown_token(text),
-                        shown_token(unmarked),
-                        deserved.map_or("", CheckMark::as_str),
-                        leniency.explain(locale)
-                    )
+                    let mut read_as = shown_token(unmarked);
+                    read_as.push_str(deserved.map_or("", CheckMark::as_str));
+                    Finding::Spelling {
+                        spelling,
+                        written: shown_token(text),
+                        read_as,
+                    }
                 });
             }
         }
@@ -680,18 +592,16 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
         ControlFlow::Continue(())
     }
 
+    // Out of the walk's loop, like `failure`: rare, and inlined they change how the compiler lays out the
+    // per-move path.
+    #[inline(never)]
     fn null_move(&mut self, at: MoveAt<'_>, before: &Position) -> ControlFlow<Walk> {
         let _ = self.companion.null_move(at, before);
         if at.depth == 0 {
             if let Some(fingerprint) = &mut self.fingerprint {
                 fingerprint.passed();
             }
-            let message = localized!(
-                self.rep.locale,
-                "a null move passes the turn: it is no chess move (analysis only)",
-                "un coup nul passe le trait : ce n'est pas un coup d'échecs (analyse seulement)"
-            );
-            self.locate_move(at, ProblemKind::NullMove, message, before);
+            self.locate_move(at, Finding::NullMove, before);
         }
         ControlFlow::Continue(())
     }
@@ -701,6 +611,7 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
         walk
     }
 
+    #[inline(never)]
     fn failure(
         &mut self,
         at: MoveAt<'_>,
@@ -723,21 +634,21 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
                 .filter(|s| {
                     !(matches!(s.slip, Slip::Language(_)) && matches!(failure, MoveFailure::San(_)))
                 })
-                .map(|s| {
-                    let meant = SanPlus::from_move(before, &s.mv)
+                .map(|s| Suggestion {
+                    written: String::from_utf8_lossy(token).into_owned(),
+                    meant: SanPlus::from_move(before, &s.mv)
                         .display(self.lang)
-                        .to_string();
-                    did_you_mean(
-                        &String::from_utf8_lossy(token),
-                        &meant,
-                        s.slip,
-                        self.lang,
-                        self.rep.locale,
-                    )
+                        .to_string(),
+                    slip: s.slip,
+                    lang: self.lang,
                 }),
         };
-        let message = failure_message(token, &failure, self.rep.locale);
-        let p = self.locate_move(at, kind_of(&failure), message, before);
+        let finding = Finding::Move {
+            token: shown_token(token),
+            failure,
+            unchecked: 0,
+        };
+        let p = self.locate_move(at, finding, before);
         p.suggestion = suggestion;
         ControlFlow::Continue(())
     }
@@ -830,7 +741,7 @@ pub fn validate_game_with<C: Visitor>(
         line: game.first_line(),
         fingerprint: 0,
     };
-    let mut rep = Reporter::new(game, opts.strict, opts.messages);
+    let mut rep = Reporter::new(game, opts.strict);
 
     // What the reader found.
     for d in &game.diagnostics {
@@ -838,31 +749,18 @@ pub fn validate_game_with<C: Visitor>(
             // The replay reports unknown text where it stands in a line of play, with the move context.
             continue;
         }
-        let kind = match d.kind {
-            DiagnosticKind::MissingResult => ProblemKind::MissingResultMarker,
-            DiagnosticKind::SeparateEllipsis => ProblemKind::SeparateEllipsis,
-            DiagnosticKind::ResultSpelling => ProblemKind::ResultSpelling,
-            DiagnosticKind::UnicodeSpace => ProblemKind::UnicodeSpace,
-            k if k.severity() == pgnkit::pgn::DiagnosticSeverity::Warning => {
-                ProblemKind::LenientSyntax
-            }
-            _ => ProblemKind::Syntax,
-        };
+        let finding = Finding::Reader(d.kind);
+        let kind = finding.kind();
         if kind.severity() == Severity::Note {
-            let locale = rep.locale;
             rep.note(kind, d.span, || match d.kind {
-                DiagnosticKind::ResultSpelling => localized!(
-                    locale,
-                    "\"{}\" read as 1/2-1/2",
-                    "\"{}\" lu comme 1/2-1/2",
-                    shown_token(game.bytes(d.span))
-                ),
-                _ => d.kind.explain(locale),
+                DiagnosticKind::ResultSpelling => Finding::DrawMarkerSpelling {
+                    written: shown_token(game.bytes(d.span)),
+                },
+                _ => finding,
             });
             continue;
         }
-        let message = d.kind.explain(rep.locale);
-        rep.push_repeatable(kind, d.span, message);
+        rep.push_repeatable(finding, d.span);
     }
 
     if game.encoding == pgnkit::pgn::Encoding::Cp1252 {
@@ -870,7 +768,11 @@ pub fn validate_game_with<C: Visitor>(
     }
 
     if opts.tag_checks {
-        for p in check_tags(&values, opts.messages) {
+        // The players last: a game of a tournament whose players are nobody.
+        for p in check_tags(&values)
+            .into_iter()
+            .chain(player_problems(&values))
+        {
             push_tag_problem(&mut rep, p);
         }
     }
@@ -878,34 +780,18 @@ pub fn validate_game_with<C: Visitor>(
     let prepared = match walk::prepare(game, opts.lang) {
         Ok(p) => p,
         Err(SetupError::UnsupportedVariant { name, span }) => {
-            let message = localized!(
-                rep.locale,
-                "variant \"{name}\" is not supported: only standard chess and Chess960 are replayed",
-                "la variante \"{name}\" n'est pas prise en charge : seuls les échecs classiques et Chess960 sont rejoués"
-            );
-            rep.push(ProblemKind::UnsupportedVariant, span, message);
+            rep.push(Finding::UnsupportedVariant { name: name.clone() }, span);
             report.variant = Some(name);
             return (finish(report, rep, None, opts), None);
         }
         Err(SetupError::InvalidFen { problems, span }) => {
-            let message = localized!(
-                rep.locale,
-                "the FEN tag is not a legal position: {}",
-                "la balise FEN ne décrit pas une position légale : {}",
-                problems
-                    .iter()
-                    .map(|p| p.explain(rep.locale))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            );
-            rep.push(ProblemKind::InvalidFen, span, message);
+            rep.push(Finding::InvalidFen { problems }, span);
             return (finish(report, rep, None, opts), None);
         }
     };
     if let Some(repair) = prepared.repair {
-        let locale = rep.locale;
         rep.note(ProblemKind::FenClockRepaired, tag_span(game, "FEN"), || {
-            repair.explain(locale)
+            Finding::FenClockRepaired(repair)
         });
     }
     if prepared.variant == walk::Variant::Chess960 {
@@ -916,26 +802,15 @@ pub fn validate_game_with<C: Visitor>(
     report.lang_confidence = choice.confidence;
     report.lang_equivalents = choice.equivalents.iter().collect();
     if choice.guessed_among.len() > 1 {
-        let name = |l: Language| match rep.locale {
-            Locale::En => l.name(),
-            Locale::Fr => crate::messages::french_language_name(l),
-        };
-        let names: Vec<&str> = choice.guessed_among.iter().map(|l| name(*l)).collect();
         let first_move = game
             .main_line()
             .next()
             .map_or(Span::default(), |(t, _)| t.span);
-        let message = localized!(
-            rep.locale,
-            "the moves replay legally with the piece letters of several languages ({}); read as {}",
-            "les coups se rejouent légalement avec les lettres de pièces de plusieurs langues ({}) ; lus en notation {}",
-            names.join(", "),
-            match rep.locale {
-                Locale::En => choice.lang.name(),
-                Locale::Fr => crate::messages::french_notation_adjective(choice.lang),
-            }
-        );
-        rep.push(ProblemKind::LanguageGuessed, first_move, message);
+        let finding = Finding::LanguageGuessed {
+            among: choice.guessed_among.clone(),
+            chosen: choice.lang,
+        };
+        rep.push(finding, first_move);
     }
 
     let fingerprint = opts
@@ -964,13 +839,8 @@ pub fn validate_game_with<C: Visitor>(
     {
         let offset = game.offset + u64::from(d.span.start);
         if !rep.problems.iter().any(|p| p.offset == offset) {
-            let text = shown_token(game.bytes(d.span));
-            let message = localized!(
-                rep.locale,
-                "cannot read \"{text}\" as a move or any other PGN token",
-                "impossible de lire \"{text}\" comme un coup ou un autre élément PGN"
-            );
-            rep.push(ProblemKind::Syntax, d.span, message);
+            let token = shown_token(game.bytes(d.span));
+            rep.push(Finding::UnreadableText { token }, d.span);
         }
     }
     report.variation_moves = walk.variation_moves;
@@ -981,21 +851,16 @@ pub fn validate_game_with<C: Visitor>(
             .iter_mut()
             .rev()
             .find(|p| p.severity == Severity::Error && !p.in_variation && p.ply.is_some())
+            && let Finding::Move { unchecked, .. } = &mut p.finding
         {
-            let n = u64::from(walk.unchecked);
-            let s = plural(rep.locale, n);
-            p.message.push_str(&localized!(
-                rep.locale,
-                " ({n} later move{s} of the main line left unchecked)",
-                " ({n} coup{s} suivant{s} de la ligne principale non vérifié{s})"
-            ));
+            *unchecked = walk.unchecked;
         }
     }
     report.plies = walk.state.ply();
     // PlyCount counts the half-moves of the whole game: only a game replayed to its end can be compared.
     if opts.tag_checks
         && !walk.main_stopped
-        && let Some(p) = check_ply_count(&values, report.plies, opts.messages)
+        && let Some(p) = check_ply_count(&values, report.plies)
     {
         push_tag_problem(&mut rep, p);
     }
@@ -1022,11 +887,12 @@ fn push_tag_problem(rep: &mut Reporter<'_, '_>, p: TagProblem) {
         |t| t.span,
     );
     let span = p.tag.map_or(first, |i| game.tags[i].span);
-    if p.kind.severity() == Severity::Note {
-        rep.note(p.kind, span, || p.message);
+    let kind = p.finding.kind();
+    if kind.severity() == Severity::Note {
+        rep.note(kind, span, || p.finding);
     } else {
         let whole_game = p.tag.is_none();
-        let pushed = rep.push(p.kind, span, p.message);
+        let pushed = rep.push(p.finding, span);
         if whole_game {
             // About the game, not a line of it: shown on one line.
             pushed.source_line.clear();
@@ -1037,18 +903,14 @@ fn push_tag_problem(rep: &mut Reporter<'_, '_>, p: TagProblem) {
 /// Notes the tag values and comments that are not UTF-8 (read as Windows-1252), naming the first.
 fn note_legacy_text(rep: &mut Reporter<'_, '_>) {
     let game = rep.game;
-    let locale = rep.locale;
     for tag in &game.tags {
         let raw = game.bytes(tag.value);
         if game.field_encoding(raw) == Encoding::Cp1252 {
             rep.note(ProblemKind::Windows1252Text, tag.span, || {
-                localized!(
-                    locale,
-                    "the {} tag is not UTF-8: read as Windows-1252 (\"{}\")",
-                    "la balise {} n'est pas en UTF-8 : lue en Windows-1252 (\"{}\")",
-                    game.tag_name(tag),
-                    game.tag_value(tag)
-                )
+                Finding::NotUtf8Tag {
+                    name: game.tag_name(tag).to_owned(),
+                    value: game.tag_value(tag).into_owned(),
+                }
             });
         }
     }
@@ -1057,11 +919,7 @@ fn note_legacy_text(rep: &mut Reporter<'_, '_>) {
             && game.field_encoding(game.comment_bytes(token.span)) == Encoding::Cp1252
         {
             rep.note(ProblemKind::Windows1252Text, token.span, || {
-                localized!(
-                    locale,
-                    "a comment is not UTF-8: read as Windows-1252",
-                    "un commentaire n'est pas en UTF-8 : lu en Windows-1252"
-                )
+                Finding::NotUtf8Comment
             });
         }
     }
@@ -1092,7 +950,6 @@ fn finish(
     opts: &ValidateOptions,
 ) -> GameReport {
     let game = rep.game;
-    let locale = rep.locale;
     let marker_span = game
         .tokens
         .iter()
@@ -1115,17 +972,11 @@ fn finish(
         && !tag_text.is_empty()
         && tag_result != Some(marker)
     {
-        rep.push(
-            ProblemKind::ResultMismatch,
-            span,
-            localized!(
-                locale,
-                "the game ends with {} but its Result tag says {}",
-                "la partie se termine par {} mais sa balise Result dit {}",
-                marker.as_str(),
-                report.result
-            ),
-        );
+        let finding = Finding::ResultMismatch {
+            marker,
+            tag: report.result.clone(),
+        };
+        rep.push(finding, span);
     }
     // The result the game claims: the tag, else the marker.
     let claimed = if tag_text.is_empty() {
@@ -1148,26 +999,12 @@ fn finish(
             let next = game.main_line().nth(ended.ply as usize);
             let span = next.map_or(at_end, |(t, _)| t.span);
             let move_text = next.map(|(_, mt)| shown_token(game.san(mt)));
-            let p = rep.push(
-                ProblemKind::MovesAfterAutomaticDraw,
-                span,
-                {
-                    let more = state.ply() - ended.ply;
-                    let ply = ended.ply;
-                    let rule = ended.what.explain(locale);
-                    let (was, s) = match (locale, more) {
-                        (Locale::En, 1) => (" was", ""),
-                        (Locale::En, _) => ("s were", "s"),
-                        (Locale::Fr, 1) => ("", ""),
-                        (Locale::Fr, _) => ("s", "s"),
-                    };
-                    localized!(
-                        locale,
-                        "the game was drawn by the {rule} after half-move {ply} (FIDE 9.6 / 5.2.2); {more} more half-move{was} played on",
-                        "la partie était nulle par {rule} après le demi-coup {ply} (FIDE 9.6 / 5.2.2) ; {more} demi-coup{s} joué{was} ensuite"
-                    )
-                },
-            );
+            let finding = Finding::MovesAfterAutomaticDraw {
+                rule: ended.what,
+                ply: ended.ply,
+                more: state.ply() - ended.ply,
+            };
+            let p = rep.push(finding, span);
             p.ply = Some(ended.ply + 1);
             p.move_text = move_text;
         }
@@ -1183,65 +1020,37 @@ fn finish(
                     && (claimed == GameResult::Draw || decisive_for.is_some())
                     && claimed != expected
                 {
-                    rep.push(
-                        ProblemKind::ResultContradictsBoard,
-                        at_end,
-                        localized!(
-                            locale,
-                            "{} is checkmated, so the result must be {expected}, not {claimed}",
-                            "{} sont mat, le résultat doit donc être {expected}, pas {claimed}",
-                            side_name(locale, !winner)
-                        ),
-                    );
+                    let finding = Finding::CheckmateContradicted {
+                        loser: !winner,
+                        expected,
+                        claimed,
+                    };
+                    rep.push(finding, at_end);
                 }
             }
             Some(t) if let Some(claimed) = claimed.filter(|_| decisive_for.is_some()) => {
-                rep.push(
-                    ProblemKind::ResultContradictsBoard,
-                    at_end,
-                    localized!(
-                        locale,
-                        "the final position is a draw by {}, so the result must be 1/2-1/2, not {claimed}",
-                        "la position finale est nulle par {}, le résultat doit donc être 1/2-1/2, pas {claimed}",
-                        t.explain(locale)
-                    ),
-                );
+                let finding = Finding::DrawContradicted {
+                    termination: t,
+                    claimed,
+                };
+                rep.push(finding, at_end);
             }
             _ => {
                 if let (Some(winner), Some(claimed)) = (decisive_for, claimed)
                     && pos.has_insufficient_material(winner)
                 {
-                    // FIDE 6.9 is about the flag: a loss on time against a side that cannot mate is a draw.
-                    // A resignation stands whatever the material.
-                    let side = side_name(locale, winner);
-                    let message = if lost_on_time(game) {
-                        localized!(
-                            locale,
-                            "{claimed} says {side} won on time, but {side} cannot checkmate by any series of legal moves: the game is drawn (FIDE 6.9)",
-                            "{claimed} dit que {side} ont gagné au temps, mais {side} ne peuvent mater par aucune suite de coups légaux : la partie est nulle (FIDE 6.9)"
-                        )
-                    } else {
-                        localized!(
-                            locale,
-                            "{claimed} is a win for {side}, who cannot checkmate by any series of legal moves: a resignation stands, but a loss on time would be a draw (FIDE 6.9)",
-                            "{claimed} est une victoire pour {side}, qui ne peuvent mater par aucune suite de coups légaux : un abandon reste valable, mais une perte au temps serait nulle (FIDE 6.9)"
-                        )
+                    let finding = Finding::WinWithoutMatingMaterial {
+                        claimed,
+                        winner,
+                        on_time: lost_on_time(game),
                     };
-                    rep.push(ProblemKind::WinWithoutMatingMaterial, at_end, message);
+                    rep.push(finding, at_end);
                 }
             }
         }
     }
     if claimed == Some(GameResult::Unknown) && opts.finished {
-        rep.push(
-            ProblemKind::UnfinishedGame,
-            at_end,
-            localized!(
-                locale,
-                "the game is unfinished (*) in a file said to be finished",
-                "la partie est inachevée (*) dans un fichier annoncé comme terminé"
-            ),
-        );
+        rep.push(Finding::UnfinishedGame, at_end);
     }
     report.problems = rep.into_problems();
     report.valid = !report
@@ -1304,8 +1113,8 @@ mod tests {
         let seen: Vec<(String, u64, u64, u64)> = report
             .problems
             .iter()
-            .filter(|p| p.kind == ProblemKind::Syntax)
-            .map(|p| (p.message.clone(), p.line, p.column, p.times()))
+            .filter(|p| p.kind() == ProblemKind::Syntax)
+            .map(|p| (p.message(Locale::En), p.line, p.column, p.times()))
             .collect();
         let end = "')' without an open variation".to_string();
         let nag = "NAG must be '$' followed by 0 to 255".to_string();

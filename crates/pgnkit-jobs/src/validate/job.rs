@@ -82,7 +82,9 @@ impl Job for ValidateJob {
                 for report in &games[first..] {
                     // A record that cannot be written is an empty line, nothing half-written.
                     let start = records.len();
-                    if serde_json::to_writer(&mut records, report).is_err() {
+                    if serde_json::to_writer(&mut records, &report.record(self.opts.messages))
+                        .is_err()
+                    {
                         records.truncate(start);
                     }
                     records.push(b'\n');
@@ -119,7 +121,9 @@ impl Job for ValidateJob {
             if let Some(records) = rewritten.as_mut() {
                 if added {
                     let start = records.len();
-                    if serde_json::to_writer(&mut *records, report).is_err() {
+                    if serde_json::to_writer(&mut *records, &report.record(self.opts.messages))
+                        .is_err()
+                    {
                         records.truncate(start);
                     }
                     records.push(b'\n');

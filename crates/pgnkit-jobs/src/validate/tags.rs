@@ -2,7 +2,7 @@
 //! (Edwards 1994, 8.1), `SetUp` and `Variant "Chess960"` with their `FEN`, ratings, ECO codes, dates not in
 //! the future, and `PlyCount` against the moves replayed.
 //!
-//! Every message is built here, one `format!` per check, so that they can be translated in one place.
+//! Each check says what it found as a [`Finding`] (the tag and its value); the words are the finding's.
 
 use std::sync::OnceLock;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -10,16 +10,20 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use pgnkit::pgn::{GameResult, SEVEN_TAG_ROSTER, roster_index};
 use pgnkit::walk::{Variant, variant_of};
 
-use super::report::ProblemKind;
-use crate::localized;
-use crate::messages::Locale;
+use super::report::{CheckedTag, Finding, ProblemKind};
 
 /// A tag problem and the index of the tag it concerns (`None` for a missing tag: located at the game start).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TagProblem {
-    pub kind: ProblemKind,
     pub tag: Option<usize>,
-    pub message: String,
+    pub finding: Finding,
+}
+
+impl TagProblem {
+    /// The kind of problem, from what was found.
+    pub fn kind(&self) -> ProblemKind {
+        self.finding.kind()
+    }
 }
 
 /// The year, month and day of a date `YYYY.MM.DD` (`None` for a part written with `?`: `2024.??.??`), or
@@ -181,17 +185,14 @@ pub fn is_checked_tag(name: &[u8]) -> bool {
 }
 
 /// Checks the tags of one game, given as (name, value) in file order (names as the file has them: bytes).
-/// Only the values of the Seven Tag Roster and of [`is_checked_tag`]'s tags are read.
-pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)], locale: Locale) -> Vec<TagProblem> {
-    check_tags_until(tags, CivilDate::latest_plausible(), locale)
+/// Only the values of the Seven Tag Roster and of [`is_checked_tag`]'s tags are read. Whether the players
+/// are players is the tournament's question ([`super::tournament::player_problems`]).
+pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
+    check_tags_until(tags, CivilDate::latest_plausible())
 }
 
 /// [`check_tags`], with dates after `latest` called future.
-pub fn check_tags_until<V: AsRef<str>>(
-    tags: &[(&[u8], V)],
-    latest: CivilDate,
-    locale: Locale,
-) -> Vec<TagProblem> {
+pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -> Vec<TagProblem> {
     let mut problems = Vec::new();
     // The tags the checks below look up, found in one pass (each game's tags are checked).
     let mut roster_seen = 0u8;
@@ -218,24 +219,14 @@ pub fn check_tags_until<V: AsRef<str>>(
         .collect();
     if !missing.is_empty() {
         problems.push(TagProblem {
-            kind: ProblemKind::MissingTag,
             tag: None,
-            message: {
-                let s = if missing.len() == 1 { "" } else { "s" };
-                let missing = missing.join(", ");
-                localized!(
-                    locale,
-                    "missing Seven Tag Roster tag{s}: {missing}",
-                    "balise{s} du Seven Tag Roster manquante{s} : {missing}"
-                )
-            },
+            finding: Finding::MissingTags { missing },
         });
     }
-    let mut push = |kind, tag, message| {
+    let mut push = |tag, finding| {
         problems.push(TagProblem {
-            kind,
             tag: Some(tag),
-            message,
+            finding,
         })
     };
     // In file order, so that the problems come out in the order of their tags.
@@ -246,95 +237,40 @@ pub fn check_tags_until<V: AsRef<str>>(
             // know it: only Date must be spelled `????.??.??`.
             b"EventDate" if matches!(value.trim(), "" | "?") => {}
             b"Date" | b"EventDate" => {
-                let name = if *name == b"Date" {
-                    "Date"
+                let tag = if *name == b"Date" {
+                    CheckedTag::Date
                 } else {
-                    "EventDate"
+                    CheckedTag::EventDate
                 };
+                // The value is copied only into a finding: every game has a Date.
                 let parts = date_parts(value);
                 if parts.is_none() {
-                    push(
-                        ProblemKind::MalformedTag,
-                        i,
-                        localized!(
-                            locale,
-                            "{name} \"{value}\" is not YYYY.MM.DD (use ?? for unknown parts, e.g. 2024.??.??)",
-                            "{name} \"{value}\" n'est pas de la forme AAAA.MM.JJ (?? pour une partie inconnue, par exemple 2024.??.??)"
-                        ),
-                    );
+                    push(i, malformed(tag, value));
                 } else if parts.is_some_and(|parts| parts_after(parts, latest)) {
-                    push(
-                        ProblemKind::FutureDate,
-                        i,
-                        localized!(
-                            locale,
-                            "{name} \"{value}\" is in the future",
-                            "{name} \"{value}\" est dans le futur"
-                        ),
-                    );
+                    let value = value.to_owned();
+                    push(i, Finding::FutureDate { tag, value });
                 }
             }
-            b"Round" if !is_valid_round(value) => push(
-                ProblemKind::MalformedTag,
-                i,
-                localized!(
-                    locale,
-                    "Round \"{value}\" is not a number like 5 or 5.2, '?' or '-'",
-                    "Round \"{value}\" n'est ni un numéro comme 5 ou 5.2, ni '?', ni '-'"
-                ),
-            ),
+            b"Round" if !is_valid_round(value) => push(i, malformed(CheckedTag::Round, value)),
             b"Result" if spelled_draw(value) => push(
-                ProblemKind::ResultSpelling,
                 i,
-                localized!(
-                    locale,
-                    "Result \"{value}\" read as 1/2-1/2",
-                    "Result \"{value}\" lu comme 1/2-1/2"
-                ),
+                Finding::DrawTagSpelling {
+                    value: value.to_owned(),
+                },
             ),
-            b"Result" if !is_valid_result(value) => push(
-                ProblemKind::MalformedTag,
-                i,
-                localized!(
-                    locale,
-                    "Result \"{value}\" is not one of 1-0, 0-1, 1/2-1/2, *",
-                    "Result \"{value}\" n'est pas l'un de 1-0, 0-1, 1/2-1/2, *"
-                ),
-            ),
+            b"Result" if !is_valid_result(value) => push(i, malformed(CheckedTag::Result, value)),
             b"WhiteElo" | b"BlackElo" if !is_valid_rating(value) => {
-                let name = if *name == b"WhiteElo" {
-                    "WhiteElo"
+                let tag = if *name == b"WhiteElo" {
+                    CheckedTag::WhiteElo
                 } else {
-                    "BlackElo"
+                    CheckedTag::BlackElo
                 };
-                push(
-                    ProblemKind::MalformedTag,
-                    i,
-                    localized!(
-                        locale,
-                        "{name} \"{value}\" is not a rating: a number, or ? when unknown",
-                        "{name} \"{value}\" n'est pas un classement Elo : un nombre, ou ? s'il est inconnu"
-                    ),
-                );
+                push(i, malformed(tag, value));
             }
-            b"ECO" if !is_valid_eco(value) => push(
-                ProblemKind::MalformedTag,
-                i,
-                localized!(
-                    locale,
-                    "ECO \"{value}\" is not a code from A00 to E99, or ? when unknown",
-                    "ECO \"{value}\" n'est pas un code de A00 à E99, ou ? s'il est inconnu"
-                ),
-            ),
-            b"PlyCount" if parse_ply_count(value).is_err() => push(
-                ProblemKind::MalformedTag,
-                i,
-                localized!(
-                    locale,
-                    "PlyCount \"{value}\" is not a number of half-moves",
-                    "PlyCount \"{value}\" n'est pas un nombre de demi-coups"
-                ),
-            ),
+            b"ECO" if !is_valid_eco(value) => push(i, malformed(CheckedTag::Eco, value)),
+            b"PlyCount" if parse_ply_count(value).is_err() => {
+                push(i, malformed(CheckedTag::PlyCount, value));
+            }
             _ => {}
         }
     }
@@ -342,33 +278,24 @@ pub fn check_tags_until<V: AsRef<str>>(
         && tags[i].1.as_ref() == "1"
         && !has_fen
     {
-        push(
-            ProblemKind::SetupWithoutFen,
-            i,
-            localized!(
-                locale,
-                "SetUp \"1\" says the game starts from a position, but there is no FEN tag",
-                "SetUp \"1\" dit que la partie part d'une position, mais il n'y a pas de balise FEN"
-            ),
-        );
+        push(i, Finding::SetupWithoutFen);
     }
     if let Some(i) = variant
         && variant_of(Some(tags[i].1.as_ref())) == Ok(Variant::Chess960)
         && !has_fen
     {
-        push(
-            ProblemKind::Chess960WithoutFen,
-            i,
-            localized!(
-                locale,
-                "Variant \"{}\" without a FEN tag: replayed from the standard start position (Chess960 position 518)",
-                "Variant \"{}\" sans balise FEN : rejouée depuis la position de départ classique (position Chess960 n° 518)",
-                tags[i].1.as_ref()
-            ),
-        );
+        let value = tags[i].1.as_ref().to_owned();
+        push(i, Finding::Chess960WithoutFen { value });
     }
-    problems.extend(super::tournament::player_problems(tags, locale));
     problems
+}
+
+/// A tag value not in its standard form.
+fn malformed(tag: CheckedTag, value: &str) -> Finding {
+    Finding::MalformedTag {
+        tag,
+        value: value.to_owned(),
+    }
 }
 
 /// A PlyCount value: `Ok(None)` when unknown (empty, `?`, `-`), `Ok(Some(n))` for a number, `Err` otherwise.
@@ -386,24 +313,15 @@ fn parse_ply_count(value: &str) -> Result<Option<u32>, ()> {
 
 /// The PlyCount tag against the main-line half-moves of a game that replayed to its end (`plies`): a problem
 /// when the tag is a number that differs. Given the tags as [`check_tags`] is.
-pub fn check_ply_count<V: AsRef<str>>(
-    tags: &[(&[u8], V)],
-    plies: u32,
-    locale: Locale,
-) -> Option<TagProblem> {
+pub fn check_ply_count<V: AsRef<str>>(tags: &[(&[u8], V)], plies: u32) -> Option<TagProblem> {
     let i = tags.iter().position(|(n, _)| *n == b"PlyCount")?;
     let value = tags[i].1.as_ref();
     let count = parse_ply_count(value).ok().flatten()?;
     (count != plies).then(|| TagProblem {
-        kind: ProblemKind::PlyCountMismatch,
         tag: Some(i),
-        message: {
-            let s = crate::messages::plural(locale, u64::from(plies));
-            localized!(
-                locale,
-                "PlyCount \"{value}\" disagrees with the main line, which has {plies} half-move{s}",
-                "PlyCount \"{value}\" ne correspond pas à la ligne principale, qui a {plies} demi-coup{s}"
-            )
+        finding: Finding::PlyCountMismatch {
+            value: value.to_owned(),
+            plies,
         },
     })
 }
@@ -434,9 +352,9 @@ mod tests {
     fn missing_roster_tags_and_setup_tags_are_found_wherever_the_tags_stand() {
         let kinds = |tags: &[(&str, &str)]| -> Vec<(ProblemKind, Option<usize>, String)> {
             let tags: Vec<(&[u8], &str)> = tags.iter().map(|(n, v)| (n.as_bytes(), *v)).collect();
-            check_tags(&tags, Locale::En)
+            check_tags(&tags)
                 .into_iter()
-                .map(|p| (p.kind, p.tag, p.message))
+                .map(|p| (p.kind(), p.tag, p.finding.to_string()))
                 .collect()
         };
         let roster = [
@@ -518,32 +436,30 @@ mod tests {
             ("SetUp", "1"),
         ];
         let tags: Vec<(&[u8], &str)> = tags.iter().map(|(n, v)| (n.as_bytes(), *v)).collect();
-        let problems = check_tags(&tags, Locale::En);
-        let kinds: Vec<ProblemKind> = problems.iter().map(|p| p.kind).collect();
-        // No Black tag in a game of a tournament: no one to rank on that side either.
+        let problems = check_tags(&tags);
+        let kinds: Vec<ProblemKind> = problems.iter().map(|p| p.kind()).collect();
         assert_eq!(
             kinds,
             vec![
                 ProblemKind::MissingTag,
                 ProblemKind::MalformedTag,
                 ProblemKind::SetupWithoutFen,
-                ProblemKind::UnknownPlayer
             ]
         );
-        assert_eq!(problems[0].message, "missing Seven Tag Roster tag: Black");
+        assert_eq!(
+            problems[0].finding.to_string(),
+            "missing Seven Tag Roster tag: Black"
+        );
         assert_eq!(problems[1].tag, Some(2));
         let none: Vec<(&[u8], &str)> = Vec::new();
-        let problems = check_tags(&none, Locale::En);
+        let problems = check_tags(&none);
         assert_eq!(problems.len(), 1, "one problem for all seven");
         assert_eq!(
-            problems[0].message,
+            problems[0].finding.to_string(),
             "missing Seven Tag Roster tags: Event, Site, Date, Round, White, Black, Result"
         );
         let draw = [(&b"Result"[..], "1/2")];
-        let kinds: Vec<ProblemKind> = check_tags(&draw, Locale::En)
-            .iter()
-            .map(|p| p.kind)
-            .collect();
+        let kinds: Vec<ProblemKind> = check_tags(&draw).iter().map(|p| p.kind()).collect();
         assert!(kinds.contains(&ProblemKind::ResultSpelling));
         assert!(!kinds.contains(&ProblemKind::MalformedTag));
     }
@@ -575,9 +491,9 @@ mod tests {
     };
 
     fn kinds(extra: &[(&str, &str)]) -> Vec<(ProblemKind, Option<usize>)> {
-        check_tags_until(&with_roster(extra), TODAY, Locale::En)
+        check_tags_until(&with_roster(extra), TODAY)
             .into_iter()
-            .map(|p| (p.kind, p.tag))
+            .map(|p| (p.kind(), p.tag))
             .collect()
     }
 
@@ -615,10 +531,13 @@ mod tests {
         );
         let mut tags = with_roster(&[]);
         tags[2].1 = "2052.05.17";
-        let problems = check_tags_until(&tags, TODAY, Locale::En);
+        let problems = check_tags_until(&tags, TODAY);
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].kind, ProblemKind::FutureDate);
-        assert_eq!(problems[0].message, "Date \"2052.05.17\" is in the future");
+        assert_eq!(problems[0].kind(), ProblemKind::FutureDate);
+        assert_eq!(
+            problems[0].finding.to_string(),
+            "Date \"2052.05.17\" is in the future"
+        );
         assert!(kinds(&[("EventDate", "2024.??.??")]).is_empty());
     }
 
@@ -634,7 +553,7 @@ mod tests {
         let mut tags = with_roster(&[]);
         tags[2].1 = "?";
         assert_eq!(
-            check_tags_until(&tags, TODAY, Locale::En)[0].kind,
+            check_tags_until(&tags, TODAY)[0].kind(),
             ProblemKind::MalformedTag,
             "Date is a roster tag: `????.??.??` when unknown"
         );
@@ -652,11 +571,11 @@ mod tests {
         for bad in ["2450?", "abc", "24 50", "2450.5", "-1"] {
             assert!(!is_valid_rating(bad), "{bad:?}");
         }
-        let problems = check_tags_until(&with_roster(&[("BlackElo", "n/a")]), TODAY, Locale::En);
+        let problems = check_tags_until(&with_roster(&[("BlackElo", "n/a")]), TODAY);
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].kind, ProblemKind::MalformedTag);
+        assert_eq!(problems[0].kind(), ProblemKind::MalformedTag);
         assert_eq!(
-            problems[0].message,
+            problems[0].finding.to_string(),
             "BlackElo \"n/a\" is not a rating: a number, or ? when unknown"
         );
     }
@@ -704,23 +623,23 @@ mod tests {
     #[test]
     fn ply_count_against_the_moves() {
         let tags = with_roster(&[("PlyCount", "81")]);
-        assert_eq!(check_ply_count(&tags, 81, Locale::En), None);
-        let problem = check_ply_count(&tags, 80, Locale::En).expect("80 is not 81");
-        assert_eq!(problem.kind, ProblemKind::PlyCountMismatch);
+        assert_eq!(check_ply_count(&tags, 81), None);
+        let problem = check_ply_count(&tags, 80).expect("80 is not 81");
+        assert_eq!(problem.kind(), ProblemKind::PlyCountMismatch);
         assert_eq!(problem.tag, Some(7));
         assert_eq!(
-            problem.message,
+            problem.finding.to_string(),
             "PlyCount \"81\" disagrees with the main line, which has 80 half-moves"
         );
         for unknown in ["?", "", "-"] {
             let tags = with_roster(&[("PlyCount", unknown)]);
-            assert_eq!(check_ply_count(&tags, 80, Locale::En), None, "{unknown:?}");
+            assert_eq!(check_ply_count(&tags, 80), None, "{unknown:?}");
             assert!(kinds(&[("PlyCount", unknown)]).is_empty());
         }
-        assert_eq!(check_ply_count(&with_roster(&[]), 80, Locale::En), None);
+        assert_eq!(check_ply_count(&with_roster(&[]), 80), None);
         let huge = with_roster(&[("PlyCount", "99999999999999999999")]);
         assert!(
-            check_ply_count(&huge, 80, Locale::En).is_some(),
+            check_ply_count(&huge, 80).is_some(),
             "too large is still wrong"
         );
         assert_eq!(
@@ -728,7 +647,7 @@ mod tests {
             vec![(ProblemKind::MalformedTag, Some(7))]
         );
         assert_eq!(
-            check_ply_count(&with_roster(&[("PlyCount", "eighty")]), 80, Locale::En),
+            check_ply_count(&with_roster(&[("PlyCount", "eighty")]), 80),
             None
         );
     }

@@ -10,9 +10,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 
-use super::report::{GameReport, Problem, ProblemKind, TagText};
+use pgnkit::core::Color;
+
+use super::report::{EarlierGame, Finding, GameReport, Problem, RoundGaps, TagText};
 use super::tags::TagProblem;
-use crate::localized;
 use crate::messages::Locale;
 
 /// How many games of a run duplicate, round and round-numbering tracking follow by default before they stop
@@ -34,10 +35,6 @@ impl Default for Limit {
         Limit(DEFAULT_TRACKED_GAMES)
     }
 }
-
-/// Most ranges of rounds a round-numbering message lists (hostile rounds `1`, `3`, `5`... would otherwise make
-/// a message as long as the input).
-const MAX_RANGES_SHOWN: usize = 8;
 
 /// Keys here are already 64-bit hashes (or hashed once into one): mixing them again with SipHash is wasted
 /// work on a path that runs once per game.
@@ -177,8 +174,6 @@ pub struct Tournament {
     /// Set once the limit is reached: the checks above stop, and round numbering is no longer reported
     /// (rounds not recorded would look missing).
     pub saturated: bool,
-    /// The language of the messages.
-    locale: Locale,
 }
 
 /// Empty, `?` or `-`: a tag that says nothing.
@@ -219,7 +214,7 @@ pub fn not_a_pairing(white: &str, black: &str) -> Option<NotAPairing> {
 /// names nobody (`unknown_player`, at its tag, or at the game's start when the tag is missing), or the same
 /// player on both sides (`player_against_self`, at the Black tag). Tags given as [`super::tags::check_tags`]
 /// takes them.
-pub fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)], locale: Locale) -> Vec<TagProblem> {
+pub fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
     let find = |name: &[u8]| {
         tags.iter()
             .position(|(n, _)| *n == name)
@@ -230,38 +225,25 @@ pub fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)], locale: Locale) -> Ve
     }
     let (white, black) = (find(b"White"), find(b"Black"));
     let mut problems = Vec::new();
-    for (name, side) in [("White", white), ("Black", black)] {
-        let message = match side {
-            None => localized!(
-                locale,
-                "no {name} tag: the game names no player on that side and counts in no standings",
-                "pas de balise {name} : la partie ne nomme aucun joueur de ce côté et ne compte dans aucun classement"
-            ),
-            Some((_, value)) if names_nobody(value) => localized!(
-                locale,
-                "{name} \"{value}\" names no player: the game counts in no standings",
-                "{name} \"{value}\" ne nomme aucun joueur : la partie ne compte dans aucun classement"
-            ),
+    for (color, side) in [(Color::White, white), (Color::Black, black)] {
+        let value = match side {
+            None => None,
+            Some((_, value)) if names_nobody(value) => Some(value.to_owned()),
             Some(_) => continue,
         };
         problems.push(TagProblem {
-            kind: ProblemKind::UnknownPlayer,
             tag: side.map(|(i, _)| i),
-            message,
+            finding: Finding::UnknownPlayer { side: color, value },
         });
     }
     if let (Some((_, w)), Some((i, b))) = (white, black)
         && not_a_pairing(w, b) == Some(NotAPairing::AgainstSelf)
     {
-        let player = b.trim();
         problems.push(TagProblem {
-            kind: ProblemKind::PlayerAgainstSelf,
             tag: Some(i),
-            message: localized!(
-                locale,
-                "White and Black are the same player, \"{player}\": the game counts in no standings",
-                "White et Black sont le même joueur, \"{player}\" : la partie ne compte dans aucun classement"
-            ),
+            finding: Finding::PlayerAgainstSelf {
+                player: b.trim().to_owned(),
+            },
         });
     }
     problems
@@ -285,12 +267,11 @@ impl Tournament {
         Tournament::default()
     }
 
-    /// [`Tournament::new`], with its messages in `locale`.
+    /// [`Tournament::new`]: its findings carry no words (they are worded when shown, in the language asked
+    /// for then), so `locale` changes nothing; kept for the callers that still give one.
     pub fn new_in(locale: Locale) -> Tournament {
-        Tournament {
-            locale,
-            ..Tournament::default()
-        }
+        let _ = locale;
+        Tournament::default()
     }
 
     /// These checks, tracking at most `games` games (at least 1, at most [`MAX_TRACKED_GAMES`]) instead of
@@ -340,18 +321,11 @@ impl Tournament {
         At(at.0 + u64::from(ordinal - first))
     }
 
-    /// "game 3" in the same file, "game 3 of round5.pgn" in another.
-    fn describe(&self, at: At, file: usize) -> String {
-        let game = at.game();
-        if at.file() == file {
-            localized!(self.locale, "game {game}", "la partie {game}")
-        } else {
-            let other = &self.files[at.file()];
-            localized!(
-                self.locale,
-                "game {game} of {other}",
-                "la partie {game} de {other}"
-            )
+    /// The game at `at`, as a warning about a game of file `file` names it: its file only when another.
+    fn earlier(&self, at: At, file: usize) -> EarlierGame {
+        EarlierGame {
+            game: at.game(),
+            file: (at.file() != file).then(|| self.files[at.file()].clone()),
         }
     }
 
@@ -373,17 +347,12 @@ impl Tournament {
             match self.seen.get(&Key::new(report.fingerprint)) {
                 Some(&first) => {
                     duplicate = true;
-                    let message = localized!(
-                        self.locale,
-                        "same players and same moves as {} ({} – {})",
-                        "mêmes joueurs et mêmes coups que {} ({} – {})",
-                        self.describe(self.at(first), file),
-                        report.white,
-                        report.black
-                    );
-                    report
-                        .problems
-                        .push(game_level(report, ProblemKind::DuplicateGame, message));
+                    let finding = Finding::DuplicateGame {
+                        earlier: self.earlier(self.at(first), file),
+                        white: report.white.clone(),
+                        black: report.black.clone(),
+                    };
+                    report.problems.push(game_level(report, finding));
                 }
                 None => {
                     self.seen.insert(Key::new(report.fingerprint), ordinal);
@@ -447,17 +416,12 @@ impl Tournament {
             let key = Key::new(h.finish());
             match self.rounds.get(&key) {
                 Some(&(other, met)) if other != ordinal && met != opponent => {
-                    let message = localized!(
-                        self.locale,
-                        "{player} also plays {} in round {number}",
-                        "{player} joue aussi {} à la ronde {number}",
-                        self.describe(self.at(other), file)
-                    );
-                    report.problems.push(game_level(
-                        report,
-                        ProblemKind::PlayerTwiceInRound,
-                        message,
-                    ));
+                    let finding = Finding::PlayerTwiceInRound {
+                        player: player.clone(),
+                        earlier: self.earlier(self.at(other), file),
+                        round: number,
+                    };
+                    report.problems.push(game_level(report, finding));
                 }
                 Some(_) => {}
                 None => {
@@ -506,7 +470,7 @@ impl Tournament {
         }
         let mut warnings = Vec::new();
         for t in &self.tournaments {
-            let Some((message, round)) = numbering(t, self.locale) else {
+            let Some((gaps, round)) = numbering(t) else {
                 continue;
             };
             let first = t.present[&round];
@@ -514,37 +478,20 @@ impl Tournament {
                 file: self.files[first.at.file()].clone(),
                 game: first.at.game(),
                 round: TagText::new(&round.to_string()),
-                problem: Problem::new(ProblemKind::RoundNumbering, first.line, 1, 0, message),
+                problem: Problem::new(Finding::RoundNumbering(Box::new(gaps)), first.line, 1, 0),
             });
         }
         warnings
     }
 }
 
-/// Ranges of consecutive numbers, written `1-4, 6`, at most [`MAX_RANGES_SHOWN`] of them (then `…`).
-fn ranges(numbers: impl Iterator<Item = (u64, u64)>) -> String {
-    let mut shown: Vec<String> = Vec::new();
-    for (i, (from, to)) in numbers.enumerate() {
-        if i == MAX_RANGES_SHOWN {
-            shown.push("…".into());
-            break;
-        }
-        shown.push(if from == to {
-            from.to_string()
-        } else {
-            format!("{from}-{to}")
-        });
-    }
-    shown.join(", ")
-}
-
-/// The round-numbering message of a tournament and the round it points at (the first after a gap, else round
+/// What the round-numbering warning of a tournament says and the round it points at (the first after a gap, else round
 /// 0), or `None` when its rounds follow each other from the lowest to the highest without a gap and none is 0.
 ///
 /// Rounds before the lowest present are not called missing: a run that holds only round 5 is one round's
 /// file, and a weekly collection (TWIC) picks up events in progress; a gap inside the rounds present, or a
 /// round 0, is wrong whatever part of the tournament the run holds.
-fn numbering(t: &Rounds, locale: Locale) -> Option<(String, u64)> {
+fn numbering(t: &Rounds) -> Option<(RoundGaps, u64)> {
     // Runs of consecutive present rounds: the gaps are between them.
     let mut runs: Vec<(u64, u64)> = Vec::new();
     for &n in t.present.keys() {
@@ -566,43 +513,21 @@ fn numbering(t: &Rounds, locale: Locale) -> Option<(String, u64)> {
     let missing = gaps
         .iter()
         .fold(0u64, |sum, &(from, to)| sum.saturating_add(to - from + 1));
-    let mut said = Vec::new();
-    if !gaps.is_empty() {
-        let s = if missing == 1 { "" } else { "s" };
-        let gaps = ranges(gaps.iter().copied());
-        said.push(localized!(
-            locale,
-            "round{s} {gaps} missing",
-            "ronde{s} {gaps} manquante{s}"
-        ));
-    }
-    if round_zero {
-        said.push(localized!(
-            locale,
-            "a round 0 (rounds count from 1)",
-            "une ronde 0 (les rondes se comptent à partir de 1)"
-        ));
-    }
-    let (event, year) = (&t.event, &t.year);
-    let site = if t.site.is_empty() { "?" } else { &t.site };
-    let said = said.join(localized!(locale, " and ", " et ").as_str());
-    let present = ranges(runs.iter().copied());
-    let message = localized!(
-        locale,
-        "{event} ({site}, {year}): {said}; rounds present: {present}",
-        "{event} ({site}, {year}) : {said} ; rondes présentes : {present}"
-    );
-    Some((message, pointed))
+    let tournament = (t.event.clone(), t.site.clone(), t.year.clone());
+    let gaps = RoundGaps::new(tournament, gaps, missing, round_zero, runs);
+    Some((gaps, pointed))
 }
 
 /// A warning about the whole game, located at its first line.
-fn game_level(report: &GameReport, kind: ProblemKind, message: String) -> Problem {
-    Problem::new(kind, report.line, 1, 0, message)
+fn game_level(report: &GameReport, finding: Finding) -> Problem {
+    Problem::new(finding, report.line, 1, 0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::messages::Explain;
+    use crate::validate::ProblemKind;
     use pgnkit::notation::Language;
     use pgnkit::walk::Confidence;
 
@@ -644,11 +569,11 @@ mod tests {
         }
     }
 
-    fn kinds_and_messages(report: &GameReport) -> Vec<(ProblemKind, &str)> {
+    fn kinds_and_messages(report: &GameReport) -> Vec<(ProblemKind, String)> {
         report
             .problems
             .iter()
-            .map(|p| (p.kind, p.message.as_str()))
+            .map(|p| (p.kind(), p.message(Locale::En)))
             .collect()
     }
 
@@ -697,7 +622,7 @@ mod tests {
             kinds_and_messages(&b),
             vec![(
                 ProblemKind::PlayerTwiceInRound,
-                "Ann also plays game 1 in round 4"
+                "Ann also plays game 1 in round 4".to_string()
             )]
         );
         // Round 5 is another round.
@@ -716,7 +641,7 @@ mod tests {
         // Game 1 copied: one duplicate_game, and no player said to play twice.
         let mut c = report(&file, 3, ("Cup", "2024", "1.1"), ("Ann", "Bob"), 11);
         assert!(t.check(&mut c));
-        let kinds: Vec<ProblemKind> = c.problems.iter().map(|p| p.kind).collect();
+        let kinds: Vec<ProblemKind> = c.problems.iter().map(|p| p.kind()).collect();
         assert_eq!(kinds, [ProblemKind::DuplicateGame]);
         // Nor are the players of a game that is no pairing (the tag checks say why).
         for players in [("Ann", "Ann"), ("?", "Ann"), ("Bob", "NN")] {
@@ -751,9 +676,9 @@ mod tests {
         );
         let problems = |tags: &[(&str, &str)]| {
             let tags: Vec<(&[u8], &str)> = tags.iter().map(|(n, v)| (n.as_bytes(), *v)).collect();
-            player_problems(&tags, Locale::En)
+            player_problems(&tags)
                 .into_iter()
-                .map(|p| (p.kind, p.tag, p.message))
+                .map(|p| (p.kind(), p.tag, p.finding.to_string()))
                 .collect::<Vec<_>>()
         };
         assert_eq!(
@@ -784,12 +709,10 @@ mod tests {
         // No tournament, no standings to leave it out of: nothing said.
         assert!(problems(&[("Event", "?"), ("White", "?"), ("Black", "?")]).is_empty());
         assert!(problems(&[("White", "Ann"), ("Black", "Ann")]).is_empty());
-        let french = player_problems(
-            &[(&b"Event"[..], "Open"), (b"White", "-"), (b"Black", "Bob")],
-            Locale::Fr,
-        );
+        let french =
+            player_problems(&[(&b"Event"[..], "Open"), (b"White", "-"), (b"Black", "Bob")]);
         assert_eq!(
-            french[0].message,
+            french[0].finding.explain(Locale::Fr),
             "White \"-\" ne nomme aucun joueur : la partie ne compte dans aucun classement"
         );
     }
@@ -823,7 +746,7 @@ mod tests {
             ] {
                 let mut r = report(&file, game, ev, players, moves);
                 t.check(&mut r);
-                found.extend(r.problems.iter().map(|p| p.kind));
+                found.extend(r.problems.iter().map(|p| p.kind()));
             }
             (found, t.saturated, t.limit())
         };
@@ -867,7 +790,7 @@ mod tests {
         for (game, moves) in [(9, 17), (10, 12), (11, 22), (12, 28), (13, 11)] {
             let mut r = report(&b, game, no_event, ("W", "B"), moves);
             assert!(t.check(&mut r));
-            said.push(r.problems[0].message.clone());
+            said.push(r.problems[0].message(Locale::En));
         }
         assert_eq!(
             said,
@@ -898,12 +821,12 @@ mod tests {
             kinds_and_messages(&c),
             vec![(
                 ProblemKind::PlayerTwiceInRound,
-                "Ann also plays game 1 of round4.pgn in round 4"
+                "Ann also plays game 1 of round4.pgn in round 4".to_string()
             )]
         );
-        assert_eq!(d.problems[0].kind, ProblemKind::DuplicateGame);
+        assert_eq!(d.problems[0].kind(), ProblemKind::DuplicateGame);
         assert_eq!(
-            d.problems[0].message,
+            d.problems[0].message(Locale::En),
             "same players and same moves as game 2 of round4.pgn (Cy – Dee)"
         );
         assert_eq!(d.problems[0].line, d.line);
@@ -914,7 +837,7 @@ mod tests {
             kinds_and_messages(&e),
             vec![(
                 ProblemKind::PlayerTwiceInRound,
-                "Eve also plays game 1 in round 4"
+                "Eve also plays game 1 in round 4".to_string()
             )]
         );
     }
@@ -966,9 +889,9 @@ mod tests {
         let warnings = t.finish();
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         let w = &warnings[0];
-        assert_eq!(w.problem.kind, ProblemKind::RoundNumbering);
+        assert_eq!(w.problem.kind(), ProblemKind::RoundNumbering);
         assert_eq!(
-            w.problem.message,
+            w.problem.message(Locale::En),
             "Club ch (Paris, 2024): round 5 missing; rounds present: 1-4, 6-7"
         );
         assert_eq!(&*w.file, "r6.pgn");
@@ -1005,10 +928,11 @@ mod tests {
             t.check(&mut r);
         }
         let warnings = t.finish();
-        let messages: Vec<(&str, u64)> = warnings
+        let said: Vec<(String, u64)> = warnings
             .iter()
-            .map(|w| (w.problem.message.as_str(), w.game))
+            .map(|w| (w.problem.message(Locale::En), w.game))
             .collect();
+        let messages: Vec<(&str, u64)> = said.iter().map(|(m, g)| (m.as_str(), *g)).collect();
         assert_eq!(
             messages,
             vec![
@@ -1044,11 +968,8 @@ mod tests {
         let warnings = t.finish();
         assert_eq!(warnings.len(), 1);
         assert_eq!(warnings[0].game, 2, "round 3, after the first gap");
-        assert!(
-            warnings[0].problem.message.len() < 300,
-            "{}",
-            warnings[0].problem.message
-        );
-        assert!(warnings[0].problem.message.contains('…'));
+        let message = warnings[0].problem.message(Locale::En);
+        assert!(message.len() < 300, "{message}");
+        assert!(message.contains('…'));
     }
 }
