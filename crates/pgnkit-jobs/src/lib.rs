@@ -16,5 +16,6 @@ pub mod safe_text;
 pub mod select;
 pub mod standings;
 pub mod stats;
+pub mod tournament;
 pub mod unnamed_file;
 pub mod validate;

@@ -23,7 +23,7 @@ use crate::messages::{Explain, Locale};
 use crate::stats::rows::{self, GAME_HEADER, Row};
 use crate::stats::table::without_replay;
 use crate::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
-use crate::validate::tournament::round_number;
+use crate::tournament::round_number;
 use expr::{Expr, Field};
 use material::Material;
 use pgnkit::core::fen::{self, InvalidFen};
@@ -81,7 +81,7 @@ pub enum SplitBy {
     /// By the `Event` tag.
     Event,
     /// By the `Round` tag's round number (`4.1` and `4.2` are round 4: see
-    /// [`crate::validate::tournament::round_number`]).
+    /// [`crate::tournament::round_number`]).
     Round,
     /// By the `ECO` tag.
     Eco,

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use super::report::{GameReport, Problem, ProblemKind, Severity, TagText};
 use super::tags::{TagProblem, check_ply_count, check_tags, is_checked_tag};
-use super::tournament::year_of;
 use crate::localized;
 use crate::messages::{Explain, Locale, did_you_mean, plural, side_name};
 use crate::safe_text::push_safe_keeping_tabs;
+use crate::tournament::year_of;
 use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Termination};
 use pgnkit::notation::{
