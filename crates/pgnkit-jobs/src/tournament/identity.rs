@@ -9,7 +9,12 @@ use super::perf::rating_of;
 
 /// Whether a tag value says nothing: empty (or missing), `?` or `-`, PGN's "unknown".
 pub fn is_unknown(value: &str) -> bool {
-    matches!(value.trim(), "" | "?" | "-")
+    says_nothing(value.trim())
+}
+
+/// [`is_unknown`] for a value already trimmed.
+fn says_nothing(trimmed: &str) -> bool {
+    matches!(trimmed, "" | "?" | "-")
 }
 
 /// A tag value worth keeping: trimmed, not one that says nothing ([`is_unknown`]).
@@ -74,7 +79,8 @@ impl TournamentKey {
 /// `NN` and `N.N.` (*nomen nescio*). Such a "player" is no one to rank or pair: the games of every unknown
 /// player would otherwise be merged into one.
 pub fn names_nobody(name: &str) -> bool {
-    is_unknown(name) || matches!(name.trim(), "NN" | "N.N.")
+    let name = name.trim();
+    says_nothing(name) || matches!(name, "NN" | "N.N.")
 }
 
 /// Why a game of a tournament is no pairing of two players: standings, TRF, report and the summary leave it
