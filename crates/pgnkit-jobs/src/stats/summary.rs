@@ -131,7 +131,7 @@ impl Default for Limits {
         Limits {
             events: 10_000,
             players: 100_000,
-            games: 250_000,
+            games: 100_000,
             eco_codes: 10_000,
             crosstable_players: 16,
             listed_eco: 10,
@@ -815,7 +815,7 @@ mod tests {
         );
         assert!(
             text.contains(
-                "(2 games not counted: more than 5 players or 250000 games tracked in all)"
+                "(2 games not counted: more than 5 players or 100000 games tracked in all)"
             ),
             "{text}"
         );

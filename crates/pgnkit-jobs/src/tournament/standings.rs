@@ -360,14 +360,19 @@ impl Tournament {
     }
 
     fn intern(&mut self, info: &PlayerInfo) -> usize {
-        let i = *self.index.entry(info.name.clone()).or_insert_with(|| {
-            self.players.push(PlayerInfo {
-                name: info.name.clone(),
-                ..PlayerInfo::default()
-            });
-            self.pairings.push(Vec::new());
-            self.players.len() - 1
-        });
+        // A player met before is looked up without copying the name: most games are of players met before.
+        let i = match self.index.get(&info.name) {
+            Some(&i) => i,
+            None => {
+                self.players.push(PlayerInfo {
+                    name: info.name.clone(),
+                    ..PlayerInfo::default()
+                });
+                self.pairings.push(Vec::new());
+                self.index.insert(info.name.clone(), self.players.len() - 1);
+                self.players.len() - 1
+            }
+        };
         let p = &mut self.players[i];
         p.rating = info.rating.or(p.rating);
         if info.title.is_some() {
