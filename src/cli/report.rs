@@ -8,9 +8,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::jobs::bulk::{self, Event};
+use crate::jobs::input::Source;
 use crate::jobs::report::html::{PageOptions, page};
 use crate::jobs::report::{Collector, GameFacts, Limits, examine};
-use crate::jobs::standings::Tiebreak;
+use crate::jobs::tournament::Tiebreak;
 use crate::jobs::validate::ValidateOptions;
 
 use super::output::{
@@ -61,6 +62,41 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
+    let (collector, io_errors) = match collect(&sources, &args) {
+        Ok(collected) => collected,
+        Err(e) => return write_failure(&e),
+    };
+    if let Some(event) = &args.event
+        && !collector.standings.has_event(event)
+    {
+        let message = crate::jobs::standings::no_such_event(&collector.standings, event, locale());
+        let _ = say(&crate::jobs::localized!(
+            locale(),
+            "pgnkit report: --event: {message}\n",
+            "pgnkit report : --event : {message}\n"
+        ));
+        return 2;
+    }
+    let html = page(
+        &collector,
+        &PageOptions {
+            lang: locale(),
+            event: args.event.as_deref(),
+            tiebreaks: &Tiebreak::DEFAULT,
+        },
+    );
+    if let Err(e) = out.write_all(html.as_bytes()) {
+        return write_failure(&e);
+    }
+    if !args.quiet && say(&summary_line(&collector, &args)).is_err() {
+        return out.close(2);
+    }
+    out.close(exit_code(io_errors, collector.has_problems()))
+}
+
+/// Every game of the inputs examined and collected in input order, validate's findings about the run
+/// included, and how many inputs could not be read; `Err` when stderr could not say so.
+fn collect(sources: &[Source], args: &Args) -> io::Result<(Collector, u64)> {
     let opts = ValidateOptions {
         lang: None,
         finished: false,
@@ -74,12 +110,12 @@ pub(crate) fn run(args: Args) -> i32 {
     };
     let limits = Limits::default();
     let jobs = threads(args.jobs, args.quiet);
-    let bar = progress_bar(&sources, args.quiet);
+    let bar = progress_bar(sources, args.quiet);
     let names: Vec<Arc<str>> = sources.iter().map(|s| s.display_name().into()).collect();
     let mut collector = Collector::new(limits, opts.tag_checks).in_locale(opts.messages);
     let mut io_errors = 0u64;
     let stopped = bulk::run(
-        &sources,
+        sources,
         jobs,
         bulk::BATCH_SIZE,
         |source, reader| {
@@ -116,56 +152,34 @@ pub(crate) fn run(args: Args) -> i32 {
     );
     bar.finish_and_clear();
     if let Some(e) = stopped {
-        return write_failure(&e);
+        return Err(e);
     }
-    if let Some(event) = &args.event
-        && !collector.standings.has_event(event)
-    {
-        let message = collector.standings.no_such_event(event, locale());
-        let _ = say(&crate::jobs::localized!(
-            locale(),
-            "pgnkit report: --event: {message}\n",
-            "pgnkit report : --event : {message}\n"
-        ));
-        return 2;
-    }
-    let html = page(
-        &collector,
-        &PageOptions {
-            lang: locale(),
-            event: args.event.as_deref(),
-            tiebreaks: &Tiebreak::DEFAULT,
-        },
+    collector.finish();
+    Ok((collector, io_errors))
+}
+
+/// The line stderr gets after the page: games, errors, warnings and diagrams, and where the page went.
+fn summary_line(collector: &Collector, args: &Args) -> String {
+    let (games, errors) = (collector.games, collector.errors);
+    let (warnings, diagrams) = (collector.warnings, collector.diagrams_drawn);
+    let (g, e, w, d) = (
+        plural_here(games),
+        plural_here(errors),
+        plural_here(warnings),
+        plural_here(diagrams),
     );
-    if let Err(e) = out.write_all(html.as_bytes()) {
-        return write_failure(&e);
-    }
-    if !args.quiet {
-        let (games, errors) = (collector.games, collector.errors);
-        let (warnings, diagrams) = (collector.warnings, collector.diagrams_drawn);
-        let (g, e, w, d) = (
-            plural_here(games),
-            plural_here(errors),
-            plural_here(warnings),
-            plural_here(diagrams),
-        );
-        let written = match &args.output {
-            Some(path) => crate::jobs::localized!(
-                locale(),
-                "; page written to {}",
-                " ; page écrite dans {}",
-                path.display()
-            ),
-            None => String::new(),
-        };
-        let text = crate::jobs::localized!(
+    let written = match &args.output {
+        Some(path) => crate::jobs::localized!(
             locale(),
-            "pgnkit report: {games} game{g}, {errors} error{e}, {warnings} warning{w}; {diagrams} diagram{d}{written}\n",
-            "pgnkit report : {games} partie{g}, {errors} erreur{e}, {warnings} avertissement{w} ; {diagrams} diagramme{d}{written}\n"
-        );
-        if say(&text).is_err() {
-            return out.close(2);
-        }
-    }
-    out.close(exit_code(io_errors, collector.has_problems()))
+            "; page written to {}",
+            " ; page écrite dans {}",
+            path.display()
+        ),
+        None => String::new(),
+    };
+    crate::jobs::localized!(
+        locale(),
+        "pgnkit report: {games} game{g}, {errors} error{e}, {warnings} warning{w}; {diagrams} diagram{d}{written}\n",
+        "pgnkit report : {games} partie{g}, {errors} erreur{e}, {warnings} avertissement{w} ; {diagrams} diagramme{d}{written}\n"
+    )
 }

@@ -1,21 +1,20 @@
 //! `pgnkit standings`: per tournament (Event, Site, year), each player's points and tie-breaks, ranked.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use crate::jobs::bulk::{self, Event};
-use crate::jobs::standings::{
-    GameEntry, Standing, Standings, Tiebreak, TournamentKey, entry_of, trf,
-};
+use crate::jobs::input::Source;
+use crate::jobs::standings::{self, Ranked, entry_of, trf};
+use crate::jobs::tournament::{GameEntry, Standings, Tiebreak};
 
 use super::output::{
     exit_code, inputs, locale, progress_bar, read_error, say, threads, write_failure,
 };
 use super::sink::open_output;
 use crate::jobs::localized;
-use crate::jobs::messages::{Locale, localized_decimal};
-use crate::jobs::safe_text::{Align, name_column, push_cell, safe};
+use crate::jobs::safe_text::safe;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
@@ -67,30 +66,82 @@ const MAX_PLAYERS: usize = 1_000_000;
 const TOURNAMENTS_LISTED: usize = 20;
 
 pub(crate) fn run(args: Args) -> i32 {
-    let mut tiebreaks = Vec::new();
-    for name in &args.tiebreaks {
-        match Tiebreak::from_name(name.trim()) {
-            Some(t) => tiebreaks.push(t),
-            None => {
-                let _ = say(&format!(
-                    "pgnkit: --tiebreaks: unknown tie-break '{name}': use buchholz_cut1, buchholz, sonneborn_berger, wins or direct_encounter\n"
-                ));
-                return 2;
-            }
-        }
-    }
+    let Some(tiebreaks) = tiebreaks_of(&args.tiebreaks) else {
+        return 2;
+    };
     let Some(sources) = inputs(&args.paths) else {
         return 2;
     };
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
+    let (standings, io_errors) = match read(&sources, &args) {
+        Ok(read) => read,
+        Err(e) => return write_failure(&e),
+    };
+    // A name no tournament has is a usage error, said with the names nearest to it: an empty table and
+    // exit 1 read as "no game counted".
+    if let Some(event) = &args.event
+        && !standings.has_event(event)
+    {
+        let message = standings::no_such_event(&standings, event, locale());
+        let _ = say(&localized!(
+            locale(),
+            "pgnkit standings: --event: {message}\n",
+            "pgnkit standings : --event : {message}\n"
+        ));
+        return 2;
+    }
+    let ranked: Vec<_> = standings
+        .ranked(&tiebreaks)
+        .into_iter()
+        .filter(|(key, _, _)| args.event.as_ref().is_none_or(|e| key.event == e.trim()))
+        .collect();
+    let text = match args.format {
+        Format::Csv => standings::csv(&ranked),
+        Format::Json => standings::json(&ranked),
+        Format::Text => standings::text(&ranked, &tiebreaks, locale()),
+        Format::Trf => match trf_of(&ranked, args.event.is_some()) {
+            Some(text) => text,
+            None => return 2,
+        },
+    };
+    if let Err(e) = out.write_all(text.as_bytes()) {
+        return write_failure(&e);
+    }
+    let notes = notes(&standings, &ranked, args.format);
+    if !args.quiet && !notes.is_empty() && say(&notes).is_err() {
+        return 2;
+    }
+    out.close(exit_code(io_errors, ranked.is_empty()))
+}
+
+/// The tie-breaks `--tiebreaks` names, in order; `None` (said) for a name that is none.
+fn tiebreaks_of(names: &[String]) -> Option<Vec<Tiebreak>> {
+    let mut tiebreaks = Vec::new();
+    for name in names {
+        match Tiebreak::from_name(name.trim()) {
+            Some(t) => tiebreaks.push(t),
+            None => {
+                let _ = say(&format!(
+                    "pgnkit: --tiebreaks: unknown tie-break '{name}': use buchholz_cut1, buchholz, sonneborn_berger, wins or direct_encounter\n"
+                ));
+                return None;
+            }
+        }
+    }
+    Some(tiebreaks)
+}
+
+/// Every game of the inputs into the standings, and how many inputs could not be read; `Err` when stderr
+/// could not say so.
+fn read(sources: &[Source], args: &Args) -> io::Result<(Standings, u64)> {
     let jobs = threads(args.jobs, args.quiet);
-    let bar = progress_bar(&sources, args.quiet);
+    let bar = progress_bar(sources, args.quiet);
     let mut standings = Standings::new(MAX_PLAYERS);
     let mut io_errors = 0u64;
     let stopped = bulk::run(
-        &sources,
+        sources,
         jobs,
         bulk::BATCH_SIZE,
         |_, games| {
@@ -120,35 +171,20 @@ pub(crate) fn run(args: Args) -> i32 {
         |bytes| bar.set_position(bytes),
     );
     bar.finish_and_clear();
-    if let Some(e) = stopped {
-        return write_failure(&e);
+    match stopped {
+        Some(e) => Err(e),
+        None => Ok((standings, io_errors)),
     }
-    // A name no tournament has is a usage error, said with the names nearest to it: an empty table and
-    // exit 1 read as "no game counted".
-    if let Some(event) = &args.event
-        && !standings.has_event(event)
-    {
-        let message = standings.no_such_event(event, locale());
-        let _ = say(&localized!(
-            locale(),
-            "pgnkit standings: --event: {message}\n",
-            "pgnkit standings : --event : {message}\n"
-        ));
-        return 2;
-    }
-    let ranked: Vec<_> = standings
-        .ranked(&tiebreaks)
-        .into_iter()
-        .filter(|(key, _, _)| args.event.as_ref().is_none_or(|e| key.event == e.trim()))
-        .collect();
-    let text = match args.format {
-        Format::Csv => csv(&ranked),
-        Format::Json => json(&ranked),
-        Format::Text => text(&ranked, &tiebreaks),
-        Format::Trf => match ranked.as_slice() {
-            [] => String::new(),
-            [(key, t, rows)] => match trf::write(key, t, rows) {
-                Ok(text) => text,
+}
+
+/// The TRF of the one tournament in `ranked` (nothing when there is none); `None`, said on stderr, when there
+/// are several (`--event` named several, or none was named) or the format cannot hold it.
+fn trf_of(ranked: &[Ranked<'_>], event_named: bool) -> Option<String> {
+    let several = match ranked {
+        [] => return Some(String::new()),
+        [(key, t, rows)] => {
+            return match trf::write(key, t, rows) {
+                Ok(text) => Some(text),
                 Err(e) => {
                     let _ = say(&format!(
                         "pgnkit standings: cannot write {} — {} — {} as TRF: {e}\n",
@@ -156,50 +192,52 @@ pub(crate) fn run(args: Args) -> i32 {
                         safe(&key.site),
                         safe(&key.year)
                     ));
-                    return 2;
+                    None
                 }
-            },
-            several => {
-                let n = several.len();
-                let mut message = match args.event {
-                    Some(_) => localized!(
-                        locale(),
-                        "pgnkit standings: --format trf writes one tournament; the inputs hold {n} with that Event (tell them apart by giving only the files of one):\n",
-                        "pgnkit standings : --format trf écrit un seul tournoi ; les entrées en contiennent {n} de ce nom d'Event (séparez-les en ne donnant que les fichiers de l'un d'eux) :\n"
-                    ),
-                    None => localized!(
-                        locale(),
-                        "pgnkit standings: --format trf writes one tournament; the inputs hold {n}: choose one with --event NAME:\n",
-                        "pgnkit standings : --format trf écrit un seul tournoi ; les entrées en contiennent {n} : choisissez-en un avec --event NOM :\n"
-                    ),
-                };
-                // A database holds thousands: the first ones say what to choose from.
-                for (key, _, rows) in several.iter().take(TOURNAMENTS_LISTED) {
-                    // Whole, so that the name can be given to --event, but safe to print.
-                    let (event, site, year) = (safe(&key.event), safe(&key.site), safe(&key.year));
-                    let players = rows.len();
-                    message.push_str(&localized!(
-                        locale(),
-                        "  {event} — {site} — {year} ({players} players)\n",
-                        "  {event} — {site} — {year} ({players} joueurs)\n"
-                    ));
-                }
-                if n > TOURNAMENTS_LISTED {
-                    let more = n - TOURNAMENTS_LISTED;
-                    message.push_str(&localized!(
-                        locale(),
-                        "  ... and {more} more\n",
-                        "  ... et {more} autres\n"
-                    ));
-                }
-                let _ = say(&message);
-                return 2;
-            }
-        },
+            };
+        }
+        several => several,
     };
-    if let Err(e) = out.write_all(text.as_bytes()) {
-        return write_failure(&e);
+    let n = several.len();
+    let mut message = if event_named {
+        localized!(
+            locale(),
+            "pgnkit standings: --format trf writes one tournament; the inputs hold {n} with that Event (tell them apart by giving only the files of one):\n",
+            "pgnkit standings : --format trf écrit un seul tournoi ; les entrées en contiennent {n} de ce nom d'Event (séparez-les en ne donnant que les fichiers de l'un d'eux) :\n"
+        )
+    } else {
+        localized!(
+            locale(),
+            "pgnkit standings: --format trf writes one tournament; the inputs hold {n}: choose one with --event NAME:\n",
+            "pgnkit standings : --format trf écrit un seul tournoi ; les entrées en contiennent {n} : choisissez-en un avec --event NOM :\n"
+        )
+    };
+    // A database holds thousands: the first ones say what to choose from.
+    for (key, _, rows) in several.iter().take(TOURNAMENTS_LISTED) {
+        // Whole, so that the name can be given to --event, but safe to print.
+        let (event, site, year) = (safe(&key.event), safe(&key.site), safe(&key.year));
+        let players = rows.len();
+        message.push_str(&localized!(
+            locale(),
+            "  {event} — {site} — {year} ({players} players)\n",
+            "  {event} — {site} — {year} ({players} joueurs)\n"
+        ));
     }
+    if n > TOURNAMENTS_LISTED {
+        let more = n - TOURNAMENTS_LISTED;
+        message.push_str(&localized!(
+            locale(),
+            "  ... and {more} more\n",
+            "  ... et {more} autres\n"
+        ));
+    }
+    let _ = say(&message);
+    None
+}
+
+/// What stderr says after the output: games of no tournament, what CSV and TRF left out, games beyond the
+/// bound.
+fn notes(standings: &Standings, ranked: &[Ranked<'_>], format: Format) -> String {
     let mut notes = String::new();
     if standings.without_event > 0 {
         let n = standings.without_event;
@@ -211,8 +249,8 @@ pub(crate) fn run(args: Args) -> i32 {
     }
     // Text and JSON say what each tournament left out in their own output; CSV rows are players and a TRF
     // has no place for it: stderr says it.
-    if matches!(args.format, Format::Csv | Format::Trf) {
-        for (key, t, _) in &ranked {
+    if matches!(format, Format::Csv | Format::Trf) {
+        for (key, t, _) in ranked {
             if let Some(said) = t.left_out.said(locale()) {
                 let (event, site, year) = (&key.event, &key.site, &key.year);
                 notes.push_str(&localized!(
@@ -231,147 +269,5 @@ pub(crate) fn run(args: Args) -> i32 {
             "pgnkit standings : {n} parties laissées de côté : plus de {MAX_PLAYERS} joueurs\n"
         ));
     }
-    if !args.quiet && !notes.is_empty() && say(&notes).is_err() {
-        return 2;
-    }
-    out.close(exit_code(io_errors, ranked.is_empty()))
-}
-
-type Ranked<'a> = (
-    &'a TournamentKey,
-    &'a crate::jobs::standings::Tournament,
-    Vec<Standing>,
-);
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-fn csv(ranked: &[Ranked<'_>]) -> String {
-    let mut out = String::from(
-        "event,site,year,rank,player,rating,points,games,wins,unfinished,buchholz,buchholz_cut1,sonneborn_berger,aro,performance,direct_encounter\n",
-    );
-    for (key, _, rows) in ranked {
-        for r in rows {
-            out.push_str(&format!(
-                "{},{},{},{},{},{}\n",
-                csv_field(&key.event),
-                csv_field(&key.site),
-                csv_field(&key.year),
-                r.rank,
-                csv_field(&r.player),
-                r.figures("").join(",")
-            ));
-        }
-    }
-    out
-}
-
-fn json(ranked: &[Ranked<'_>]) -> String {
-    let mut out = String::new();
-    for (key, t, rows) in ranked {
-        let players: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "rank": r.rank,
-                    "player": r.player,
-                    "rating": r.rating,
-                    "points": r.half_points as f64 / 2.0,
-                    "games": r.games,
-                    "wins": r.wins,
-                    "unfinished": r.unfinished,
-                    "buchholz": r.buchholz as f64 / 2.0,
-                    "buchholz_cut1": r.buchholz_cut1 as f64 / 2.0,
-                    "sonneborn_berger": r.sonneborn_berger_quarters as f64 / 4.0,
-                    "aro": r.aro,
-                    "performance": r.performance,
-                    "direct_encounter": r.direct_encounter.map(|v| v as f64 / 2.0),
-                })
-            })
-            .collect();
-        let record = serde_json::json!({
-            "event": key.event,
-            "site": key.site,
-            "year": key.year,
-            "unfinished_games": t.unfinished,
-            "duplicate_games": t.left_out.duplicates,
-            "unknown_player_games": t.left_out.unknown_player,
-            "self_play_games": t.left_out.against_self,
-            "players": players,
-        });
-        out.push_str(&record.to_string());
-        out.push('\n');
-    }
-    out
-}
-
-fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak]) -> String {
-    let mut out = String::new();
-    let names: Vec<&str> = tiebreaks.iter().map(|t| t.name()).collect();
-    let locale = locale();
-    for (key, t, rows) in ranked {
-        // Said whole (it is what `--event` wants), but safe to print.
-        let (event, site, year) = (safe(&key.event), safe(&key.site), safe(&key.year));
-        let players = rows.len();
-        out.push_str(&localized!(
-            locale,
-            "{event} — {site} — {year}: {players} players",
-            "{event} — {site} — {year} : {players} joueurs"
-        ));
-        if t.unfinished > 0 {
-            let n = t.unfinished;
-            out.push_str(&localized!(
-                locale,
-                ", unfinished games (not scored): {n}",
-                ", parties inachevées (non comptées) : {n}"
-            ));
-        }
-        let names = names.join(", ");
-        out.push_str(&localized!(
-            locale,
-            "; ranked by points, then {names}\n",
-            " ; classés aux points, puis {names}\n"
-        ));
-        if let Some(said) = t.left_out.said(locale) {
-            out.push_str(&format!("  ({said})\n"));
-        }
-        // Names are cut to a column of at most NAME_COLUMNS: a row's length does not grow with the longest
-        // name of the tournament.
-        let player = localized!(locale, "player", "joueur");
-        let width = name_column(rows.iter().map(|r| r.player.as_str()), &player);
-        out.push_str(&match locale {
-            Locale::En => "  rank  ".to_string(),
-            Locale::Fr => format!("  {:>4}  ", "rang"),
-        });
-        push_cell(&mut out, &player, width, Align::Left);
-        out.push_str(match locale {
-            Locale::En => {
-                "  rating  points  games  wins  buchholz  bh-cut1  s-b      aro  perf  d-e\n"
-            }
-            // The same widths as the rows: Elo, parties, gains, moyenne des adversaires, confrontation
-            // directe.
-            Locale::Fr => {
-                "     Elo  points  part.  gain  buchholz  bh-cut1    s-b  m.adv  perf  c-d\n"
-            }
-        });
-        for r in rows {
-            // The unfinished count (f[4]) is said once per tournament above the table.
-            let f = r
-                .figures("-")
-                .map(|v| localized_decimal(locale, &v).into_owned());
-            out.push_str(&format!("  {:>4}  ", r.rank));
-            push_cell(&mut out, &r.player, width, Align::Left);
-            out.push_str(&format!(
-                "  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}  {:>3}\n",
-                f[0], f[1], f[2], f[3], f[5], f[6], f[7], f[8], f[9], f[10],
-            ));
-        }
-        out.push('\n');
-    }
-    out
+    notes
 }

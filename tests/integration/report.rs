@@ -4,7 +4,7 @@
 //! headless browser (Debian's chromium, through `tests/browser/check_report.sh`) loads it without a console
 //! message and draws it.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -772,4 +772,198 @@ fn a_real_browser_shows_the_page_without_a_console_message() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("blank"));
+}
+
+/// Every problem of a run's games by kind, as `pgnkit validate` finds them: each game checked
+/// (`validate_game`), then across the games of all the inputs (`Tournament::check`), then the findings about
+/// whole tournaments (`Tournament::finish`). Also the report's count of the same run (`Collector`).
+fn kinds_by_validate_and_by_report(
+    paths: &[PathBuf],
+) -> (BTreeMap<String, u64>, BTreeMap<String, u64>) {
+    use pgnkit_jobs::report::{Collector, Limits, examine};
+    use pgnkit_jobs::validate::{Tournament, ValidateOptions, validate_game};
+    let sources = pgnkit_jobs::input::expand(paths).unwrap().sources;
+    let opts = ValidateOptions {
+        tag_checks: true,
+        track_claims: true,
+        report_tags: true,
+        ..ValidateOptions::default()
+    };
+    let mut checks = Tournament::new();
+    let mut by_validate: BTreeMap<String, u64> = BTreeMap::new();
+    let mut collector = Collector::new(Limits::default(), true);
+    for source in &sources {
+        let mut bytes = Vec::new();
+        let mut opened = pgnkit_jobs::input::open(source).unwrap();
+        std::io::Read::read_to_end(&mut opened.reader, &mut bytes).unwrap();
+        let name: std::sync::Arc<str> = source.display_name().into();
+        collector.start_file(&name);
+        for game in parse_all(&bytes) {
+            let mut report = validate_game(&game, &name, &opts);
+            checks.check(&mut report);
+            for p in &report.problems {
+                *by_validate.entry(p.kind().as_str().into()).or_default() += p.times();
+            }
+            let facts = examine(&game, &name, &opts, collector.limits());
+            collector.add(facts);
+        }
+    }
+    for w in checks.finish() {
+        *by_validate
+            .entry(w.problem.kind().as_str().into())
+            .or_default() += w.problem.times();
+    }
+    collector.finish();
+    let by_report = collector
+        .problem_kinds()
+        .iter()
+        .map(|(kind, n)| (kind.to_string(), *n))
+        .collect();
+    let total: u64 = by_report_total(&collector);
+    assert_eq!(
+        total,
+        by_validate.values().sum::<u64>(),
+        "the report's errors, warnings and notes"
+    );
+    (by_validate, by_report)
+}
+
+fn by_report_total(c: &pgnkit_jobs::report::Collector) -> u64 {
+    c.errors + c.warnings + c.notes
+}
+
+/// The report gave validate's problems for each game and the warnings across games, but not the warnings
+/// about whole tournaments: a tournament kept as one file per round, round 3 missing, was "2 warnings" in the
+/// report and 3 in validate.
+#[test]
+fn the_report_finds_the_problems_validate_finds_kind_by_kind() {
+    let round = |r: &str| root().join(format!("fixtures/validate/tournament/{r}.pgn"));
+    let (by_validate, by_report) =
+        kinds_by_validate_and_by_report(&[round("round1"), round("round2"), round("round4")]);
+    assert_eq!(by_validate.get("round_numbering"), Some(&1));
+    assert_eq!(by_report, by_validate);
+    // Every fixture in one run: errors, notes, tag checks, tournaments across files.
+    let (by_validate, by_report) = kinds_by_validate_and_by_report(&[root().join("fixtures")]);
+    assert!(by_validate.len() > 20, "{by_validate:?}");
+    assert_eq!(by_report, by_validate);
+}
+
+#[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus (../shared/corpus or PGNKIT_SHARED; see build.rs)"
+)]
+fn the_report_finds_the_problems_validate_finds_on_the_corpus() {
+    let (by_validate, by_report) =
+        kinds_by_validate_and_by_report(&[PathBuf::from(env!("PGNKIT_SHARED_CORPUS"))]);
+    assert!(
+        by_validate.contains_key("round_numbering"),
+        "{by_validate:?}"
+    );
+    assert_eq!(by_report, by_validate);
+}
+
+/// The errors and warnings the page lists, by kind (`(×N)` counted N times), with its summary line's totals.
+fn kinds_on_the_page(html: &str) -> BTreeMap<String, u64> {
+    let mut kinds = BTreeMap::new();
+    for problem in html.split("<div class=\"problem ").skip(1) {
+        let kind = problem.split("<code>").nth(1).unwrap();
+        let kind = kind.split("</code>").next().unwrap().to_string();
+        let head = problem.split("</p>").next().unwrap();
+        let times = head
+            .split("(×")
+            .nth(1)
+            .map_or(1, |n| n.split(')').next().unwrap().parse().unwrap());
+        *kinds.entry(kind).or_default() += times;
+    }
+    kinds
+}
+
+/// `pgnkit validate`'s errors and warnings by kind: its JSON records, and the warnings about the run it
+/// writes on stderr beside them.
+fn kinds_said_by_validate(inputs: &[&str]) -> BTreeMap<String, u64> {
+    let mut args = vec!["validate", "--format", "json", "-q", "--messages", "en"];
+    args.extend_from_slice(inputs);
+    let out = run(&args);
+    let mut kinds = BTreeMap::new();
+    for record in util::records(&out) {
+        for p in record["problems"].as_array().unwrap() {
+            if p["severity"] != "note" {
+                let times = p.get("count").and_then(|n| n.as_u64()).unwrap_or(1);
+                *kinds
+                    .entry(p["kind"].as_str().unwrap().to_string())
+                    .or_default() += times;
+            }
+        }
+    }
+    for line in String::from_utf8_lossy(&out.stderr).lines() {
+        if let Some(kind) = line.strip_prefix("warning[") {
+            let kind = kind.split(']').next().unwrap().to_string();
+            *kinds.entry(kind).or_default() += 1;
+        }
+    }
+    kinds
+}
+
+#[test]
+fn the_page_lists_the_problems_validate_gives_on_the_same_inputs() {
+    let dir = temp_dir("same-problems");
+    for (inputs, round_numbering) in [
+        (
+            &[
+                "fixtures/validate/tournament/round1.pgn",
+                "fixtures/validate/tournament/round2.pgn",
+                "fixtures/validate/tournament/round4.pgn",
+            ][..],
+            1,
+        ),
+        (
+            &[
+                "fixtures/standings/round-3.pgn",
+                "fixtures/validate/errors.pgn",
+                "fixtures/validate/tags.pgn",
+            ][..],
+            1,
+        ),
+        (
+            &[
+                "fixtures/standings/rounds-1-2.pgn",
+                "fixtures/standings/round-3.pgn",
+            ][..],
+            0,
+        ),
+    ] {
+        let (_, html) = report(&dir, inputs);
+        let expected = kinds_said_by_validate(inputs);
+        assert_eq!(
+            expected.get("round_numbering").copied().unwrap_or(0),
+            round_numbering,
+            "{expected:?}"
+        );
+        assert_eq!(kinds_on_the_page(&html), expected, "{inputs:?}");
+        // The summary line on stderr counts them too.
+        let mut args = vec!["report", "--messages", "en", "-o"];
+        let page = dir.join("counted.html");
+        let page = page.to_str().unwrap();
+        args.push(page);
+        args.extend_from_slice(inputs);
+        let out = run(&args);
+        let line = String::from_utf8_lossy(&out.stderr).to_string();
+        let warnings: u64 = expected
+            .iter()
+            .filter(|(kind, _)| !is_error(kind, &html))
+            .map(|(_, n)| n)
+            .sum();
+        assert!(
+            line.contains(&format!(", {warnings} warning")),
+            "{line} (expected {warnings} warnings: {expected:?})"
+        );
+    }
+}
+
+/// Whether the page shows `kind` as an error.
+fn is_error(kind: &str, html: &str) -> bool {
+    html.contains(&format!(
+        "<strong class=\"errors\">error</strong> <code>{kind}</code>"
+    ))
 }

@@ -679,3 +679,145 @@ fn the_guides_standings_examples_print_what_the_guide_shows() {
         "{checked:?}"
     );
 }
+
+/// (player, rank) in the order a table lists them.
+type Ranking = Vec<(String, usize)>;
+
+/// The rows of a text table after its header (the line that begins with `rank`), up to the first that does
+/// not begin with a rank: (name, rank). A name is the text after the rank up to two spaces.
+fn text_ranking<'a>(lines: impl Iterator<Item = &'a str>) -> Ranking {
+    lines
+        .skip_while(|l| !l.trim_start().starts_with("rank"))
+        .skip(1)
+        .map_while(|line| {
+            let (rank, rest) = line.trim_start().split_once(' ')?;
+            let rank = rank.parse().ok()?;
+            let name = rest.trim_start().split("  ").next()?;
+            Some((name.to_string(), rank))
+        })
+        .collect()
+}
+
+/// How each output of each command ranks the tournament `event` of `inputs`: standings' text, CSV, JSON
+/// and TRF, `stats --summary` and the report's page.
+fn rankings(event: &str, inputs: &[&str]) -> Vec<(&'static str, Ranking)> {
+    let out = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--messages", "en"]);
+        all.extend_from_slice(inputs);
+        let out = run(&all);
+        assert!(
+            out.status.code().is_some_and(|c| c < 2),
+            "{}",
+            show(&all, &out)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let mut found = Vec::new();
+    let text = out(&["standings", "--event", event]);
+    found.push(("standings", text_ranking(text.lines())));
+    let csv = out(&["standings", "--format", "csv", "--event", event]);
+    let csv: Ranking = csv_rows(csv.as_bytes())
+        .iter()
+        .map(|r| (r["player"].clone(), r["rank"].parse().unwrap()))
+        .collect();
+    found.push(("standings --format csv", csv));
+    let json = out(&["standings", "--format", "json", "--event", event]);
+    let json: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let json: Ranking = json["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["player"].as_str().unwrap().to_string(),
+                p["rank"].as_u64().unwrap() as usize,
+            )
+        })
+        .collect();
+    found.push(("standings --format json", json));
+    let trf = out(&["standings", "--format", "trf", "--event", event]);
+    let mut trf: Vec<(usize, String)> = trf
+        .lines()
+        .filter(|l| l.starts_with("001"))
+        .map(|l| {
+            let chars: Vec<char> = l.chars().collect();
+            let field = |a: usize, b: usize| {
+                chars[a - 1..b]
+                    .iter()
+                    .collect::<String>()
+                    .trim()
+                    .to_string()
+            };
+            (field(86, 89).parse().unwrap(), field(15, 47))
+        })
+        .collect();
+    trf.sort();
+    found.push((
+        "standings --format trf",
+        trf.into_iter().map(|(rank, name)| (name, rank)).collect(),
+    ));
+    let summary = out(&["stats", "--summary"]);
+    let heading = format!("event \"{event}\"");
+    let lines = summary.lines().skip_while(|l| !l.starts_with(&heading));
+    found.push(("stats --summary", text_ranking(lines)));
+    let page = std::env::temp_dir().join(format!("pgnkit-rankings-{}.html", std::process::id()));
+    let page_arg = page.to_str().unwrap().to_string();
+    let mut args = vec![
+        "report",
+        "-q",
+        "--messages",
+        "en",
+        "--event",
+        event,
+        "-o",
+        &page_arg,
+    ];
+    args.extend_from_slice(inputs);
+    run(&args);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let _ = std::fs::remove_file(&page);
+    let table = html.split("<table class=\"standings\">").nth(1).unwrap();
+    let table = table.split("</table>").next().unwrap();
+    let report: Ranking = table
+        .split("<tr><td class=\"n\">")
+        .skip(1)
+        .map(|row| {
+            let rank = row.split("</td>").next().unwrap().parse().unwrap();
+            let name = row.split("<td dir=\"auto\">").nth(1).unwrap();
+            (name.split("</td>").next().unwrap().to_string(), rank)
+        })
+        .collect();
+    found.push(("report", report));
+    found
+}
+
+/// `stats --summary` ranked players equal on points by their score rate and then shared the rank (Carol
+/// and Dan 3 and 3) where `pgnkit standings` and its TRF ranked them by the tie-breaks (3 and 4).
+#[test]
+fn every_command_ranks_a_tournament_with_ties_the_same_way() {
+    for (event, inputs) in [
+        ("Spring Open", "fixtures/stats/tournament.pgn"),
+        (
+            "6th Vezerkepzo GM 2021",
+            "fixtures/corpus-subset/games-english/twic1389_3393games.event-6th-vezerkepzo-gm-2021.pgn",
+        ),
+    ] {
+        let found = rankings(event, &[inputs]);
+        let (_, expected) = &found[0];
+        assert!(expected.len() >= 4, "{found:?}");
+        // Players equal on points, told apart by the tie-breaks.
+        let csv = run(&["standings", "--format", "csv", "--event", event, inputs]);
+        let rows = csv_rows(&csv.stdout);
+        let ties = rows
+            .windows(2)
+            .filter(|pair| {
+                pair[0]["points"] == pair[1]["points"] && pair[0]["rank"] != pair[1]["rank"]
+            })
+            .count();
+        assert!(ties > 0, "{rows:?}");
+        for (command, ranking) in &found {
+            assert_eq!(ranking, expected, "{command} ranks {event} otherwise");
+        }
+    }
+}

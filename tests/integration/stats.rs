@@ -534,10 +534,11 @@ fn summary_standings_and_crosstable_of_a_hand_made_tournament() {
         ["3", "Carol", "2000", "3", "1", "33.3%", "2", "2150", "2150"]
     );
     // Dan has no rating: his games count, his opponents' ratings give him a performance, and his
-    // opponents' games against him stay out of theirs.
+    // opponents' games against him stay out of theirs. Equal with Carol on points, he is fourth as
+    // `pgnkit standings` ranks him: her Sonneborn-Berger is higher.
     assert_eq!(
         standing(&text, "Spring Open", "Dan"),
-        ["3", "Dan", "-", "3", "1", "33.3%", "3", "2100", "1975"]
+        ["4", "Dan", "-", "3", "1", "33.3%", "3", "2100", "1975"]
     );
     assert!(
         text.contains("event \"Spring Open\" (Graz, 2024): 7 games, 4 players; 1 without a result (not scored)"),

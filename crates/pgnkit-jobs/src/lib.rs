@@ -17,6 +17,7 @@ pub mod safe_text;
 pub mod select;
 pub mod standings;
 pub mod stats;
+pub mod tournament;
 pub mod unnamed_file;
 pub mod validate;
 

@@ -7,16 +7,16 @@
 //!   scores against the column player (several in a double round-robin);
 //! * per round otherwise (a Swiss or an open): each row a player, each column a round, each cell the
 //!   opponent's rank, the colour played and the score, as FIDE's tournament reports write them. A column is a
-//!   round number ([`crate::validate::tournament::round_number`]: `4.1` and `4.2` are round 4), games without
+//!   round number ([`crate::tournament::round_number`]: `4.1` and `4.2` are round 4), games without
 //!   one share a last column, and at most [`MAX_ROUND_COLUMNS`] columns are drawn: a table of every distinct
 //!   Round of a hostile file would have as many columns as games.
 //!
-//! Kept apart from [`crate::standings`] on purpose: the report needs only the pairings of the tournaments it
-//! shows, and builds them from the same keys ([`TournamentKey`]).
+//! The games are the tournament model's ([`crate::tournament::Tournament::games_in_order`]): the page keeps
+//! only how many of each shown tournament's games its crosstables draw ([`Pairings`]).
 
 use std::collections::HashMap;
 
-use crate::standings::{GameEntry, TournamentKey};
+use crate::tournament::{Pairing, Tournament, TournamentKey};
 
 /// At most this many players: a grid even when not every pair met (an unfinished round-robin).
 pub const GRID_MAX_PLAYERS: usize = 16;
@@ -26,24 +26,15 @@ pub const GRID_WIDEST: usize = 40;
 /// a few hundred kilobytes at [`super::Limits::crosstable_players`] rows.
 pub const MAX_ROUND_COLUMNS: usize = 60;
 
-/// One game of a tournament, as a crosstable needs it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pairing {
-    /// The round number, as standings read it ([`crate::standings::round_of`]); `None` when unknown.
-    pub round: Option<u32>,
-    /// White's name.
-    pub white: String,
-    /// Black's name.
-    pub black: String,
-    /// White's score in half points (2, 1, 0); `None` for an unfinished game.
-    pub white_half_points: Option<u8>,
-}
+/// A game of a tournament as the model gives it: White's index among its players, and the game seen from
+/// White's side (the opponent is Black).
+pub type Played<'t> = (usize, &'t Pairing);
 
-/// The pairings of the first tournaments met, at most `max_pairings` over all of them.
+/// How many games of the first tournaments met the crosstables draw: the first `max_pairings` games counted
+/// over all of them, in input order. A tournament's games drawn are thus the first ones it counted.
 #[derive(Clone, Debug)]
 pub struct Pairings {
-    tournaments: Vec<Vec<Pairing>>,
-    index: HashMap<TournamentKey, usize>,
+    drawn: HashMap<TournamentKey, usize>,
     max_tournaments: usize,
     max_pairings: usize,
     kept: usize,
@@ -52,11 +43,10 @@ pub struct Pairings {
 }
 
 impl Pairings {
-    /// Keeps the games of the first `max_tournaments` tournaments met, `max_pairings` games in all.
+    /// Draws the games of the first `max_tournaments` tournaments met, `max_pairings` games in all.
     pub fn new(max_tournaments: usize, max_pairings: usize) -> Pairings {
         Pairings {
-            tournaments: Vec::new(),
-            index: HashMap::new(),
+            drawn: HashMap::new(),
             max_tournaments,
             max_pairings,
             kept: 0,
@@ -64,39 +54,35 @@ impl Pairings {
         }
     }
 
-    /// Adds one game of a tournament, counted in its standings.
-    pub fn add(&mut self, entry: &GameEntry) {
-        let i = match self.index.get(&entry.key) {
-            Some(&i) => i,
-            None if self.tournaments.len() < self.max_tournaments => {
-                self.tournaments.push(Vec::new());
-                self.index
-                    .insert(entry.key.clone(), self.tournaments.len() - 1);
-                self.tournaments.len() - 1
-            }
-            // A tournament the page will not show: its games are not kept (no note: the page says how many
-            // tournaments it left out).
-            None => return,
-        };
+    /// A game was counted in the standings of the tournament `key`.
+    pub fn add(&mut self, key: &TournamentKey) {
+        // A tournament the page will not show: its games are not kept (no note: the page says how many
+        // tournaments it left out).
+        if !self.drawn.contains_key(key) && self.drawn.len() >= self.max_tournaments {
+            return;
+        }
+        let drawn = self.drawn.entry(key.clone()).or_default();
         if self.kept >= self.max_pairings {
             self.left_out += 1;
             return;
         }
         self.kept += 1;
-        self.tournaments[i].push(Pairing {
-            round: entry.round,
-            white: entry.white.name.clone(),
-            black: entry.black.name.clone(),
-            white_half_points: entry.white_half_points,
-        });
+        *drawn += 1;
     }
 
-    /// The games kept of a tournament (none when it is not kept).
-    pub fn of(&self, key: &TournamentKey) -> &[Pairing] {
-        self.index
-            .get(key)
-            .map_or(&[][..], |&i| self.tournaments[i].as_slice())
+    /// The games of the tournament `key`, `t` in the standings, that its crosstable draws (none when it is not
+    /// kept).
+    pub fn of<'t>(&self, key: &TournamentKey, t: &'t Tournament) -> Vec<Played<'t>> {
+        let drawn = self.drawn.get(key).copied().unwrap_or(0);
+        let mut games = t.games_in_order();
+        games.truncate(drawn);
+        games
     }
+}
+
+/// Each player's place in `players` (the tournament's player indices in rank order), by player index.
+fn places(players: &[usize]) -> HashMap<usize, usize> {
+    players.iter().enumerate().map(|(i, &p)| (p, i)).collect()
 }
 
 /// How a tournament's crosstable is drawn.
@@ -111,7 +97,7 @@ pub enum Shape {
 impl Shape {
     /// The shape for `players` (in rank order) and their games: a grid for a round-robin (every pair met)
     /// up to [`GRID_WIDEST`] players, or for at most [`GRID_MAX_PLAYERS`]; per round otherwise.
-    pub fn of(players: &[&str], pairings: &[Pairing]) -> Shape {
+    pub fn of(players: &[usize], games: &[Played<'_>]) -> Shape {
         let n = players.len();
         if n <= GRID_MAX_PLAYERS {
             return Shape::Grid;
@@ -119,12 +105,10 @@ impl Shape {
         if n > GRID_WIDEST {
             return Shape::PerRound;
         }
-        let index: HashMap<&str, usize> =
-            players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+        let index = places(players);
         let mut met = vec![false; n * n];
-        for p in pairings {
-            if let (Some(&w), Some(&b)) = (index.get(p.white.as_str()), index.get(p.black.as_str()))
-            {
+        for (white, p) in games {
+            if let (Some(&w), Some(&b)) = (index.get(white), index.get(&p.opponent)) {
                 met[w * n + b] = true;
                 met[b * n + w] = true;
             }
@@ -150,14 +134,14 @@ pub fn score(half_points: Option<u8>) -> &'static str {
 }
 
 /// The grid: `cells[i][j]` are the scores of player `i` against player `j` (rank order), in the order played.
-pub fn grid(players: &[&str], pairings: &[Pairing]) -> Vec<Vec<Vec<&'static str>>> {
+pub fn grid(players: &[usize], games: &[Played<'_>]) -> Vec<Vec<Vec<&'static str>>> {
     let n = players.len();
-    let index: HashMap<&str, usize> = players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    let index = places(players);
     let mut cells = vec![vec![Vec::new(); n]; n];
-    for p in pairings {
-        if let (Some(&w), Some(&b)) = (index.get(p.white.as_str()), index.get(p.black.as_str())) {
-            cells[w][b].push(score(p.white_half_points));
-            cells[b][w].push(score(p.white_half_points.map(|hp| 2 - hp.min(2))));
+    for (white, p) in games {
+        if let (Some(&w), Some(&b)) = (index.get(white), index.get(&p.opponent)) {
+            cells[w][b].push(score(p.half_points));
+            cells[b][w].push(score(p.half_points.map(|hp| 2 - hp.min(2))));
         }
     }
     cells
@@ -190,32 +174,32 @@ pub struct PerRound {
 
 /// The per-round table of `players` (in rank order) over their games, at most `max_columns` rounds wide (the
 /// lowest round numbers; games without one last).
-pub fn per_round(players: &[&str], pairings: &[Pairing], max_columns: usize) -> PerRound {
+pub fn per_round(players: &[usize], games: &[Played<'_>], max_columns: usize) -> PerRound {
     // Numbers first, by value, then no number: the order of `(is_none, number)`.
     let order = |round: Option<u32>| (round.is_none(), round);
     let distinct: std::collections::BTreeSet<(bool, Option<u32>)> =
-        pairings.iter().map(|p| order(p.round)).collect();
+        games.iter().map(|(_, p)| order(p.round)).collect();
     let rounds: Vec<Option<u32>> = distinct.iter().take(max_columns).map(|&(_, r)| r).collect();
     let column: HashMap<Option<u32>, usize> =
         rounds.iter().enumerate().map(|(i, &r)| (r, i)).collect();
-    let index: HashMap<&str, usize> = players.iter().enumerate().map(|(i, p)| (*p, i)).collect();
+    let index = places(players);
     let mut cells = vec![vec![Vec::new(); rounds.len()]; players.len()];
     let mut games_not_shown = 0;
-    for p in pairings {
+    for (white, p) in games {
         let Some(&c) = column.get(&p.round) else {
             games_not_shown += 1;
             continue;
         };
-        if let (Some(&w), Some(&b)) = (index.get(p.white.as_str()), index.get(p.black.as_str())) {
+        if let (Some(&w), Some(&b)) = (index.get(white), index.get(&p.opponent)) {
             cells[w][c].push(RoundCell {
                 opponent: b,
                 white: true,
-                half_points: p.white_half_points,
+                half_points: p.half_points,
             });
             cells[b][c].push(RoundCell {
                 opponent: w,
                 white: false,
-                half_points: p.white_half_points.map(|hp| 2 - hp.min(2)),
+                half_points: p.half_points.map(|hp| 2 - hp.min(2)),
             });
         }
     }
@@ -231,24 +215,45 @@ pub fn per_round(players: &[&str], pairings: &[Pairing], max_columns: usize) -> 
 mod tests {
     use super::*;
 
-    fn pairing(round: &str, white: &str, black: &str, hp: Option<u8>) -> Pairing {
-        Pairing {
-            round: crate::standings::round_of(round),
-            white: white.into(),
-            black: black.into(),
-            white_half_points: hp,
+    /// A player's index from a name: `A` is 0, `B` 1...; `P12` is 12.
+    fn id(name: &str) -> usize {
+        match name.strip_prefix('P') {
+            Some(n) if !n.is_empty() => n.parse().unwrap(),
+            _ => usize::from(name.as_bytes()[0] - b'A'),
         }
+    }
+
+    fn ids(names: &[&str]) -> Vec<usize> {
+        names.iter().map(|n| id(n)).collect()
+    }
+
+    /// A game as the model keeps it, seen from White's side.
+    fn pairing(round: &str, white: &str, black: &str, hp: Option<u8>) -> (usize, Pairing) {
+        let p = Pairing {
+            game: 0,
+            round: crate::tournament::round_of(round),
+            opponent: id(black),
+            white: true,
+            half_points: hp,
+            opponent_rating: None,
+        };
+        (id(white), p)
+    }
+
+    fn played(games: &[(usize, Pairing)]) -> Vec<Played<'_>> {
+        games.iter().map(|(w, p)| (*w, p)).collect()
     }
 
     #[test]
     fn a_grid_holds_both_sides_of_each_game() {
-        let players = ["A", "B", "C"];
+        let players = ids(&["A", "B", "C"]);
         let games = [
             pairing("1", "A", "B", Some(2)),
             pairing("2", "C", "A", Some(1)),
             pairing("3", "B", "C", None),
             pairing("4", "B", "A", Some(2)),
         ];
+        let games = played(&games);
         let cells = grid(&players, &games);
         assert_eq!(cells[0][1], ["1", "0"]);
         assert_eq!(cells[1][0], ["0", "1"]);
@@ -261,7 +266,7 @@ mod tests {
 
     #[test]
     fn per_round_cells_and_round_order() {
-        let players = ["A", "B", "C", "D"];
+        let players = ids(&["A", "B", "C", "D"]);
         let games = [
             pairing("10", "A", "B", Some(0)),
             pairing("2.1", "C", "A", Some(1)),
@@ -273,7 +278,7 @@ mod tests {
             cells,
             rounds_not_shown,
             games_not_shown,
-        } = per_round(&players, &games, MAX_ROUND_COLUMNS);
+        } = per_round(&players, &played(&games), MAX_ROUND_COLUMNS);
         // 2.1 and 2.2 are round 2; a Round that is no number goes last.
         assert_eq!(rounds, [Some(2), Some(10), None]);
         assert_eq!((rounds_not_shown, games_not_shown), (0, 0));
@@ -300,7 +305,7 @@ mod tests {
 
     #[test]
     fn a_column_per_round_number_and_no_more_than_asked() {
-        let players = ["A", "B"];
+        let players = ids(&["A", "B"]);
         // Ten rounds, each with boards .1 and .2, and games without a round: eleven columns, five drawn.
         let mut games = Vec::new();
         for round in 1..=10 {
@@ -309,6 +314,7 @@ mod tests {
             }
         }
         games.push(pairing("?", "B", "A", Some(2)));
+        let games = played(&games);
         let all = per_round(&players, &games, 100);
         assert_eq!(all.rounds.len(), 11);
         assert_eq!(all.rounds[10], None);
@@ -328,7 +334,7 @@ mod tests {
     #[test]
     fn shape_by_size_and_completeness() {
         let names: Vec<String> = (0..20).map(|i| format!("P{i}")).collect();
-        let players: Vec<&str> = names.iter().map(String::as_str).collect();
+        let players: Vec<usize> = (0..20).collect();
         let mut games = Vec::new();
         for i in 0..20 {
             for j in i + 1..20 {
@@ -336,28 +342,38 @@ mod tests {
             }
         }
         // 20 players who all met: a round-robin.
-        assert_eq!(Shape::of(&players, &games), Shape::Grid);
+        assert_eq!(Shape::of(&players, &played(&games)), Shape::Grid);
         games.pop();
-        assert_eq!(Shape::of(&players, &games), Shape::PerRound);
-        assert_eq!(Shape::of(&players[..10], &games), Shape::Grid);
+        assert_eq!(Shape::of(&players, &played(&games)), Shape::PerRound);
+        assert_eq!(Shape::of(&players[..10], &played(&games)), Shape::Grid);
     }
 
     #[test]
     fn memory_is_bounded() {
-        let entry = |event: &str| {
-            let pgn = format!(
-                "[Event \"{event}\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n"
-            );
-            crate::standings::entry_of(&pgnkit::pgn::parse_all(pgn.as_bytes())[0]).unwrap()
-        };
+        let pgn: String = ["T1", "T2", "T3", "T1", "T2"]
+            .iter()
+            .enumerate()
+            .map(|(i, event)| {
+                format!(
+                    "[Event \"{event}\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[White \"A\"]\n[Black \"B{i}\"]\n[Result \"1-0\"]\n\n1-0\n\n"
+                )
+            })
+            .collect();
+        let mut standings = crate::tournament::Standings::new(100);
         let mut p = Pairings::new(2, 3);
-        for event in ["T1", "T2", "T3", "T1", "T2"] {
-            p.add(&entry(event));
+        for game in pgnkit::pgn::parse_all(pgn.as_bytes()) {
+            let entry = crate::tournament::GameEntry::of(&game).unwrap();
+            if let crate::tournament::Added::Counted { .. } = standings.add(Some(&entry)) {
+                p.add(&entry.key);
+            }
         }
-        assert_eq!(p.of(&entry("T1").key).len(), 2);
-        assert_eq!(p.of(&entry("T2").key).len(), 1);
+        let drawn: Vec<usize> = standings
+            .tournaments()
+            .enumerate()
+            .map(|(i, key)| p.of(key, standings.tournament(i).unwrap().1).len())
+            .collect();
         // T3 is not one of the first two tournaments; the last T2 game is over the pairing limit.
-        assert!(p.of(&entry("T3").key).is_empty());
+        assert_eq!(drawn, [2, 1, 0]);
         assert_eq!(p.left_out, 1);
     }
 }

@@ -7,7 +7,7 @@
 //! script reads right and leaves the words around it in their order.
 
 use crate::messages::{Explain, localized_decimal};
-use crate::standings::{Standing, Tiebreak, TournamentKey, decimal};
+use crate::tournament::{Standing, Tiebreak, Tournament, TournamentKey, decimal};
 
 use super::board::{self, Diagram};
 use super::crosstable::{self, Shape};
@@ -160,11 +160,7 @@ fn files(c: &Collector, lang: Locale, out: &mut String) {
 }
 
 /// A tournament as the page shows it: its key, its games, its ranked players.
-type Shown<'c> = (
-    &'c TournamentKey,
-    &'c crate::standings::Tournament,
-    Vec<Standing>,
-);
+type Shown<'c> = (&'c TournamentKey, &'c Tournament, Vec<Standing>);
 
 /// The tournaments shown: those asked for (`--event`), the first [`super::Limits::tournaments`] of them; and
 /// how many more there were.
@@ -223,7 +219,7 @@ fn tournaments(c: &Collector, opts: &PageOptions<'_>, out: &mut String) {
             }
         }
         standings_table(rows, c.limits().standings_rows, opts, out);
-        crosstable(c, key, rows, lang, out);
+        crosstable(c, key, tournament, rows, lang, out);
         out.push_str("</article>\n");
     }
     out.push_str("</section>\n");
@@ -297,6 +293,7 @@ fn tiebreak_label(tb: Tiebreak) -> Label {
 fn crosstable(
     c: &Collector,
     key: &TournamentKey,
+    tournament: &Tournament,
     rows: &[Standing],
     lang: Locale,
     out: &mut String,
@@ -307,11 +304,11 @@ fn crosstable(
         out.push_str(&format!("<p>{}</p>\n", t(Label::CrosstableTooLarge)));
         return;
     }
-    let players: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
-    let pairings = c.pairings.of(key);
-    match Shape::of(&players, pairings) {
+    let players: Vec<usize> = rows.iter().map(|r| r.player_index).collect();
+    let pairings = c.pairings.of(key, tournament);
+    match Shape::of(&players, &pairings) {
         Shape::Grid => {
-            let cells = crosstable::grid(&players, pairings);
+            let cells = crosstable::grid(&players, &pairings);
             out.push_str(&format!(
                 "<p class=\"where\">{}</p>\n",
                 t(Label::GridExplained)
@@ -346,7 +343,7 @@ fn crosstable(
             out.push_str("</tbody></table>\n");
         }
         Shape::PerRound => {
-            let table = crosstable::per_round(&players, pairings, crosstable::MAX_ROUND_COLUMNS);
+            let table = crosstable::per_round(&players, &pairings, crosstable::MAX_ROUND_COLUMNS);
             let (rounds, cells) = (&table.rounds, &table.cells);
             out.push_str(&format!(
                 "<p class=\"where\">{}</p>\n",
@@ -476,7 +473,31 @@ fn problems(c: &Collector, lang: Locale, out: &mut String) {
     for d in &c.details {
         detail(c, d, lang, out);
     }
+    run_warnings(c, lang, out);
     out.push_str("</section>\n");
+}
+
+/// validate's warnings about whole tournaments (round numbering), each at the game it points to.
+fn run_warnings(c: &Collector, lang: Locale, out: &mut String) {
+    if c.run_warnings.is_empty() {
+        return;
+    }
+    let t = |l: Label| l.text(lang);
+    out.push_str(&format!(
+        "<article class=\"game tournament\" id=\"tournament-warnings\">\n<h3>{}</h3>\n",
+        t(Label::AboutTournaments)
+    ));
+    for w in &c.run_warnings {
+        out.push_str(&format!(
+            "<p class=\"where\">{} {} — ",
+            t(Label::Game),
+            w.game
+        ));
+        push_value(&w.file, out);
+        out.push_str("</p>\n");
+        problem(&w.problem, None, lang, out);
+    }
+    out.push_str("</article>\n");
 }
 
 fn detail(c: &Collector, d: &Detail, lang: Locale, out: &mut String) {

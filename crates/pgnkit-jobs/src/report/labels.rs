@@ -93,6 +93,7 @@ pub enum Label {
     AgainstSelfLeftOut,
     RoundsNotShown,
     GamesInThoseRounds,
+    AboutTournaments,
 }
 
 impl Label {
@@ -209,6 +210,10 @@ impl Label {
             ColourBlack => ("b", "n"),
             NothingLeftOut => ("Nothing.", "Rien."),
             NoGames => ("No game found.", "Aucune partie trouvée."),
+            AboutTournaments => (
+                "Warnings about whole tournaments",
+                "Avertissements sur des tournois entiers",
+            ),
             Everything => ("All", "Total"),
             UnfinishedNotScored => (
                 "Unfinished games (not scored)",

@@ -4,8 +4,10 @@
 //!
 //! The work is split as everywhere else: [`examine`] runs on the workers (validate's replay, with a companion
 //! visitor that keeps the position before each faulty move), [`Collector::add`] on the ordered output thread
-//! (validate's cross-game checks, the standings, the pairings, the listing), and [`html::page`] writes
-//! the page at the end. Whatever the input's size the page is bounded: every count is exact, but the listing,
+//! (validate's cross-game checks, the tournament model's standings, which games the crosstables draw, the
+//! listing), [`Collector::finish`] once every game is in (validate's warnings about whole tournaments), and
+//! [`html::page`] writes the page at the end. The report's problems are validate's, kind by kind
+//! ([`Collector::problem_kinds`]). Whatever the input's size the page is bounded: every count is exact, but the listing,
 //! the details, the diagrams and the tournaments shown stop at [`Limits`], and the page says what it left
 //! out.
 
@@ -15,6 +17,7 @@ mod escape;
 pub mod html;
 pub mod labels;
 
+use std::collections::BTreeMap;
 use std::ops::ControlFlow;
 use std::sync::Arc;
 
@@ -23,7 +26,8 @@ use pgnkit::notation::{Language, San, SanPlus, suggest};
 use pgnkit::pgn::{Game, TokenKind};
 use pgnkit::walk::{MoveAt, MoveFailure, Visitor, Walk};
 
-use crate::standings::{Added, GameEntry, Standings, entry_with_fingerprint};
+use crate::tournament::{Added, GameEntry, Standings};
+use crate::validate::tournament::RunWarning;
 use crate::validate::{GameReport, Severity, ValidateOptions, validate_game_with};
 
 pub use board::Diagram;
@@ -200,7 +204,7 @@ pub fn examine(
     }
     GameFacts {
         // validate's fingerprint: a game the page calls a duplicate is the one its standings count once.
-        entry: entry_with_fingerprint(game, report.fingerprint),
+        entry: GameEntry::of(game).map(|e| e.fingerprinted(report.fingerprint)),
         round: game.tag("Round").map(|r| r.to_string()).unwrap_or_default(),
         report,
         diagrams,
@@ -309,7 +313,7 @@ pub struct Collector {
     pub details: Vec<Detail>,
     /// The standings of every tournament.
     pub standings: Standings,
-    /// The games of the tournaments shown.
+    /// How many games of each tournament shown its crosstable draws.
     pub pairings: Pairings,
     /// Games read.
     pub games: u64,
@@ -329,11 +333,18 @@ pub struct Collector {
     pub diagrams_not_drawn: u64,
     /// What could not be read.
     pub read_errors: Vec<String>,
+    /// Inputs (or parts of one) that could not be read, all counted.
+    read_failures: u64,
+    /// validate's warnings about whole tournaments (round numbering), known once every game is in
+    /// ([`Collector::finish`]); the first [`Limits::rows`] of them.
+    pub run_warnings: Vec<RunWarning>,
+    /// Every error, warning and note found, by kind, as validate counts them.
+    kinds: BTreeMap<&'static str, u64>,
 }
 
 impl Collector {
     /// An empty report; `tag_checks` adds validate's cross-game warnings (duplicates, a player twice in a
-    /// round).
+    /// round, and round numbering at [`Collector::finish`]).
     pub fn new(limits: Limits, tag_checks: bool) -> Collector {
         Collector {
             limits,
@@ -353,6 +364,9 @@ impl Collector {
             diagrams_drawn: 0,
             diagrams_not_drawn: 0,
             read_errors: Vec::new(),
+            read_failures: 0,
+            run_warnings: Vec::new(),
+            kinds: BTreeMap::new(),
         }
     }
 
@@ -381,10 +395,37 @@ impl Collector {
 
     /// An input (or part of one) could not be read.
     pub fn read_error(&mut self, message: String) {
+        self.read_failures += 1;
         // Bounded like everything else: a directory of a million unreadable files still makes a page.
         if self.read_errors.len() < self.limits.rows {
             self.read_errors.push(message);
         }
+    }
+
+    /// Once every game is in: validate's findings about the run, counted as validate counts them. The warnings
+    /// about whole tournaments (`round_numbering`, from its checks across games), and `no_games` when the
+    /// inputs, all read, held no game.
+    pub fn finish(&mut self) {
+        if self.tag_checks {
+            let checks = std::mem::take(&mut self.checks);
+            for w in checks.finish() {
+                self.warnings += w.problem.times();
+                *self.kinds.entry(w.problem.kind().as_str()).or_default() += w.problem.times();
+                if self.run_warnings.len() < self.limits.rows {
+                    self.run_warnings.push(w);
+                }
+            }
+        }
+        if self.games == 0 && self.read_failures == 0 {
+            self.warnings += 1;
+            *self.kinds.entry("no_games").or_default() += 1;
+        }
+    }
+
+    /// Every problem found, by kind (validate's kinds, and `no_games`), with how many times each was found:
+    /// what `pgnkit validate` finds on the same inputs.
+    pub fn problem_kinds(&self) -> &BTreeMap<&'static str, u64> {
+        &self.kinds
     }
 
     /// Whether the run found problems, as validate counts them: an error, or no game at all.
@@ -407,15 +448,18 @@ impl Collector {
             self.checks.check(&mut report);
         }
         // The crosstables show the games the standings count, and no other.
-        if self.standings.add(entry.as_ref()) == Added::Counted
+        if let Added::Counted { .. } = self.standings.add(entry.as_ref())
             && let Some(entry) = &entry
         {
-            self.pairings.add(entry);
+            self.pairings.add(&entry.key);
         }
         self.games += 1;
         self.errors += report.errors();
         self.warnings += report.warnings();
         self.notes += report.notes();
+        for p in &report.problems {
+            *self.kinds.entry(p.kind().as_str()).or_default() += p.times();
+        }
         let status = Status::of(&report);
         let file_index = self.files.len() - 1;
         let file = &mut self.files[file_index];

@@ -27,7 +27,7 @@ use crate::messages::{Explain, Locale};
 use crate::stats::rows::{self, GAME_HEADER, Row};
 use crate::stats::table::without_replay;
 use crate::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
-use crate::validate::tournament::round_number;
+use crate::tournament::round_number;
 use expr::{Expr, Field};
 use material::Material;
 use pgnkit::core::fen::{self, InvalidFen};

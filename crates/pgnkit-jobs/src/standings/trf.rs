@@ -30,7 +30,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::{Date, PlayerInfo, Standing, Tournament, TournamentKey};
+use crate::tournament::{Date, Pairing, PlayerInfo, Standing, Tournament, TournamentKey, decimal};
 
 /// The fixed columns of a `001` record (1-based, inclusive), as the TRF-16 description gives them.
 pub const PLAYER_COLUMNS: [(&str, usize, usize); 11] = [
@@ -81,7 +81,7 @@ impl fmt::Display for TrfError {
             } => write!(
                 f,
                 "{player} has {} points: a TRF holds at most 99.5 (columns 81-84)",
-                super::decimal(*half_points, false)
+                decimal(*half_points, false)
             ),
             TrfError::TooManyRounds { player, games } => write!(
                 f,
@@ -133,15 +133,8 @@ fn rounds(t: &Tournament) -> Result<Rounds, TrfError> {
         }
     }
     // Each game once, from White's side, in input order; then by round, rounds before no round.
-    let mut games: Vec<(usize, &super::Pairing)> = (0..n)
-        .flat_map(|i| {
-            t.pairings(i)
-                .iter()
-                .filter(|p| p.white)
-                .map(move |p| (i, p))
-        })
-        .collect();
-    let round = |p: &super::Pairing| p.round.map(|r| r as usize).filter(|&r| r <= MAX_ROUNDS);
+    let mut games = t.games_in_order();
+    let round = |p: &Pairing| p.round.map(|r| r as usize).filter(|&r| r <= MAX_ROUNDS);
     games.sort_by_key(|&(_, p)| (round(p).is_none(), round(p), p.game));
     let mut cells: Vec<BTreeMap<usize, Cell>> = vec![BTreeMap::new(); n];
     let mut dates = BTreeMap::new();
@@ -229,7 +222,7 @@ fn kind(t: &Tournament) -> String {
     }
 }
 
-/// The TRF-16 text of one tournament, whose ranked players are `rows` (from [`super::Standings::ranked`]).
+/// The TRF-16 text of one tournament, whose ranked players are `rows` (from [`crate::tournament::Standings::ranked`]).
 pub fn write(key: &TournamentKey, t: &Tournament, rows: &[Standing]) -> Result<String, TrfError> {
     let n = t.players().len();
     if n > 9999 {
@@ -346,7 +339,8 @@ pub fn write(key: &TournamentKey, t: &Tournament, rows: &[Standing]) -> Result<S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::standings::{Standings, Tiebreak, entry_of};
+    use crate::standings::entry_of;
+    use crate::tournament::{Standings, Tiebreak};
     use pgnkit::pgn::parse_all;
 
     /// The `001` record as the published description lays it out (FIDE Handbook C.04 Annex 2, TRF16,

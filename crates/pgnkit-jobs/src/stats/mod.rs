@@ -22,7 +22,6 @@
 
 pub mod columnar;
 mod job;
-pub mod perf;
 pub mod rows;
 pub mod spill;
 pub mod summary;
@@ -379,6 +378,27 @@ pub fn game_stats_with<'a>(
     wanted: Tallies,
     sink: &mut impl MainLineSink,
 ) -> GameStats<'a> {
+    stats_and_fingerprint(game, file, lang, wanted, sink, false).0
+}
+
+/// [`game_stats`] and validate's fingerprint of the game (for the summary's tournaments, which count a copy
+/// once): the replay fills it on the way, as it does for validate.
+pub fn game_stats_fingerprinted<'a>(
+    game: &Game<'a>,
+    file: &Arc<str>,
+    lang: Option<Language>,
+) -> (GameStats<'a>, u64) {
+    stats_and_fingerprint(game, file, lang, Tallies::ALL, &mut (), true)
+}
+
+fn stats_and_fingerprint<'a>(
+    game: &Game<'a>,
+    file: &Arc<str>,
+    lang: Option<Language>,
+    wanted: Tallies,
+    sink: &mut impl MainLineSink,
+    fingerprint: bool,
+) -> (GameStats<'a>, u64) {
     // Claim tracking along the way, tag checks and the final FEN are validate's business, not stats'.
     let opts = ValidateOptions {
         lang,
@@ -387,7 +407,7 @@ pub fn game_stats_with<'a>(
         track_claims: false,
         final_fen: false,
         strict: false,
-        report_tags: false,
+        report_tags: fingerprint,
         // Cells of the tables stay in English whatever the user's language: they are data.
         messages: crate::messages::Locale::En,
     };
@@ -416,7 +436,7 @@ pub fn game_stats_with<'a>(
             };
             format!("{}:{}: {}{place}", p.line, p.column, p.finding)
         });
-    GameStats {
+    let stats = GameStats {
         number: game.index + 1,
         line: game.first_line(),
         tags: RowTags::of(game),
@@ -435,7 +455,8 @@ pub fn game_stats_with<'a>(
             variation_moves: replay.variation_moves,
             opening: tally.openings.opening(),
         }),
-    }
+    };
+    (stats, report.fingerprint)
 }
 
 /// What one batch of games gives.
@@ -728,9 +749,10 @@ pub fn run_batch(
         (Output::StatsSummary, _, _) => {
             while let Some(group) = games.next_group() {
                 for game in group {
-                    let stats = game_stats(game, &name, opts.lang, &mut ());
+                    let (stats, fingerprint) = game_stats_fingerprinted(game, &name, opts.lang);
                     out.add(&stats);
-                    out.records.push(summary::GameRecord::of(&stats, game));
+                    out.records
+                        .push(summary::GameRecord::of(&stats, game, fingerprint));
                 }
             }
         }

@@ -9,9 +9,10 @@ use super::report::{
     Finding, GameReport, NotedSpelling, Problem, ProblemKind, Severity, Suggestion, TagText,
 };
 use super::tags::{TagProblem, check_ply_count, check_tags, is_checked_tag};
-use super::tournament::{player_problems, year_of};
+use super::tournament::player_problems;
 use crate::messages::Locale;
 use crate::safe_text::push_safe_keeping_tabs;
+use crate::tournament::year_of;
 use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Termination};
 use pgnkit::notation::{

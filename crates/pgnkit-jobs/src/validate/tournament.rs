@@ -2,9 +2,10 @@
 //! round, and each tournament's round numbers. Runs on the thread that emits results in order, so "earlier
 //! game" means earlier in the run (an earlier file, or earlier in the same file).
 //!
-//! A tournament is keyed as standings key it ([`crate::standings::TournamentKey`]): Event, Site and the year
-//! of EventDate, else of Date. So a tournament kept as one file per round is checked across its rounds, and
-//! a file of one event over many years ("Dortmund" since 1928) is as many tournaments.
+//! The tournament, its rounds, its players and what is the same game are [`crate::tournament`]'s: a tournament
+//! is its [`crate::tournament::TournamentKey`] (Event, Site and the year of EventDate, else of Date), so a
+//! tournament kept as one file per round is checked across its rounds, and a file of one event over many
+//! years ("Dortmund" since 1928) is as many tournaments.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -15,6 +16,7 @@ use pgnkit::core::Color;
 use super::report::{EarlierGame, Finding, GameReport, Problem, RoundGaps, TagText};
 use super::tags::TagProblem;
 use crate::messages::Locale;
+use crate::tournament::{NotAPairing, is_unknown, names_nobody, not_a_pairing, round_number};
 
 /// How many games of a run duplicate, round and round-numbering tracking follow by default before they stop
 /// (and say so). Tracking costs about 48 bytes per game (a map entry for the game, one per player and round
@@ -78,19 +80,6 @@ impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_u64(u64::from(self.0[0]) | u64::from(self.0[1]) << 32);
     }
-}
-
-/// The year of a tournament, as [`crate::standings::TournamentKey::of`] reads it: the first four characters of
-/// EventDate, else of Date (each trimmed, empty counting as absent), else `????`.
-pub fn year_of<'v>(event_date: Option<&'v str>, date: Option<&'v str>) -> &'v str {
-    let date = [event_date, date]
-        .into_iter()
-        .flatten()
-        .map(str::trim)
-        .find(|d| !d.is_empty())
-        .unwrap_or("????");
-    let end = date.char_indices().nth(4).map_or(date.len(), |(i, _)| i);
-    &date[..end]
 }
 
 /// Where a game is, packed in 64 bits: the file's index among the run's files (24 bits) and the game's number
@@ -176,40 +165,6 @@ pub struct Tournament {
     pub saturated: bool,
 }
 
-/// Empty, `?` or `-`: a tag that says nothing.
-fn unknown(s: &str) -> bool {
-    matches!(s.trim(), "" | "?" | "-")
-}
-
-/// Whether a White or Black tag names nobody: empty (or missing), `?` or `-` (PGN's "unknown"), or the
-/// placeholders `NN` and `N.N.` (*nomen nescio*). Such a "player" is no one to rank or pair: the games of every
-/// unknown player would otherwise be merged into one.
-pub fn names_nobody(name: &str) -> bool {
-    matches!(name.trim(), "" | "?" | "-" | "NN" | "N.N.")
-}
-
-/// Why a game of a tournament is no pairing of two players: standings, TRF and report leave it out (and say how
-/// many), and validate warns about it (`unknown_player`, `player_against_self`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NotAPairing {
-    /// White or Black (or both) names nobody ([`names_nobody`]).
-    UnknownPlayer,
-    /// White and Black are the same name (trimmed): a player against himself.
-    AgainstSelf,
-}
-
-/// Whether the players of a game, as its White and Black tags give them (`""` for a missing tag), make it no
-/// pairing, and why.
-pub fn not_a_pairing(white: &str, black: &str) -> Option<NotAPairing> {
-    if names_nobody(white) || names_nobody(black) {
-        Some(NotAPairing::UnknownPlayer)
-    } else if white.trim() == black.trim() {
-        Some(NotAPairing::AgainstSelf)
-    } else {
-        None
-    }
-}
-
 /// The warnings about a game's players, for a game of a tournament (its Event tag names one): each side that
 /// names nobody (`unknown_player`, at its tag, or at the game's start when the tag is missing), or the same
 /// player on both sides (`player_against_self`, at the Black tag). Tags given as [`super::tags::check_tags`]
@@ -220,7 +175,7 @@ pub fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
             .position(|(n, _)| *n == name)
             .map(|i| (i, tags[i].1.as_ref()))
     };
-    if find(b"Event").is_none_or(|(_, event)| unknown(event)) {
+    if find(b"Event").is_none_or(|(_, event)| is_unknown(event)) {
         return Vec::new();
     }
     let (white, black) = (find(b"White"), find(b"Black"));
@@ -247,18 +202,6 @@ pub fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
         });
     }
     problems
-}
-
-/// The round number of a Round tag, as every command reads it: its first number (`5` of `5`, `5.1` and
-/// `5.2`: round 5, boards or games 1 and 2, the TWIC and Swiss-Manager convention). `None` for `?`, `-` or
-/// anything that is not a number (reported as a malformed tag already). Round 0 is a number (validate reports
-/// it; standings read it as no round).
-pub fn round_number(round: &str) -> Option<u64> {
-    let first = round.trim().split('.').next()?;
-    if first.is_empty() || !first.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    first.parse().ok()
 }
 
 impl Tournament {
@@ -361,7 +304,7 @@ impl Tournament {
         }
         // A round only means something inside a named event: collections of games from many events (book
         // files, databases) often have `Event "?"` and round numbers that belong to different tournaments.
-        if unknown(&report.event) {
+        if is_unknown(&report.event) {
             return report.problems.len() > before;
         }
         let Some(number) = round_number(&report.round) else {
@@ -578,38 +521,6 @@ mod tests {
     }
 
     #[test]
-    fn years_are_read_as_standings_read_them() {
-        assert_eq!(year_of(Some("2024.05.01"), Some("2023.01.01")), "2024");
-        assert_eq!(year_of(Some("  "), Some(" 2023.01.01")), "2023");
-        assert_eq!(year_of(None, Some("2023.??.??")), "2023");
-        assert_eq!(year_of(None, None), "????");
-        assert_eq!(year_of(Some("????.??.??"), Some("2023.01.01")), "????");
-        assert_eq!(year_of(None, Some("été 99")), "été ");
-        // The same as standings' key, for the same tags.
-        let games = pgnkit::pgn::parse_all(
-            b"[Event \"E\"]\n[Site \"S\"]\n[Date \"2023.01.01\"]\n[EventDate \" 2022.12.30\"]\n\n1. e4 *\n\n\
-              [Event \"E\"]\n[Date \"19\"]\n\n1. e4 *\n",
-        );
-        for game in &games {
-            let key = crate::standings::TournamentKey::of(game).expect("an event");
-            let event_date = game.tag("EventDate");
-            let date = game.tag("Date");
-            assert_eq!(year_of(event_date.as_deref(), date.as_deref()), key.year);
-        }
-    }
-
-    #[test]
-    fn round_numbers_are_the_first_number() {
-        assert_eq!(round_number("5"), Some(5));
-        assert_eq!(round_number("5.2"), Some(5));
-        assert_eq!(round_number(" 12 "), Some(12));
-        assert_eq!(round_number("0"), Some(0));
-        for none in ["?", "-", "", "five", ".2", "99999999999999999999999"] {
-            assert_eq!(round_number(none), None, "{none}");
-        }
-    }
-
-    #[test]
     fn boards_of_one_round_are_that_round_for_a_player_twice_in_it() {
         // Round.board, as TWIC and Swiss-Manager number games: 4.1 and 4.2 are both round 4.
         let file: Arc<str> = "r4.pgn".into();
@@ -657,23 +568,6 @@ mod tests {
 
     #[test]
     fn players_that_name_nobody_or_one_player_on_both_sides() {
-        for nobody in ["", " ", "?", "-", "NN", "N.N."] {
-            assert!(names_nobody(nobody), "{nobody:?}");
-            assert_eq!(
-                not_a_pairing(nobody, "Ann"),
-                Some(NotAPairing::UnknownPlayer)
-            );
-        }
-        assert!(!names_nobody("N"));
-        assert_eq!(
-            not_a_pairing("Ann ", " Ann"),
-            Some(NotAPairing::AgainstSelf)
-        );
-        assert_eq!(
-            not_a_pairing("Ann", "ann"),
-            None,
-            "names are told apart as written"
-        );
         let problems = |tags: &[(&str, &str)]| {
             let tags: Vec<(&[u8], &str)> = tags.iter().map(|(n, v)| (n.as_bytes(), *v)).collect();
             player_problems(&tags)

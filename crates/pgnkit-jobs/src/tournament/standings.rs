@@ -1,18 +1,16 @@
-//! Tournament standings with tie-breaks, from the games of any number of files, and what a crosstable or a
-//! FIDE report needs: each player's identity ([`PlayerInfo`]) and games by round ([`Pairing`]).
+//! Standings with tie-breaks, and what a crosstable or a FIDE report needs: each player's identity
+//! ([`PlayerInfo`]) and games by round ([`Pairing`]), for every tournament of a run.
 //!
-//! A tournament is keyed by (Event, Site, year): the year is the first four characters of `EventDate`, else of
-//! `Date` (`????` when neither says). Games whose `Event` is missing, empty or `?` belong to no tournament and
-//! are counted apart. Only decided games count: `1-0`, `0-1`, `1/2-1/2` (from the `Result` tag, else the
-//! termination marker); unfinished (`*`) and result-less games are kept as pairings without a result and
-//! score nothing, for either player or their opponents. No forfeit is read: PGN has no standard forfeit tag,
-//! so a decided game counts as played, with or without moves.
+//! Only decided games count: `1-0`, `0-1`, `1/2-1/2` (from the `Result` tag, else the termination marker);
+//! unfinished (`*`) and result-less games are kept as pairings without a result and score nothing, for either
+//! player or their opponents. No forfeit is read: PGN has no standard forfeit tag, so a decided game counts as
+//! played, with or without moves.
 //!
 //! Two kinds of games of a tournament are left out of its tables, and counted ([`LeftOut`]): a game that is no
-//! pairing of two players ([`crate::validate::tournament::not_a_pairing`]: White or Black names nobody, or
-//! the same name on both sides), and a game already counted: the same game by validate's `duplicate_game`
-//! rule (same White and Black, same main line; a game without moves is never a duplicate), whether it came
-//! twice in one file or in two files of the run. Validate warns about each (`unknown_player`,
+//! pairing of two players ([`super::not_a_pairing`]: White or Black names nobody, or the same name on both
+//! sides), and a game already counted: the same game by validate's `duplicate_game` rule (same White and
+//! Black, same main line: [`GameEntry::fingerprint`]; a game without moves is never a duplicate), whether it
+//! came twice in one file or in two files of the run. Validate warns about each (`unknown_player`,
 //! `player_against_self`, `duplicate_game`).
 //!
 //! Over the games present (FIDE Handbook C.07 definitions, without virtual opponents for unplayed rounds):
@@ -28,55 +26,27 @@
 //!   to come, so that part is not applied.) The rule is applied once, not again to a subgroup it leaves
 //!   tied;
 //! * wins; ARO, the average rating of the rated opponents (rounded); performance as FIDE computes it for
-//!   norms ([`crate::stats::perf`]).
+//!   norms ([`super::perf`]).
 //!
 //! Players are ranked by points, then by the tie-breaks in the order asked ([`Tiebreak`]), then by name;
-//! players equal on all of them share a rank. The default order ([`Tiebreak::DEFAULT`]) is the one this
-//! command always had (Buchholz cut 1, Buchholz, Sonneborn-Berger, wins) with direct encounter last: existing
-//! rankings stay as they were wherever the earlier tie-breaks decide, and players who were sharing a rank are
-//! split by their games together. For a round robin FIDE lists direct encounter first
+//! players equal on all of them share a rank. The default order ([`Tiebreak::DEFAULT`]) is the one
+//! `pgnkit standings` always had (Buchholz cut 1, Buchholz, Sonneborn-Berger, wins) with direct encounter
+//! last: existing rankings stay as they were wherever the earlier tie-breaks decide, and players who were
+//! sharing a rank are split by their games together. For a round robin FIDE lists direct encounter first
 //! (`--tiebreaks direct_encounter,sonneborn_berger,wins`); in a Swiss the tied players have rarely all met.
-//!
-//! [`trf`] writes one tournament as FIDE's Tournament Report File (TRF-16).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use pgnkit::pgn::{Game, GameResult};
 
+use super::identity::{
+    Date, EntryTags, NotAPairing, PlayerInfo, TournamentKey, code3, date_of, known, not_a_pairing,
+    player_of, round_of,
+};
+use super::perf::performance;
 use crate::localized;
 use crate::messages::Locale;
-use crate::stats::perf::{performance, rating_of};
-use crate::validate::game_fingerprint;
-use crate::validate::tournament::{NotAPairing, not_a_pairing, round_number};
-
-pub mod trf;
-
-/// A tournament: (Event, Site, year).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TournamentKey {
-    /// The Event tag, trimmed.
-    pub event: String,
-    /// The Site tag, trimmed (empty when missing).
-    pub site: String,
-    /// The first four characters of `EventDate`, else of `Date`; `????` when neither says.
-    pub year: String,
-}
-
-/// A player as the tags of their games describe them. Where games disagree, the last game that says
-/// something wins (a rating may change between rounds of a long event).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PlayerInfo {
-    /// The White or Black tag, trimmed: players are told apart by this name alone.
-    pub name: String,
-    /// `WhiteElo`/`BlackElo` (1 to 4000).
-    pub rating: Option<u16>,
-    /// `WhiteTitle`/`BlackTitle` as written (`GM`, `WIM`, `BOT`...); `-` and empty values are none.
-    pub title: Option<String>,
-    /// `WhiteFideId`/`BlackFideId`: a positive number of at most 11 digits (the width TRF gives it).
-    pub fide_id: Option<u64>,
-    /// `WhiteFed`, else `WhiteFederation`, else `WhiteCountry` (and Black's): a three-letter code, in capitals.
-    pub federation: Option<String>,
-}
 
 /// One game of a player, seen from that player's side: [`Tournament::pairings`] lists them in input order.
 /// A game appears twice, once in each player's list, with the same `game` number.
@@ -84,7 +54,7 @@ pub struct PlayerInfo {
 pub struct Pairing {
     /// The game's number in its tournament, from 0, in input order: the same in both players' lists.
     pub game: usize,
-    /// The round: the `Round` tag's number ([`crate::validate::tournament::round_number`]: `5` for `5`, `5.1`
+    /// The round: the `Round` tag's number ([`super::round_number`]: `5` for `5`, `5.1`
     /// or `5.2`); `None` when there is none, or it is 0 or beyond `u32`.
     pub round: Option<u32>,
     /// The opponent, an index into [`Tournament::players`] (and [`Standing::player_index`]).
@@ -96,34 +66,6 @@ pub struct Pairing {
     pub half_points: Option<u8>,
     /// The opponent's rating in this game's tags (which may differ from their latest, in [`PlayerInfo`]).
     pub opponent_rating: Option<u16>,
-}
-
-/// A date as `YYYYMMDD` in one number (so that dates compare as numbers), read from a complete PGN date
-/// (`2024.05.01`); dates with `?` are none.
-pub type Date = u32;
-
-fn date_of(value: &str) -> Option<Date> {
-    let b = value.trim().as_bytes();
-    if b.len() != 10 || b[4] != b'.' || b[7] != b'.' {
-        return None;
-    }
-    let digits: Vec<u8> = [&b[0..4], &b[5..7], &b[8..10]].concat();
-    if !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let n = digits
-        .iter()
-        .fold(0u32, |n, d| n * 10 + u32::from(d - b'0'));
-    let (month, day) = (n / 100 % 100, n % 100);
-    ((1..=12).contains(&month) && (1..=31).contains(&day)).then_some(n)
-}
-
-/// The round of a `Round` tag as standings, TRF and report number it: its round number
-/// ([`round_number`], the one reading of every command), when it is from 1 to `u32::MAX`.
-pub fn round_of(value: &str) -> Option<u32> {
-    round_number(value)
-        .and_then(|n| u32::try_from(n).ok())
-        .filter(|&r| r > 0)
 }
 
 /// What the tags say about the event as a whole, kept from the first game that says it (dates: the span).
@@ -164,115 +106,67 @@ pub struct GameEntry {
     pub date: Option<Date>,
     /// The event tags of this game (its dates and round dates filled from `date` and `round` once added).
     pub details: EventDetails,
-    /// validate's fingerprint of the game ([`game_fingerprint`]): games with the same one are the same game,
+    /// validate's fingerprint of the game (`validate::game_fingerprint`): games with the same one are the same game,
     /// counted once; 0 for a game without moves (or no pairing), which is never a duplicate.
     pub fingerprint: u64,
 }
 
 impl GameEntry {
+    /// The entry of a game read from its tags, with no fingerprint (0: the same as no other game); `None` when
+    /// it belongs to no tournament. Give it validate's fingerprint of the game with [`GameEntry::fingerprinted`]
+    /// when it may be a copy of another ([`GameEntry::needs_fingerprint`]).
+    pub fn of(game: &Game<'_>) -> Option<GameEntry> {
+        let tags = EntryTags::of(game);
+        let key = tags.key()?;
+        let tag = |value: &Option<Cow<'_, str>>| known(value.clone());
+        let result = tags
+            .result
+            .as_deref()
+            .and_then(|r| GameResult::from_tag(r.trim()))
+            .or(game.result);
+        let white_half_points = match result {
+            Some(GameResult::WhiteWins) => Some(2),
+            Some(GameResult::BlackWins) => Some(0),
+            Some(GameResult::Draw) => Some(1),
+            _ => None,
+        };
+        Some(GameEntry {
+            key,
+            white: player_of(&tags.white),
+            black: player_of(&tags.black),
+            white_half_points,
+            round: tag(&tags.round).and_then(|r| round_of(&r)),
+            date: tag(&tags.date).and_then(|d| date_of(&d)),
+            details: EventDetails {
+                time_control: tag(&tags.time_control),
+                arbiter: tag(&tags.arbiter),
+                country: tag(&tags.event_country).and_then(|c| code3(&c)),
+                event_type: tag(&tags.event_type),
+                event_date: tag(&tags.event_date).and_then(|d| date_of(&d)),
+                ..EventDetails::default()
+            },
+            fingerprint: 0,
+        })
+    }
+
+    /// The entry with validate's fingerprint of its game (`validate::game_fingerprint`, or a report's).
+    pub fn fingerprinted(self, fingerprint: u64) -> GameEntry {
+        GameEntry {
+            fingerprint,
+            ..self
+        }
+    }
+
+    /// Whether the game can count in its tournament, so that whether it repeats another matters: a game that
+    /// is no pairing never counts, and its moves need not be replayed for a fingerprint.
+    pub fn needs_fingerprint(&self) -> bool {
+        self.not_a_pairing().is_none()
+    }
+
     /// Why the game is no pairing of two players, if it is not one.
     pub fn not_a_pairing(&self) -> Option<NotAPairing> {
         not_a_pairing(&self.white.name, &self.black.name)
     }
-}
-
-impl TournamentKey {
-    /// The tournament of a game: `None` when it belongs to none (Event missing, empty or `?`).
-    pub fn of(game: &Game<'_>) -> Option<TournamentKey> {
-        let tag = |name: &str| game.tag(name).map(|v| v.trim().to_string());
-        let event = tag("Event").filter(|e| !e.is_empty() && e != "?")?;
-        let date = tag("EventDate")
-            .filter(|d| !d.is_empty())
-            .or_else(|| tag("Date").filter(|d| !d.is_empty()))
-            .unwrap_or_else(|| "????".to_string());
-        Some(TournamentKey {
-            event,
-            site: tag("Site").unwrap_or_default(),
-            year: date.chars().take(4).collect(),
-        })
-    }
-}
-
-/// A three-letter code (federation, country), in capitals; anything else is none.
-fn code3(value: &str) -> Option<String> {
-    let t = value.trim();
-    (t.len() == 3 && t.bytes().all(|b| b.is_ascii_alphabetic())).then(|| t.to_ascii_uppercase())
-}
-
-/// A tag value worth keeping: trimmed, not empty, not `?` or `-` (PGN's "unknown").
-fn known(value: Option<std::borrow::Cow<'_, str>>) -> Option<String> {
-    let v = value?;
-    let t = v.trim();
-    (!t.is_empty() && t != "?" && t != "-").then(|| t.to_string())
-}
-
-fn player_of(game: &Game<'_>, side: &str) -> PlayerInfo {
-    let tag = |suffix: &str| known(game.tag(&format!("{side}{suffix}")));
-    PlayerInfo {
-        name: game
-            .tag(side)
-            .map(|v| v.trim().to_string())
-            .unwrap_or_default(),
-        rating: tag("Elo").and_then(|r| rating_of(&r)),
-        title: tag("Title"),
-        fide_id: tag("FideId")
-            .filter(|id| id.len() <= 11 && id.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|id| id.parse::<u64>().ok())
-            .filter(|&id| id > 0),
-        federation: ["Fed", "Federation", "Country"]
-            .into_iter()
-            .find_map(|s| tag(s).and_then(|v| code3(&v))),
-    }
-}
-
-/// The entry of a game: `None` when it belongs to no tournament (Event missing, empty or `?`). Replays the
-/// main line of a game that is a pairing, for its fingerprint.
-pub fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
-    let mut entry = entry_without_moves(game)?;
-    if entry.not_a_pairing().is_none() {
-        entry.fingerprint = game_fingerprint(game);
-    }
-    Some(entry)
-}
-
-/// [`entry_of`] for a game validate has replayed already: `fingerprint` is its report's.
-pub fn entry_with_fingerprint(game: &Game<'_>, fingerprint: u64) -> Option<GameEntry> {
-    let mut entry = entry_without_moves(game)?;
-    entry.fingerprint = fingerprint;
-    Some(entry)
-}
-
-/// The entry read from the tags alone (fingerprint 0).
-fn entry_without_moves(game: &Game<'_>) -> Option<GameEntry> {
-    let key = TournamentKey::of(game)?;
-    let tag = |name: &str| known(game.tag(name));
-    let result = game
-        .tag("Result")
-        .and_then(|r| GameResult::from_tag(r.trim()))
-        .or(game.result);
-    let white_half_points = match result {
-        Some(GameResult::WhiteWins) => Some(2),
-        Some(GameResult::BlackWins) => Some(0),
-        Some(GameResult::Draw) => Some(1),
-        _ => None,
-    };
-    Some(GameEntry {
-        key,
-        white: player_of(game, "White"),
-        black: player_of(game, "Black"),
-        white_half_points,
-        round: tag("Round").and_then(|r| round_of(&r)),
-        date: tag("Date").and_then(|d| date_of(&d)),
-        details: EventDetails {
-            time_control: tag("TimeControl"),
-            arbiter: tag("Arbiter"),
-            country: tag("EventCountry").and_then(|c| code3(&c)),
-            event_type: tag("EventType"),
-            event_date: tag("EventDate").and_then(|d| date_of(&d)),
-            ..EventDetails::default()
-        },
-        fingerprint: 0,
-    })
 }
 
 /// A tie-break, in `--tiebreaks`' names.
@@ -385,15 +279,18 @@ impl LeftOut {
 /// What [`Standings::add`] did with a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Added {
-    /// Counted in its tournament.
-    Counted,
+    /// Counted in its tournament, the `tournament`-th met ([`Standings::tournament`]).
+    Counted {
+        /// The tournament's index, in the order met.
+        tournament: usize,
+    },
     /// No tournament (Event missing, empty or `?`).
     NoTournament,
     /// Left out: no pairing of two players.
     NotAPairing(NotAPairing),
     /// Left out: the same game was counted already.
     Duplicate,
-    /// Left out: beyond the player limit.
+    /// Left out: beyond the [`Bounds`].
     BeyondLimit,
 }
 
@@ -411,6 +308,8 @@ pub struct Tournament {
     pub unfinished: u64,
     /// Games left out of the tables.
     pub left_out: LeftOut,
+    /// Games not counted for want of room ([`Bounds`]).
+    pub beyond_bounds: u64,
 }
 
 impl Tournament {
@@ -435,20 +334,45 @@ impl Tournament {
         self.games
     }
 
+    /// Each game counted once, in the order counted: White's index and the game seen from White's side.
+    pub fn games_in_order(&self) -> Vec<(usize, &Pairing)> {
+        let mut games: Vec<(usize, &Pairing)> = Vec::with_capacity(self.games);
+        for (player, list) in self.pairings.iter().enumerate() {
+            games.extend(list.iter().filter(|p| p.white).map(|p| (player, p)));
+        }
+        games.sort_unstable_by_key(|(_, p)| p.game);
+        games
+    }
+
+    /// The players ranked by points, then by `tiebreaks` in order, then by name.
+    pub fn ranked(&self, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
+        rank(self, tiebreaks)
+    }
+
+    /// Every game of the tournament met: counted (decided or not), left out, or beyond the bounds.
+    pub fn games_met(&self) -> u64 {
+        self.games as u64 + self.left_out.total() + self.beyond_bounds
+    }
+
     /// What the tags say of the event: dates, time control, arbiter, country, type.
     pub fn details(&self) -> &EventDetails {
         &self.details
     }
 
     fn intern(&mut self, info: &PlayerInfo) -> usize {
-        let i = *self.index.entry(info.name.clone()).or_insert_with(|| {
-            self.players.push(PlayerInfo {
-                name: info.name.clone(),
-                ..PlayerInfo::default()
-            });
-            self.pairings.push(Vec::new());
-            self.players.len() - 1
-        });
+        // A player met before is looked up without copying the name: most games are of players met before.
+        let i = match self.index.get(&info.name) {
+            Some(&i) => i,
+            None => {
+                self.players.push(PlayerInfo {
+                    name: info.name.clone(),
+                    ..PlayerInfo::default()
+                });
+                self.pairings.push(Vec::new());
+                self.index.insert(info.name.clone(), self.players.len() - 1);
+                self.players.len() - 1
+            }
+        };
         let p = &mut self.players[i];
         p.rating = info.rating.or(p.rating);
         if info.title.is_some() {
@@ -539,9 +463,11 @@ pub struct Standing {
     /// have all met (tied on points and the tie-breaks before it in the order; on points alone when the order
     /// does not use it); `None` when it does not apply (nobody tied, or not all met).
     pub direct_encounter: Option<u64>,
+    /// Decided games against a rated opponent (those the ARO and the performance count).
+    pub rated_games: u64,
     /// The average rating of the rated opponents, rounded.
     pub aro: Option<i64>,
-    /// The performance rating ([`crate::stats::perf`]).
+    /// The performance rating ([`super::perf`]).
     pub performance: Option<i64>,
 }
 
@@ -578,31 +504,70 @@ impl Standing {
     }
 }
 
-/// The standings of every tournament met, in bounded memory: at most `max_players` player entries over all
-/// tournaments are kept (games of players beyond are counted in `games_left_out`).
+/// How much [`Standings`] keep, over all tournaments: memory stays bounded whatever the input (a month of
+/// online games makes a "tournament" of every game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// Tournaments (the first met); the games of later ones are counted in
+    /// [`Standings::untracked_tournament_games`].
+    pub tournaments: usize,
+    /// Player entries; a game that would add players beyond is left out.
+    pub players: usize,
+    /// Games counted (each keeps two [`Pairing`]s and its fingerprint); later games are left out.
+    pub games: usize,
+}
+
+impl Bounds {
+    /// At most `players` player entries, and no other bound.
+    pub fn players(players: usize) -> Bounds {
+        Bounds {
+            tournaments: usize::MAX,
+            players,
+            games: usize::MAX,
+        }
+    }
+}
+
+/// The standings of every tournament met, in bounded memory ([`Bounds`]).
 #[derive(Clone, Debug)]
 pub struct Standings {
     tournaments: Vec<(TournamentKey, Tournament)>,
     index: HashMap<TournamentKey, usize>,
     players: usize,
-    max_players: usize,
-    /// Games that belong to no tournament (Event missing or `?`).
+    games: usize,
+    bounds: Bounds,
+    /// Games that belong to no tournament (Event missing, empty or `?`).
     pub without_event: u64,
-    /// Games of tournaments or players beyond the limit.
+    /// Games of tournaments kept but beyond the players or games bound, or of a new tournament that had no room
+    /// for its players.
     pub games_left_out: u64,
+    /// Games of tournaments beyond the tournaments bound.
+    pub untracked_tournament_games: u64,
 }
 
 impl Standings {
     /// Empty standings that will keep at most `max_players` players over all tournaments.
     pub fn new(max_players: usize) -> Standings {
+        Standings::within(Bounds::players(max_players))
+    }
+
+    /// Empty standings kept within `bounds`.
+    pub fn within(bounds: Bounds) -> Standings {
         Standings {
             tournaments: Vec::new(),
             index: HashMap::new(),
             players: 0,
-            max_players,
+            games: 0,
+            bounds,
             without_event: 0,
             games_left_out: 0,
+            untracked_tournament_games: 0,
         }
+    }
+
+    /// The bounds in force.
+    pub fn bounds(&self) -> Bounds {
+        self.bounds
     }
 
     /// Adds one game (`None`: a game without a tournament), and says what became of it: a game that is no
@@ -614,8 +579,12 @@ impl Standings {
         };
         let i = match self.index.get(&e.key) {
             Some(&i) => i,
+            None if self.tournaments.len() >= self.bounds.tournaments => {
+                self.untracked_tournament_games += 1;
+                return Added::BeyondLimit;
+            }
             None => {
-                if self.players + 2 > self.max_players {
+                if self.players + 2 > self.bounds.players {
                     self.games_left_out += 1;
                     return Added::BeyondLimit;
                 }
@@ -639,16 +608,18 @@ impl Standings {
         }
         let new = usize::from(!t.index.contains_key(&e.white.name))
             + usize::from(!t.index.contains_key(&e.black.name));
-        if self.players + new > self.max_players {
+        if self.players + new > self.bounds.players || self.games >= self.bounds.games {
             self.games_left_out += 1;
+            t.beyond_bounds += 1;
             return Added::BeyondLimit;
         }
         if e.fingerprint != 0 {
             t.seen.insert(e.fingerprint);
         }
         self.players += new;
+        self.games += 1;
         t.add(e);
-        Added::Counted
+        Added::Counted { tournament: i }
     }
 
     /// The games left out of every tournament's tables, added up.
@@ -662,6 +633,11 @@ impl Standings {
         sum
     }
 
+    /// The `index`-th tournament met, if any.
+    pub fn tournament(&self, index: usize) -> Option<(&TournamentKey, &Tournament)> {
+        self.tournaments.get(index).map(|(key, t)| (key, t))
+    }
+
     /// The tournaments met, in order.
     pub fn tournaments(&self) -> impl Iterator<Item = &TournamentKey> + '_ {
         self.tournaments.iter().map(|(key, _)| key)
@@ -673,31 +649,6 @@ impl Standings {
         self.tournaments.iter().any(|(key, _)| key.event == event)
     }
 
-    /// Why `--event NAME` chose nothing, for a usage error: no tournament is called that, and the names
-    /// nearest to it (at most [`NEAREST_SHOWN`]), or that the inputs hold no tournament at all.
-    pub fn no_such_event(&self, event: &str, locale: Locale) -> String {
-        let names = nearest(event.trim(), self.tournaments().map(|k| k.event.as_str()));
-        let n = self.tournaments.len();
-        if names.is_empty() {
-            return localized!(
-                locale,
-                "no tournament is called \"{event}\": the inputs hold none (no game has an Event tag other than `?`)",
-                "aucun tournoi ne s'appelle \"{event}\" : les entrées n'en contiennent aucun (aucune partie n'a de balise Event autre que `?`)"
-            );
-        }
-        let s = crate::messages::plural(locale, n as u64);
-        let names = names
-            .iter()
-            .map(|name| format!("\"{name}\""))
-            .collect::<Vec<_>>()
-            .join(", ");
-        localized!(
-            locale,
-            "no tournament is called \"{event}\" (the inputs hold {n} tournament{s}); the nearest names: {names}",
-            "aucun tournoi ne s'appelle \"{event}\" (les entrées en contiennent {n}) ; les noms les plus proches : {names}"
-        )
-    }
-
     /// The tournaments, in the order first met, with their ranked players.
     pub fn ranked(
         &self,
@@ -705,7 +656,7 @@ impl Standings {
     ) -> Vec<(&TournamentKey, &Tournament, Vec<Standing>)> {
         self.tournaments
             .iter()
-            .map(|(key, t)| (key, t, rank(t, tiebreaks)))
+            .map(|(key, t)| (key, t, t.ranked(tiebreaks)))
             .collect()
     }
 }
@@ -800,6 +751,7 @@ fn rank(t: &Tournament, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
                     .map(|&(o, hp, _)| u64::from(hp) * points[o])
                     .sum(),
                 direct_encounter: None,
+                rated_games,
                 aro: (rated_games > 0)
                     .then(|| ((2 * rated_sum + rated_games) / (2 * rated_games)) as i64),
                 performance: performance(rated_sum, rated_games, rated_half_points),
@@ -852,34 +804,6 @@ fn rank(t: &Tournament, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
     ranked
 }
 
-/// Most names [`Standings::no_such_event`] suggests.
-pub const NEAREST_SHOWN: usize = 5;
-
-/// The distinct `names` nearest to `wanted`, nearest first, at most [`NEAREST_SHOWN`], case ignored: the same
-/// name in other capitals, then a name that holds the other (or is held by it), then by edit distance.
-fn nearest<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
-    let wanted_lower = wanted.to_lowercase();
-    let mut scored: Vec<(usize, &str)> = Vec::new();
-    let mut seen = HashSet::new();
-    for name in names {
-        if !seen.insert(name) {
-            continue;
-        }
-        let lower = name.to_lowercase();
-        let distance = if lower == wanted_lower {
-            0
-        } else if lower.contains(&wanted_lower) || wanted_lower.contains(&lower) {
-            1
-        } else {
-            2 + crate::select::expr::edit_distance(&wanted_lower, &lower)
-        };
-        scored.push((distance, name));
-    }
-    scored.sort();
-    scored.truncate(NEAREST_SHOWN);
-    scored.into_iter().map(|(_, name)| name).collect()
-}
-
 /// Half points (or quarter points with `quarters`) as a decimal: `3`, `2.5`, `6.25`.
 pub fn decimal(value: u64, quarters: bool) -> String {
     let (unit, whole) = if quarters {
@@ -903,7 +827,7 @@ mod tests {
     fn standings(pgn: &str) -> Standings {
         let mut s = Standings::new(1000);
         for game in parse_all(pgn.as_bytes()) {
-            s.add(entry_of(&game).as_ref());
+            s.add(GameEntry::of(&game).as_ref());
         }
         s
     }
@@ -984,7 +908,7 @@ mod tests {
             .iter()
             .chain(parse_all(ROUND_ROBIN.as_bytes()).iter())
         {
-            s.add(entry_of(game).as_ref());
+            s.add(GameEntry::of(game).as_ref());
         }
         assert_eq!(s.ranked(&[]).len(), 1);
         assert_eq!(s.games_left_out, 5);
@@ -1162,75 +1086,6 @@ mod tests {
             "6 parties laissées de côté : 5 parties sans nom de joueur d'un côté, 1 partie d'un joueur contre lui-même"
         );
         assert_eq!(LeftOut::default().said(Locale::En), None);
-    }
-
-    #[test]
-    fn the_same_game_twice_counts_once_and_games_without_moves_are_never_the_same() {
-        let pgn = [
-            game("A", "B", "1.1", "1-0", "1. e4 e5 2. Nf3"),
-            game("C", "D", "1.2", "1/2-1/2", "1. d4 d5"),
-            // Game 1 again (comments and move numbers aside): validate's duplicate_game.
-            game("A", "B", "1.1", "1-0", "1. e4 {copied} e5 2. Nf3"),
-            // A double round robin recorded without moves: two games of C and D.
-            game("C", "D", "2.1", "1-0", ""),
-            game("C", "D", "3.1", "0-1", ""),
-        ]
-        .concat();
-        let s = standings(&pgn);
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
-        let (_, t, rows) = &ranked[0];
-        assert_eq!(t.games(), 4);
-        assert_eq!(t.left_out.duplicates, 1);
-        let a = rows.iter().find(|r| r.player == "A").unwrap();
-        assert_eq!((a.games, a.half_points), (1, 2));
-        let c = rows.iter().find(|r| r.player == "C").unwrap();
-        assert_eq!((c.games, c.half_points), (3, 3));
-        // Counted once per tournament: the same game in another tournament counts there too.
-        let other = pgn.replace("[Event \"E\"]", "[Event \"F\"]");
-        let s = standings(&(pgn.clone() + &other));
-        assert!(
-            s.ranked(&[])
-                .iter()
-                .all(|(_, t, _)| t.games() == 4 && t.left_out.duplicates == 1)
-        );
-    }
-
-    #[test]
-    fn rounds_are_round_numbers() {
-        assert_eq!(round_of("4.2"), Some(4));
-        assert_eq!(round_of(" 12 "), Some(12));
-        for none in ["0", "?", "-", "", "Final", "5 (tiebreak)", "4294967296"] {
-            assert_eq!(round_of(none), None, "{none}");
-        }
-    }
-
-    #[test]
-    fn an_event_no_tournament_has_is_said_with_the_nearest_names() {
-        let s = standings(
-            &[
-                "ch-CHN 2024",
-                "CHN-ch",
-                "Tata Steel",
-                "ch-CHI",
-                "Open",
-                "Open",
-                "Zurich CC",
-                "Biel",
-            ]
-            .iter()
-            .map(|e| format!("[Event \"{e}\"]\n[White \"A\"]\n[Black \"B\"]\n\n1-0\n\n"))
-            .collect::<String>(),
-        );
-        assert!(s.has_event(" Open ") && !s.has_event("open"));
-        assert_eq!(
-            s.no_such_event("ch-CHN", Locale::En),
-            "no tournament is called \"ch-CHN\" (the inputs hold 7 tournaments); the nearest names: \
-             \"ch-CHN 2024\", \"ch-CHI\", \"CHN-ch\", \"Open\", \"Biel\""
-        );
-        assert_eq!(
-            Standings::new(10).no_such_event("x", Locale::Fr),
-            "aucun tournoi ne s'appelle \"x\" : les entrées n'en contiennent aucun (aucune partie n'a de balise Event autre que `?`)"
-        );
     }
 
     #[test]
