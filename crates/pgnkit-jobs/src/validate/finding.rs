@@ -27,7 +27,7 @@ pub const MAX_RANGES_SHOWN: usize = 8;
 pub enum Finding {
     /// What the reader found in the text (a syntax error, a lenient reading, a spelling noted).
     Reader(DiagnosticKind),
-    /// A draw marker written `1/2` or `½-½` after the moves (`written`, quoted as [`shown_token`] cuts it).
+    /// A draw marker written `1/2` or `½-½` after the moves (`written`, quoted as the engine's `shown_token` cuts it).
     DrawMarkerSpelling { written: String },
     /// Text the reader took for no PGN token, where no line of play reached it.
     UnreadableText { token: String },
