@@ -63,19 +63,7 @@ pub(crate) fn render_problems(
             // Summed up once per file (see FileNotes).
             Severity::Note => continue,
         };
-        paint.push(
-            colour,
-            &[severity, "[", p.kind().as_str(), "]"].concat(),
-            text,
-        );
-        text.push_str(word(": ", " : "));
-        paint.push(BOLD, &safe(&p.message(locale)), text);
-        if p.times() > 1 {
-            let more = p.times() - 1;
-            text.push_str(word(" (and ", " (et "));
-            pgnkit::core::decimal::push(text, more);
-            text.push_str(word(" more like this)", " autres semblables)"));
-        }
+        push_headline(p, colour, severity, locale, paint, text);
         // A finding about the whole game (missing tags, a duplicate): one line.
         let whole_game = p.source_line.is_empty() && p.move_text.is_none();
         if whole_game {
@@ -113,43 +101,7 @@ pub(crate) fn render_problems(
             continue;
         }
         if !p.source_line.is_empty() {
-            let line = p.line.to_string();
-            // As wide as what it stands under: a tab for a tab, two spaces under a wide character.
-            let caret_at: String = p
-                .source_line
-                .chars()
-                .take(p.source_caret as usize)
-                .flat_map(|c| {
-                    let (pad, n) = if c == '\t' {
-                        ('\t', 1)
-                    } else {
-                        (' ', char_columns(c))
-                    };
-                    std::iter::repeat_n(pad, n)
-                })
-                .collect();
-            let caret_len = p.move_text.as_ref().map_or(1, |m| columns(m).max(1));
-            let gutter = " ".repeat(line.len());
-            // gutter and bar
-            text.push_str(&gutter);
-            text.push(' ');
-            paint.push(CYAN, "|", text);
-            text.push('\n');
-            // line number, bar, the line
-            paint.push(CYAN, &line, text);
-            text.push(' ');
-            paint.push(CYAN, "|", text);
-            text.push(' ');
-            text.push_str(&p.source_line);
-            text.push('\n');
-            // the carets under the move
-            text.push_str(&gutter);
-            text.push(' ');
-            paint.push(CYAN, "|", text);
-            text.push(' ');
-            text.push_str(&caret_at);
-            paint.push(colour, &"^".repeat(caret_len), text);
-            text.push('\n');
+            push_excerpt(p, colour, paint, text);
         }
         if let Some(s) = &p.suggestion {
             text.push_str("  ");
@@ -159,5 +111,75 @@ pub(crate) fn render_problems(
             text.push('\n');
         }
         text.push('\n');
+    }
+}
+
+/// The line the problem is on, numbered, with carets under the move (as wide as what they stand under).
+fn push_excerpt(p: &Problem, colour: &'static str, paint: &Paint, text: &mut String) {
+    let line = p.line.to_string();
+    // As wide as what it stands under: a tab for a tab, two spaces under a wide character.
+    let caret_at: String = p
+        .source_line
+        .chars()
+        .take(p.source_caret as usize)
+        .flat_map(|c| {
+            let (pad, n) = if c == '\t' {
+                ('\t', 1)
+            } else {
+                (' ', char_columns(c))
+            };
+            std::iter::repeat_n(pad, n)
+        })
+        .collect();
+    let caret_len = p.move_text.as_ref().map_or(1, |m| columns(m).max(1));
+    let gutter = " ".repeat(line.len());
+    // gutter and bar
+    text.push_str(&gutter);
+    text.push(' ');
+    paint.push(CYAN, "|", text);
+    text.push('\n');
+    // line number, bar, the line
+    paint.push(CYAN, &line, text);
+    text.push(' ');
+    paint.push(CYAN, "|", text);
+    text.push(' ');
+    text.push_str(&p.source_line);
+    text.push('\n');
+    // the carets under the move
+    text.push_str(&gutter);
+    text.push(' ');
+    paint.push(CYAN, "|", text);
+    text.push(' ');
+    text.push_str(&caret_at);
+    paint.push(colour, &"^".repeat(caret_len), text);
+    text.push('\n');
+}
+
+/// `error[kind]: message (and N more like this)`.
+fn push_headline(
+    p: &Problem,
+    colour: &'static str,
+    severity: &str,
+    locale: Locale,
+    paint: &Paint,
+    text: &mut String,
+) {
+    let fr = locale == Locale::Fr;
+    paint.push(
+        colour,
+        &[severity, "[", p.kind().as_str(), "]"].concat(),
+        text,
+    );
+    text.push_str(if fr { " : " } else { ": " });
+    paint.push(BOLD, &safe(&p.message(locale)), text);
+    if p.times() > 1 {
+        let more = p.times() - 1;
+        text.push_str(if fr { " (et " } else { " (and " });
+        pgnkit::core::decimal::push(text, more);
+        text.push_str(if fr {
+            " autres semblables)"
+        } else {
+            " more like this)"
+        });
     }
 }
