@@ -6,9 +6,8 @@
 
 use std::borrow::Cow;
 
-pub use pgnkit::explain::{
-    Explain, Locale, did_you_mean, french_language_name, french_notation_adjective, french_role,
-};
+pub use pgnkit::explain::{Explain, Locale};
+pub(crate) use pgnkit::explain::{did_you_mean, french_language_name, french_notation_adjective};
 
 /// A job's own reason for stopping, said in the user's language: the run layer and the options carry it
 /// without knowing which job it comes from (they sit below the jobs, which import them).
@@ -47,7 +46,7 @@ pub fn localized_decimal(locale: Locale, figure: &str) -> Cow<'_, str> {
 }
 
 /// The colour's name: `White`/`Black`, `les Blancs`/`les Noirs`.
-pub fn side_name(locale: Locale, color: pgnkit::Color) -> &'static str {
+pub(crate) fn side_name(locale: Locale, color: pgnkit::Color) -> &'static str {
     match (locale, color) {
         (Locale::En, c) => c.name(),
         (Locale::Fr, pgnkit::Color::White) => "les Blancs",

@@ -3,14 +3,21 @@
 use pgnkit::buffer::{is_ascii_short, push_bytes};
 use pgnkit::core::{Move, Position, Role};
 use pgnkit::notation::uci::Uci;
-use pgnkit::notation::{CheckMark, Language, San};
+use pgnkit::notation::{Language, San};
 
 /// Appends the canonical SAN of a legal move (minimal disambiguation, `+`/`#` from the position after) in
-/// `lang`'s letters. The same text as `SanPlus::from_move(..).display(lang)`, written without the
-/// formatting machinery: this runs once per move of every game.
-pub fn push_san(out: &mut String, before: &Position, m: &Move, after: &Position, lang: Language) {
+/// `lang`'s letters, the way [`push_san_body`] writes it, without the formatting machinery: the tests hold it
+/// to `SanPlus::from_move(..).display(lang)`.
+#[cfg(test)]
+pub(crate) fn push_san(
+    out: &mut String,
+    before: &Position,
+    m: &Move,
+    after: &Position,
+    lang: Language,
+) {
     San::from_move(before, m).push_to(out, lang);
-    if let Some(mark) = CheckMark::after(after) {
+    if let Some(mark) = pgnkit::notation::CheckMark::after(after) {
         out.push_str(mark.as_str());
     }
 }

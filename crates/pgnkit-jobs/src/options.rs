@@ -83,9 +83,9 @@ pub trait Choices: Sized + Copy + 'static {
 /// A word that is none of an option's [`Choices`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownChoice {
-    pub value: String,
+    pub(crate) value: String,
     /// The words that are.
-    pub choices: Vec<&'static str>,
+    pub(crate) choices: Vec<&'static str>,
 }
 
 impl fmt::Display for UnknownChoice {
@@ -215,7 +215,7 @@ impl Choices for Format {
 
 impl Format {
     /// The format's word.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Format::Csv => "csv",
             Format::Jsonl => "jsonl",
@@ -331,7 +331,7 @@ pub struct Messages(pub Locale);
 
 /// A word that is not a message language.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownMessages(pub String);
+pub struct UnknownMessages(pub(crate) String);
 
 impl fmt::Display for UnknownMessages {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -4,11 +4,11 @@
 //!
 //! A tag, a file name or a move can hold anything: an escape sequence that retitles the window or recolours
 //! the terminal (ESC, the C1 CSI U+009B), a backspace or a carriage return that overwrites what was written,
-//! a Unicode direction override that shows the rest of the line backwards. Those characters ([`is_unsafe`])
+//! a Unicode direction override that shows the rest of the line backwards. Those characters (`is_unsafe`)
 //! are written as Rust writes them escaped, `\u{1b}`, `\u{202e}` (`\t`, `\n`, `\r` for those three): visible,
 //! and one notation for all of them. Everything else, accents and every script, is shown as it is.
 //!
-//! Text tables cut a long value to a width counted in terminal columns ([`push_cell`]): characters, not
+//! Text tables cut a long value to a width counted in terminal columns (`push_cell`): characters, not
 //! bytes, with the wide East Asian ones counting two and combining marks none, so the columns stay aligned
 //! and a row's length does not grow with the longest name.
 
@@ -17,13 +17,13 @@ use std::borrow::Cow;
 use unicode_width::UnicodeWidthChar;
 
 /// The widest a name column of a text table gets, in terminal columns; longer names are cut with `…`.
-pub const NAME_COLUMNS: usize = 32;
+pub(crate) const NAME_COLUMNS: usize = 32;
 
 /// Whether `c` must not reach a terminal as it is: a control character (C0, DEL, C1), a Unicode direction
 /// control (the embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069, the marks U+200E, U+200F
 /// and U+061C), or a line or paragraph separator (U+2028, U+2029), which some terminals and editors break
 /// lines at.
-pub fn is_unsafe(c: char) -> bool {
+pub(crate) fn is_unsafe(c: char) -> bool {
     match c {
         ' '..='~' => false,
         _ if c.is_control() => true,
@@ -34,7 +34,7 @@ pub fn is_unsafe(c: char) -> bool {
 }
 
 /// The characters `text` is shown as: itself, each unsafe character escaped (`\u{1b}`).
-pub fn safe_chars(text: &str) -> impl Iterator<Item = char> + '_ {
+pub(crate) fn safe_chars(text: &str) -> impl Iterator<Item = char> + '_ {
     text.chars().flat_map(|c| {
         let escaped = is_unsafe(c).then(|| c.escape_default());
         let plain = (!is_unsafe(c)).then_some(c);
@@ -52,17 +52,9 @@ pub fn safe(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// Appends `text` as it may be shown.
-pub fn push_safe(out: &mut String, text: &str) {
-    match safe(text) {
-        Cow::Borrowed(plain) => out.push_str(plain),
-        Cow::Owned(escaped) => out.push_str(&escaped),
-    }
-}
-
 /// Appends `chars` as they may be shown, but a tab kept as it is: a quoted source line keeps its tabs so that
 /// the carets drawn under it (with the same tabs) stay under the move.
-pub fn push_safe_keeping_tabs(out: &mut String, chars: impl Iterator<Item = char>) {
+pub(crate) fn push_safe_keeping_tabs(out: &mut String, chars: impl Iterator<Item = char>) {
     for c in chars {
         if c != '\t' && is_unsafe(c) {
             out.extend(c.escape_default());
@@ -85,14 +77,14 @@ pub fn columns(text: &str) -> usize {
 
 /// Where a cell's text goes when it is narrower than the column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Align {
+pub(crate) enum Align {
     Left,
     Right,
 }
 
 /// Appends `text` made safe as a cell of `width` columns: cut with `…` when it is wider, padded with spaces
 /// when narrower.
-pub fn push_cell(out: &mut String, text: &str, width: usize, align: Align) {
+pub(crate) fn push_cell(out: &mut String, text: &str, width: usize, align: Align) {
     let (shown, used) = fit(text, width);
     let padding = width - used;
     if align == Align::Right {
@@ -105,7 +97,8 @@ pub fn push_cell(out: &mut String, text: &str, width: usize, align: Align) {
 }
 
 /// `text` made safe and cut to `width` columns (with `…`), without padding.
-pub fn cut(text: &str, width: usize) -> String {
+#[cfg(test)]
+pub(crate) fn cut(text: &str, width: usize) -> String {
     fit(text, width).0
 }
 
@@ -137,7 +130,7 @@ fn fit(text: &str, width: usize) -> (String, usize) {
 
 /// The width of a name column: the widest of `names` (made safe), at least `header`'s and at most
 /// [`NAME_COLUMNS`] (more when the header is wider). Stops measuring a name once it is past the cap.
-pub fn name_column<'n>(names: impl IntoIterator<Item = &'n str>, header: &str) -> usize {
+pub(crate) fn name_column<'n>(names: impl IntoIterator<Item = &'n str>, header: &str) -> usize {
     let least = columns(header);
     let most = NAME_COLUMNS.max(least);
     let mut width = least;

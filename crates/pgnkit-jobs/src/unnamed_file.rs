@@ -23,7 +23,7 @@ pub fn create(dir: &Path, mode: u32) -> Option<File> {
 
 /// Elsewhere than Linux: none, the caller falls back on a named file.
 #[cfg(not(target_os = "linux"))]
-pub fn create(_dir: &Path, _mode: u32) -> Option<File> {
+pub(crate) fn create(_dir: &Path, _mode: u32) -> Option<File> {
     None
 }
 

@@ -5,7 +5,7 @@
 //!
 //! A game is converted only when everything in it replays: the reader found no error, the variant and
 //! FEN tag give a start position, and every move token, variations included, is a legal move in the
-//! game's language (detected per game unless given). Anything else is a [`Failure`], located in the
+//! game's language (detected per game unless given). Anything else is a `Failure`, located in the
 //! game's source and explained in validate's words ([`Note`]): the game is then copied through, its bytes
 //! unchanged but for a comment that marks it as not converted (PGN), given as a record with its error (JSON
 //! lines), or left out (EPD, or when asked to skip invalid games), and counted.
@@ -72,7 +72,7 @@ impl Default for ConvertOptions {
 
 /// Why a game could not be converted.
 #[derive(Clone, Debug)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The reader found an error (unreadable text, unclosed comment or variation...).
     Reader { kind: DiagnosticKind, span: Span },
     /// No start position: unsupported variant or bad FEN tag.
@@ -90,7 +90,7 @@ pub enum Failure {
 
 impl Failure {
     /// Where in the game's source.
-    pub fn span(&self) -> Span {
+    pub(crate) fn span(&self) -> Span {
         match self {
             Failure::Reader { span, .. } | Failure::Move { span, .. } => *span,
             Failure::Setup(SetupError::UnsupportedVariant { span, .. })
@@ -174,7 +174,7 @@ impl fmt::Display for Failure {
 
 /// How serious a note is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoteLevel {
+pub(crate) enum NoteLevel {
     /// The game was converted; something about it deserves a look.
     Warning,
     /// The game was not converted.
@@ -185,7 +185,7 @@ pub enum NoteLevel {
 /// lines), and what became of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Note {
-    pub level: NoteLevel,
+    pub(crate) level: NoteLevel,
     /// 1-based index of the game in its file.
     pub game: u64,
     /// The players and round, for the heading of each problem.
@@ -200,7 +200,7 @@ pub struct Note {
 
 /// What became of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fate {
+pub(crate) enum Fate {
     Converted,
     /// Not converted; its original bytes were written (PGN) or its error recorded (JSON lines).
     Kept,
@@ -220,7 +220,7 @@ pub struct BatchOutput {
 }
 
 /// Converts games one after the other, reusing its buffers.
-pub struct Converter {
+pub(crate) struct Converter {
     opts: ConvertOptions,
     writer: Writer,
     moves: PrintedMoves,
@@ -240,7 +240,7 @@ struct Rendered {
 }
 
 impl Converter {
-    pub fn new(opts: ConvertOptions) -> Converter {
+    pub(crate) fn new(opts: ConvertOptions) -> Converter {
         Converter {
             opts,
             writer: Writer::new(opts.keep),
@@ -310,7 +310,7 @@ impl Converter {
     }
 
     /// Converts one game, appending what is to be written to `out`. `file` names the input in JSON lines.
-    pub fn convert_game(
+    pub(crate) fn convert_game(
         &mut self,
         game: &Game<'_>,
         file: &str,
@@ -509,7 +509,7 @@ pub fn convert_batch(games: &mut GameReader<'_>, file: &str, opts: &ConvertOptio
 
 /// Converts a whole buffer on the calling thread (tests, small inputs); a leading BOM is skipped.
 #[cfg(test)]
-pub fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOutput {
+pub(crate) fn convert_bytes(bytes: &[u8], file: &str, opts: &ConvertOptions) -> BatchOutput {
     convert_games(&mut GameReader::new(bytes), file, opts)
 }
 

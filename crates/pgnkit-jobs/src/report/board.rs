@@ -14,27 +14,28 @@ const SQ: u32 = 45;
 /// Room left of the board for the ranks and under it for the files.
 const MARGIN: u32 = 18;
 /// Width and height of a diagram.
-pub const SIZE: u32 = 8 * SQ + MARGIN;
+pub(crate) const SIZE: u32 = 8 * SQ + MARGIN;
 
 const LIGHT: &str = "#eeeed2";
 const DARK: &str = "#769656";
 
 /// A position to draw, with the squares of the move that went wrong and of a suggested move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Diagram {
+pub(crate) struct Diagram {
     /// The position before the faulty move.
-    pub position: Position,
+    pub(crate) position: Position,
     /// Where the faulty move starts, when the text names it (`Nb1d2`, `e2e4`).
-    pub from: Option<Square>,
+    pub(crate) from: Option<Square>,
     /// Where the faulty move goes, when the text says (`Qxe2`: e2).
-    pub to: Option<Square>,
+    pub(crate) to: Option<Square>,
     /// The legal move the text plausibly meant (from, to).
-    pub suggestion: Option<(Square, Square)>,
+    pub(crate) suggestion: Option<(Square, Square)>,
 }
 
 impl Diagram {
     /// A diagram of `position` with nothing marked.
-    pub fn new(position: Position) -> Diagram {
+    #[cfg(test)]
+    pub(crate) fn new(position: Position) -> Diagram {
         Diagram {
             position,
             from: None,
@@ -87,7 +88,7 @@ fn colours(color: Color) -> (&'static str, &'static str) {
 }
 
 /// The piece symbols, as an SVG that shows nothing: put once in a page before the diagrams that use them.
-pub fn piece_defs() -> String {
+pub(crate) fn piece_defs() -> String {
     let mut out = String::from(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" aria-hidden="true"><defs>"#,
     );
@@ -127,7 +128,7 @@ fn corner(sq: Square) -> (u32, u32) {
 
 /// Appends the diagram as an `<svg>` element that uses the symbols of [`piece_defs`]. `label` is its
 /// accessible name (already in the reader's language; escaped here).
-pub fn push_svg(diagram: &Diagram, label: &str, out: &mut String) {
+pub(crate) fn push_svg(diagram: &Diagram, label: &str, out: &mut String) {
     out.push_str(&format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {SIZE} {SIZE}" width="{SIZE}" height="{SIZE}" role="img" aria-label=""#
     ));
@@ -138,7 +139,8 @@ pub fn push_svg(diagram: &Diagram, label: &str, out: &mut String) {
 }
 
 /// The diagram as a whole SVG document of its own (the symbols included).
-pub fn standalone_svg(diagram: &Diagram) -> String {
+#[cfg(test)]
+pub(crate) fn standalone_svg(diagram: &Diagram) -> String {
     let mut out = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" width="{SIZE}" height="{SIZE}"><defs>"#
     );

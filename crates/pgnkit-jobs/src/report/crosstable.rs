@@ -19,32 +19,32 @@ use std::collections::HashMap;
 use crate::tournament::{Pairing, Tournament, TournamentKey};
 
 /// At most this many players: a grid even when not every pair met (an unfinished round-robin).
-pub const GRID_MAX_PLAYERS: usize = 16;
+pub(crate) const GRID_MAX_PLAYERS: usize = 16;
 /// A round-robin of more players than this is shown per round all the same: a grid that wide is unreadable.
-pub const GRID_WIDEST: usize = 40;
+pub(crate) const GRID_WIDEST: usize = 40;
 /// The most round columns of a per-round table: more than any real event has, few enough that the table stays
 /// a few hundred kilobytes at [`super::Limits::crosstable_players`] rows.
-pub const MAX_ROUND_COLUMNS: usize = 60;
+pub(crate) const MAX_ROUND_COLUMNS: usize = 60;
 
 /// A game of a tournament as the model gives it: White's index among its players, and the game seen from
 /// White's side (the opponent is Black).
-pub type Played<'t> = (usize, &'t Pairing);
+pub(crate) type Played<'t> = (usize, &'t Pairing);
 
 /// How many games of the first tournaments met the crosstables draw: the first `max_pairings` games counted
 /// over all of them, in input order. A tournament's games drawn are thus the first ones it counted.
 #[derive(Clone, Debug)]
-pub struct Pairings {
+pub(crate) struct Pairings {
     drawn: HashMap<TournamentKey, usize>,
     max_tournaments: usize,
     max_pairings: usize,
     kept: usize,
     /// Games of kept tournaments that were not kept (over `max_pairings`).
-    pub left_out: u64,
+    pub(crate) left_out: u64,
 }
 
 impl Pairings {
     /// Draws the games of the first `max_tournaments` tournaments met, `max_pairings` games in all.
-    pub fn new(max_tournaments: usize, max_pairings: usize) -> Pairings {
+    pub(crate) fn new(max_tournaments: usize, max_pairings: usize) -> Pairings {
         Pairings {
             drawn: HashMap::new(),
             max_tournaments,
@@ -55,7 +55,7 @@ impl Pairings {
     }
 
     /// A game was counted in the standings of the tournament `key`.
-    pub fn add(&mut self, key: &TournamentKey) {
+    pub(crate) fn add(&mut self, key: &TournamentKey) {
         // A tournament the page will not show: its games are not kept (no note: the page says how many
         // tournaments it left out).
         if !self.drawn.contains_key(key) && self.drawn.len() >= self.max_tournaments {
@@ -72,7 +72,7 @@ impl Pairings {
 
     /// The games of the tournament `key`, `t` in the standings, that its crosstable draws (none when it is not
     /// kept).
-    pub fn of<'t>(&self, key: &TournamentKey, t: &'t Tournament) -> Vec<Played<'t>> {
+    pub(crate) fn of<'t>(&self, key: &TournamentKey, t: &'t Tournament) -> Vec<Played<'t>> {
         let drawn = self.drawn.get(key).copied().unwrap_or(0);
         let mut games = t.games_in_order();
         games.truncate(drawn);
@@ -87,7 +87,7 @@ fn places(players: &[usize]) -> HashMap<usize, usize> {
 
 /// How a tournament's crosstable is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
+pub(crate) enum Shape {
     /// Player × player.
     Grid,
     /// Player × round.
@@ -97,7 +97,7 @@ pub enum Shape {
 impl Shape {
     /// The shape for `players` (in rank order) and their games: a grid for a round-robin (every pair met)
     /// up to [`GRID_WIDEST`] players, or for at most [`GRID_MAX_PLAYERS`]; per round otherwise.
-    pub fn of(players: &[usize], games: &[Played<'_>]) -> Shape {
+    pub(crate) fn of(players: &[usize], games: &[Played<'_>]) -> Shape {
         let n = players.len();
         if n <= GRID_MAX_PLAYERS {
             return Shape::Grid;
@@ -123,7 +123,7 @@ impl Shape {
 }
 
 /// A score as a crosstable writes it: `1`, `½`, `0`, `*` (unfinished).
-pub fn score(half_points: Option<u8>) -> &'static str {
+pub(crate) fn score(half_points: Option<u8>) -> &'static str {
     match half_points {
         Some(2) => "1",
         Some(1) => "½",
@@ -134,7 +134,7 @@ pub fn score(half_points: Option<u8>) -> &'static str {
 }
 
 /// The grid: `cells[i][j]` are the scores of player `i` against player `j` (rank order), in the order played.
-pub fn grid(players: &[usize], games: &[Played<'_>]) -> Vec<Vec<Vec<&'static str>>> {
+pub(crate) fn grid(players: &[usize], games: &[Played<'_>]) -> Vec<Vec<Vec<&'static str>>> {
     let n = players.len();
     let index = places(players);
     let mut cells = vec![vec![Vec::new(); n]; n];
@@ -150,31 +150,31 @@ pub fn grid(players: &[usize], games: &[Played<'_>]) -> Vec<Vec<Vec<&'static str
 /// One cell of a per-round table: the opponent (index in rank order), whether the player had white, and
 /// the player's score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RoundCell {
+pub(crate) struct RoundCell {
     /// The opponent, as an index into the players in rank order.
-    pub opponent: usize,
+    pub(crate) opponent: usize,
     /// The player had the white pieces.
-    pub white: bool,
+    pub(crate) white: bool,
     /// The player's half points, `None` unfinished.
-    pub half_points: Option<u8>,
+    pub(crate) half_points: Option<u8>,
 }
 
 /// A per-round table: its columns and, per player in rank order, per column, the games played in it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PerRound {
+pub(crate) struct PerRound {
     /// The rounds shown, in order: numbers by value, then `None` (games without a round number).
-    pub rounds: Vec<Option<u32>>,
+    pub(crate) rounds: Vec<Option<u32>>,
     /// `cells[player][column]`: the player's games in that round.
-    pub cells: Vec<Vec<Vec<RoundCell>>>,
+    pub(crate) cells: Vec<Vec<Vec<RoundCell>>>,
     /// Rounds beyond the columns shown.
-    pub rounds_not_shown: usize,
+    pub(crate) rounds_not_shown: usize,
     /// Games in those rounds, each counted once.
-    pub games_not_shown: u64,
+    pub(crate) games_not_shown: u64,
 }
 
 /// The per-round table of `players` (in rank order) over their games, at most `max_columns` rounds wide (the
 /// lowest round numbers; games without one last).
-pub fn per_round(players: &[usize], games: &[Played<'_>], max_columns: usize) -> PerRound {
+pub(crate) fn per_round(players: &[usize], games: &[Played<'_>], max_columns: usize) -> PerRound {
     // Numbers first, by value, then no number: the order of `(is_none, number)`.
     let order = |round: Option<u32>| (round.is_none(), round);
     let distinct: std::collections::BTreeSet<(bool, Option<u32>)> =
@@ -324,7 +324,7 @@ mod tests {
         assert_eq!((cut.rounds_not_shown, cut.games_not_shown), (6, 11));
         assert!(cut.cells.iter().all(|row| row.len() == 5));
         assert_eq!(
-            crate::report::Label::RoundsNotShown.text(crate::report::Locale::En),
+            crate::report::Label::RoundsNotShown.text(crate::messages::Locale::En),
             format!(
                 "Rounds not shown in this crosstable (beyond its first {MAX_ROUND_COLUMNS} columns)"
             )

@@ -29,7 +29,7 @@ pub struct PageOptions<'a> {
 
 /// Appends a value from the input within the text of a line (a heading, a sentence): escaped, and isolated
 /// (`<bdi>`), so that its direction cannot reorder what is around it.
-pub fn push_value(text: &str, out: &mut String) {
+pub(crate) fn push_value(text: &str, out: &mut String) {
     out.push_str("<bdi>");
     push_escaped(text, out);
     out.push_str("</bdi>");

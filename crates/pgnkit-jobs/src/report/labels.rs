@@ -4,7 +4,7 @@
 
 use pgnkit::core::{Color, Termination};
 
-pub use crate::messages::Locale;
+pub(crate) use crate::messages::Locale;
 
 /// A word or phrase of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -12,7 +12,7 @@ pub use crate::messages::Locale;
     missing_docs,
     reason = "each variant is its English text, in Label::text"
 )]
-pub enum Label {
+pub(crate) enum Label {
     Title,
     GeneratedBy,
     Files,
@@ -22,7 +22,6 @@ pub enum Label {
     Ok,
     Warnings,
     Errors,
-    Notes,
     NotListed,
     Tournaments,
     NoTournament,
@@ -86,7 +85,6 @@ pub enum Label {
     ColourBlack,
     NothingLeftOut,
     NoGames,
-    Everything,
     UnfinishedNotScored,
     DuplicatesLeftOut,
     UnknownPlayerLeftOut,
@@ -98,7 +96,7 @@ pub enum Label {
 
 impl Label {
     /// The text in `lang`.
-    pub fn text(self, lang: Locale) -> &'static str {
+    pub(crate) fn text(self, lang: Locale) -> &'static str {
         use Label::*;
         let (en, fr) = match self {
             Title => ("PGN report", "Rapport PGN"),
@@ -110,7 +108,6 @@ impl Label {
             Ok => ("OK", "Correctes"),
             Warnings => ("Warnings", "Avertissements"),
             Errors => ("Errors", "Erreurs"),
-            Notes => ("Notes", "Remarques"),
             NotListed => ("Not listed", "Non listées"),
             Tournaments => ("Tournaments", "Tournois"),
             NoTournament => (
@@ -214,7 +211,6 @@ impl Label {
                 "Warnings about whole tournaments",
                 "Avertissements sur des tournois entiers",
             ),
-            Everything => ("All", "Total"),
             UnfinishedNotScored => (
                 "Unfinished games (not scored)",
                 "Parties non terminées (non comptées)",
@@ -244,7 +240,7 @@ impl Label {
     }
 
     /// The label of a termination (`None`: the game did not end by rule).
-    pub fn of_termination(t: Option<Termination>) -> Label {
+    pub(crate) fn of_termination(t: Option<Termination>) -> Label {
         match t {
             None => Label::NoTermination,
             Some(Termination::Checkmate) => Label::Checkmate,
@@ -256,7 +252,7 @@ impl Label {
     }
 
     /// "White to move" or "Black to move".
-    pub fn to_move(side: Color) -> Label {
+    pub(crate) fn to_move(side: Color) -> Label {
         match side {
             Color::White => Label::WhiteToMove,
             Color::Black => Label::BlackToMove,

@@ -11,11 +11,11 @@
 //! the details, the diagrams and the tournaments shown stop at [`Limits`], and the page says what it left
 //! out.
 
-pub mod board;
-pub mod crosstable;
+pub(crate) mod board;
+pub(crate) mod crosstable;
 mod escape;
 pub mod html;
-pub mod labels;
+pub(crate) mod labels;
 
 use std::collections::BTreeMap;
 use std::ops::ControlFlow;
@@ -30,33 +30,33 @@ use crate::tournament::{Added, GameEntry, Standings};
 use crate::validate::tournament::RunWarning;
 use crate::validate::{GameReport, Severity, ValidateOptions, validate_game_with};
 
-pub use board::Diagram;
-pub use crosstable::Pairings;
-pub use labels::{Label, Locale};
+pub(crate) use board::Diagram;
+pub(crate) use crosstable::Pairings;
+pub(crate) use labels::Label;
 
 /// How much of a large input the page shows (the counts are always whole).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Rows of the games table.
-    pub rows: usize,
+    pub(crate) rows: usize,
     /// Games whose problems are shown one by one.
-    pub detailed_games: usize,
+    pub(crate) detailed_games: usize,
     /// Problems shown per game.
-    pub problems_per_game: usize,
+    pub(crate) problems_per_game: usize,
     /// Board diagrams on the page.
-    pub diagrams: usize,
+    pub(crate) diagrams: usize,
     /// Diagrams kept per game on the workers (a game of many broken variations has one failure each).
-    pub diagrams_per_game: usize,
+    pub(crate) diagrams_per_game: usize,
     /// Tournaments shown (the first met).
-    pub tournaments: usize,
+    pub(crate) tournaments: usize,
     /// Standings rows per tournament.
-    pub standings_rows: usize,
+    pub(crate) standings_rows: usize,
     /// Players of a tournament beyond which no crosstable is drawn.
-    pub crosstable_players: usize,
+    pub(crate) crosstable_players: usize,
     /// Games kept for the crosstables, over all tournaments.
-    pub pairings: usize,
+    pub(crate) pairings: usize,
     /// Player entries of the standings over all tournaments (as `pgnkit standings`).
-    pub players: usize,
+    pub(crate) players: usize,
 }
 
 impl Default for Limits {
@@ -80,13 +80,13 @@ impl Default for Limits {
 #[derive(Clone, Debug)]
 pub struct GameFacts {
     /// validate's report.
-    pub report: GameReport,
+    pub(crate) report: GameReport,
     /// Diagrams of the position before each faulty move, by the problem's byte offset in the file.
-    pub diagrams: Vec<(u64, Diagram)>,
+    pub(crate) diagrams: Vec<(u64, Diagram)>,
     /// What the standings need (`None`: no tournament).
-    pub entry: Option<GameEntry>,
+    pub(crate) entry: Option<GameEntry>,
     /// The Round tag.
-    pub round: String,
+    pub(crate) round: String,
 }
 
 /// The positions before faulty moves, seen along validate's walk.
@@ -213,7 +213,7 @@ pub fn examine(
 
 /// A game's status on the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Status {
+pub(crate) enum Status {
     /// No error, no warning (notes allowed: spellings read as meant).
     Ok,
     /// Warnings, no error.
@@ -224,7 +224,7 @@ pub enum Status {
 
 impl Status {
     /// The status of a report.
-    pub fn of(report: &GameReport) -> Status {
+    pub(crate) fn of(report: &GameReport) -> Status {
         if report.errors() > 0 {
             Status::Errors
         } else if report.warnings() > 0 {
@@ -235,7 +235,7 @@ impl Status {
     }
 
     /// The word for it.
-    pub fn label(self) -> Label {
+    pub(crate) fn label(self) -> Label {
         match self {
             Status::Ok => Label::StatusOk,
             Status::Warnings => Label::StatusWarnings,
@@ -246,57 +246,57 @@ impl Status {
 
 /// One input's counts.
 #[derive(Clone, Debug, Default)]
-pub struct FileSummary {
+pub(crate) struct FileSummary {
     /// The input's name as the command shows it.
-    pub name: String,
+    pub(crate) name: String,
     /// Games read.
-    pub games: u64,
+    pub(crate) games: u64,
     /// Games without error or warning.
-    pub ok: u64,
+    pub(crate) ok: u64,
     /// Games with warnings and no error.
-    pub with_warnings: u64,
+    pub(crate) with_warnings: u64,
     /// Games with errors.
-    pub with_errors: u64,
+    pub(crate) with_errors: u64,
     /// Games not in the games table.
-    pub not_listed: u64,
+    pub(crate) not_listed: u64,
 }
 
 /// A row of the games table.
 #[derive(Clone, Debug)]
-pub struct Row {
+pub(crate) struct Row {
     /// Index of the file in [`Collector::files`].
-    pub file: usize,
+    pub(crate) file: usize,
     /// 1-based game number in its file.
-    pub game: u64,
+    pub(crate) game: u64,
     /// Round, White, Black and Result tags.
-    pub round: String,
+    pub(crate) round: String,
     /// White's name.
-    pub white: String,
+    pub(crate) white: String,
     /// Black's name.
-    pub black: String,
+    pub(crate) black: String,
     /// The Result tag, else the marker.
-    pub result: String,
+    pub(crate) result: String,
     /// ok, warnings or errors.
-    pub status: Status,
+    pub(crate) status: Status,
     /// How the game ended by rule.
-    pub termination: Option<Termination>,
+    pub(crate) termination: Option<Termination>,
     /// Errors and warnings.
-    pub problems: u64,
+    pub(crate) problems: u64,
     /// Whether its problems are shown one by one (an anchor to link to).
-    pub detailed: bool,
+    pub(crate) detailed: bool,
 }
 
 /// A game whose problems are shown one by one.
 #[derive(Clone, Debug)]
-pub struct Detail {
+pub(crate) struct Detail {
     /// Index of the file in [`Collector::files`].
-    pub file: usize,
+    pub(crate) file: usize,
     /// validate's report, its problems cut to [`Limits::problems_per_game`].
-    pub report: GameReport,
+    pub(crate) report: GameReport,
     /// Problems of the game not shown.
-    pub hidden: u64,
+    pub(crate) hidden: u64,
     /// The diagrams drawn, by problem offset.
-    pub diagrams: Vec<(u64, Diagram)>,
+    pub(crate) diagrams: Vec<(u64, Diagram)>,
 }
 
 /// Everything the page says, gathered game by game in input order.
@@ -306,15 +306,15 @@ pub struct Collector {
     /// validate's cross-game checks over all the inputs, their warnings in the page's language.
     checks: crate::validate::Tournament,
     /// The inputs, in order.
-    pub files: Vec<FileSummary>,
+    pub(crate) files: Vec<FileSummary>,
     /// The games table.
-    pub rows: Vec<Row>,
+    pub(crate) rows: Vec<Row>,
     /// The games shown in detail.
-    pub details: Vec<Detail>,
+    pub(crate) details: Vec<Detail>,
     /// The standings of every tournament.
     pub standings: Standings,
     /// How many games of each tournament shown its crosstable draws.
-    pub pairings: Pairings,
+    pub(crate) pairings: Pairings,
     /// Games read.
     pub games: u64,
     /// Problems by severity (a record that stands for several counts them all).
@@ -324,20 +324,20 @@ pub struct Collector {
     /// Notes.
     pub notes: u64,
     /// Games with problems not shown in detail.
-    pub games_not_detailed: u64,
+    pub(crate) games_not_detailed: u64,
     /// Problems of detailed games not shown.
-    pub problems_not_shown: u64,
+    pub(crate) problems_not_shown: u64,
     /// Diagrams drawn.
     pub diagrams_drawn: u64,
     /// Diagrams not drawn (over the limit).
-    pub diagrams_not_drawn: u64,
+    pub(crate) diagrams_not_drawn: u64,
     /// What could not be read.
-    pub read_errors: Vec<String>,
+    pub(crate) read_errors: Vec<String>,
     /// Inputs (or parts of one) that could not be read, all counted.
     read_failures: u64,
     /// validate's warnings about whole tournaments (round numbering), known once every game is in
     /// ([`Collector::finish`]); the first [`Limits::rows`] of them.
-    pub run_warnings: Vec<RunWarning>,
+    pub(crate) run_warnings: Vec<RunWarning>,
     /// Every error, warning and note found, by kind, as validate counts them.
     kinds: BTreeMap<&'static str, u64>,
 }

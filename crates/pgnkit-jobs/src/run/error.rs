@@ -124,9 +124,9 @@ impl std::error::Error for JobError {
 /// More threads asked than the run may have ([`super::Threads::asked`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capped {
-    pub asked: usize,
+    pub(crate) asked: usize,
     /// What the run has instead: one per core.
-    pub most: usize,
+    pub(crate) most: usize,
 }
 
 impl Explain for Capped {

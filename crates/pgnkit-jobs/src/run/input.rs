@@ -108,7 +108,7 @@ pub struct Skipped {
     /// The entry, as found (the searched directory joined with the names below it).
     pub path: PathBuf,
     /// Why it is not read.
-    pub reason: SkipReason,
+    pub(crate) reason: SkipReason,
 }
 
 /// Why a directory entry is not read.
@@ -338,7 +338,7 @@ pub enum Compression {
 }
 
 impl Compression {
-    pub fn sniff(head: &[u8]) -> Compression {
+    pub(crate) fn sniff(head: &[u8]) -> Compression {
         if head.starts_with(&[0x1f, 0x8b]) {
             Compression::Gzip
         } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
@@ -350,7 +350,7 @@ impl Compression {
 }
 
 /// A byte counter around the raw (compressed) stream, so progress follows the file on disk.
-pub struct Counted<R> {
+pub(crate) struct Counted<R> {
     inner: R,
     count: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
@@ -367,12 +367,12 @@ impl<R: Read> Read for Counted<R> {
 /// An opened input: decompressed bytes, and a shared counter of raw bytes read so far.
 pub struct Opened {
     pub reader: Box<dyn Read + Send>,
-    pub raw_bytes_read: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    pub(crate) raw_bytes_read: std::sync::Arc<std::sync::atomic::AtomicU64>,
     #[cfg_attr(
         not(test),
         allow(dead_code, reason = "what was sniffed, checked by the tests")
     )]
-    pub compression: Compression,
+    pub(crate) compression: Compression,
 }
 
 /// Opens a source, decompressing gzip (also multi-member, as `cat a.gz b.gz` makes; zero bytes after the last
@@ -449,7 +449,7 @@ impl<R: Read> Read for Labelled<R> {
 /// A gzip stream of one or more members (`cat a.gz b.gz`), like flate2's `MultiGzDecoder`, except that zero
 /// bytes after a member, to the end of the input, end the stream cleanly: `gzip -dc` reads such files (tape
 /// and block-device images pad them) without complaint. Anything else after a member must be another member.
-pub struct GzMembers<R: BufRead> {
+pub(crate) struct GzMembers<R: BufRead> {
     /// The member being decoded; `None` once the stream has ended.
     member: Option<flate2::bufread::GzDecoder<R>>,
     /// An error to return (the member's input is gone with it).
@@ -458,7 +458,7 @@ pub struct GzMembers<R: BufRead> {
 
 impl<R: BufRead> GzMembers<R> {
     /// A decoder over `inner`, which must start with a gzip header.
-    pub fn new(inner: R) -> Self {
+    pub(crate) fn new(inner: R) -> Self {
         GzMembers {
             member: Some(flate2::bufread::GzDecoder::new(inner)),
             failed: None,

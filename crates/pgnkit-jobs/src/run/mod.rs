@@ -43,7 +43,7 @@ impl Sources {
     }
 
     /// These sources, read in this order.
-    pub fn new(list: Vec<Source>) -> Sources {
+    pub(crate) fn new(list: Vec<Source>) -> Sources {
         let names = list.iter().map(|s| Arc::from(s.display_name())).collect();
         Sources {
             list,
@@ -63,7 +63,7 @@ impl Sources {
     }
 
     /// The `index`th source (see [`Input`]).
-    pub fn input(&self, index: usize) -> Input<'_> {
+    pub(crate) fn input(&self, index: usize) -> Input<'_> {
         Input {
             index,
             source: &self.list[index],
@@ -103,7 +103,7 @@ impl Threads {
 
     /// One thread per core, as counted by `available_parallelism` (which follows CPU affinity and cgroup
     /// quotas).
-    pub fn cores() -> Threads {
+    pub(crate) fn cores() -> Threads {
         Threads(std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN))
     }
 

@@ -177,13 +177,13 @@ impl<T> SpentBin<T> {
 
     /// How many items wait to be dropped.
     #[cfg(test)]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.items.lock().map_or(0, |items| items.len())
     }
 
     /// Whether nothing waits to be dropped.
     #[cfg(test)]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 }

@@ -30,21 +30,21 @@ use regex::{Regex, RegexBuilder};
 use crate::messages::{Explain, Locale};
 
 /// The longest expression, in bytes.
-pub const MAX_TEXT_BYTES: usize = 1 << 20;
+pub(crate) const MAX_TEXT_BYTES: usize = 1 << 20;
 
 /// The most comparisons (and fields on their own, and `~` matches) an expression may hold: each is evaluated
 /// for every game.
-pub const MAX_CLAUSES: usize = 10_000;
+pub(crate) const MAX_CLAUSES: usize = 10_000;
 
 /// The most regular expressions an expression may hold: each keeps its own caches on every thread that
 /// matches with it, whatever its size. One `~` with alternatives (`"^(Carlsen|Caruana)"`) replaces many.
-pub const MAX_REGEXES: usize = 256;
+pub(crate) const MAX_REGEXES: usize = 256;
 
 /// What all the regular expressions of an expression may take compiled (the regex crate's size limit),
 /// shared equally among them; one alone may take what the regex crate allows by default
 /// (`MOST_PER_REGEX`). A bounded repetition is compiled as many times as it repeats: 800 patterns such as
 /// `(\w+){60}` took gigabytes and a minute to compile before this budget.
-pub const REGEX_BUDGET: usize = 20 << 20;
+pub(crate) const REGEX_BUDGET: usize = 20 << 20;
 
 /// The regex crate's own default limit for one regular expression.
 const MOST_PER_REGEX: usize = 10 << 20;
@@ -57,13 +57,13 @@ const DFA_CACHE_PER_REGEX: usize = 2 << 20;
 /// Why an expression is refused for what it would cost rather than for its syntax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OverBudget {
-    /// Longer than [`MAX_TEXT_BYTES`].
+    /// Longer than `MAX_TEXT_BYTES`.
     Text { bytes: usize },
-    /// More than [`MAX_CLAUSES`] comparisons.
+    /// More than `MAX_CLAUSES` comparisons.
     Clauses,
-    /// More than [`MAX_REGEXES`] regular expressions: `count` of them.
+    /// More than `MAX_REGEXES` regular expressions: `count` of them.
     Regexes { count: usize },
-    /// A regular expression needs more than `share` bytes compiled: its part of [`REGEX_BUDGET`] among
+    /// A regular expression needs more than `share` bytes compiled: its part of `REGEX_BUDGET` among
     /// the `regexes` of the expression.
     RegexSize { share: usize, regexes: usize },
 }
@@ -195,7 +195,7 @@ pub enum Expr {
 pub struct ExprError {
     pub column: usize,
     /// What is wrong, in English.
-    pub message: String,
+    pub(crate) message: String,
     /// Set when the expression is refused for what it would cost ([`OverBudget`]), not for its syntax.
     pub over_budget: Option<OverBudget>,
 }
@@ -341,7 +341,7 @@ fn tokens(text: &str) -> Result<Vec<(Token, usize)>, ExprError> {
 }
 
 /// A value read as a number: an optional sign, digits, and an optional fraction.
-pub fn number(text: &str) -> Option<f64> {
+pub(crate) fn number(text: &str) -> Option<f64> {
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
@@ -577,7 +577,7 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// Parses an expression; lowercase names must be among `columns`. An expression beyond the budget
-/// ([`MAX_TEXT_BYTES`], [`MAX_CLAUSES`], [`MAX_REGEXES`], [`REGEX_BUDGET`]) is refused with
+/// (`MAX_TEXT_BYTES`, `MAX_CLAUSES`, `MAX_REGEXES`, `REGEX_BUDGET`) is refused with
 /// [`ExprError::over_budget`] set.
 pub fn parse(text: &str, columns: &[&str]) -> Result<Expr, ExprError> {
     if text.len() > MAX_TEXT_BYTES {
@@ -634,7 +634,7 @@ struct Value<'v> {
 
 impl Expr {
     /// Whether a game passes, reading its fields through `get`.
-    pub fn eval<'s, 'v: 's>(&'s self, get: &mut impl FnMut(&Field) -> Cow<'v, str>) -> bool {
+    pub(crate) fn eval<'s, 'v: 's>(&'s self, get: &mut impl FnMut(&Field) -> Cow<'v, str>) -> bool {
         match self {
             Expr::And(terms) => terms.iter().all(|e| e.eval(get)),
             Expr::Or(terms) => terms.iter().any(|e| e.eval(get)),
@@ -671,7 +671,7 @@ impl Expr {
     }
 
     /// Every field the expression reads.
-    pub fn fields(&self) -> Vec<&Field> {
+    pub(crate) fn fields(&self) -> Vec<&Field> {
         let mut out = Vec::new();
         self.collect_fields(&mut out);
         out

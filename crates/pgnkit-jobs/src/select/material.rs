@@ -75,7 +75,7 @@ impl Material {
 
     /// Whether the board holds exactly this material, one side's for White and the other's for Black.
     #[inline]
-    pub fn matches(&self, board: &Board) -> bool {
+    pub(crate) fn matches(&self, board: &Board) -> bool {
         if board.occupied().count() != self.total {
             return false;
         }

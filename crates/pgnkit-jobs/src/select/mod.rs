@@ -44,7 +44,7 @@ pub struct Target {
 }
 
 impl Target {
-    pub fn new(pos: &Position) -> Target {
+    pub(crate) fn new(pos: &Position) -> Target {
         Target {
             zobrist: pos.zobrist(),
             key: pos.key(),
@@ -172,7 +172,7 @@ pub struct SelectBatch {
     pub chosen: Vec<Chosen>,
     pub games: u64,
     /// Which of the tags `--where` names the batch's games have ([`TagSightings::merge`] them over a run).
-    pub tags: TagSightings,
+    pub(crate) tags: TagSightings,
 }
 
 /// What games showed of the tags a `--where` expression names ([`Expr::tags`], in that order): whether any
@@ -198,9 +198,9 @@ struct Near {
 /// A tag an expression names that no game had ([`TagSightings::missing`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MissingTag<'a> {
-    pub name: &'a str,
+    pub(crate) name: &'a str,
     /// The nearest tag name the games have (by edit distance, ignoring case first), when one is close.
-    pub nearest: Option<&'a str>,
+    pub(crate) nearest: Option<&'a str>,
 }
 
 impl Explain for MissingTag<'_> {
@@ -230,7 +230,7 @@ const MOST_MISSING_SUGGESTED: usize = 16;
 
 impl TagSightings {
     /// Adds what another batch showed.
-    pub fn merge(&mut self, other: &TagSightings) {
+    pub(crate) fn merge(&mut self, other: &TagSightings) {
         if self.0.len() < other.0.len() {
             self.0.resize(other.0.len(), Sighting::default());
         }

@@ -14,7 +14,7 @@ use crate::validate::game_fingerprint;
 
 pub mod trf;
 
-/// The entry of a game ([`GameEntry::of`]), with validate's fingerprint of its moves when it can count (a game
+/// The entry of a game (`GameEntry::of`), with validate's fingerprint of its moves when it can count (a game
 /// that is no pairing is not replayed).
 pub fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
     let entry = GameEntry::of(game)?;
@@ -26,7 +26,7 @@ pub fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
 }
 
 /// Why `--event NAME` chose nothing, for a usage error: no tournament is called that, and the names
-/// nearest to it (at most [`NEAREST_SHOWN`]), or that the inputs hold no tournament at all: `standings`' and
+/// nearest to it (at most `NEAREST_SHOWN`), or that the inputs hold no tournament at all: `standings`' and
 /// `report`'s `--event`.
 pub fn no_such_event(standings: &Standings, event: &str, locale: Locale) -> String {
     let names = nearest(
@@ -55,7 +55,7 @@ pub fn no_such_event(standings: &Standings, event: &str, locale: Locale) -> Stri
 }
 
 /// Most names [`no_such_event`] suggests.
-pub const NEAREST_SHOWN: usize = 5;
+pub(crate) const NEAREST_SHOWN: usize = 5;
 
 /// The distinct `names` nearest to `wanted`, nearest first, at most [`NEAREST_SHOWN`], case ignored: the same
 /// name in other capitals, then a name that holds the other (or is held by it), then by edit distance.

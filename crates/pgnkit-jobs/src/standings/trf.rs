@@ -10,7 +10,7 @@
 //!   "Individual"), `102` Arbiter, `122` TimeControl, `132` each round's date (`YY/MM/DD` at columns 92-99,
 //!   102-109...: the earliest complete `Date` of the round's games); a record whose data no tag gives is
 //!   left out;
-//! * one `001` record per player, in start-rank order, at the fixed columns of [`PLAYER_COLUMNS`]: sex and
+//! * one `001` record per player, in start-rank order, at the fixed columns of `PLAYER_COLUMNS`: sex and
 //!   birth date are blank (PGN does not carry them), the title only when it is a FIDE title, the name cut to
 //!   33 characters, points and rank from the standings, then one 10-column block per round.
 //!
@@ -33,7 +33,8 @@ use std::fmt;
 use crate::tournament::{Date, Pairing, PlayerInfo, Standing, Tournament, TournamentKey, decimal};
 
 /// The fixed columns of a `001` record (1-based, inclusive), as the TRF-16 description gives them.
-pub const PLAYER_COLUMNS: [(&str, usize, usize); 11] = [
+#[cfg(test)]
+pub(crate) const PLAYER_COLUMNS: [(&str, usize, usize); 11] = [
     ("record", 1, 3),
     ("start rank", 5, 8),
     ("sex", 10, 10),
@@ -47,12 +48,13 @@ pub const PLAYER_COLUMNS: [(&str, usize, usize); 11] = [
     ("rank", 86, 89),
 ];
 
-/// The column of round 1's opponent; each round's block is [`ROUND_WIDTH`] columns after the previous.
-pub const FIRST_ROUND_COLUMN: usize = 92;
+/// The column of round 1's opponent; each round's block is `ROUND_WIDTH` columns after the previous.
+pub(crate) const FIRST_ROUND_COLUMN: usize = 92;
 /// The width of a round's block: opponent (4), blank, colour, blank, result, and two blanks.
-pub const ROUND_WIDTH: usize = 10;
+#[cfg(test)]
+pub(crate) const ROUND_WIDTH: usize = 10;
 /// More rounds than a report can hold in reason: a tournament that needs more is refused.
-pub const MAX_ROUNDS: usize = 999;
+pub(crate) const MAX_ROUNDS: usize = 999;
 
 /// The FIDE titles the title field may hold.
 const FIDE_TITLES: [&str; 8] = ["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM"];
@@ -64,7 +66,7 @@ pub enum TrfError {
     TooManyPlayers(usize),
     /// A score that does not fit the points field (columns 81-84: at most 99.5).
     PointsTooLarge { player: String, half_points: u64 },
-    /// A player with more games than [`MAX_ROUNDS`] rounds.
+    /// A player with more games than `MAX_ROUNDS` rounds.
     TooManyRounds { player: String, games: usize },
 }
 
@@ -94,7 +96,7 @@ impl fmt::Display for TrfError {
 impl std::error::Error for TrfError {}
 
 /// Players' start ranks (1-based), by player index: by rating, highest first, unrated last, then by name.
-pub fn start_ranks(t: &Tournament) -> Vec<usize> {
+pub(crate) fn start_ranks(t: &Tournament) -> Vec<usize> {
     let players: Vec<&PlayerInfo> = t.players().collect();
     let mut order: Vec<usize> = (0..players.len()).collect();
     order.sort_by(|&a, &b| {

@@ -1,16 +1,16 @@
 //! Parquet output: each batch's rows become Arrow arrays on the worker that replayed the games
-//! ([`ArrowCells`]). Then one of two ways ([`ParquetOut`]):
+//! (`ArrowCells`). Then one of two ways (`ParquetOut`):
 //! * per-game rows are few and cheap to encode: the ordered output side hands the arrays to a Parquet
 //!   writer that gathers them into large zstd-compressed row groups, each written out once full;
 //! * per-move rows are many, mostly FENs, and encoding and compressing them costs as much as replaying the
 //!   games: with several threads each batch is made large enough to be a row group of its own and the
-//!   worker encodes it ([`encode_row_groups`]), so the output side only copies encoded column chunks.
+//!   worker encodes it (`encode_row_groups`), so the output side only copies encoded column chunks.
 //!
-//! Either way a row group ends at [`ROW_GROUP_ROWS`] rows or [`ROW_GROUP_BYTES`] encoded bytes, whichever
+//! Either way a row group ends at `ROW_GROUP_ROWS` rows or `ROW_GROUP_BYTES` encoded bytes, whichever
 //! comes first: rows alone let a row group of games with huge tags or comments hold gigabytes in memory
 //! until it was written out.
 //!
-//! The schema is fixed by the columns ([`super::table`]), whatever the games contain: a column that is
+//! The schema is fixed by the columns (`super::table`), whatever the games contain: a column that is
 //! missing in every game is still there, all null, with its type.
 
 pub use crate::options::Codec;
@@ -54,12 +54,12 @@ const DIRECT_BYTES: usize = 4 << 20;
 
 /// Rows per row group: about what DuckDB and Spark write, large enough to compress well and to keep the
 /// footer small on any input, small enough that a row group in the making stays a few MB.
-pub const ROW_GROUP_ROWS: usize = 128 * 1024;
+pub(crate) const ROW_GROUP_ROWS: usize = 128 * 1024;
 
 /// Encoded (compressed) bytes at which a row group ends, whatever its rows: a row group is held in memory
 /// until it is complete. Rows of ordinary games reach [`ROW_GROUP_ROWS`] long before this; games with huge
 /// tags or comments reach this first. A single row larger than this is a row group of its own.
-pub const ROW_GROUP_BYTES: usize = 64 << 20;
+pub(crate) const ROW_GROUP_BYTES: usize = 64 << 20;
 
 /// Rows handed to the column writers at a time when a worker encodes a batch ([`encode_row_groups`]), at
 /// most: the row group is closed at the first such step past [`ROW_GROUP_BYTES`], so a step is made
@@ -84,7 +84,7 @@ fn data_type(kind: Kind) -> DataType {
 }
 
 /// The Arrow schema of a table with these columns.
-pub fn schema<'c, 'n: 'c>(columns: impl IntoIterator<Item = &'c Column<'n>>) -> SchemaRef {
+pub(crate) fn schema<'c, 'n: 'c>(columns: impl IntoIterator<Item = &'c Column<'n>>) -> SchemaRef {
     Arc::new(Schema::new(
         columns
             .into_iter()
@@ -162,7 +162,7 @@ impl Builder {
 ///
 /// A value of the wrong kind for its column would be a bug in the row code; it is stored as no value
 /// (and caught in debug builds) rather than shifting the row's other values.
-pub struct ArrowCells {
+pub(crate) struct ArrowCells {
     schema: SchemaRef,
     builders: Vec<Builder>,
     column: usize,
@@ -172,7 +172,7 @@ pub struct ArrowCells {
 
 impl ArrowCells {
     /// Cells for about `rows` rows of `schema` (more may come: the builders then grow).
-    pub fn new(schema: &SchemaRef, rows: usize) -> ArrowCells {
+    pub(crate) fn new(schema: &SchemaRef, rows: usize) -> ArrowCells {
         ArrowCells {
             schema: Arc::clone(schema),
             builders: Self::builders(schema, rows),
@@ -203,7 +203,7 @@ impl ArrowCells {
     }
 
     /// The rows as one record batch.
-    pub fn finish(mut self) -> Result<RecordBatch, ArrowError> {
+    pub(crate) fn finish(mut self) -> Result<RecordBatch, ArrowError> {
         let arrays = self.builders.iter_mut().map(Builder::finish).collect();
         RecordBatch::try_new(self.schema, arrays)
     }
@@ -298,7 +298,7 @@ impl Spillable for ArrowCells {
 
 /// Why Parquet output failed.
 #[derive(Debug)]
-pub enum ParquetFailure {
+pub(crate) enum ParquetFailure {
     /// Writing to the output failed.
     Write(io::Error),
     /// The Parquet writer refused (a bug, or a limit of the format).
@@ -321,7 +321,7 @@ impl From<ParquetError> for ParquetFailure {
 
 /// How a run writes Parquet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Encoding {
+pub(crate) enum Encoding {
     /// The output side encodes the batches' arrays into row groups of [`ROW_GROUP_ROWS`] (or
     /// [`ROW_GROUP_BYTES`]).
     OnOutput,
@@ -338,18 +338,7 @@ struct EncodedRowGroup {
 
 /// One batch's rows, encoded by its worker: row groups ready to append, usually one.
 #[derive(Default)]
-pub struct EncodedRowGroups(Vec<EncodedRowGroup>);
-
-impl EncodedRowGroups {
-    /// How many row groups.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
+pub(crate) struct EncodedRowGroups(Vec<EncodedRowGroup>);
 
 impl std::fmt::Debug for EncodedRowGroups {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -377,7 +366,7 @@ fn write_leaves(
 
 /// Encodes a batch into column chunks with writers from `factory` (as the output's writer would): one row
 /// group, or one per [`ROW_GROUP_BYTES`] of encoded data.
-pub fn encode_row_groups(
+pub(crate) fn encode_row_groups(
     factory: &ArrowRowGroupWriterFactory,
     batch: &RecordBatch,
 ) -> Result<EncodedRowGroups, ParquetError> {
@@ -434,7 +423,7 @@ fn close_row_group(
 
 /// Batches gathered on the output side before they go to the writer together.
 #[derive(Default)]
-pub struct Pending {
+pub(crate) struct Pending {
     batches: Vec<RecordBatch>,
     rows: usize,
     /// Bytes of their arrays (room reserved included).
@@ -475,7 +464,7 @@ fn direct(batch: &RecordBatch) -> bool {
 
 /// The settings of a run's writer for rows of `schema`: what a batch's spilled rows are encoded with
 /// ([`super::spill::Spill`]), so that their column chunks can be appended to the output as they are.
-pub fn writer_properties(schema: &SchemaRef, codec: Codec) -> WriterProperties {
+pub(crate) fn writer_properties(schema: &SchemaRef, codec: Codec) -> WriterProperties {
     properties(schema, codec, ROW_GROUP_BYTES)
 }
 
@@ -537,7 +526,7 @@ fn properties(schema: &SchemaRef, codec: Codec, row_group_bytes: usize) -> Write
 /// The Parquet writer of a run. It writes into a buffer whose bytes are passed to the run's output after
 /// each batch: the output (standard output, a compressed or temporary file) need not be `Send`, and what
 /// waits in memory is at most a row group.
-pub enum ParquetOut {
+pub(crate) enum ParquetOut {
     OnOutput {
         writer: ArrowWriter<Vec<u8>>,
         /// Batches not yet passed to the writer (`WRITE_ROWS`, `WRITE_BYTES`).
@@ -552,7 +541,7 @@ pub enum ParquetOut {
 
 impl ParquetOut {
     /// A writer for rows of `schema`.
-    pub fn new(
+    pub(crate) fn new(
         schema: &SchemaRef,
         encoding: Encoding,
         codec: Codec,
@@ -585,7 +574,7 @@ impl ParquetOut {
     }
 
     /// What the workers encode their row groups with, when they do.
-    pub fn factory(&self) -> Option<Arc<ArrowRowGroupWriterFactory>> {
+    pub(crate) fn factory(&self) -> Option<Arc<ArrowRowGroupWriterFactory>> {
         match self {
             ParquetOut::OnOutput { .. } => None,
             ParquetOut::InWorkers { factory, .. } => Some(Arc::clone(factory)),
@@ -593,7 +582,7 @@ impl ParquetOut {
     }
 
     /// Encodes a batch of rows, then passes whatever the writer has finished to `out`.
-    pub fn write(
+    pub(crate) fn write(
         &mut self,
         batch: &RecordBatch,
         out: &mut impl Write,
@@ -624,7 +613,7 @@ impl ParquetOut {
     }
 
     /// Appends the row groups a worker encoded, passing each to `out` as it is appended.
-    pub fn append(
+    pub(crate) fn append(
         &mut self,
         groups: EncodedRowGroups,
         out: &mut impl Write,
@@ -654,7 +643,7 @@ impl ParquetOut {
 
     /// Writes the rows a batch spilled: their row groups' column chunks appended as they were encoded when
     /// the workers encode, else the rows read back and written as any other batch's.
-    pub fn append_spilled(
+    pub(crate) fn append_spilled(
         &mut self,
         spilled: SpilledParquet,
         out: &mut impl Write,
@@ -716,7 +705,7 @@ impl ParquetOut {
     }
 
     /// Writes the last row group and the footer.
-    pub fn finish(mut self, out: &mut impl Write) -> Result<(), ParquetFailure> {
+    pub(crate) fn finish(mut self, out: &mut impl Write) -> Result<(), ParquetFailure> {
         match &mut self {
             ParquetOut::OnOutput { writer, pending } => {
                 pending.write(writer)?;

@@ -1,11 +1,11 @@
 //! `stats`: what each game is made of, as CSV for spreadsheets and scripts, and an aggregate report.
 //!
 //! Three outputs ([`Output`]):
-//! * one CSV row per game ([`rows::GAME_HEADER`]): tags, the detected piece-letter language, main-line
+//! * one CSV row per game (`rows::GAME_HEADER`): tags, the detected piece-letter language, main-line
 //!   half-moves, validity and errors exactly as `validate` counts them, what the final position is
 //!   (termination, FEN) and counts over the main line (checks, captures, castling per side, promotions,
 //!   en passant);
-//! * one CSV row per main-line half-move ([`table::MOVE_COLUMNS`]): SAN, UCI, the FEN before the move,
+//! * one CSV row per main-line half-move (`table::MOVE_COLUMNS`): SAN, UCI, the FEN before the move,
 //!   capture and check flags, and the clock of a lichess-style `[%clk]` comment;
 //! * a short report ([`summary`]): results by colour, endings, the most frequent ECO codes, and standings
 //!   with performance ratings and small crosstables per event, all in bounded memory.
@@ -22,10 +22,10 @@
 
 pub mod columnar;
 mod job;
-pub mod rows;
-pub mod spill;
+pub(crate) mod rows;
+pub(crate) mod spill;
 pub mod summary;
-pub mod table;
+pub(crate) mod table;
 
 pub use job::{RowWriter, StatsJob};
 
@@ -72,7 +72,7 @@ pub struct StatsOptions {
 impl StatsOptions {
     /// The columns of the rows: the per-game or per-move ones, `--tags` after the per-game ones; none for
     /// the summary.
-    pub fn columns(&self) -> Vec<table::Column<'_>> {
+    pub(crate) fn columns(&self) -> Vec<table::Column<'_>> {
         match self.output {
             Output::Games => table::GAME_COLUMNS
                 .iter()
@@ -87,21 +87,21 @@ impl StatsOptions {
 
 /// Counts over the main line's replayed moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
+pub(crate) struct Counts {
     /// Moves that give check (mates included).
-    pub checks: u32,
+    pub(crate) checks: u32,
     /// Moves that capture, en passant included.
-    pub captures: u32,
+    pub(crate) captures: u32,
     /// Castling moves, by side: White, then Black ([`pgnkit::core::Color::index`]).
-    pub castles: [u32; 2],
-    pub promotions: u32,
-    pub en_passant: u32,
+    pub(crate) castles: [u32; 2],
+    pub(crate) promotions: u32,
+    pub(crate) en_passant: u32,
 }
 
 impl Counts {
     /// Counts one legal move; `after` is the position it produced (the mover is the side not to move there).
     #[inline]
-    pub fn add(&mut self, m: &Move, after: &Position) {
+    pub(crate) fn add(&mut self, m: &Move, after: &Position) {
         self.captures += u32::from(m.capture.is_some());
         self.promotions += u32::from(m.promotion.is_some());
         self.en_passant += u32::from(m.is_en_passant());
@@ -114,42 +114,42 @@ impl Counts {
 
 /// The tag values a row shows, decoded and unescaped (borrowed from the game when nothing needs doing).
 #[derive(Clone, Debug, Default)]
-pub struct RowTags<'a> {
-    pub event: Cow<'a, str>,
-    pub site: Cow<'a, str>,
-    pub date: Cow<'a, str>,
-    pub round: Cow<'a, str>,
-    pub white: Cow<'a, str>,
-    pub black: Cow<'a, str>,
-    pub white_elo: Cow<'a, str>,
-    pub black_elo: Cow<'a, str>,
-    pub eco: Cow<'a, str>,
-    pub opening: Cow<'a, str>,
-    pub result: Cow<'a, str>,
+pub(crate) struct RowTags<'a> {
+    pub(crate) event: Cow<'a, str>,
+    pub(crate) site: Cow<'a, str>,
+    pub(crate) date: Cow<'a, str>,
+    pub(crate) round: Cow<'a, str>,
+    pub(crate) white: Cow<'a, str>,
+    pub(crate) black: Cow<'a, str>,
+    pub(crate) white_elo: Cow<'a, str>,
+    pub(crate) black_elo: Cow<'a, str>,
+    pub(crate) eco: Cow<'a, str>,
+    pub(crate) opening: Cow<'a, str>,
+    pub(crate) result: Cow<'a, str>,
     /// The `Termination` tag (how the game ended off the board: `Normal`, `Time forfeit`...).
-    pub termination: Cow<'a, str>,
-    pub time_control: Cow<'a, str>,
-    pub variant: Cow<'a, str>,
+    pub(crate) termination: Cow<'a, str>,
+    pub(crate) time_control: Cow<'a, str>,
+    pub(crate) variant: Cow<'a, str>,
     /// Which tags the game has: bit `k` for the field in [`slot`] `k`.
-    pub present: u16,
+    pub(crate) present: u16,
 }
 
 /// The place of each [`RowTags`] field, in field order.
-pub mod slot {
-    pub const EVENT: usize = 0;
-    pub const SITE: usize = 1;
-    pub const DATE: usize = 2;
-    pub const ROUND: usize = 3;
-    pub const WHITE: usize = 4;
-    pub const BLACK: usize = 5;
-    pub const WHITE_ELO: usize = 6;
-    pub const BLACK_ELO: usize = 7;
-    pub const ECO: usize = 8;
-    pub const OPENING: usize = 9;
-    pub const RESULT: usize = 10;
-    pub const TERMINATION: usize = 11;
-    pub const TIME_CONTROL: usize = 12;
-    pub const VARIANT: usize = 13;
+pub(crate) mod slot {
+    pub(crate) const EVENT: usize = 0;
+    pub(crate) const SITE: usize = 1;
+    pub(crate) const DATE: usize = 2;
+    pub(crate) const ROUND: usize = 3;
+    pub(crate) const WHITE: usize = 4;
+    pub(crate) const BLACK: usize = 5;
+    pub(crate) const WHITE_ELO: usize = 6;
+    pub(crate) const BLACK_ELO: usize = 7;
+    pub(crate) const ECO: usize = 8;
+    pub(crate) const OPENING: usize = 9;
+    pub(crate) const RESULT: usize = 10;
+    pub(crate) const TERMINATION: usize = 11;
+    pub(crate) const TIME_CONTROL: usize = 12;
+    pub(crate) const VARIANT: usize = 13;
 }
 
 /// The slot of a tag in [`RowTags`]' field order (a `match` compiles to a length switch and one comparison).
@@ -182,7 +182,7 @@ fn tag_slot(name: &[u8]) -> Option<usize> {
 
 impl<'a> RowTags<'a> {
     /// The first value of each tag, in one pass over the tag pairs.
-    pub fn of(game: &Game<'a>) -> RowTags<'a> {
+    pub(crate) fn of(game: &Game<'a>) -> RowTags<'a> {
         let mut found = [None; 14];
         for tag in &game.tags {
             if let Some(k) = tag_slot(game.bytes(tag.name))
@@ -217,27 +217,27 @@ impl<'a> RowTags<'a> {
     }
 
     /// Whether the game has the tag of [`slot`] `k`.
-    pub fn has(&self, k: usize) -> bool {
+    pub(crate) fn has(&self, k: usize) -> bool {
         self.present & (1 << k) != 0
     }
 }
 
 /// What the replay of a playable game found.
 #[derive(Clone, Debug)]
-pub struct ReplayFacts {
-    pub lang: Language,
-    pub variant: Variant,
+pub(crate) struct ReplayFacts {
+    pub(crate) lang: Language,
+    pub(crate) variant: Variant,
     /// How the final main-line position stands (as validate's `termination`).
-    pub termination: Option<Termination>,
+    pub(crate) termination: Option<Termination>,
     /// Draws the player to move may claim in the final main-line position.
-    pub claimable: Vec<Claim>,
+    pub(crate) claimable: Vec<Claim>,
     /// The last replayed main-line position.
-    pub final_position: Position,
-    pub counts: Counts,
+    pub(crate) final_position: Position,
+    pub(crate) counts: Counts,
     /// Legal moves played in variations.
-    pub variation_moves: u32,
+    pub(crate) variation_moves: u32,
     /// The opening the main line reached ([`pgnkit::openings`]: the latest named position).
-    pub opening: Option<&'static Opening>,
+    pub(crate) opening: Option<&'static Opening>,
 }
 
 /// Everything stats says about one game.
@@ -246,12 +246,12 @@ pub struct GameStats<'a> {
     /// 1-based index of the game in its file.
     pub number: u64,
     /// Line of the file where the game starts.
-    pub line: u64,
-    pub tags: RowTags<'a>,
+    pub(crate) line: u64,
+    pub(crate) tags: RowTags<'a>,
     /// The termination marker after the moves.
-    pub marker: Option<GameResult>,
+    pub(crate) marker: Option<GameResult>,
     /// `None` when the game cannot be replayed (unsupported variant, illegal FEN tag).
-    pub replayed: Option<ReplayFacts>,
+    pub(crate) replayed: Option<ReplayFacts>,
     /// Main-line half-moves replayed, up to the first move that does not replay.
     pub plies: u32,
     /// Validate's `valid`: no error, variations included.
@@ -295,21 +295,21 @@ struct Tally<'g, 'a, 's, S> {
 /// Which of the main line's tallies to keep ([`game_stats_with`]): a run that reads neither (select on
 /// plies or termination) skips their cost.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tallies {
+pub(crate) struct Tallies {
     /// [`Counts`]: checks, captures, castling, promotions, en passant.
-    pub counts: bool,
+    pub(crate) counts: bool,
     /// The opening reached ([`ReplayFacts::opening`]).
-    pub opening: bool,
+    pub(crate) opening: bool,
 }
 
 impl Tallies {
     /// Everything: what stats writes.
-    pub const ALL: Tallies = Tallies {
+    pub(crate) const ALL: Tallies = Tallies {
         counts: true,
         opening: true,
     };
     /// Nothing: what per-move rows need of the game (its validity and plies) comes without tallies.
-    pub const NONE: Tallies = Tallies {
+    pub(crate) const NONE: Tallies = Tallies {
         counts: false,
         opening: false,
     };
@@ -371,7 +371,7 @@ pub fn game_stats<'a>(
 }
 
 /// [`game_stats`] keeping only the `wanted` tallies (the others stay at zero, the opening at `None`).
-pub fn game_stats_with<'a>(
+pub(crate) fn game_stats_with<'a>(
     game: &Game<'a>,
     file: &Arc<str>,
     lang: Option<Language>,
@@ -383,7 +383,7 @@ pub fn game_stats_with<'a>(
 
 /// [`game_stats`] and validate's fingerprint of the game (for the summary's tournaments, which count a copy
 /// once): the replay fills it on the way, as it does for validate.
-pub fn game_stats_fingerprinted<'a>(
+pub(crate) fn game_stats_fingerprinted<'a>(
     game: &Game<'a>,
     file: &Arc<str>,
     lang: Option<Language>,
@@ -464,19 +464,19 @@ fn stats_and_fingerprint<'a>(
 pub struct BatchStats {
     /// Per-move rows that came before those below, moved to a temporary file once the batch held too many
     /// ([`spill`]): written out first.
-    pub spilled: Option<spill::Spilled>,
+    pub(crate) spilled: Option<spill::Spilled>,
     /// CSV or JSON-lines rows (no header), ready to be written out.
-    pub text: Vec<u8>,
+    pub(crate) text: Vec<u8>,
     /// The rows as Arrow arrays, for Parquet encoded on the output side.
     pub table: Option<RecordBatch>,
     /// The rows as Parquet row groups, encoded here.
-    pub row_groups: Option<columnar::EncodedRowGroups>,
+    pub(crate) row_groups: Option<columnar::EncodedRowGroups>,
     pub games: u64,
     pub games_with_errors: u64,
     /// Main-line half-moves replayed.
     pub plies: u64,
     /// One record per game, for [`Output::StatsSummary`].
-    pub records: Vec<summary::GameRecord>,
+    pub(crate) records: Vec<summary::GameRecord>,
 }
 
 /// The batch-wide constants the workers need, made once per run: the JSON keys, the Arrow schema, the
@@ -484,15 +484,15 @@ pub struct BatchStats {
 /// size in memory.
 #[derive(Debug, Default)]
 pub struct Shapes {
-    pub json_keys: Vec<Vec<u8>>,
+    pub(crate) json_keys: Vec<Vec<u8>>,
     pub schema: Option<SchemaRef>,
-    pub row_groups: Option<Arc<ArrowRowGroupWriterFactory>>,
+    pub(crate) row_groups: Option<Arc<ArrowRowGroupWriterFactory>>,
     /// `None`: a batch keeps all its rows in memory, whatever their size.
-    pub spill: Option<spill::Spill>,
+    pub(crate) spill: Option<spill::Spill>,
 }
 
 impl Shapes {
-    /// The keys and schema of `opts`' rows (no factory: see [`columnar::ParquetOut::factory`]).
+    /// The keys and schema of `opts`' rows (no factory: see `columnar::ParquetOut::factory`).
     pub fn of(opts: &StatsOptions) -> Shapes {
         let columns = opts.columns();
         match opts.format {
@@ -512,17 +512,17 @@ impl Shapes {
 /// At most this many `--tags` columns. Each costs every batch an array builder and every row group a column
 /// chunk, and every CSV or JSON row its empty fields whether or not a game has the tag: twenty thousand made
 /// a 128 KiB batch need hundreds of megabytes. No collection has anywhere near this many tags worth a column.
-pub const MAX_TAG_COLUMNS: usize = 256;
+pub(crate) const MAX_TAG_COLUMNS: usize = 256;
 
 /// The longest `--tags` name, in bytes: every JSON row repeats it as a key.
-pub const MAX_TAG_NAME_BYTES: usize = 255;
+pub(crate) const MAX_TAG_NAME_BYTES: usize = 255;
 
 /// Why a `--tags` list is refused ([`check_tags`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TagsError {
-    /// More names than [`MAX_TAG_COLUMNS`].
+    /// More names than `MAX_TAG_COLUMNS`.
     TooMany { given: usize },
-    /// Not a PGN tag name (letters, digits and `_`, at most [`MAX_TAG_NAME_BYTES`]).
+    /// Not a PGN tag name (letters, digits and `_`, at most `MAX_TAG_NAME_BYTES`).
     NotATagName(String),
     /// The name of a column, or one that differs from it only by case: DuckDB, Spark SQL and pandas' readers
     /// do not tell `Termination` from `termination` (DuckDB renames one `Termination_1`). `holding` is the
@@ -634,7 +634,7 @@ impl std::fmt::Display for TagsError {
 
 impl std::error::Error for TagsError {}
 
-/// Tag names for `--tags`: at most [`MAX_TAG_COLUMNS`] PGN tag names (letters, digits, `_`), each once, none
+/// Tag names for `--tags`: at most `MAX_TAG_COLUMNS` PGN tag names (letters, digits, `_`), each once, none
 /// the name of a column, and no two names among them and the columns that differ only by case.
 pub fn check_tags(tags: &[String]) -> Result<(), TagsError> {
     if tags.len() > MAX_TAG_COLUMNS {
@@ -733,7 +733,7 @@ impl From<BatchError> for crate::run::JobError {
 
 /// Runs stats over one batch of games, writing CSV or JSON rows into `buf` (cleared first; pass a recycled
 /// buffer to save allocations) or gathering Arrow arrays (encoded into a row group when `shapes` has the
-/// factory); per-move rows past `shapes.spill`'s threshold go to a temporary file ([`BatchStats::spilled`]).
+/// factory); per-move rows past `shapes.spill`'s threshold go to a temporary file (`BatchStats::spilled`).
 /// Only the arrays, their encoding and that file can fail.
 pub fn run_batch(
     games: &mut GameReader<'_>,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::spill::{CHECK_PLIES, Overflow, Spill, SpillError, Spillable, Spilled};
 use super::table::Cells;
-pub use super::table::GAME_HEADER;
+pub(crate) use super::table::GAME_HEADER;
 use super::{GameStats, MainLineSink, RowTags};
 use crate::moves::{push_san_body, push_uci};
 use pgnkit::core::{Color, Move, Position};
@@ -17,18 +17,18 @@ use pgnkit::walk::{MoveAt, Variant};
 /// A per-game row as CSV fields, read back by column index: what `select --where` compares (a missing
 /// value is an empty field, as in the CSV).
 #[derive(Default)]
-pub struct Row {
+pub(crate) struct Row {
     record: csv::ByteRecord,
 }
 
 impl Row {
     /// Field `index` of the row, as written.
-    pub fn get(&self, index: usize) -> Option<&[u8]> {
+    pub(crate) fn get(&self, index: usize) -> Option<&[u8]> {
         self.record.get(index)
     }
 
     /// Empties the row for the next game.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.record.clear();
     }
 }
@@ -76,7 +76,7 @@ impl Cells for Row {
 }
 
 /// An Elo tag as an integer: `None` when it is not one (`?`, `-`, empty) or out of any rating's range.
-pub fn elo(value: &str) -> Option<i64> {
+pub(crate) fn elo(value: &str) -> Option<i64> {
     let digits = value.trim_ascii();
     if digits.is_empty() || digits.len() > 6 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -86,7 +86,7 @@ pub fn elo(value: &str) -> Option<i64> {
 
 /// Writes one game's row: its fields ([`fill_game_row`]), then the values of `tags`, then the row's end.
 /// `scratch` is reused from game to game.
-pub fn write_game(
+pub(crate) fn write_game(
     cells: &mut impl Cells,
     scratch: &mut String,
     file: &str,
@@ -111,7 +111,7 @@ fn tag_cell(cells: &mut impl Cells, tags: &RowTags<'_>, slot: usize, value: &str
 /// Writes one game's fields, in [`GAME_HEADER`]'s order, without ending the row: what [`write_game`]
 /// writes, and what `select --where` compares. Without `final_fen` that field is left empty: writing a FEN
 /// is most of the cost of a row, and select needs it only when asked for it.
-pub fn fill_game_row(
+pub(crate) fn fill_game_row(
     cells: &mut impl Cells,
     scratch: &mut String,
     file: &str,
@@ -206,7 +206,7 @@ pub fn fill_game_row(
 
 /// Appends the values of `tags` (`stats --tags`), each the game's first tag of that name, decoded; no value
 /// when the game has none.
-pub fn push_tags(cells: &mut impl Cells, game: &Game<'_>, tags: &[String]) {
+pub(crate) fn push_tags(cells: &mut impl Cells, game: &Game<'_>, tags: &[String]) {
     for name in tags {
         cells.opt_text(game.tag(name).as_deref());
     }
@@ -215,17 +215,17 @@ pub fn push_tags(cells: &mut impl Cells, game: &Game<'_>, tags: &[String]) {
 /// What the comments and NAGs after a main-line move say of it: those that follow it before the next move,
 /// variation or termination marker.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct MoveNotes {
+pub(crate) struct MoveNotes {
     /// The first `[%clk]`.
-    pub clock: Option<Duration>,
+    pub(crate) clock: Option<Duration>,
     /// The first `[%eval]` that reads.
-    pub eval: Option<Eval>,
+    pub(crate) eval: Option<Eval>,
     /// The first `[%emt]`.
-    pub emt: Option<Duration>,
+    pub(crate) emt: Option<Duration>,
     /// The NAGs, a suffix glued to the move first.
-    pub nags: Vec<u8>,
+    pub(crate) nags: Vec<u8>,
     /// The comments' text without `[%...]` commands, blanks collapsed, comments joined by a space.
-    pub comment: String,
+    pub(crate) comment: String,
 }
 
 impl MoveNotes {
@@ -250,7 +250,7 @@ impl MoveNotes {
 
     /// Reads the notes of the move at `move_index` in the game's tokens into `self` (cleared first).
     #[inline(always)]
-    pub fn read(&mut self, game: &Game<'_>, move_index: usize) {
+    pub(crate) fn read(&mut self, game: &Game<'_>, move_index: usize) {
         self.clock = None;
         self.eval = None;
         self.emt = None;
@@ -314,7 +314,7 @@ impl MoveNotes {
 
 /// The per-move rows of a batch, as a [`MainLineSink`] fed by the replay, written through `C`; past the
 /// [`Spill`]'s threshold, the rows made so far go to a temporary file ([`super::spill`]).
-pub struct MoveRows<'s, C> {
+pub(crate) struct MoveRows<'s, C> {
     cells: C,
     overflow: Overflow<'s>,
     file: String,
@@ -341,7 +341,7 @@ pub struct MoveRows<'s, C> {
 
 impl<'s, C: Cells + Spillable> MoveRows<'s, C> {
     /// Rows of `file` written through `cells`, all kept in them.
-    pub fn new(cells: C, file: &str) -> Self {
+    pub(crate) fn new(cells: C, file: &str) -> Self {
         MoveRows {
             cells,
             overflow: Overflow::new(None),
@@ -363,14 +363,14 @@ impl<'s, C: Cells + Spillable> MoveRows<'s, C> {
     }
 
     /// The rows that follow belong to game `number` (1-based).
-    pub fn start_game(&mut self, number: u64) {
+    pub(crate) fn start_game(&mut self, number: u64) {
         self.game = number;
         self.game_text.clear();
         decimal::push(&mut self.game_text, number);
     }
 
     /// The same, spilling rows as `spill` says (`None`: keeping them all).
-    pub fn spilling(self, spill: Option<&'s Spill>) -> Self {
+    pub(crate) fn spilling(self, spill: Option<&'s Spill>) -> Self {
         MoveRows {
             overflow: Overflow::new(spill),
             ..self
@@ -378,7 +378,7 @@ impl<'s, C: Cells + Spillable> MoveRows<'s, C> {
     }
 
     /// The cells, all rows written, with the rows that came before theirs when some were spilled.
-    pub fn finish(self) -> (C, Result<Option<Spilled>, SpillError>) {
+    pub(crate) fn finish(self) -> (C, Result<Option<Spilled>, SpillError>) {
         (self.cells, self.overflow.finish())
     }
 

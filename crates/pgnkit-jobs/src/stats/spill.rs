@@ -31,20 +31,20 @@ use crate::messages::{Explain, Locale};
 /// A batch looks at the bytes its cells hold at every this many half-moves of a game: games shorter than
 /// this (nearly all) never look, and a batch of them holds rows in proportion to its size. Past the
 /// threshold a batch holds at most the rows of this many half-moves of each of its games more.
-pub const CHECK_PLIES: u32 = 1024;
+pub(crate) const CHECK_PLIES: u32 = 1024;
 
 /// CSV or JSON-lines bytes a batch holds before it spills them. Above what a batch of ordinary games makes
 /// (one thread reads blocks of 64 KiB, whose per-move JSON lines are a few MB).
-pub const TEXT_SPILL_BYTES: usize = 8 << 20;
+pub(crate) const TEXT_SPILL_BYTES: usize = 8 << 20;
 
 /// Bytes of Arrow arrays a batch holds before it spills them ([`Spillable::held_bytes`]). Above what a batch
 /// of ordinary games makes for Parquet: with several threads each batch is a row group of half a MiB of
 /// games, whose values take about 12 MiB.
-pub const ARROW_SPILL_BYTES: usize = 32 << 20;
+pub(crate) const ARROW_SPILL_BYTES: usize = 32 << 20;
 
 /// Where and past how many bytes a batch's per-move rows leave memory.
 #[derive(Clone, Debug)]
-pub struct Spill {
+pub(crate) struct Spill {
     dir: PathBuf,
     bytes: usize,
     /// The output's Parquet settings, for Arrow rows: the spilled column chunks are appended to the
@@ -56,7 +56,7 @@ impl Spill {
     /// Rows of `format` spilled into `dir` past the format's threshold ([`TEXT_SPILL_BYTES`],
     /// [`ARROW_SPILL_BYTES`]); `props` are the output's Parquet settings
     /// (`columnar`'s writer properties), needed for Parquet only.
-    pub fn new(dir: PathBuf, format: Format, props: Option<WriterProperties>) -> Spill {
+    pub(crate) fn new(dir: PathBuf, format: Format, props: Option<WriterProperties>) -> Spill {
         let bytes = match format {
             Format::Parquet => ARROW_SPILL_BYTES,
             Format::Csv | Format::Jsonl => TEXT_SPILL_BYTES,
@@ -65,24 +65,21 @@ impl Spill {
     }
 
     /// The same, spilling past `bytes` instead (tests).
-    pub fn with_bytes(self, bytes: usize) -> Spill {
+    #[cfg(test)]
+    pub(crate) fn with_bytes(self, bytes: usize) -> Spill {
         Spill { bytes, ..self }
     }
 
-    /// The directory of the temporary files.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// Bytes held before rows are spilled.
-    pub fn bytes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
         self.bytes
     }
 }
 
 /// Cells whose complete rows can be moved out between two rows (implemented beside each kind of cells, which
 /// this file does not need to know).
-pub trait Spillable {
+pub(crate) trait Spillable {
     /// About how many bytes the rows held take (their arrays' used bytes, for Arrow).
     fn held_bytes(&self) -> usize;
     /// Hands every row held to `overflow` and forgets them; called between rows only.
@@ -90,7 +87,7 @@ pub trait Spillable {
 }
 
 /// What a batch's rows became: where they go once spilled, and the first failure.
-pub struct Overflow<'s> {
+pub(crate) struct Overflow<'s> {
     spill: Option<&'s Spill>,
     file: Option<Writer>,
     failed: Option<SpillError>,
@@ -120,7 +117,7 @@ impl Write for SharedFile {
 
 impl<'s> Overflow<'s> {
     /// Rows spilled as `spill` says; `None`: rows are kept, whatever their size.
-    pub fn new(spill: Option<&'s Spill>) -> Overflow<'s> {
+    pub(crate) fn new(spill: Option<&'s Spill>) -> Overflow<'s> {
         Overflow {
             spill,
             file: None,
@@ -130,7 +127,7 @@ impl<'s> Overflow<'s> {
 
     /// Whether cells holding `held` bytes should spill them.
     #[inline]
-    pub fn is_due(&self, held: usize) -> bool {
+    pub(crate) fn is_due(&self, held: usize) -> bool {
         self.spill.is_some_and(|s| held >= s.bytes)
     }
 
@@ -160,7 +157,7 @@ impl<'s> Overflow<'s> {
     }
 
     /// Appends CSV or JSON-lines rows. After a failure rows are dropped: the batch fails with it.
-    pub fn text(&mut self, rows: &[u8]) {
+    pub(crate) fn text(&mut self, rows: &[u8]) {
         let Some(dir) = self.dir() else { return };
         let written = match &mut self.file {
             Some(Writer::Text(file)) => file.write_all(rows),
@@ -177,7 +174,7 @@ impl<'s> Overflow<'s> {
     }
 
     /// Appends Arrow rows, encoded as the output will hold them.
-    pub fn arrow(&mut self, rows: &RecordBatch) {
+    pub(crate) fn arrow(&mut self, rows: &RecordBatch) {
         let Some(dir) = self.dir() else { return };
         let props = self.spill.and_then(|s| s.props.clone());
         let written = match &mut self.file {
@@ -199,12 +196,12 @@ impl<'s> Overflow<'s> {
     }
 
     /// Records a failure of the cells themselves (making the arrays to spill).
-    pub fn failed(&mut self, error: io::Error) {
+    pub(crate) fn failed(&mut self, error: io::Error) {
         self.failure(SpillStep::Write, error);
     }
 
     /// The spilled rows, if any, ready to be read from their start.
-    pub fn finish(self) -> Result<Option<Spilled>, SpillError> {
+    pub(crate) fn finish(self) -> Result<Option<Spilled>, SpillError> {
         let dir = self.spill.map(|s| s.dir.clone()).unwrap_or_default();
         if let Some(failed) = self.failed {
             return Err(failed);
@@ -236,7 +233,7 @@ impl<'s> Overflow<'s> {
 
 /// Rows a batch spilled, to be written out before the rows it kept.
 #[derive(Debug)]
-pub enum Spilled {
+pub(crate) enum Spilled {
     /// CSV or JSON-lines rows ([`SpilledFile::copy_to`]).
     Text(SpilledFile),
     /// Arrow rows as a Parquet file encoded with the output's settings.
@@ -245,11 +242,11 @@ pub enum Spilled {
 
 /// A batch's temporary file, read from its start.
 #[derive(Debug)]
-pub struct SpilledFile(TempFile);
+pub(crate) struct SpilledFile(TempFile);
 
 /// Why copying spilled rows out failed.
 #[derive(Debug)]
-pub enum CopyFailure {
+pub(crate) enum CopyFailure {
     /// Reading the temporary file back.
     Spill(SpillError),
     /// Writing to the output.
@@ -258,7 +255,7 @@ pub enum CopyFailure {
 
 impl SpilledFile {
     /// Copies the whole file to `out`, a buffer of 1 MiB at a time; gives the bytes copied.
-    pub fn copy_to(mut self, out: &mut impl Write) -> Result<u64, CopyFailure> {
+    pub(crate) fn copy_to(mut self, out: &mut impl Write) -> Result<u64, CopyFailure> {
         let mut buf = vec![0; 1 << 20];
         let mut copied = 0u64;
         loop {
@@ -276,7 +273,7 @@ impl SpilledFile {
 
 /// Arrow rows spilled as a Parquet file: its row groups, whose column chunks can be appended to the output
 /// as they are ([`SpilledParquet::metadata`], [`SpilledParquet::file`]), or its rows read back.
-pub struct SpilledParquet {
+pub(crate) struct SpilledParquet {
     file: SpilledFile,
     metadata: ParquetMetaData,
 }
@@ -293,17 +290,17 @@ impl std::fmt::Debug for SpilledParquet {
 
 impl SpilledParquet {
     /// The row groups and their column chunks, as written.
-    pub fn metadata(&self) -> &ParquetMetaData {
+    pub(crate) fn metadata(&self) -> &ParquetMetaData {
         &self.metadata
     }
 
     /// The file, to read the column chunks from at the offsets of [`SpilledParquet::metadata`].
-    pub fn file(&self) -> &File {
+    pub(crate) fn file(&self) -> &File {
         &self.file.0.file
     }
 
     /// The rows read back, `rows` at a time.
-    pub fn record_batches(self, rows: usize) -> Result<RecordBatches, SpillError> {
+    pub(crate) fn record_batches(self, rows: usize) -> Result<RecordBatches, SpillError> {
         let reader = self.file.0.file.try_clone().map_err(SpillError::reading)?;
         let reader = ParquetRecordBatchReaderBuilder::try_new(reader)
             .and_then(|b| b.with_batch_size(rows.max(1)).build())
@@ -316,7 +313,7 @@ impl SpilledParquet {
 }
 
 /// The rows of a [`SpilledParquet`], in order.
-pub struct RecordBatches {
+pub(crate) struct RecordBatches {
     reader: ParquetRecordBatchReader,
     /// Kept until the rows are read (a named file is removed when it is dropped).
     _file: TempFile,
@@ -334,7 +331,7 @@ impl Iterator for RecordBatches {
 
 /// What failed with the temporary file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpillStep {
+pub(crate) enum SpillStep {
     /// Creating or writing it (a batch's worker).
     Write,
     /// Reading it back (the output side).
@@ -344,7 +341,7 @@ pub enum SpillStep {
 /// A temporary file of spilled rows that could not be written or read back.
 #[derive(Debug)]
 pub struct SpillError {
-    pub step: SpillStep,
+    pub(crate) step: SpillStep,
     /// Where the file was made (empty when reading: the file has no name).
     pub dir: PathBuf,
     pub error: io::Error,
@@ -352,7 +349,7 @@ pub struct SpillError {
 
 impl SpillError {
     /// Reading spilled rows back failed.
-    pub fn reading(error: io::Error) -> SpillError {
+    pub(crate) fn reading(error: io::Error) -> SpillError {
         SpillError {
             step: SpillStep::Read,
             dir: PathBuf::new(),

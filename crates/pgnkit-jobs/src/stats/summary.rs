@@ -2,18 +2,18 @@
 //! per event the standings (games, points, performance against the field) with a crosstable for small
 //! events.
 //!
-//! Memory stays bounded whatever the input: at most [`Limits::events`] events, [`Limits::players`] player
-//! entries over all events and [`Limits::eco_codes`] distinct ECO values are tracked; what comes after a
+//! Memory stays bounded whatever the input: at most `Limits::events` events, `Limits::players` player
+//! entries over all events and `Limits::eco_codes` distinct ECO values are tracked; what comes after a
 //! limit is counted and the report says how much was left out. A tracked player's figures stay exact when
 //! the opponent is not tracked (the opponent's rating comes from the game's own tags). Pairwise results for
-//! the crosstable are kept only while an event has at most [`Limits::crosstable_players`] players, and the
+//! the crosstable are kept only while an event has at most `Limits::crosstable_players` players, and the
 //! crosstable is shown when at least half of the possible pairings were played (a round robin, not a pool
 //! of casual games). Events are listed biggest first.
 //!
 //! Per event, the standings are the tournament model's ([`crate::tournament`]), ranked as `pgnkit standings`
 //! ranks them (points, then its default tie-breaks): the same games counted (decided games score; a game
 //! that is no pairing or a copy of one already counted is left out, and the event says how many), the same
-//! players, ratings and performance ([`crate::tournament::perf`]). The summary shows a part of their figures:
+//! players, ratings and performance (`crate::tournament::perf`). The summary shows a part of their figures:
 //! games, points, score, games against rated opponents, their average rating and the performance.
 
 use std::collections::HashMap;
@@ -31,7 +31,7 @@ use pgnkit::pgn::{Game, GameResult};
 
 /// How a game ended for the standings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     WhiteWins,
     Draw,
     BlackWins,
@@ -68,19 +68,19 @@ impl Outcome {
 
 /// What the summary needs of one game (owned: it travels from a worker to the output side).
 #[derive(Clone, Debug)]
-pub struct GameRecord {
+pub(crate) struct GameRecord {
     /// The game as its tournament counts it (`None`: it belongs to none), with validate's fingerprint.
-    pub entry: Option<GameEntry>,
-    pub outcome: Outcome,
-    pub eco: String,
-    pub termination: Option<Termination>,
-    pub plies: u32,
-    pub valid: bool,
+    pub(crate) entry: Option<GameEntry>,
+    pub(crate) outcome: Outcome,
+    pub(crate) eco: String,
+    pub(crate) termination: Option<Termination>,
+    pub(crate) plies: u32,
+    pub(crate) valid: bool,
 }
 
 impl GameRecord {
     /// The record of a game whose stats are `s`, `fingerprint` validate's fingerprint of it.
-    pub fn of(s: &GameStats<'_>, game: &Game<'_>, fingerprint: u64) -> GameRecord {
+    pub(crate) fn of(s: &GameStats<'_>, game: &Game<'_>, fingerprint: u64) -> GameRecord {
         let t = &s.tags;
         let result = if t.result.is_empty() {
             s.marker
@@ -107,23 +107,23 @@ impl GameRecord {
 
 /// The bounds of the summary's memory and of what the report lists.
 #[derive(Clone, Copy, Debug)]
-pub struct Limits {
+pub(crate) struct Limits {
     /// Events tracked (the first ones seen).
-    pub events: usize,
+    pub(crate) events: usize,
     /// Player entries tracked, over all events.
-    pub players: usize,
+    pub(crate) players: usize,
     /// Games counted in the standings, over all events.
-    pub games: usize,
+    pub(crate) games: usize,
     /// Distinct ECO values tracked.
-    pub eco_codes: usize,
+    pub(crate) eco_codes: usize,
     /// Largest event that gets a crosstable.
-    pub crosstable_players: usize,
+    pub(crate) crosstable_players: usize,
     /// ECO codes listed.
-    pub listed_eco: usize,
+    pub(crate) listed_eco: usize,
     /// Events listed.
-    pub listed_events: usize,
+    pub(crate) listed_events: usize,
     /// Players listed per event.
-    pub listed_players: usize,
+    pub(crate) listed_players: usize,
 }
 
 impl Default for Limits {
@@ -144,12 +144,12 @@ impl Default for Limits {
 /// Everything `--summary` reports, aggregated game by game in bounded memory.
 #[derive(Debug)]
 pub struct StatsSummary {
-    pub limits: Limits,
-    pub files: u64,
+    pub(crate) limits: Limits,
+    pub(crate) files: u64,
     pub bytes: u64,
-    pub games: u64,
-    pub plies: u64,
-    pub games_with_errors: u64,
+    pub(crate) games: u64,
+    pub(crate) plies: u64,
+    pub(crate) games_with_errors: u64,
     results: [u64; 5],
     /// `None` first, then the terminations in [`TERMINATIONS`] order.
     terminations: [u64; 6],
@@ -175,7 +175,7 @@ fn termination_slot(t: Option<Termination>) -> usize {
 }
 
 impl StatsSummary {
-    pub fn new(limits: Limits) -> StatsSummary {
+    pub(crate) fn new(limits: Limits) -> StatsSummary {
         StatsSummary {
             limits,
             files: 0,
@@ -197,12 +197,13 @@ impl StatsSummary {
     }
 
     /// Every event's standings.
-    pub fn standings(&self) -> &Standings {
+    #[cfg(test)]
+    pub(crate) fn standings(&self) -> &Standings {
         &self.standings
     }
 
     /// Adds one game.
-    pub fn add(&mut self, r: GameRecord) {
+    pub(crate) fn add(&mut self, r: GameRecord) {
         self.games += 1;
         self.plies += u64::from(r.plies);
         self.games_with_errors += u64::from(!r.valid);
@@ -224,7 +225,8 @@ impl StatsSummary {
     }
 
     /// The report, as text.
-    pub fn render(&self) -> String {
+    #[cfg(test)]
+    pub(crate) fn render(&self) -> String {
         self.render_in(Locale::En)
     }
 
@@ -633,7 +635,7 @@ fn tenths(locale: Locale, value: f64) -> String {
 }
 
 /// Half-points as points: `3`, `½`, `2½`.
-pub fn points(half_points: u64) -> String {
+pub(crate) fn points(half_points: u64) -> String {
     match (half_points / 2, half_points % 2) {
         (0, 1) => "½".to_string(),
         (n, 1) => format!("{n}½"),

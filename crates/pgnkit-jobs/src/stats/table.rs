@@ -12,7 +12,7 @@ use pgnkit::core::decimal;
 
 /// The type of a column's values, the same in every format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
+pub(crate) enum Kind {
     /// UTF-8 text.
     Text,
     /// A 32-bit signed integer (counts, Elo ratings: values bounded where they are read).
@@ -29,15 +29,15 @@ pub enum Kind {
 
 /// One column of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Column<'n> {
+pub(crate) struct Column<'n> {
     /// The name, the same in every format.
-    pub name: &'n str,
-    pub kind: Kind,
+    pub(crate) name: &'n str,
+    pub(crate) kind: Kind,
     /// Whether a row may have no value (an empty CSV field, JSON `null`, a Parquet null).
-    pub nullable: bool,
+    pub(crate) nullable: bool,
     /// Whether the value comes from the tags and the game's place in its file alone: reading it needs no
     /// replay (`select --where` on such columns skips it).
-    pub without_replay: bool,
+    pub(crate) without_replay: bool,
 }
 
 const fn col(name: &str, kind: Kind, nullable: bool, without_replay: bool) -> Column<'_> {
@@ -61,7 +61,7 @@ const fn replayed(name: &str, kind: Kind) -> Column<'_> {
 
 /// Columns of the per-game rows: the 26 the first stats issue asked for in their order, then extras (new
 /// columns go last, so scripts that read columns by position keep working).
-pub const GAME_COLUMNS: [Column<'static>; 36] = [
+pub(crate) const GAME_COLUMNS: [Column<'static>; 36] = [
     col("file", Kind::Text, false, true),
     col("game", Kind::Int64, false, true),
     tag("event"),
@@ -108,7 +108,7 @@ pub const GAME_COLUMNS: [Column<'static>; 36] = [
 ];
 
 /// Columns of the per-move rows.
-pub const MOVE_COLUMNS: [Column<'static>; 17] = [
+pub(crate) const MOVE_COLUMNS: [Column<'static>; 17] = [
     replayed("file", Kind::Text),
     replayed("game", Kind::Int64),
     replayed("ply", Kind::Int32),
@@ -145,22 +145,22 @@ const fn names<const N: usize>(columns: &[Column<'static>; N]) -> [&'static str;
 }
 
 /// The names of [`GAME_COLUMNS`].
-pub const GAME_HEADER: [&str; 36] = names(&GAME_COLUMNS);
+pub(crate) const GAME_HEADER: [&str; 36] = names(&GAME_COLUMNS);
 
 /// Whether the per-game column `name` needs no replay ([`Column::without_replay`]).
-pub fn without_replay(name: &str) -> bool {
+pub(crate) fn without_replay(name: &str) -> bool {
     GAME_COLUMNS
         .iter()
         .any(|c| c.name == name && c.without_replay)
 }
 
 /// A `--tags` column: text, missing when the game has no such tag.
-pub fn tag_column(name: &str) -> Column<'_> {
+pub(crate) fn tag_column(name: &str) -> Column<'_> {
     tag(name)
 }
 
 /// Receives a row's values in column order, each by its [`Kind`], then [`Cells::end_row`].
-pub trait Cells {
+pub(crate) trait Cells {
     /// Any text.
     fn text(&mut self, value: &str);
     /// ASCII text that no format needs to quote or escape (no comma, quote, backslash or control
@@ -194,7 +194,7 @@ pub trait Cells {
 
 /// Appends `field` as a CSV field: quoted, quotes doubled, when it holds a comma, a quote or a line break
 /// (RFC 4180 as the `csv` crate writes it).
-pub fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
+pub(crate) fn push_csv_field(out: &mut Vec<u8>, field: &[u8]) {
     if contains_any(field, [b',', b'"', b'\n', b'\r'], false) {
         out.push(b'"');
         for &b in field {
@@ -225,7 +225,7 @@ fn push_int(out: &mut Vec<u8>, n: i64) {
 }
 
 /// Seconds, as `180` or `179.5` (fractions as written, trailing zeros dropped): a JSON number too.
-pub fn push_seconds(out: &mut Vec<u8>, d: Duration) {
+pub(crate) fn push_seconds(out: &mut Vec<u8>, d: Duration) {
     let mut buf = [0u8; 20];
     out.extend_from_slice(decimal::digits(d.as_secs(), &mut buf));
     let nanos = d.subsec_nanos();
@@ -242,14 +242,14 @@ pub fn push_seconds(out: &mut Vec<u8>, d: Duration) {
 ///
 /// Each cell is written with a comma after it, and the row's last comma becomes its line break: a row has
 /// tens of cells and millions of rows are written, so no cell asks whether it is the first.
-pub struct CsvCells<'w> {
+pub(crate) struct CsvCells<'w> {
     out: &'w mut Vec<u8>,
     /// Where the row being written starts in `out`.
     row_start: usize,
 }
 
 impl<'w> CsvCells<'w> {
-    pub fn new(out: &'w mut Vec<u8>) -> Self {
+    pub(crate) fn new(out: &'w mut Vec<u8>) -> Self {
         let row_start = out.len();
         CsvCells { out, row_start }
     }
@@ -347,7 +347,7 @@ impl Spillable for CsvCells<'_> {
 }
 
 /// Appends NAGs as CSV writes them: numbers separated by spaces.
-pub fn push_nags(out: &mut Vec<u8>, nags: &[u8]) {
+pub(crate) fn push_nags(out: &mut Vec<u8>, nags: &[u8]) {
     for (i, &nag) in nags.iter().enumerate() {
         if i > 0 {
             out.push(b' ');
@@ -357,7 +357,7 @@ pub fn push_nags(out: &mut Vec<u8>, nags: &[u8]) {
 }
 
 /// Appends the CSV header of `columns`.
-pub fn csv_header<'c, 'n: 'c>(
+pub(crate) fn csv_header<'c, 'n: 'c>(
     out: &mut Vec<u8>,
     columns: impl IntoIterator<Item = &'c Column<'n>>,
 ) {
@@ -370,7 +370,7 @@ pub fn csv_header<'c, 'n: 'c>(
 
 /// JSON lines: one object per row, `{"column":value,...}` in column order, numbers and booleans as JSON
 /// numbers and booleans, no value as `null`, NAGs as an array of numbers.
-pub struct JsonCells<'w> {
+pub(crate) struct JsonCells<'w> {
     out: &'w mut Vec<u8>,
     /// `{"name":` for the first column, `,"name":` for the others.
     keys: &'w [Vec<u8>],
@@ -378,7 +378,9 @@ pub struct JsonCells<'w> {
 }
 
 /// The keys [`JsonCells`] writes before each column's value.
-pub fn json_keys<'c, 'n: 'c>(columns: impl IntoIterator<Item = &'c Column<'n>>) -> Vec<Vec<u8>> {
+pub(crate) fn json_keys<'c, 'n: 'c>(
+    columns: impl IntoIterator<Item = &'c Column<'n>>,
+) -> Vec<Vec<u8>> {
     columns
         .into_iter()
         .enumerate()
@@ -392,7 +394,7 @@ pub fn json_keys<'c, 'n: 'c>(columns: impl IntoIterator<Item = &'c Column<'n>>) 
 }
 
 /// Appends `s` as a JSON string (RFC 8259): quotes, backslashes and control characters escaped.
-pub fn push_json_string(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn push_json_string(out: &mut Vec<u8>, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
     let bytes = s.as_bytes();
@@ -422,7 +424,7 @@ pub fn push_json_string(out: &mut Vec<u8>, s: &str) {
 }
 
 impl<'w> JsonCells<'w> {
-    pub fn new(out: &'w mut Vec<u8>, keys: &'w [Vec<u8>]) -> Self {
+    pub(crate) fn new(out: &'w mut Vec<u8>, keys: &'w [Vec<u8>]) -> Self {
         JsonCells {
             out,
             keys,

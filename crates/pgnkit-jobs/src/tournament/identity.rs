@@ -8,7 +8,7 @@ use pgnkit::pgn::Game;
 use super::perf::rating_of;
 
 /// Whether a tag value says nothing: empty (or missing), `?` or `-`, PGN's "unknown".
-pub fn is_unknown(value: &str) -> bool {
+pub(crate) fn is_unknown(value: &str) -> bool {
     says_nothing(value.trim())
 }
 
@@ -25,7 +25,7 @@ pub(crate) fn known(value: Option<Cow<'_, str>>) -> Option<String> {
 
 /// The year of a tournament: the first four characters of EventDate, else of Date (each trimmed, empty
 /// counting as absent), else `????`.
-pub fn year_of<'v>(event_date: Option<&'v str>, date: Option<&'v str>) -> &'v str {
+pub(crate) fn year_of<'v>(event_date: Option<&'v str>, date: Option<&'v str>) -> &'v str {
     let date = [event_date, date]
         .into_iter()
         .flatten()
@@ -50,7 +50,8 @@ pub struct TournamentKey {
 
 impl TournamentKey {
     /// The tournament of a game: `None` when it belongs to none (its Event says nothing: [`is_unknown`]).
-    pub fn of(game: &Game<'_>) -> Option<TournamentKey> {
+    #[cfg(test)]
+    pub(crate) fn of(game: &Game<'_>) -> Option<TournamentKey> {
         TournamentKey::from_tags(
             game.tag("Event").as_deref(),
             game.tag("Site").as_deref(),
@@ -60,7 +61,7 @@ impl TournamentKey {
     }
 
     /// The tournament of a game with these Event, Site, EventDate and Date tags (`None` for a missing tag).
-    pub fn from_tags(
+    pub(crate) fn from_tags(
         event: Option<&str>,
         site: Option<&str>,
         event_date: Option<&str>,
@@ -78,7 +79,7 @@ impl TournamentKey {
 /// Whether a White or Black tag names nobody: a value that says nothing ([`is_unknown`]), or the placeholders
 /// `NN` and `N.N.` (*nomen nescio*). Such a "player" is no one to rank or pair: the games of every unknown
 /// player would otherwise be merged into one.
-pub fn names_nobody(name: &str) -> bool {
+pub(crate) fn names_nobody(name: &str) -> bool {
     let name = name.trim();
     says_nothing(name) || matches!(name, "NN" | "N.N.")
 }
@@ -95,7 +96,7 @@ pub enum NotAPairing {
 
 /// Whether the players of a game, as its White and Black tags give them (`""` for a missing tag), make it no
 /// pairing, and why.
-pub fn not_a_pairing(white: &str, black: &str) -> Option<NotAPairing> {
+pub(crate) fn not_a_pairing(white: &str, black: &str) -> Option<NotAPairing> {
     if names_nobody(white) || names_nobody(black) {
         Some(NotAPairing::UnknownPlayer)
     } else if white.trim() == black.trim() {
@@ -109,7 +110,7 @@ pub fn not_a_pairing(white: &str, black: &str) -> Option<NotAPairing> {
 /// `5.2`: round 5, boards or games 1 and 2, the TWIC and Swiss-Manager convention). `None` for `?`, `-` or
 /// anything that is not a number (reported as a malformed tag already). Round 0 is a number (validate reports
 /// it; the tables read it as no round: [`round_of`]).
-pub fn round_number(round: &str) -> Option<u64> {
+pub(crate) fn round_number(round: &str) -> Option<u64> {
     let first = round.trim().split('.').next()?;
     if first.is_empty() || !first.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -119,7 +120,7 @@ pub fn round_number(round: &str) -> Option<u64> {
 
 /// The round of a `Round` tag as the tables number it (standings' pairings, TRF, the report's crosstables):
 /// its [`round_number`], when it is from 1 to `u32::MAX`.
-pub fn round_of(value: &str) -> Option<u32> {
+pub(crate) fn round_of(value: &str) -> Option<u32> {
     round_number(value)
         .and_then(|n| u32::try_from(n).ok())
         .filter(|&r| r > 0)
@@ -127,7 +128,7 @@ pub fn round_of(value: &str) -> Option<u32> {
 
 /// A date as `YYYYMMDD` in one number (so that dates compare as numbers), read from a complete PGN date
 /// (`2024.05.01`); dates with `?` are none.
-pub type Date = u32;
+pub(crate) type Date = u32;
 
 /// The [`Date`] of a tag value, if it is a complete date.
 pub(crate) fn date_of(value: &str) -> Option<Date> {
@@ -149,17 +150,17 @@ pub(crate) fn date_of(value: &str) -> Option<Date> {
 /// A player as the tags of their games describe them. Where games disagree, the last game that says
 /// something wins (a rating may change between rounds of a long event).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct PlayerInfo {
+pub(crate) struct PlayerInfo {
     /// The White or Black tag, trimmed: players are told apart by this name alone.
-    pub name: String,
+    pub(crate) name: String,
     /// `WhiteElo`/`BlackElo` (1 to 4000).
-    pub rating: Option<u16>,
+    pub(crate) rating: Option<u16>,
     /// `WhiteTitle`/`BlackTitle` as written (`GM`, `WIM`, `BOT`...); `-` and empty values are none.
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// `WhiteFideId`/`BlackFideId`: a positive number of at most 11 digits (the width TRF gives it).
-    pub fide_id: Option<u64>,
+    pub(crate) fide_id: Option<u64>,
     /// `WhiteFed`, else `WhiteFederation`, else `WhiteCountry` (and Black's): a three-letter code, in capitals.
-    pub federation: Option<String>,
+    pub(crate) federation: Option<String>,
 }
 
 /// A three-letter code (federation, country), in capitals; anything else is none.
@@ -185,22 +186,22 @@ pub(crate) struct SideTags<'a> {
 /// tags and the entry reads two dozen names, so looking each up would scan them two dozen times.
 #[derive(Default)]
 pub(crate) struct EntryTags<'a> {
-    pub event: Option<Cow<'a, str>>,
-    pub site: Option<Cow<'a, str>>,
-    pub event_date: Option<Cow<'a, str>>,
-    pub date: Option<Cow<'a, str>>,
-    pub result: Option<Cow<'a, str>>,
-    pub round: Option<Cow<'a, str>>,
-    pub time_control: Option<Cow<'a, str>>,
-    pub arbiter: Option<Cow<'a, str>>,
-    pub event_country: Option<Cow<'a, str>>,
-    pub event_type: Option<Cow<'a, str>>,
-    pub white: SideTags<'a>,
-    pub black: SideTags<'a>,
+    pub(crate) event: Option<Cow<'a, str>>,
+    pub(crate) site: Option<Cow<'a, str>>,
+    pub(crate) event_date: Option<Cow<'a, str>>,
+    pub(crate) date: Option<Cow<'a, str>>,
+    pub(crate) result: Option<Cow<'a, str>>,
+    pub(crate) round: Option<Cow<'a, str>>,
+    pub(crate) time_control: Option<Cow<'a, str>>,
+    pub(crate) arbiter: Option<Cow<'a, str>>,
+    pub(crate) event_country: Option<Cow<'a, str>>,
+    pub(crate) event_type: Option<Cow<'a, str>>,
+    pub(crate) white: SideTags<'a>,
+    pub(crate) black: SideTags<'a>,
 }
 
 impl<'a> EntryTags<'a> {
-    pub fn of(game: &Game<'a>) -> EntryTags<'a> {
+    pub(crate) fn of(game: &Game<'a>) -> EntryTags<'a> {
         let mut tags = EntryTags::default();
         for tag in &game.tags {
             let slot = match game.bytes(tag.name) {
@@ -242,7 +243,7 @@ impl<'a> EntryTags<'a> {
     }
 
     /// The game's tournament.
-    pub fn key(&self) -> Option<TournamentKey> {
+    pub(crate) fn key(&self) -> Option<TournamentKey> {
         TournamentKey::from_tags(
             self.event.as_deref(),
             self.site.as_deref(),

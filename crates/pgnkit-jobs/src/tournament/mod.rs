@@ -2,30 +2,32 @@
 //! CSV, JSON and TRF), `report` (its standings, crosstables and warnings) and `stats --summary` all read it,
 //! and none computes any part of it again.
 //!
-//! * **The key** ([`TournamentKey`]): Event, Site and year (of EventDate, else of Date), across all the inputs
+//! * **The key** (`TournamentKey`): Event, Site and year (of EventDate, else of Date), across all the inputs
 //!   of a run, so a tournament kept as one file per round is one tournament and "Dortmund" over 82 years is
-//!   82 tournaments. A game whose Event says nothing ([`is_unknown`]: missing, empty, `?`, `-`) belongs to
+//!   82 tournaments. A game whose Event says nothing (`is_unknown`: missing, empty, `?`, `-`) belongs to
 //!   none.
-//! * **Players** ([`PlayerInfo`]): told apart by their White or Black tag, trimmed; a name that names nobody
-//!   ([`names_nobody`]) or one player on both sides makes a game no pairing ([`not_a_pairing`]).
-//! * **Rounds**: the number before the first `.` of the Round tag ([`round_number`]; [`round_of`] for the
+//! * **Players** (`PlayerInfo`): told apart by their White or Black tag, trimmed; a name that names nobody
+//!   (`names_nobody`) or one player on both sides makes a game no pairing (`not_a_pairing`).
+//! * **Rounds**: the number before the first `.` of the Round tag (`round_number`; `round_of` for the
 //!   tables, which read round 0 as none).
 //! * **The same game twice**: validate's `duplicate_game` rule, by its fingerprint of the players and the main
-//!   line ([`GameEntry::fingerprint`]); a game without moves is the same as no other.
-//! * **Games that are not games of the tournament**: no pairing, or a copy ([`LeftOut`]); unfinished games
+//!   line (`GameEntry::fingerprint`); a game without moves is the same as no other.
+//! * **Games that are not games of the tournament**: no pairing, or a copy (`LeftOut`); unfinished games
 //!   pair two players and score nothing. A decided game without moves counts as played.
-//! * **Pairings, results and standings** ([`Standings`], [`Tournament`], [`Pairing`], [`Standing`]) with
-//!   tie-breaks ([`Tiebreak`]) and the ranking, and the performance rating ([`perf`]).
+//! * **Pairings, results and standings** ([`Standings`], `Tournament`, `Pairing`, `Standing`) with
+//!   tie-breaks ([`Tiebreak`]) and the ranking, and the performance rating (`perf`).
 
 mod identity;
-pub mod perf;
+pub(crate) mod perf;
 mod standings;
 
-pub use identity::{
+#[cfg(test)]
+pub(crate) use identity::round_of;
+pub(crate) use identity::{
     Date, NotAPairing, PlayerInfo, TournamentKey, is_unknown, names_nobody, not_a_pairing,
-    round_number, round_of, year_of,
+    round_number, year_of,
 };
-pub use standings::{
-    Added, Bounds, EventDetails, GameEntry, LeftOut, Pairing, Standing, Standings, Tiebreak,
-    Tournament, decimal,
-};
+#[cfg(test)]
+pub(crate) use standings::LeftOut;
+pub(crate) use standings::{Added, Bounds, Pairing, Standing, Tournament, decimal};
+pub use standings::{GameEntry, Standings, Tiebreak};

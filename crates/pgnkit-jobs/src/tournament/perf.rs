@@ -10,7 +10,7 @@ const DP: [i32; 51] = [
 ];
 
 /// `dp` for a score given in hundredths (0..=100; larger values count as 100).
-pub fn dp(hundredths: u32) -> i32 {
+pub(crate) fn dp(hundredths: u32) -> i32 {
     let p = hundredths.min(100) as i32;
     if p >= 50 {
         DP[(p - 50) as usize]
@@ -22,7 +22,7 @@ pub fn dp(hundredths: u32) -> i32 {
 /// The performance over `games` games against rated opponents whose ratings add up to `opponents_sum`,
 /// scoring `half_points` half-points: `Ra + dp(p)`, with `p` rounded to two decimals and `Ra` to a whole
 /// number, as FIDE rounds them. `None` without games.
-pub fn performance(opponents_sum: u64, games: u64, half_points: u64) -> Option<i64> {
+pub(crate) fn performance(opponents_sum: u64, games: u64, half_points: u64) -> Option<i64> {
     if games == 0 {
         return None;
     }
@@ -34,7 +34,7 @@ pub fn performance(opponents_sum: u64, games: u64, half_points: u64) -> Option<i
 }
 
 /// A rating from an Elo tag: digits only, 1 to 4000; anything else (`?`, `-`, `0`, empty) is no rating.
-pub fn rating_of(tag: &str) -> Option<u16> {
+pub(crate) fn rating_of(tag: &str) -> Option<u16> {
     let t = tag.trim();
     if t.is_empty() || t.len() > 4 || !t.bytes().all(|b| b.is_ascii_digit()) {
         return None;

@@ -51,40 +51,40 @@ use crate::messages::Locale;
 /// One game of a player, seen from that player's side: [`Tournament::pairings`] lists them in input order.
 /// A game appears twice, once in each player's list, with the same `game` number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Pairing {
+pub(crate) struct Pairing {
     /// The game's number in its tournament, from 0, in input order: the same in both players' lists.
-    pub game: usize,
+    pub(crate) game: usize,
     /// The round: the `Round` tag's number ([`super::round_number`]: `5` for `5`, `5.1`
     /// or `5.2`); `None` when there is none, or it is 0 or beyond `u32`.
-    pub round: Option<u32>,
+    pub(crate) round: Option<u32>,
     /// The opponent, an index into [`Tournament::players`] (and [`Standing::player_index`]).
-    pub opponent: usize,
+    pub(crate) opponent: usize,
     /// Whether this player had White.
-    pub white: bool,
+    pub(crate) white: bool,
     /// This player's score in half points (2 a win, 1 a draw, 0 a loss); `None` for an unfinished (`*`) or
     /// result-less game, which counts for nothing.
-    pub half_points: Option<u8>,
+    pub(crate) half_points: Option<u8>,
     /// The opponent's rating in this game's tags (which may differ from their latest, in [`PlayerInfo`]).
-    pub opponent_rating: Option<u16>,
+    pub(crate) opponent_rating: Option<u16>,
 }
 
 /// What the tags say about the event as a whole, kept from the first game that says it (dates: the span).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EventDetails {
+pub(crate) struct EventDetails {
     /// `EventDate`, when complete, else the earliest complete `Date`.
-    pub start: Option<Date>,
+    pub(crate) start: Option<Date>,
     /// The latest complete `Date`.
-    pub end: Option<Date>,
+    pub(crate) end: Option<Date>,
     /// `TimeControl`.
-    pub time_control: Option<String>,
+    pub(crate) time_control: Option<String>,
     /// `Arbiter`.
-    pub arbiter: Option<String>,
+    pub(crate) arbiter: Option<String>,
     /// `EventCountry`: a three-letter code, in capitals.
-    pub country: Option<String>,
+    pub(crate) country: Option<String>,
     /// `EventType` (`rr`, `swiss`, `k.o.`, `match`, `team-swiss`... in the PGN standard's words).
-    pub event_type: Option<String>,
+    pub(crate) event_type: Option<String>,
     /// The earliest complete `Date` of each round met (by [`Pairing::round`]), in round order.
-    pub round_dates: std::collections::BTreeMap<u32, Date>,
+    pub(crate) round_dates: std::collections::BTreeMap<u32, Date>,
     event_date: Option<Date>,
     first_date: Option<Date>,
 }
@@ -93,29 +93,29 @@ pub struct EventDetails {
 #[derive(Clone, Debug)]
 pub struct GameEntry {
     /// Its tournament.
-    pub key: TournamentKey,
+    pub(crate) key: TournamentKey,
     /// White as this game's tags describe them.
-    pub white: PlayerInfo,
+    pub(crate) white: PlayerInfo,
     /// Black as this game's tags describe them.
-    pub black: PlayerInfo,
+    pub(crate) black: PlayerInfo,
     /// White's score in half points (2 a win, 1 a draw, 0 a loss); `None` for an unfinished game.
-    pub white_half_points: Option<u8>,
+    pub(crate) white_half_points: Option<u8>,
     /// See [`Pairing::round`].
-    pub round: Option<u32>,
+    pub(crate) round: Option<u32>,
     /// The game's `Date`, when complete.
-    pub date: Option<Date>,
+    pub(crate) date: Option<Date>,
     /// The event tags of this game (its dates and round dates filled from `date` and `round` once added).
-    pub details: EventDetails,
+    pub(crate) details: EventDetails,
     /// validate's fingerprint of the game (`validate::game_fingerprint`): games with the same one are the same game,
     /// counted once; 0 for a game without moves (or no pairing), which is never a duplicate.
-    pub fingerprint: u64,
+    pub(crate) fingerprint: u64,
 }
 
 impl GameEntry {
     /// The entry of a game read from its tags, with no fingerprint (0: the same as no other game); `None` when
     /// it belongs to no tournament. Give it validate's fingerprint of the game with [`GameEntry::fingerprinted`]
     /// when it may be a copy of another ([`GameEntry::needs_fingerprint`]).
-    pub fn of(game: &Game<'_>) -> Option<GameEntry> {
+    pub(crate) fn of(game: &Game<'_>) -> Option<GameEntry> {
         let tags = EntryTags::of(game);
         let key = tags.key()?;
         let tag = |value: &Option<Cow<'_, str>>| known(value.clone());
@@ -150,7 +150,7 @@ impl GameEntry {
     }
 
     /// The entry with validate's fingerprint of its game (`validate::game_fingerprint`, or a report's).
-    pub fn fingerprinted(self, fingerprint: u64) -> GameEntry {
+    pub(crate) fn fingerprinted(self, fingerprint: u64) -> GameEntry {
         GameEntry {
             fingerprint,
             ..self
@@ -159,12 +159,12 @@ impl GameEntry {
 
     /// Whether the game can count in its tournament, so that whether it repeats another matters: a game that
     /// is no pairing never counts, and its moves need not be replayed for a fingerprint.
-    pub fn needs_fingerprint(&self) -> bool {
+    pub(crate) fn needs_fingerprint(&self) -> bool {
         self.not_a_pairing().is_none()
     }
 
     /// Why the game is no pairing of two players, if it is not one.
-    pub fn not_a_pairing(&self) -> Option<NotAPairing> {
+    pub(crate) fn not_a_pairing(&self) -> Option<NotAPairing> {
         not_a_pairing(&self.white.name, &self.black.name)
     }
 }
@@ -186,7 +186,7 @@ pub enum Tiebreak {
 
 impl Tiebreak {
     /// Every tie-break, in the order `--help` lists them.
-    pub const ALL: [Tiebreak; 5] = [
+    pub(crate) const ALL: [Tiebreak; 5] = [
         Tiebreak::BuchholzCut1,
         Tiebreak::Buchholz,
         Tiebreak::SonnebornBerger,
@@ -200,7 +200,7 @@ impl Tiebreak {
     pub const DEFAULT: [Tiebreak; 5] = Tiebreak::ALL;
 
     /// The name used by `--tiebreaks` and shown in the text output.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Tiebreak::BuchholzCut1 => "buchholz_cut1",
             Tiebreak::Buchholz => "buchholz",
@@ -220,16 +220,16 @@ impl Tiebreak {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LeftOut {
     /// Games already counted (validate's `duplicate_game`).
-    pub duplicates: u64,
+    pub(crate) duplicates: u64,
     /// Games whose White or Black names nobody (validate's `unknown_player`).
-    pub unknown_player: u64,
+    pub(crate) unknown_player: u64,
     /// Games of a player against himself (validate's `player_against_self`).
-    pub against_self: u64,
+    pub(crate) against_self: u64,
 }
 
 impl LeftOut {
     /// All the games left out.
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.duplicates + self.unknown_player + self.against_self
     }
 
@@ -305,37 +305,38 @@ pub struct Tournament {
     /// The fingerprints of the games counted (those with moves).
     seen: HashSet<u64>,
     /// Games counted apart: unfinished or without a result.
-    pub unfinished: u64,
+    pub(crate) unfinished: u64,
     /// Games left out of the tables.
     pub left_out: LeftOut,
     /// Games not counted for want of room ([`Bounds`]).
-    pub beyond_bounds: u64,
+    pub(crate) beyond_bounds: u64,
 }
 
 impl Tournament {
     /// The players, in the order first met; a player's position is their index everywhere
     /// ([`Pairing::opponent`], [`Standing::player_index`], [`Tournament::pairings`]).
-    pub fn players(&self) -> impl ExactSizeIterator<Item = &PlayerInfo> + '_ {
+    pub(crate) fn players(&self) -> impl ExactSizeIterator<Item = &PlayerInfo> + '_ {
         self.players.iter()
     }
 
     /// The player at this index, if any.
-    pub fn player(&self, index: usize) -> Option<&PlayerInfo> {
+    pub(crate) fn player(&self, index: usize) -> Option<&PlayerInfo> {
         self.players.get(index)
     }
 
     /// A player's games in input order (decided and unfinished alike); empty for an index out of range.
-    pub fn pairings(&self, player: usize) -> &[Pairing] {
+    pub(crate) fn pairings(&self, player: usize) -> &[Pairing] {
         self.pairings.get(player).map_or(&[], Vec::as_slice)
     }
 
     /// The number of games (each counted once).
-    pub fn games(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn games(&self) -> usize {
         self.games
     }
 
     /// Each game counted once, in the order counted: White's index and the game seen from White's side.
-    pub fn games_in_order(&self) -> Vec<(usize, &Pairing)> {
+    pub(crate) fn games_in_order(&self) -> Vec<(usize, &Pairing)> {
         let mut games: Vec<(usize, &Pairing)> = Vec::with_capacity(self.games);
         for (player, list) in self.pairings.iter().enumerate() {
             games.extend(list.iter().filter(|p| p.white).map(|p| (player, p)));
@@ -345,17 +346,17 @@ impl Tournament {
     }
 
     /// The players ranked by points, then by `tiebreaks` in order, then by name.
-    pub fn ranked(&self, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
+    pub(crate) fn ranked(&self, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
         rank(self, tiebreaks)
     }
 
     /// Every game of the tournament met: counted (decided or not), left out, or beyond the bounds.
-    pub fn games_met(&self) -> u64 {
+    pub(crate) fn games_met(&self) -> u64 {
         self.games as u64 + self.left_out.total() + self.beyond_bounds
     }
 
     /// What the tags say of the event: dates, time control, arbiter, country, type.
-    pub fn details(&self) -> &EventDetails {
+    pub(crate) fn details(&self) -> &EventDetails {
         &self.details
     }
 
@@ -438,44 +439,44 @@ impl Tournament {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Standing {
     /// 1 for the first; players equal on points and every tie-break share a rank.
-    pub rank: usize,
+    pub(crate) rank: usize,
     /// The player's index in [`Tournament::players`] and [`Tournament::pairings`].
-    pub player_index: usize,
+    pub(crate) player_index: usize,
     /// The player's name.
-    pub player: String,
+    pub(crate) player: String,
     /// The latest rating seen.
-    pub rating: Option<u16>,
+    pub(crate) rating: Option<u16>,
     /// Points, in half points.
-    pub half_points: u64,
+    pub(crate) half_points: u64,
     /// Decided games.
-    pub games: u64,
+    pub(crate) games: u64,
     /// Decided games won.
-    pub wins: u64,
+    pub(crate) wins: u64,
     /// Unfinished or result-less games (not scored).
-    pub unfinished: u64,
+    pub(crate) unfinished: u64,
     /// Buchholz, in half points.
-    pub buchholz: u64,
+    pub(crate) buchholz: u64,
     /// Buchholz cut 1, in half points.
-    pub buchholz_cut1: u64,
+    pub(crate) buchholz_cut1: u64,
     /// Sonneborn-Berger in quarter points (half points × half points).
-    pub sonneborn_berger_quarters: u64,
+    pub(crate) sonneborn_berger_quarters: u64,
     /// Direct encounter in half points: the points scored against the players tied with this one, when they
     /// have all met (tied on points and the tie-breaks before it in the order; on points alone when the order
     /// does not use it); `None` when it does not apply (nobody tied, or not all met).
-    pub direct_encounter: Option<u64>,
+    pub(crate) direct_encounter: Option<u64>,
     /// Decided games against a rated opponent (those the ARO and the performance count).
-    pub rated_games: u64,
+    pub(crate) rated_games: u64,
     /// The average rating of the rated opponents, rounded.
-    pub aro: Option<i64>,
+    pub(crate) aro: Option<i64>,
     /// The performance rating ([`super::perf`]).
-    pub performance: Option<i64>,
+    pub(crate) performance: Option<i64>,
 }
 
 impl Standing {
     /// The figures after the player's name, as every format shows them (rating, points, games, wins,
     /// unfinished, Buchholz, Buchholz cut 1, Sonneborn-Berger, ARO, performance, direct encounter), `missing`
     /// for a value there is none of: one place, so that the CSV, the text table and the report cannot drift.
-    pub fn figures(&self, missing: &str) -> [String; 11] {
+    pub(crate) fn figures(&self, missing: &str) -> [String; 11] {
         let or_missing = |v: Option<String>| v.unwrap_or_else(|| missing.to_string());
         [
             or_missing(self.rating.map(|r| r.to_string())),
@@ -507,19 +508,19 @@ impl Standing {
 /// How much [`Standings`] keep, over all tournaments: memory stays bounded whatever the input (a month of
 /// online games makes a "tournament" of every game).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bounds {
+pub(crate) struct Bounds {
     /// Tournaments (the first met); the games of later ones are counted in
     /// [`Standings::untracked_tournament_games`].
-    pub tournaments: usize,
+    pub(crate) tournaments: usize,
     /// Player entries; a game that would add players beyond is left out.
-    pub players: usize,
+    pub(crate) players: usize,
     /// Games counted (each keeps two [`Pairing`]s and its fingerprint); later games are left out.
-    pub games: usize,
+    pub(crate) games: usize,
 }
 
 impl Bounds {
     /// At most `players` player entries, and no other bound.
-    pub fn players(players: usize) -> Bounds {
+    pub(crate) fn players(players: usize) -> Bounds {
         Bounds {
             tournaments: usize::MAX,
             players,
@@ -528,7 +529,7 @@ impl Bounds {
     }
 }
 
-/// The standings of every tournament met, in bounded memory ([`Bounds`]).
+/// The standings of every tournament met, in bounded memory (`Bounds`).
 #[derive(Clone, Debug)]
 pub struct Standings {
     tournaments: Vec<(TournamentKey, Tournament)>,
@@ -542,7 +543,7 @@ pub struct Standings {
     /// for its players.
     pub games_left_out: u64,
     /// Games of tournaments beyond the tournaments bound.
-    pub untracked_tournament_games: u64,
+    pub(crate) untracked_tournament_games: u64,
 }
 
 impl Standings {
@@ -552,7 +553,7 @@ impl Standings {
     }
 
     /// Empty standings kept within `bounds`.
-    pub fn within(bounds: Bounds) -> Standings {
+    pub(crate) fn within(bounds: Bounds) -> Standings {
         Standings {
             tournaments: Vec::new(),
             index: HashMap::new(),
@@ -565,13 +566,8 @@ impl Standings {
         }
     }
 
-    /// The bounds in force.
-    pub fn bounds(&self) -> Bounds {
-        self.bounds
-    }
-
     /// Adds one game (`None`: a game without a tournament), and says what became of it: a game that is no
-    /// pairing, or the same as one already counted, is counted apart in its tournament's [`LeftOut`].
+    /// pairing, or the same as one already counted, is counted apart in its tournament's `LeftOut`.
     pub fn add(&mut self, entry: Option<&GameEntry>) -> Added {
         let Some(e) = entry else {
             self.without_event += 1;
@@ -623,7 +619,7 @@ impl Standings {
     }
 
     /// The games left out of every tournament's tables, added up.
-    pub fn left_out(&self) -> LeftOut {
+    pub(crate) fn left_out(&self) -> LeftOut {
         let mut sum = LeftOut::default();
         for (_, t) in &self.tournaments {
             sum.duplicates += t.left_out.duplicates;
@@ -634,12 +630,12 @@ impl Standings {
     }
 
     /// The `index`-th tournament met, if any.
-    pub fn tournament(&self, index: usize) -> Option<(&TournamentKey, &Tournament)> {
+    pub(crate) fn tournament(&self, index: usize) -> Option<(&TournamentKey, &Tournament)> {
         self.tournaments.get(index).map(|(key, t)| (key, t))
     }
 
     /// The tournaments met, in order.
-    pub fn tournaments(&self) -> impl Iterator<Item = &TournamentKey> + '_ {
+    pub(crate) fn tournaments(&self) -> impl Iterator<Item = &TournamentKey> + '_ {
         self.tournaments.iter().map(|(key, _)| key)
     }
 
@@ -805,7 +801,7 @@ fn rank(t: &Tournament, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
 }
 
 /// Half points (or quarter points with `quarters`) as a decimal: `3`, `2.5`, `6.25`.
-pub fn decimal(value: u64, quarters: bool) -> String {
+pub(crate) fn decimal(value: u64, quarters: bool) -> String {
     let (unit, whole) = if quarters {
         (4, value / 4)
     } else {

@@ -156,7 +156,7 @@ fn located(game: &Game<'_>, locator: &mut Locator<'_>, finding: Finding, span: S
 
 /// A problem at `span` of `game`, located and shown as validate shows its own (other jobs report their
 /// findings through this, so every message of pgnkit has validate's precision).
-pub fn problem_at(game: &Game<'_>, finding: Finding, span: Span) -> Problem {
+pub(crate) fn problem_at(game: &Game<'_>, finding: Finding, span: Span) -> Problem {
     Reporter::new(game, false).locate(finding, span)
 }
 
@@ -302,7 +302,7 @@ fn token_text<'g>(game: &'g Game<'_>, at: MoveAt<'_>) -> &'g [u8] {
 /// A game's fingerprint as validate computes it for `duplicate_game` (see `Fingerprint`), replaying only
 /// its main line: equal for two games exactly when validate calls the later one a duplicate of the earlier;
 /// 0 for a game without moves (never a duplicate).
-pub fn game_fingerprint(game: &Game<'_>) -> u64 {
+pub(crate) fn game_fingerprint(game: &Game<'_>) -> u64 {
     let white = game.tag("White").unwrap_or_default();
     let black = game.tag("Black").unwrap_or_default();
     let Ok(prepared) = walk::prepare(game, None) else {
@@ -319,11 +319,11 @@ pub fn game_fingerprint(game: &Game<'_>) -> u64 {
 /// What validate found of a game that could be replayed, besides its report.
 pub struct Replay {
     /// The language and variant the game was replayed with, and how its start was read.
-    pub prepared: Prepared,
+    pub(crate) prepared: Prepared,
     /// The main line as far as it was replayed.
-    pub state: GameState,
+    pub(crate) state: GameState,
     /// Legal moves played in variations.
-    pub variation_moves: u32,
+    pub(crate) variation_moves: u32,
 }
 
 /// What "the same game" means, for validate's `duplicate_game` and for every command that counts a game once

@@ -20,11 +20,11 @@ use crate::messages::{Explain, Locale, did_you_mean, plural, side_name};
 
 /// Most ranges of rounds a round-numbering warning lists (hostile rounds `1`, `3`, `5`... would otherwise
 /// make a message as long as the input).
-pub const MAX_RANGES_SHOWN: usize = 8;
+pub(crate) const MAX_RANGES_SHOWN: usize = 8;
 
 /// One thing validate found in a game (or across games), with the data that explains it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Finding {
+pub(crate) enum Finding {
     /// What the reader found in the text (a syntax error, a lenient reading, a spelling noted).
     Reader(DiagnosticKind),
     /// A draw marker written `1/2` or `½-½` after the moves (`written`, quoted as the engine's `shown_token` cuts it).
@@ -131,7 +131,7 @@ pub enum Finding {
 
 /// The spellings of moves that are noted: each means one move plainly, or marks what the move does not do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum NotedSpelling {
+pub(crate) enum NotedSpelling {
     LowercasePieceLetter,
     CoordinateMove,
     ParenthesizedPromotion,
@@ -142,7 +142,7 @@ pub enum NotedSpelling {
 
 impl NotedSpelling {
     /// The leniency of the notation that reads it.
-    pub fn leniency(self) -> Leniency {
+    pub(crate) fn leniency(self) -> Leniency {
         match self {
             NotedSpelling::LowercasePieceLetter => Leniency::LowercasePieceLetter,
             NotedSpelling::CoordinateMove => Leniency::CoordinateMove,
@@ -153,7 +153,7 @@ impl NotedSpelling {
         }
     }
 
-    pub fn kind(self) -> ProblemKind {
+    pub(crate) fn kind(self) -> ProblemKind {
         match self {
             NotedSpelling::LowercasePieceLetter => ProblemKind::LowercasePieceLetter,
             NotedSpelling::CoordinateMove => ProblemKind::CoordinateMove,
@@ -167,7 +167,7 @@ impl NotedSpelling {
 
 /// The tags whose values are checked for their form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CheckedTag {
+pub(crate) enum CheckedTag {
     Date,
     EventDate,
     Round,
@@ -180,7 +180,7 @@ pub enum CheckedTag {
 
 impl CheckedTag {
     /// The tag's name.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             CheckedTag::Date => "Date",
             CheckedTag::EventDate => "EventDate",
@@ -196,32 +196,32 @@ impl CheckedTag {
 
 /// An earlier game a cross-game warning points at: its number, and its file when not the same file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EarlierGame {
+pub(crate) struct EarlierGame {
     /// 1-based index of the game in its file.
-    pub game: u64,
+    pub(crate) game: u64,
     /// Its file, when it is another file than the warned game's.
-    pub file: Option<Arc<str>>,
+    pub(crate) file: Option<Arc<str>>,
 }
 
 /// What a round-numbering warning says of a tournament.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RoundGaps {
-    pub event: String,
-    pub site: String,
-    pub year: String,
+pub(crate) struct RoundGaps {
+    pub(crate) event: String,
+    pub(crate) site: String,
+    pub(crate) year: String,
     /// The missing rounds, as ranges (at most [`MAX_RANGES_SHOWN`] + 1 kept: one more says there are more).
-    pub gaps: Vec<(u64, u64)>,
+    pub(crate) gaps: Vec<(u64, u64)>,
     /// How many rounds are missing.
-    pub missing: u64,
+    pub(crate) missing: u64,
     /// Whether a round 0 is present.
-    pub round_zero: bool,
+    pub(crate) round_zero: bool,
     /// The rounds present, as ranges (kept as `gaps`).
-    pub present: Vec<(u64, u64)>,
+    pub(crate) present: Vec<(u64, u64)>,
 }
 
 impl RoundGaps {
     /// A tournament's numbering, the range lists cut to what is shown.
-    pub fn new(
+    pub(crate) fn new(
         (event, site, year): (String, String, String),
         mut gaps: Vec<(u64, u64)>,
         missing: u64,
@@ -246,13 +246,13 @@ impl RoundGaps {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Suggestion {
     /// The token as written.
-    pub written: String,
+    pub(crate) written: String,
     /// The move meant, in the game's letters.
-    pub meant: String,
+    pub(crate) meant: String,
     /// What went wrong in the writing.
-    pub slip: Slip,
+    pub(crate) slip: Slip,
     /// The game's piece-letter language.
-    pub lang: Language,
+    pub(crate) lang: Language,
 }
 
 impl Explain for Suggestion {
@@ -306,7 +306,7 @@ fn move_kind(failure: &MoveFailure) -> ProblemKind {
 
 impl Finding {
     /// The kind it is reported as (its `kind` in JSON).
-    pub fn kind(&self) -> ProblemKind {
+    pub(crate) fn kind(&self) -> ProblemKind {
         use Finding::*;
         match self {
             Reader(kind) => reader_kind(*kind),

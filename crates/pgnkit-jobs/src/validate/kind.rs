@@ -113,7 +113,7 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
-    pub fn severity(self) -> Severity {
+    pub(crate) fn severity(self) -> Severity {
         use ProblemKind::*;
         match self {
             Syntax | UnreadableMove | NoPieceCanReach | LeavesKingInCheck | CastlingNotAllowed

@@ -6,15 +6,13 @@ mod job;
 mod kind;
 pub mod report;
 mod tag_text;
-pub mod tags;
+pub(crate) mod tags;
 pub mod tournament;
 
-pub use engine::{
-    ValidateOptions, game_fingerprint, problem_at, validate_game, validate_game_with,
-};
+pub use engine::{ValidateOptions, validate_game, validate_game_with};
+pub(crate) use engine::{game_fingerprint, problem_at};
 pub use job::{ValidateJob, ValidatedBatch};
-pub use report::{
-    CheckedTag, EarlierGame, Finding, GameRecord, GameReport, NotedSpelling, Problem, ProblemKind,
-    ProblemRecord, ProblemRecords, RoundGaps, Severity, Suggestion, TagText, termination_name,
-};
+pub use kind::{ProblemKind, Severity};
+pub(crate) use report::{Finding, TagText};
+pub use report::{GameReport, Problem, ProblemRecords, termination_name};
 pub use tournament::Tournament;

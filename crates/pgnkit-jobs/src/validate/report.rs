@@ -7,11 +7,11 @@ use std::sync::Arc;
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
-pub use super::finding::{
-    CheckedTag, EarlierGame, Finding, MAX_RANGES_SHOWN, NotedSpelling, RoundGaps, Suggestion,
+pub(crate) use super::finding::{
+    CheckedTag, EarlierGame, Finding, NotedSpelling, RoundGaps, Suggestion,
 };
-pub use super::kind::{ProblemKind, Severity};
-pub use super::tag_text::TagText;
+pub(crate) use super::kind::{ProblemKind, Severity};
+pub(crate) use super::tag_text::TagText;
 use crate::messages::{Explain, Locale};
 
 use pgnkit::core::{Claim, Termination};
@@ -19,20 +19,20 @@ use pgnkit::notation::Language;
 use pgnkit::pgn::GameResult;
 use pgnkit::walk::Confidence;
 
-/// One problem, located in the file: what was found ([`Finding`], which gives its kind and its words) and
-/// where. What JSON writes of it is [`ProblemRecord`].
+/// One problem, located in the file: what was found (`Finding`, which gives its kind and its words) and
+/// where. What JSON writes of it is `ProblemRecord`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     /// The kind's severity, or an error for a note under `--strict`.
     pub severity: Severity,
     /// What was found, with what explains it.
-    pub finding: Finding,
+    pub(crate) finding: Finding,
     /// 1-based line in the file.
     pub line: u64,
     /// 1-based column, in characters, as editors count.
     pub column: u64,
     /// 1-based half-move of the main line or variation the problem concerns, when it concerns a move.
-    pub ply: Option<u32>,
+    pub(crate) ply: Option<u32>,
     /// The move number and side as a reader would write it: `23.` or `23...`.
     pub move_number: Option<String>,
     /// The move as written in the file.
@@ -44,9 +44,9 @@ pub struct Problem {
     /// How many problems this record stands for: a note counts every use of its spelling in the game (its
     /// location is the first), and identical consecutive problems (same finding and move) are kept once with
     /// their number. `None` for a single problem.
-    pub count: Option<u32>,
+    pub(crate) count: Option<u32>,
     /// Byte offset in the file.
-    pub offset: u64,
+    pub(crate) offset: u64,
     /// The line the problem is on, for showing under the message: at most about a hundred characters around
     /// the problem, `…` where cut, control characters escaped.
     pub source_line: String,
@@ -57,7 +57,7 @@ pub struct Problem {
 impl Problem {
     /// A problem, with its kind's severity, at a line and column of the file (`offset` its byte), with no
     /// move, no suggestion and no source line yet.
-    pub fn new(finding: Finding, line: u64, column: u64, offset: u64) -> Problem {
+    pub(crate) fn new(finding: Finding, line: u64, column: u64, offset: u64) -> Problem {
         Problem {
             severity: finding.kind().severity(),
             finding,
@@ -87,7 +87,7 @@ impl Problem {
 
     /// Whether `other` says the same thing about the same kind of text, wherever it is: such consecutive
     /// problems are kept once, with their number.
-    pub fn same_as(&self, other: &Problem) -> bool {
+    pub(crate) fn same_as(&self, other: &Problem) -> bool {
         self.severity == other.severity
             && self.finding == other.finding
             && self.move_text == other.move_text
@@ -101,7 +101,7 @@ impl Problem {
     }
 
     /// What JSON writes of it, its words in `locale`.
-    pub fn record(&self, locale: Locale) -> ProblemRecord<'_> {
+    pub(crate) fn record(&self, locale: Locale) -> ProblemRecord<'_> {
         ProblemRecord {
             problem: self,
             locale,
@@ -112,7 +112,7 @@ impl Problem {
 /// A problem as JSON writes it (`docs/validate-json.md`): its location, kind, move, and its message and
 /// suggestion in a chosen language. The words are made as it is written.
 #[derive(Clone, Copy)]
-pub struct ProblemRecord<'p> {
+pub(crate) struct ProblemRecord<'p> {
     problem: &'p Problem,
     locale: Locale,
 }
@@ -164,7 +164,7 @@ impl Serialize for ProblemRecord<'_> {
     }
 }
 
-/// A game's problems as JSON writes them: a list of [`ProblemRecord`]s.
+/// A game's problems as JSON writes them: a list of `ProblemRecord`s.
 #[derive(Clone, Copy)]
 pub struct ProblemRecords<'p> {
     problems: &'p [Problem],
@@ -194,15 +194,15 @@ pub struct GameReport {
     pub white: TagText,
     pub black: TagText,
     pub round: TagText,
-    pub event: TagText,
-    pub site: TagText,
+    pub(crate) event: TagText,
+    pub(crate) site: TagText,
     /// The tournament's year as standings read it: the first four characters of EventDate, else of Date,
     /// else `????` (with event and site, it keys the checks across games).
-    pub year: TagText,
+    pub(crate) year: TagText,
     /// The Result tag.
-    pub result: TagText,
+    pub(crate) result: TagText,
     /// The termination marker after the moves, if any.
-    pub marker: Option<GameResult>,
+    pub(crate) marker: Option<GameResult>,
     /// Language of the piece letters (its code in JSON: `en`, `fr`, ...).
     pub lang: Language,
     /// How the language was found: `given` (--lang), `letters` (only one language fits the letters),
@@ -210,7 +210,7 @@ pub struct GameReport {
     /// `irrelevant` (no piece letters).
     pub lang_confidence: Confidence,
     /// Other languages that read this game's letters the same way.
-    pub lang_equivalents: Vec<Language>,
+    pub(crate) lang_equivalents: Vec<Language>,
     /// Main-line half-moves replayed (up to the first illegal move).
     pub plies: u32,
     /// No errors, variations included.
@@ -220,25 +220,25 @@ pub struct GameReport {
     /// The draws the player to move could claim in the final position.
     pub claimable: Vec<Claim>,
     /// The first ply at which the game ended by rule, when it differs from the last ply.
-    pub ended_at_ply: Option<u32>,
+    pub(crate) ended_at_ply: Option<u32>,
     /// The first ply at which a draw could have been claimed.
-    pub claimable_from_ply: Option<u32>,
+    pub(crate) claimable_from_ply: Option<u32>,
     /// Main-line moves written after the first illegal one, not checked.
-    pub unchecked_moves: Option<u32>,
-    pub variant: Option<String>,
+    pub(crate) unchecked_moves: Option<u32>,
+    pub(crate) variant: Option<String>,
     /// FEN of the final main-line position.
-    pub final_fen: String,
+    pub(crate) final_fen: String,
     pub problems: Vec<Problem>,
     /// Moves replayed in variations (not part of `plies`).
     pub variation_moves: u32,
     /// Line where the game starts (for summaries).
-    pub line: u64,
+    pub(crate) line: u64,
     /// Hash of the players and the main-line moves, to find duplicate games .
-    pub fingerprint: u64,
+    pub(crate) fingerprint: u64,
 }
 
 impl GameReport {
-    /// Errors (a record that stands for several counts them all: see [`Problem::count`]).
+    /// Errors (a record that stands for several counts them all: see `Problem::count`).
     pub fn errors(&self) -> u64 {
         self.count(Severity::Error)
     }

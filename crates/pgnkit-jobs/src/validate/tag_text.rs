@@ -34,9 +34,9 @@ impl Default for Repr {
 
 impl TagText {
     /// The longest text kept inline: the same size as a `String` on 64-bit targets.
-    pub const INLINE: usize = 22;
+    pub(crate) const INLINE: usize = 22;
 
-    pub fn new(text: &str) -> TagText {
+    pub(crate) fn new(text: &str) -> TagText {
         if text.len() <= Self::INLINE {
             let mut bytes = [0; Self::INLINE];
             bytes[..text.len()].copy_from_slice(text.as_bytes());
@@ -49,7 +49,7 @@ impl TagText {
         }
     }
 
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Inline { len, bytes } => {
                 let text = &bytes[..usize::from(*len)];

@@ -10,18 +10,19 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use pgnkit::pgn::{GameResult, SEVEN_TAG_ROSTER, roster_index};
 use pgnkit::walk::{Variant, variant_of};
 
-use super::report::{CheckedTag, Finding, ProblemKind};
+use super::report::{CheckedTag, Finding};
 
 /// A tag problem and the index of the tag it concerns (`None` for a missing tag: located at the game start).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TagProblem {
-    pub tag: Option<usize>,
-    pub finding: Finding,
+pub(crate) struct TagProblem {
+    pub(crate) tag: Option<usize>,
+    pub(crate) finding: Finding,
 }
 
 impl TagProblem {
     /// The kind of problem, from what was found.
-    pub fn kind(&self) -> ProblemKind {
+    #[cfg(test)]
+    pub(crate) fn kind(&self) -> super::ProblemKind {
         self.finding.kind()
     }
 }
@@ -29,7 +30,7 @@ impl TagProblem {
 /// The year, month and day of a date `YYYY.MM.DD` (`None` for a part written with `?`: `2024.??.??`), or
 /// `None` when it is not one (month and day must be in range when known). Bytes only, no allocation: it runs
 /// on the Date and EventDate of every game.
-pub fn date_parts(value: &str) -> Option<[Option<u32>; 3]> {
+pub(crate) fn date_parts(value: &str) -> Option<[Option<u32>; 3]> {
     let b = value.as_bytes();
     if b.len() != 10 || b[4] != b'.' || b[7] != b'.' {
         return None;
@@ -52,24 +53,25 @@ pub fn date_parts(value: &str) -> Option<[Option<u32>; 3]> {
 }
 
 /// `YYYY.MM.DD` with `??` (or `????`) for unknown parts, and month/day in range when known.
-pub fn is_valid_date(value: &str) -> bool {
+#[cfg(test)]
+pub(crate) fn is_valid_date(value: &str) -> bool {
     date_parts(value).is_some()
 }
 
 /// A day of the proleptic Gregorian calendar, ordered as dates are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct CivilDate {
+pub(crate) struct CivilDate {
     /// The year (1970 or later for a date from the clock).
-    pub year: u32,
+    pub(crate) year: u32,
     /// 1 to 12.
-    pub month: u32,
+    pub(crate) month: u32,
     /// 1 to 31.
-    pub day: u32,
+    pub(crate) day: u32,
 }
 
 impl CivilDate {
     /// The date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`), for days from 1970 on.
-    pub fn from_unix_days(days: u64) -> CivilDate {
+    pub(crate) fn from_unix_days(days: u64) -> CivilDate {
         let z = days + 719_468;
         let era = z / 146_097;
         let doe = z - era * 146_097;
@@ -87,7 +89,7 @@ impl CivilDate {
     }
 
     /// A date after every date: with a clock set before 1970 (a broken clock) no date is called future.
-    pub const MAX: CivilDate = CivilDate {
+    pub(crate) const MAX: CivilDate = CivilDate {
         year: u32::MAX,
         month: 12,
         day: 31,
@@ -95,7 +97,7 @@ impl CivilDate {
 
     /// The latest date a game can honestly carry now: tomorrow in UTC, since a game played east of Greenwich
     /// may already be dated a day later than UTC's today. The clock is read once per process, not per game.
-    pub fn latest_plausible() -> CivilDate {
+    pub(crate) fn latest_plausible() -> CivilDate {
         static LATEST: OnceLock<CivilDate> = OnceLock::new();
         *LATEST.get_or_init(|| match SystemTime::now().duration_since(UNIX_EPOCH) {
             Ok(since) => CivilDate::from_unix_days(since.as_secs() / 86_400 + 1),
@@ -112,7 +114,8 @@ impl std::fmt::Display for CivilDate {
 
 /// Whether a date of the form [`is_valid_date`] accepts is certainly after `latest`: its known leading parts
 /// say so (`2099.??.??` is; `????.12.31` and `2024.??.??` in 2024 are not).
-pub fn is_after(value: &str, latest: CivilDate) -> bool {
+#[cfg(test)]
+pub(crate) fn is_after(value: &str, latest: CivilDate) -> bool {
     date_parts(value).is_some_and(|parts| parts_after(parts, latest))
 }
 
@@ -132,14 +135,14 @@ fn parts_after([year, month, day]: [Option<u32>; 3], latest: CivilDate) -> bool 
 }
 
 /// A rating: digits, or nothing known (empty, `?`, `-`).
-pub fn is_valid_rating(value: &str) -> bool {
+pub(crate) fn is_valid_rating(value: &str) -> bool {
     let value = value.trim();
     matches!(value, "" | "?" | "-") || value.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// An ECO code from `A00` to `E99`, or `?` (or empty) when unknown. Scid's extended codes (`B21z`, `E04b`,
 /// `B12a1`: a lower-case letter and an optional digit after the code) are accepted: they refine a valid code.
-pub fn is_valid_eco(value: &str) -> bool {
+pub(crate) fn is_valid_eco(value: &str) -> bool {
     let b = value.trim().as_bytes();
     if matches!(b, b"" | b"?") {
         return true;
@@ -157,7 +160,7 @@ pub fn is_valid_eco(value: &str) -> bool {
 }
 
 /// `?`, `-`, or dot-separated positive numbers (`5`, `5.2`).
-pub fn is_valid_round(value: &str) -> bool {
+pub(crate) fn is_valid_round(value: &str) -> bool {
     value == "?"
         || value == "-"
         || (!value.is_empty()
@@ -177,7 +180,7 @@ fn is_valid_result(value: &str) -> bool {
 
 /// The tags whose values [`check_tags`] reads besides the Seven Tag Roster (the other tags are looked at by
 /// name only, so a caller need not decode their values).
-pub fn is_checked_tag(name: &[u8]) -> bool {
+pub(crate) fn is_checked_tag(name: &[u8]) -> bool {
     matches!(
         name,
         b"SetUp" | b"Variant" | b"WhiteElo" | b"BlackElo" | b"ECO" | b"EventDate" | b"PlyCount"
@@ -187,12 +190,15 @@ pub fn is_checked_tag(name: &[u8]) -> bool {
 /// Checks the tags of one game, given as (name, value) in file order (names as the file has them: bytes).
 /// Only the values of the Seven Tag Roster and of [`is_checked_tag`]'s tags are read. Whether the players
 /// are players is the tournament's question ([`super::tournament::player_problems`]).
-pub fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
+pub(crate) fn check_tags<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
     check_tags_until(tags, CivilDate::latest_plausible())
 }
 
 /// [`check_tags`], with dates after `latest` called future.
-pub fn check_tags_until<V: AsRef<str>>(tags: &[(&[u8], V)], latest: CivilDate) -> Vec<TagProblem> {
+pub(crate) fn check_tags_until<V: AsRef<str>>(
+    tags: &[(&[u8], V)],
+    latest: CivilDate,
+) -> Vec<TagProblem> {
     let mut problems = Vec::new();
     // The tags the checks below look up, found in one pass (each game's tags are checked).
     let mut roster_seen = 0u8;
@@ -313,7 +319,10 @@ fn parse_ply_count(value: &str) -> Result<Option<u32>, ()> {
 
 /// The PlyCount tag against the main-line half-moves of a game that replayed to its end (`plies`): a problem
 /// when the tag is a number that differs. Given the tags as [`check_tags`] is.
-pub fn check_ply_count<V: AsRef<str>>(tags: &[(&[u8], V)], plies: u32) -> Option<TagProblem> {
+pub(crate) fn check_ply_count<V: AsRef<str>>(
+    tags: &[(&[u8], V)],
+    plies: u32,
+) -> Option<TagProblem> {
     let i = tags.iter().position(|(n, _)| *n == b"PlyCount")?;
     let value = tags[i].1.as_ref();
     let count = parse_ply_count(value).ok().flatten()?;
@@ -329,6 +338,7 @@ pub fn check_ply_count<V: AsRef<str>>(tags: &[(&[u8], V)], plies: u32) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validate::ProblemKind;
 
     #[test]
     fn dates() {

@@ -3,7 +3,7 @@
 //! game" means earlier in the run (an earlier file, or earlier in the same file).
 //!
 //! The tournament, its rounds, its players and what is the same game are [`crate::tournament`]'s: a tournament
-//! is its [`crate::tournament::TournamentKey`] (Event, Site and the year of EventDate, else of Date), so a
+//! is its `crate::tournament::TournamentKey` (Event, Site and the year of EventDate, else of Date), so a
 //! tournament kept as one file per round is checked across its rounds, and a file of one event over many
 //! years ("Dortmund" since 1928) is as many tournaments.
 
@@ -169,7 +169,7 @@ pub struct Tournament {
 /// names nobody (`unknown_player`, at its tag, or at the game's start when the tag is missing), or the same
 /// player on both sides (`player_against_self`, at the Black tag). Tags given as [`super::tags::check_tags`]
 /// takes them.
-pub fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
+pub(crate) fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProblem> {
     let find = |name: &[u8]| {
         tags.iter()
             .position(|(n, _)| *n == name)
@@ -212,7 +212,7 @@ impl Tournament {
 
     /// [`Tournament::new`]: its findings carry no words (they are worded when shown, in the language asked
     /// for then), so `locale` changes nothing; kept for the callers that still give one.
-    pub fn new_in(locale: Locale) -> Tournament {
+    pub(crate) fn new_in(locale: Locale) -> Tournament {
         let _ = locale;
         Tournament::default()
     }
