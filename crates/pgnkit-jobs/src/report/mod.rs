@@ -15,6 +15,7 @@ pub mod board;
 pub mod crosstable;
 mod escape;
 pub mod html;
+mod job;
 pub mod labels;
 
 use std::collections::BTreeMap;
@@ -32,6 +33,7 @@ use crate::validate::{GameReport, Severity, ValidateOptions, validate_game_with}
 
 pub use board::Diagram;
 pub use crosstable::Pairings;
+pub use job::ReportJob;
 pub use labels::{Label, Locale};
 
 /// How much of a large input the page shows (the counts are always whole).
@@ -400,6 +402,12 @@ impl Collector {
         if self.read_errors.len() < self.limits.rows {
             self.read_errors.push(message);
         }
+    }
+
+    /// Inputs (or parts of them) that could not be read, `n` of them, beyond those given to
+    /// [`Collector::read_error`]: counted, not listed.
+    pub fn more_read_errors(&mut self, n: u64) {
+        self.read_failures += n;
     }
 
     /// Once every game is in: validate's findings about the run, counted as validate counts them. The warnings
