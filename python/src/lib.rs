@@ -1,11 +1,12 @@
 //! `pgnkit._native`, the extension module of the Python package: the jobs of the `pgnkit` command
-//! (`pgnkit-jobs`) called with the same options, so Python gets the command's answers. `pgnkit/__init__.py`
-//! wraps it: it turns the sources Python users have (paths, bytes, lists of texts, Arrow string arrays) into
-//! the two kinds this module takes, and the record batches into a `pyarrow.Table`. Records (validate's, and
-//! read_games' that add the tags and the moves that replayed) come back as JSON texts, one per game, never
-//! joined into lines: a tag may hold any line break.
+//! (`pgnkit-jobs`) run by the same run layer (`pgnkit_jobs::run`) with the same options, so Python gets the
+//! command's answers; only the sinks are Python's (they collect record batches, records, texts).
+//! `pgnkit/__init__.py` wraps it: it turns the sources Python users have (paths, bytes, lists of texts, Arrow
+//! string arrays) into the two kinds this module takes, and the record batches into a `pyarrow.Table`. Records
+//! (validate's, and read_games' that add the tags and the moves that replayed) come back as JSON texts, one per
+//! game, never joined into lines: a tag may hold any line break.
 //!
-//! The GIL is released while Rust works; the work runs on a rayon pool of `jobs` threads.
+//! The GIL is released while Rust works, on `jobs` threads (at most one per core).
 
 use std::io;
 use std::ops::ControlFlow;
@@ -15,28 +16,27 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_pyarrow::ToPyArrow;
 use pyo3::prelude::*;
-use rayon::prelude::*;
 
 use pgnkit::core::{Move, Position, Termination};
 use pgnkit::notation::{CheckMark, Language};
 use pgnkit::pgn::writer::export_result;
 use pgnkit::pgn::{Game, GameReader, GameResult, TokenKind};
 use pgnkit::walk::{Confidence, MoveAt, MoveFailure, Visitor, Walk};
-use pgnkit_jobs::bulk::{self, Event};
-use pgnkit_jobs::input::{self, InputError, Source};
+use pgnkit_jobs::messages::Locale;
 use pgnkit_jobs::moves::{push_san_body, push_uci};
+use pgnkit_jobs::options::{Lang, Letters, Notation, OutputFormat};
+use pgnkit_jobs::run::{
+    self, Input, InputError, Job, JobError, ReadError, Sink, Source, Sources, Threads,
+};
 use pgnkit_jobs::stats::{
-    BatchError, Format, Output, Shapes, StatsOptions, check_tags, run_batch, table_of_texts,
+    Format, Output, Shapes, StatsJob, StatsOptions, check_tags, table_of_texts,
 };
 use pgnkit_jobs::validate::report::termination_or_none;
 use pgnkit_jobs::validate::tournament::{MAX_TRACKED_GAMES, Tournament};
 use pgnkit_jobs::validate::{
-    GameReport, ProblemRecords, ValidateOptions, validate_game, validate_game_with,
+    GameReport, ProblemRecords, ValidateJob, ValidateOptions, ValidatedBatch, validate_game_with,
 };
 use serde::{Serialize, Serializer};
-
-/// Texts handled by one task: enough that a task's batch is not tiny, few enough to spread over threads.
-const TEXTS_PER_TASK: usize = 256;
 
 /// Why a call failed, raised as one of the exceptions of `pgnkit/exceptions.py` (all `PgnkitError`s). Made
 /// where the work runs, without the GIL; turned into the exception once it is held again.
@@ -58,15 +58,15 @@ impl Failure {
         Failure::Usage(message.into())
     }
 
-    /// A source the run could not read, known by a message that starts with its name (the run's events
-    /// carry no more than that message).
-    fn unreadable(name: &str, message: &str) -> Failure {
+    /// `path` could not be read, for a reason the system gave no error for (`message` says it; a path at its
+    /// start is dropped, the exception has it apart).
+    fn unreadable(path: &str, message: &str) -> Failure {
         let message = message
-            .strip_prefix(name)
+            .strip_prefix(path)
             .and_then(|m| m.strip_prefix(": "))
             .unwrap_or(message);
         Failure::Io {
-            path: Some(name.to_owned()),
+            path: Some(path.to_owned()),
             error: io::Error::other(message.to_owned()),
         }
     }
@@ -90,14 +90,30 @@ impl From<InputError> for Failure {
     }
 }
 
-impl From<BatchError> for Failure {
-    fn from(e: BatchError) -> Failure {
+impl From<ReadError> for Failure {
+    fn from(e: ReadError) -> Failure {
         match e {
-            BatchError::Encode(e) => Failure::Encode(e.to_string()),
-            BatchError::Spill(spill) => Failure::Io {
-                path: (!spill.dir.as_os_str().is_empty()).then(|| spill.dir.display().to_string()),
-                error: spill.error,
+            ReadError::Open(e) => Failure::from(e),
+            ReadError::Read { path, source } => Failure::Io {
+                path: Some(path),
+                error: source,
             },
+            ReadError::GameTooLarge { path, game } => Failure::Io {
+                path: Some(path),
+                error: io::Error::other(game.to_string()),
+            },
+        }
+    }
+}
+
+impl From<JobError> for Failure {
+    fn from(e: JobError) -> Failure {
+        match e {
+            JobError::Input(e) => Failure::from(e),
+            // What the run needs of the system: its threads, a temporary file.
+            JobError::Output(error) => Failure::Io { path: None, error },
+            JobError::Encode(reason) => Failure::Encode(reason.to_string()),
+            JobError::Usage(usage) => Failure::Usage(usage.to_string()),
         }
     }
 }
@@ -141,6 +157,171 @@ impl From<Failure> for PyErr {
     }
 }
 
+/// An option's value read by the type the command reads it with (its `FromStr`), refused as `name: why`.
+fn option<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, Failure>
+where
+    T::Err: std::fmt::Display,
+{
+    value
+        .parse()
+        .map_err(|e| Failure::usage(format!("{name}: {e}")))
+}
+
+/// The piece letters moves are read with (`auto` or a language), as `--lang` reads them.
+fn language(code: &str) -> Result<Option<Language>, Failure> {
+    code.parse::<Lang>()
+        .map(|lang| lang.0)
+        .map_err(|e| Failure::usage(e.to_string()))
+}
+
+/// The sources of `paths` (directories searched for .pgn, .pgn.gz, .pgn.zst, as the command does); what a
+/// directory search would leave out is an error here (Python has no warnings to say it with).
+fn path_sources(paths: &[PathBuf]) -> Result<Sources, Failure> {
+    let sources = Sources::expand(paths)?;
+    if let Some(skipped) = sources.skipped().first() {
+        let path = skipped.path.display().to_string();
+        return Err(Failure::unreadable(&path, &skipped.to_string()));
+    }
+    Ok(sources)
+}
+
+/// Texts held in memory as the sources of a run, each shown by its name.
+fn text_sources(texts: Vec<Vec<u8>>, names: Vec<String>) -> Result<Sources, Failure> {
+    if texts.len() != names.len() {
+        return Err(Failure::usage("as many names as texts"));
+    }
+    let list = texts
+        .into_iter()
+        .zip(names)
+        .map(|(text, name)| Source::Text {
+            name,
+            text: text.into(),
+        })
+        .collect();
+    Ok(Sources::new(list))
+}
+
+/// The sources a function that takes paths or texts reads: the texts, named by their index, when given.
+fn sources_of(
+    paths: Option<Vec<PathBuf>>,
+    texts: Option<Vec<Vec<u8>>>,
+) -> Result<Sources, Failure> {
+    match texts {
+        Some(texts) => {
+            let names = (0..texts.len()).map(|i| i.to_string()).collect();
+            text_sources(texts, names)
+        }
+        None => path_sources(&paths.unwrap_or_default()),
+    }
+}
+
+/// Python's sink: each merged batch handed to `take`, which keeps what Python gets of it. The first read
+/// error ends the run: Python has no partial success (the command goes on with the other inputs and exits
+/// with 2).
+struct Collect<F> {
+    take: F,
+    /// Why `take` stopped the run.
+    failure: Option<Failure>,
+}
+
+impl<J: Job, F> Sink<J> for Collect<F>
+where
+    F: FnMut(&mut J::Batch) -> Result<(), Failure>,
+{
+    fn batch(&mut self, _: Input<'_>, batch: &mut J::Batch, _: &J::State) -> Result<(), JobError> {
+        (self.take)(batch).map_err(|failure| {
+            self.failure = Some(failure);
+            // Only stops the run: the failure above is what is raised.
+            JobError::Output(io::Error::other("stopped by the sink"))
+        })
+    }
+
+    fn read_error(&mut self, _: Input<'_>, error: ReadError) -> Result<(), JobError> {
+        Err(JobError::Input(error))
+    }
+}
+
+/// Runs `job` over `sources` on `jobs` threads (none or 0: all cores; at most one per core) without the GIL,
+/// `take` receiving each merged batch in input order.
+fn run_job<J, F>(
+    py: Python<'_>,
+    sources: &Sources,
+    jobs: Option<usize>,
+    job: &J,
+    take: F,
+) -> Result<(), Failure>
+where
+    J: Job,
+    F: FnMut(&mut J::Batch) -> Result<(), Failure> + Send,
+{
+    let (threads, _) = Threads::asked(jobs);
+    py.detach(|| {
+        let mut sink = Collect {
+            take,
+            failure: None,
+        };
+        match run::run(sources, threads, job, &mut sink) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(sink.failure.take().unwrap_or_else(|| e.into())),
+        }
+    })
+}
+
+/// A job whose checks across games stay within each input: texts given as a list are independent of each
+/// other (a column of games, one per row, is no tournament), each checked across its own games.
+struct EachInputAlone<'j, J>(&'j J);
+
+impl<J: Job> Job for EachInputAlone<'_, J> {
+    type Batch = J::Batch;
+    type State = J::State;
+
+    fn initial_state(&self) -> J::State {
+        self.0.initial_state()
+    }
+
+    fn batch_bytes(&self) -> usize {
+        self.0.batch_bytes()
+    }
+
+    fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<J::Batch, JobError> {
+        self.0.work(input, games)
+    }
+
+    fn merge(&self, state: &mut J::State, input: Input<'_>, batch: &mut J::Batch) {
+        self.0.merge(state, input, batch);
+    }
+
+    fn begin_input(&self, state: &mut J::State, input: Input<'_>) {
+        *state = self.0.initial_state();
+        self.0.begin_input(state, input);
+    }
+
+    fn recycle(&self, batch: J::Batch) {
+        self.0.recycle(batch);
+    }
+}
+
+/// Runs `job` over texts each checked alone, or over paths whose games are all checked against each other
+/// as the command checks them.
+fn run_records<J, F>(
+    py: Python<'_>,
+    sources: &Sources,
+    texts: bool,
+    jobs: Option<usize>,
+    job: &J,
+    take: F,
+) -> Result<(), Failure>
+where
+    J: Job,
+    F: FnMut(&mut J::Batch) -> Result<(), Failure> + Send,
+{
+    if texts {
+        run_job(py, sources, jobs, &EachInputAlone(job), take)
+    } else {
+        run_job(py, sources, jobs, job, take)
+    }
+}
+
 fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> Result<StatsOptions, Failure> {
     let tags = tags.unwrap_or_default();
     if per_move && !tags.is_empty() {
@@ -161,22 +342,6 @@ fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> Result<StatsOptio
     })
 }
 
-/// A pool of `jobs` threads (all cores when `None` or 0).
-fn pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, Failure> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = match jobs {
-        None | Some(0) => cores,
-        Some(n) => n.min(cores),
-    };
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Failure::Io {
-            path: None,
-            error: io::Error::other(format!("cannot start {threads} threads: {e}")),
-        })
-}
-
 /// The arrow schema of `stats`' rows.
 #[pyfunction]
 #[pyo3(signature = (*, tags=None, per_move=false))]
@@ -188,6 +353,23 @@ fn stats_schema(py: Python<'_>, tags: Option<Vec<String>>, per_move: bool) -> Py
     Ok(schema.as_ref().to_pyarrow(py)?.unbind())
 }
 
+/// stats' rows of the files of `paths` as Arrow record batches, in input order.
+fn stats_of(
+    py: Python<'_>,
+    sources: &Sources,
+    tags: Option<Vec<String>>,
+    per_move: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let job = StatsJob::arrow(stats_options(tags, per_move)?);
+    let mut tables: Vec<RecordBatch> = Vec::new();
+    run_job(py, sources, jobs, &job, |batch| {
+        tables.extend(batch.table.take());
+        Ok(())
+    })?;
+    to_python(py, tables)
+}
+
 fn to_python(py: Python<'_>, batches: Vec<RecordBatch>) -> PyResult<Vec<Py<PyAny>>> {
     batches
         .iter()
@@ -195,7 +377,16 @@ fn to_python(py: Python<'_>, batches: Vec<RecordBatch>) -> PyResult<Vec<Py<PyAny
         .collect()
 }
 
+/// Texts of a task of [`stats_texts`]: enough that a task's record batch is not tiny, few enough to spread
+/// over threads.
+const TEXTS_PER_TASK: usize = 256;
+
 /// Rows of PGN texts held in memory, each one or more games, named `names` in the `file` column.
+///
+/// Not a run of the run layer: a run makes a batch, so a record batch, per input, and a column of games (one
+/// per text, as Spark's `mapInArrow` hands them) would cost a record batch per game, far more than the game
+/// (20,000 one-game texts: 2 s through the run, against 0.03 s for the same games as one text). The texts are
+/// taken [`TEXTS_PER_TASK`] at a time into one record batch by stats' own [`table_of_texts`].
 #[pyfunction]
 #[pyo3(signature = (texts, names, *, tags=None, per_move=false, jobs=None))]
 fn stats_texts(
@@ -206,13 +397,21 @@ fn stats_texts(
     per_move: bool,
     jobs: Option<usize>,
 ) -> PyResult<Vec<Py<PyAny>>> {
+    use rayon::prelude::*;
     if texts.len() != names.len() {
         return Err(Failure::usage("as many names as texts").into());
     }
     let opts = stats_options(tags, per_move)?;
     let shapes = Shapes::of(&opts);
-    let pool = pool(jobs)?;
-    let batches = py.detach(|| {
+    let (threads, _) = Threads::asked(jobs);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.get())
+        .build()
+        .map_err(|e| Failure::Io {
+            path: None,
+            error: io::Error::other(format!("cannot start {} threads: {e}", threads.get())),
+        })?;
+    let tables = py.detach(|| {
         pool.install(|| {
             texts
                 .par_chunks(TEXTS_PER_TASK)
@@ -222,39 +421,13 @@ fn stats_texts(
                         .iter()
                         .map(Vec::as_slice)
                         .zip(names.iter().map(String::as_str));
-                    table_of_texts(texts, &opts, &shapes).map_err(Failure::from)
+                    table_of_texts(texts, &opts, &shapes)
+                        .map_err(|e| Failure::from(JobError::from(e)))
                 })
                 .collect::<Result<Vec<Option<RecordBatch>>, Failure>>()
         })
     })?;
-    to_python(py, batches.into_iter().flatten().collect())
-}
-
-/// The sources of `paths` (directories searched for .pgn, .pgn.gz, .pgn.zst, as the command does).
-fn sources(paths: Vec<PathBuf>) -> Result<Vec<Source>, Failure> {
-    let found = input::expand(&paths)?;
-    if let Some(skipped) = found.skipped.first() {
-        let path = skipped.path.display().to_string();
-        return Err(Failure::unreadable(&path, &skipped.to_string()));
-    }
-    Ok(found.sources)
-}
-
-/// A source the run stopped reading, with the message of the run's event. The event has only the message, so
-/// the file is opened again: when that fails, the system's error gives Python its kind and number; when it
-/// opens, the read failed later (damaged compressed data, a game over the size limit) and the message is all
-/// there is. Only regular files are opened again: opening a pipe could wait for a writer.
-fn unreadable_source(source: &Source, message: &str) -> Failure {
-    if let Source::File(path) = source
-        && !std::fs::metadata(path).is_ok_and(|m| !m.is_file())
-        && let Err(error) = std::fs::File::open(path)
-    {
-        return Failure::Io {
-            path: Some(source.display_name()),
-            error,
-        };
-    }
-    Failure::unreadable(&source.display_name(), message)
+    to_python(py, tables.into_iter().flatten().collect())
 }
 
 /// Rows of PGN files (and directories), read on all cores in input order.
@@ -267,38 +440,8 @@ fn stats_paths(
     per_move: bool,
     jobs: Option<usize>,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let opts = stats_options(tags, per_move)?;
-    let shapes = Shapes::of(&opts);
-    let sources = sources(paths)?;
-    let names: Vec<String> = sources.iter().map(Source::display_name).collect();
-    let threads = pool(jobs)?.current_num_threads();
-    let tables = py.detach(|| {
-        let mut tables = Vec::new();
-        bulk::run(
-            &sources,
-            threads,
-            bulk::BATCH_SIZE,
-            |source, games| run_batch(games, &names[source], &opts, &shapes, Vec::new()),
-            |event| {
-                match event {
-                    Event::Batch { result, .. } => match result {
-                        Ok(batch) => tables.extend(batch.table),
-                        Err(e) => return ControlFlow::Break(Failure::from(e)),
-                    },
-                    // The command goes on with the other files and exits with 2; Python has no partial
-                    // success, so the first error ends the run.
-                    Event::Error { source, message } => {
-                        return ControlFlow::Break(unreadable_source(&sources[source], &message));
-                    }
-                    Event::Start { .. } | Event::End { .. } => {}
-                }
-                ControlFlow::Continue(())
-            },
-            |_| {},
-        )
-        .map_or(Ok(tables), Err)
-    })?;
-    to_python(py, tables)
+    let sources = path_sources(&paths)?;
+    stats_of(py, &sources, tags, per_move, jobs)
 }
 
 fn validate_options(lang: &str, strict: bool) -> Result<ValidateOptions, Failure> {
@@ -311,27 +454,8 @@ fn validate_options(lang: &str, strict: bool) -> Result<ValidateOptions, Failure
         final_fen: true,
         strict,
         report_tags: true,
-        messages: pgnkit_jobs::messages::Locale::En,
+        messages: Locale::En,
     })
-}
-
-/// The checks across games, following every game: the records are all returned, each far larger than the
-/// 40 bytes a tracked game costs, so the command's limit (there to bound its memory) would only hide duplicates.
-fn every_game_tracked() -> Tournament {
-    Tournament::new().with_limit(MAX_TRACKED_GAMES)
-}
-
-/// What is made of each game: validate's report, with what else a kind of record needs, then the record as
-/// JSON text once the checks across games have added their problems to the report.
-trait Records: Sync {
-    type Extra: Send;
-    fn read(
-        &self,
-        game: &Game<'_>,
-        name: &Arc<str>,
-        opts: &ValidateOptions,
-    ) -> (GameReport, Self::Extra);
-    fn record(&self, report: &GameReport, extra: Self::Extra) -> Result<String, Failure>;
 }
 
 /// A record as JSON text.
@@ -339,125 +463,39 @@ fn json(record: &impl Serialize) -> Result<String, Failure> {
     serde_json::to_string(record).map_err(|e| Failure::Encode(e.to_string()))
 }
 
-/// `validate --format json`'s records: the report alone.
-struct Reports;
-
-impl Records for Reports {
-    type Extra = ();
-    fn read(&self, game: &Game<'_>, name: &Arc<str>, opts: &ValidateOptions) -> (GameReport, ()) {
-        (validate_game(game, name, opts), ())
-    }
-    fn record(&self, report: &GameReport, (): ()) -> Result<String, Failure> {
-        json(&report.record(pgnkit_jobs::messages::Locale::En))
-    }
-}
-
-/// The records of one source's games, with the checks across its games.
-fn records_of_source<R: Records>(
-    games: &mut GameReader<'_>,
-    name: &Arc<str>,
-    opts: &ValidateOptions,
-    kind: &R,
-) -> Result<Vec<String>, Failure> {
-    let mut tournament = every_game_tracked();
+/// `validate --format json`'s records (as JSON text) of `sources`. The checks across games follow every game:
+/// the records are all returned, each far larger than the 40 bytes a tracked game costs, so the command's
+/// limit (there to bound its memory) would only hide duplicates. The command's round-numbering warnings,
+/// about whole tournaments, are not records and are not returned.
+fn validate_records(
+    py: Python<'_>,
+    sources: &Sources,
+    texts: bool,
+    lang: &str,
+    strict: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let opts = validate_options(lang, strict)?;
+    let (threads, _) = Threads::asked(jobs);
+    let job = ValidateJob::new(opts, false, MAX_TRACKED_GAMES, threads);
     let mut records = Vec::new();
-    while let Some(game) = games.next_game() {
-        let (mut report, extra) = kind.read(game, name, opts);
-        if opts.tag_checks {
-            tournament.check(&mut report);
-        }
-        records.push(kind.record(&report, extra)?);
-    }
+    run_records(
+        py,
+        sources,
+        texts,
+        jobs,
+        &job,
+        |batch: &mut ValidatedBatch| {
+            for report in &batch.games {
+                records.push(json(&report.record(Locale::En))?);
+            }
+            Ok(())
+        },
+    )?;
     Ok(records)
 }
 
-/// The records of texts in memory, each text checked across its own games.
-fn records_of_texts<R: Records>(
-    py: Python<'_>,
-    texts: &[Vec<u8>],
-    names: &[String],
-    opts: &ValidateOptions,
-    jobs: Option<usize>,
-    kind: &R,
-) -> PyResult<Vec<String>> {
-    if texts.len() != names.len() {
-        return Err(Failure::usage("as many names as texts").into());
-    }
-    let pool = pool(jobs)?;
-    let records = py.detach(|| {
-        pool.install(|| {
-            texts
-                .par_iter()
-                .zip(names.par_iter())
-                .map(|(text, name)| {
-                    let name = Arc::from(name.as_str());
-                    records_of_source(&mut GameReader::new(text), &name, opts, kind)
-                })
-                .collect::<Result<Vec<Vec<String>>, Failure>>()
-        })
-    })?;
-    Ok(records.into_iter().flatten().collect())
-}
-
-/// The records of files and directories, read on all cores in input order; the games of all the files are
-/// checked against each other as the command does (the command's round-numbering warnings, about whole
-/// tournaments, are not records and are not returned).
-fn records_of_paths<R: Records>(
-    py: Python<'_>,
-    paths: Vec<PathBuf>,
-    opts: &ValidateOptions,
-    jobs: Option<usize>,
-    kind: &R,
-) -> PyResult<Vec<String>> {
-    let sources = sources(paths)?;
-    let names: Vec<Arc<str>> = sources
-        .iter()
-        .map(|s| Arc::from(s.display_name()))
-        .collect();
-    let threads = pool(jobs)?.current_num_threads();
-    let records = py.detach(|| {
-        let mut records = Vec::new();
-        let mut tournament = every_game_tracked();
-        bulk::run(
-            &sources,
-            threads,
-            bulk::BATCH_SIZE,
-            |source, games| {
-                let mut read = Vec::new();
-                while let Some(game) = games.next_game() {
-                    read.push(kind.read(game, &names[source], opts));
-                }
-                read
-            },
-            |event| {
-                match event {
-                    Event::Start { .. } | Event::End { .. } => {}
-                    Event::Batch { result, .. } => {
-                        for (mut report, extra) in result {
-                            if opts.tag_checks {
-                                tournament.check(&mut report);
-                            }
-                            match kind.record(&report, extra) {
-                                Ok(record) => records.push(record),
-                                Err(failure) => return ControlFlow::Break(failure),
-                            }
-                        }
-                    }
-                    // The first error ends the run (see stats_paths).
-                    Event::Error { source, message } => {
-                        return ControlFlow::Break(unreadable_source(&sources[source], &message));
-                    }
-                }
-                ControlFlow::Continue(())
-            },
-            |_| {},
-        )
-        .map_or(Ok(records), Err)
-    })?;
-    Ok(records)
-}
-
-/// `validate --format json`'s records (as JSON text) for texts in memory.
+/// `validate --format json`'s records (as JSON text) for texts in memory, each checked across its own games.
 #[pyfunction]
 #[pyo3(signature = (texts, names, *, lang="auto", strict=false, jobs=None))]
 fn validate_texts(
@@ -468,11 +506,12 @@ fn validate_texts(
     strict: bool,
     jobs: Option<usize>,
 ) -> PyResult<Vec<String>> {
-    let opts = validate_options(lang, strict)?;
-    records_of_texts(py, &texts, &names, &opts, jobs, &Reports)
+    let sources = text_sources(texts, names)?;
+    validate_records(py, &sources, true, lang, strict, jobs)
 }
 
-/// `validate --format json`'s records (as JSON text) for files and directories (see [`records_of_paths`]).
+/// `validate --format json`'s records (as JSON text) for files and directories, read on all cores in input
+/// order, the games of all the files checked against each other as the command does.
 #[pyfunction]
 #[pyo3(signature = (paths, *, lang="auto", strict=false, jobs=None))]
 fn validate_paths(
@@ -482,8 +521,8 @@ fn validate_paths(
     strict: bool,
     jobs: Option<usize>,
 ) -> PyResult<Vec<String>> {
-    let opts = validate_options(lang, strict)?;
-    records_of_paths(py, paths, &opts, jobs, &Reports)
+    let sources = path_sources(&paths)?;
+    validate_records(py, &sources, false, lang, strict, jobs)
 }
 
 /// The main line as far as it replayed, in canonical English SAN and in UCI (as convert's JSON lines write
@@ -557,10 +596,6 @@ struct GameFacts {
     uci: String,
 }
 
-/// `read_games`' records: every game has the same keys, those of convert's JSON lines for a converted game
-/// (`san` and `uci` as lists) and validate's verdict; a game that is not converted holds what replayed.
-struct GameRecords;
-
 /// A game's tags as a JSON object, in their order.
 struct TagMap<'r>(&'r [(String, String)]);
 
@@ -597,57 +632,109 @@ struct GameRecord<'r> {
     problems: ProblemRecords<'r>,
 }
 
-impl Records for GameRecords {
-    type Extra = GameFacts;
+/// `read_games`' job: validate's report of each game with what its record adds (the tags, the main line in
+/// SAN and UCI, whether convert would convert it), on the workers, then validate's checks across games in
+/// input order. Every record has the same keys, those of convert's JSON lines for a converted game (`san`
+/// and `uci` as lists) and validate's verdict; a game that is not converted holds what replayed.
+struct ReadGamesJob {
+    opts: ValidateOptions,
+}
 
-    fn read(
-        &self,
-        game: &Game<'_>,
-        name: &Arc<str>,
-        opts: &ValidateOptions,
-    ) -> (GameReport, GameFacts) {
-        let mut line = MainLine {
-            game,
-            san: String::new(),
-            uci: String::new(),
-            failed: false,
-        };
-        let (report, replay) = validate_game_with(game, name, opts, &mut line);
-        // Convert's conditions: no reader error, a start position, every move played.
-        let converted = replay.is_some() && !line.failed && game.errors().next().is_none();
-        let tags = game
-            .tags
-            .iter()
-            .map(|t| (game.tag_name(t).to_owned(), game.tag_value(t).into_owned()))
-            .collect();
-        let facts = GameFacts {
-            tags,
-            converted,
-            result: export_result(game),
-            san: line.san,
-            uci: line.uci,
-        };
-        (report, facts)
+impl Job for ReadGamesJob {
+    type Batch = Vec<(GameReport, GameFacts)>;
+    type State = Tournament;
+
+    fn initial_state(&self) -> Tournament {
+        // Every game followed (see validate_records).
+        Tournament::new().with_limit(MAX_TRACKED_GAMES)
     }
 
-    fn record(&self, report: &GameReport, facts: GameFacts) -> Result<String, Failure> {
-        let record = GameRecord {
-            file: &report.file,
-            game: report.game,
-            converted: facts.converted,
-            tags: TagMap(&facts.tags),
-            lang: report.lang,
-            lang_confidence: report.lang_confidence,
-            result: facts.result,
-            termination: report.termination,
-            plies: report.plies,
-            san: MoveList(&facts.san),
-            uci: MoveList(&facts.uci),
-            valid: report.valid,
-            problems: ProblemRecords::new(&report.problems, pgnkit_jobs::messages::Locale::En),
-        };
-        json(&record)
+    fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<Self::Batch, JobError> {
+        let mut read = Vec::new();
+        while let Some(game) = games.next_game() {
+            read.push(read_game(game, input.name, &self.opts));
+        }
+        Ok(read)
     }
+
+    fn merge(&self, tournament: &mut Tournament, _: Input<'_>, batch: &mut Self::Batch) {
+        for (report, _) in batch {
+            tournament.check(report);
+        }
+    }
+}
+
+/// A game replayed once: validate's report, and the main line seen along its walk.
+fn read_game(game: &Game<'_>, name: &Arc<str>, opts: &ValidateOptions) -> (GameReport, GameFacts) {
+    let mut line = MainLine {
+        game,
+        san: String::new(),
+        uci: String::new(),
+        failed: false,
+    };
+    let (report, replay) = validate_game_with(game, name, opts, &mut line);
+    // Convert's conditions: no reader error, a start position, every move played.
+    let converted = replay.is_some() && !line.failed && game.errors().next().is_none();
+    let tags = game
+        .tags
+        .iter()
+        .map(|t| (game.tag_name(t).to_owned(), game.tag_value(t).into_owned()))
+        .collect();
+    let facts = GameFacts {
+        tags,
+        converted,
+        result: export_result(game),
+        san: line.san,
+        uci: line.uci,
+    };
+    (report, facts)
+}
+
+/// A game's `read_games` record as JSON text.
+fn game_record(report: &GameReport, facts: &GameFacts) -> Result<String, Failure> {
+    json(&GameRecord {
+        file: &report.file,
+        game: report.game,
+        converted: facts.converted,
+        tags: TagMap(&facts.tags),
+        lang: report.lang,
+        lang_confidence: report.lang_confidence,
+        result: facts.result,
+        termination: report.termination,
+        plies: report.plies,
+        san: MoveList(&facts.san),
+        uci: MoveList(&facts.uci),
+        valid: report.valid,
+        problems: ProblemRecords::new(&report.problems, Locale::En),
+    })
+}
+
+/// `read_games`' records (as JSON text) of `sources` (texts each checked alone, or paths all together).
+fn read_games_records(
+    py: Python<'_>,
+    sources: &Sources,
+    texts: bool,
+    lang: &str,
+    jobs: Option<usize>,
+) -> PyResult<Vec<String>> {
+    let job = ReadGamesJob {
+        opts: validate_options(lang, false)?,
+    };
+    let mut records = Vec::new();
+    run_records(
+        py,
+        sources,
+        texts,
+        jobs,
+        &job,
+        |batch: &mut Vec<(GameReport, GameFacts)>| {
+            for (report, facts) in batch.iter() {
+                records.push(game_record(report, facts)?);
+            }
+            Ok(())
+        },
+    )?;
+    Ok(records)
 }
 
 /// `read_games`' records (as JSON text) for texts in memory.
@@ -660,11 +747,11 @@ fn read_games_texts(
     lang: &str,
     jobs: Option<usize>,
 ) -> PyResult<Vec<String>> {
-    let opts = validate_options(lang, false)?;
-    records_of_texts(py, &texts, &names, &opts, jobs, &GameRecords)
+    let sources = text_sources(texts, names)?;
+    read_games_records(py, &sources, true, lang, jobs)
 }
 
-/// `read_games`' records (as JSON text) for files and directories (see [`records_of_paths`]).
+/// `read_games`' records (as JSON text) for files and directories (see [`validate_paths`]).
 #[pyfunction]
 #[pyo3(signature = (paths, *, lang="auto", jobs=None))]
 fn read_games_paths(
@@ -673,47 +760,8 @@ fn read_games_paths(
     lang: &str,
     jobs: Option<usize>,
 ) -> PyResult<Vec<String>> {
-    let opts = validate_options(lang, false)?;
-    records_of_paths(py, paths, &opts, jobs, &GameRecords)
-}
-
-/// A source's texts: files and directories read whole in input order, or the texts given. Each comes with its
-/// name (the path, or the text's index).
-fn source_texts(
-    paths: Option<Vec<PathBuf>>,
-    texts: Option<Vec<Vec<u8>>>,
-) -> Result<Vec<(String, Vec<u8>)>, Failure> {
-    if let Some(texts) = texts {
-        return Ok(texts
-            .into_iter()
-            .enumerate()
-            .map(|(i, t)| (i.to_string(), t))
-            .collect());
-    }
-    let mut out = Vec::new();
-    let sources = sources(paths.unwrap_or_default())?;
-    for source in &sources {
-        let name = source.display_name();
-        let mut opened = input::open(source)?;
-        let mut bytes = Vec::new();
-        if let Err(error) = io::Read::read_to_end(&mut opened.reader, &mut bytes) {
-            return Err(Failure::Io {
-                path: Some(name),
-                error,
-            });
-        }
-        out.push((name, bytes));
-    }
-    Ok(out)
-}
-
-fn language(code: &str) -> Result<Option<Language>, Failure> {
-    if code.eq_ignore_ascii_case("auto") {
-        return Ok(None);
-    }
-    Language::from_code(&code.to_ascii_lowercase())
-        .map(Some)
-        .ok_or_else(|| Failure::usage(format!("unknown language '{code}'")))
+    let sources = path_sources(&paths)?;
+    read_games_records(py, &sources, false, lang, jobs)
 }
 
 /// `pgnkit convert`'s output for the games of the source, as text.
@@ -730,42 +778,25 @@ fn convert(
     output_format: &str,
     skip_invalid: bool,
 ) -> PyResult<String> {
-    use pgnkit_jobs::convert::{ConvertOptions, Notation, OutputFormat, convert_batch};
+    use pgnkit_jobs::convert::{ConvertJob, ConvertOptions};
+    if to.eq_ignore_ascii_case("auto") {
+        return Err(Failure::usage("to: a language, not auto").into());
+    }
     let opts = ConvertOptions {
-        to: language(to)?.ok_or_else(|| Failure::usage("to: a language, not auto"))?,
+        to: option::<Letters>("to", to)?.0,
         from: language(source_lang)?,
-        notation: match notation {
-            "san" => Notation::San,
-            "lan" => Notation::Lan,
-            "uci" => Notation::Uci,
-            other => {
-                return Err(
-                    Failure::usage(format!("notation: san, lan or uci, not {other:?}")).into(),
-                );
-            }
-        },
-        format: match output_format {
-            "pgn" => OutputFormat::Pgn,
-            "jsonl" => OutputFormat::Jsonl,
-            "epd" => OutputFormat::Epd,
-            other => {
-                return Err(Failure::usage(format!(
-                    "output_format: pgn, jsonl or epd, not {other:?}"
-                ))
-                .into());
-            }
-        },
+        notation: option::<Notation>("notation", notation)?,
+        format: option::<OutputFormat>("output_format", output_format)?,
         skip_invalid,
         ..ConvertOptions::default()
     };
-    let inputs = source_texts(paths, texts)?;
-    let text = py.detach(|| {
-        inputs
-            .par_iter()
-            .map(|(name, bytes)| convert_batch(&mut GameReader::new(bytes), name, &opts).text)
-            .collect::<Vec<Vec<u8>>>()
-            .concat()
-    });
+    let job = ConvertJob::new(opts).map_err(|e| Failure::usage(e.to_string()))?;
+    let sources = sources_of(paths, texts)?;
+    let mut text = Vec::new();
+    run_job(py, &sources, None, &job, |batch| {
+        text.extend_from_slice(&batch.text);
+        Ok(())
+    })?;
     String::from_utf8(text).map_err(|e| {
         Failure::Encode(format!(
             "the output is not UTF-8 text (a game copied unchanged keeps its file's bytes): {e}"
@@ -774,7 +805,8 @@ fn convert(
     })
 }
 
-/// The texts of the games `pgnkit select` chooses, in input order.
+/// The texts of the games `pgnkit select` chooses, in input order, without the duplicates its job tells
+/// (`dedupe`: the first of each key is kept over all the sources).
 #[pyfunction]
 #[pyo3(signature = (paths=None, texts=None, *, where_=None, reaches=Vec::new(), material=Vec::new(), dedupe=false, lang="auto"))]
 #[allow(clippy::too_many_arguments)]
@@ -789,7 +821,7 @@ fn select(
     lang: &str,
 ) -> PyResult<Vec<String>> {
     use pgnkit_jobs::select::material::Material;
-    use pgnkit_jobs::select::{SelectOptions, Target, columns, expr, select_batch};
+    use pgnkit_jobs::select::{SelectJob, SelectOptions, Target, columns, expr};
     let filter = where_
         .map(|text| expr::parse(text, columns()))
         .transpose()
@@ -802,7 +834,7 @@ fn select(
         .iter()
         .map(|m| Material::parse(m).map_err(|e| Failure::usage(format!("material: {e}"))))
         .collect::<Result<Vec<_>, _>>()?;
-    let opts = SelectOptions {
+    let job = SelectJob::new(SelectOptions {
         filter,
         reaches,
         materials,
@@ -811,25 +843,15 @@ fn select(
         normalise: false,
         keep_text: true,
         split: None,
-    };
-    let inputs = source_texts(paths, texts)?;
-    let batches = py.detach(|| {
-        inputs
-            .par_iter()
-            .map(|(name, bytes)| select_batch(&mut GameReader::new(bytes), name, &opts, Vec::new()))
-            .collect::<Vec<_>>()
     });
-    let mut seen = std::collections::HashSet::new();
+    let sources = sources_of(paths, texts)?;
     let mut chosen = Vec::new();
-    for batch in &batches {
-        for game in &batch.chosen {
-            // --dedupe: the first of each key is kept; games without moves are never duplicates.
-            if dedupe && game.key.is_some_and(|key| !seen.insert(key)) {
-                continue;
-            }
+    run_job(py, &sources, None, &job, |batch| {
+        for game in batch.chosen.iter().filter(|game| !game.duplicate) {
             chosen.push(String::from_utf8_lossy(&batch.text[game.text.clone()]).into_owned());
         }
-    }
+        Ok(())
+    })?;
     Ok(chosen)
 }
 

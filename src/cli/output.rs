@@ -53,7 +53,7 @@ pub(crate) struct RunFlags {
 }
 
 impl RunFlags {
-    /// The threads of the run (see [`threads`]).
+    /// The threads of the run (see [`run_threads`]).
     pub(crate) fn threads(&self) -> Threads {
         run_threads(self.jobs, self.quiet)
     }
@@ -75,11 +75,6 @@ pub(crate) struct OutputFlag {
     /// the run ends with 0 or 1, never when it is an input
     #[arg(long, short = 'o', value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
-}
-
-/// [`run_threads`] as a number, for the commands not yet on the run layer (standings, report).
-pub(crate) fn threads(jobs: Option<usize>, quiet: bool) -> usize {
-    run_threads(jobs, quiet).get()
 }
 
 /// The parser of an option with a fixed set of values: clap lists them with what each means, and hands the

@@ -263,7 +263,7 @@ pub(crate) fn plan(requests: &[Request], sources: &[Source]) -> Result<Vec<Plann
             return Err(Refusal::IsInput {
                 given: output.given.clone(),
                 input: match input {
-                    Source::Stdin => None,
+                    Source::Stdin | Source::Text { .. } => None,
                     Source::File(p) => Some(p.clone()),
                 },
             });
@@ -523,6 +523,7 @@ fn is_input(source: &Source, _target: &Path, meta: &fs::Metadata) -> bool {
     let source_meta = match source {
         Source::File(p) => fs::metadata(p).ok(),
         Source::Stdin => stdin_metadata(),
+        Source::Text { .. } => None,
     };
     source_meta.is_some_and(|m| m.dev() == meta.dev() && m.ino() == meta.ino())
 }
@@ -540,7 +541,7 @@ fn stdin_metadata() -> Option<fs::Metadata> {
 fn is_input(source: &Source, target: &Path, _meta: &fs::Metadata) -> bool {
     match source {
         Source::File(p) => p.canonicalize().is_ok_and(|p| p == target),
-        Source::Stdin => false,
+        Source::Stdin | Source::Text { .. } => false,
     }
 }
 

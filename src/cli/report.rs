@@ -3,24 +3,22 @@
 //! validate's messages are in the language of `--messages` (global: see `cli/mod.rs`).
 
 use std::io::{self, IsTerminal, Write};
-use std::ops::ControlFlow;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use crate::jobs::bulk::{self, Event};
-use crate::jobs::input::Source;
 use crate::jobs::report::html::{PageOptions, page};
-use crate::jobs::report::{Collector, GameFacts, Limits, examine};
+use crate::jobs::report::{Collector, GameFacts, Limits, ReportJob};
+use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
 use crate::jobs::tournament::Tiebreak;
 use crate::jobs::validate::ValidateOptions;
 
 use super::output::{
-    exit_code, inputs, locale, plural_here, progress_bar, read_error, say, show_games, threads,
-    write_failure,
+    RunFlags, exit_code, failure, inputs, locale, plural_here, progress_bar, read_error, say,
+    show_games, write_failure,
 };
 use super::sink::open_output;
 
 #[derive(clap::Args)]
+#[command(mut_arg("quiet", |a| a.help("No progress bar, no summary on stderr")))]
 pub(crate) struct Args {
     /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input. All inputs
     /// of a run make one page: a tournament kept as one file per round is one tournament
@@ -33,17 +31,8 @@ pub(crate) struct Args {
     /// checked and listed)
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
-    /// Worker threads (default, or 0: all cores; at most one per core)
-    #[arg(long, short = 'j')]
-    jobs: Option<usize>,
-    /// No progress bar, no summary on stderr
-    #[arg(long, short = 'q')]
-    quiet: bool,
-}
-
-/// What a worker hands back for one batch.
-struct BatchResult {
-    games: Vec<GameFacts>,
+    #[command(flatten)]
+    run: RunFlags,
 }
 
 pub(crate) fn run(args: Args) -> i32 {
@@ -62,9 +51,9 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let (collector, io_errors) = match collect(&sources, &args) {
+    let (collector, io_errors) = match collect(&sources, &args.run) {
         Ok(collected) => collected,
-        Err(e) => return write_failure(&e),
+        Err(e) => return failure(&e),
     };
     if let Some(event) = &args.event
         && !collector.standings.has_event(event)
@@ -88,15 +77,15 @@ pub(crate) fn run(args: Args) -> i32 {
     if let Err(e) = out.write_all(html.as_bytes()) {
         return write_failure(&e);
     }
-    if !args.quiet && say(&summary_line(&collector, &args)).is_err() {
+    if !args.run.quiet && say(&summary_line(&collector, &args)).is_err() {
         return out.close(2);
     }
     out.close(exit_code(io_errors, collector.has_problems()))
 }
 
 /// Every game of the inputs examined and collected in input order, validate's findings about the run
-/// included, and how many inputs could not be read; `Err` when stderr could not say so.
-fn collect(sources: &[Source], args: &Args) -> io::Result<(Collector, u64)> {
+/// included, and how many inputs could not be read.
+fn collect(sources: &Sources, run: &RunFlags) -> Result<(Collector, u64), JobError> {
     let opts = ValidateOptions {
         lang: None,
         finished: false,
@@ -108,54 +97,65 @@ fn collect(sources: &[Source], args: &Args) -> io::Result<(Collector, u64)> {
         // The page's labels and validate's messages in one language (the global `--messages`).
         messages: locale(),
     };
+    let threads = run.threads();
     let limits = Limits::default();
-    let jobs = threads(args.jobs, args.quiet);
-    let bar = progress_bar(sources, args.quiet);
-    let names: Vec<Arc<str>> = sources.iter().map(|s| s.display_name().into()).collect();
-    let mut collector = Collector::new(limits, opts.tag_checks).in_locale(opts.messages);
-    let mut io_errors = 0u64;
-    let stopped = bulk::run(
-        sources,
-        jobs,
-        bulk::BATCH_SIZE,
-        |source, reader| {
-            let mut games = Vec::new();
-            while let Some(group) = reader.next_group() {
-                // Read a group, then examine it: each step's code serves the whole group while cached.
-                for game in group {
-                    games.push(examine(game, &names[source], &opts, &limits));
-                }
-            }
-            BatchResult { games }
-        },
-        |event| {
-            match event {
-                Event::Start { source } => collector.start_file(&names[source]),
-                Event::Batch { result, .. } => {
-                    for facts in result.games {
-                        collector.add(facts);
-                    }
-                    show_games(&bar, collector.games);
-                }
-                Event::Error { message, .. } => {
-                    io_errors += 1;
-                    if let Err(e) = read_error(&bar, &message) {
-                        return ControlFlow::Break(e);
-                    }
-                    collector.read_error(message);
-                }
-                Event::End { .. } => {}
-            }
-            ControlFlow::Continue(())
-        },
-        |bytes| bar.set_position(bytes),
-    );
-    bar.finish_and_clear();
-    if let Some(e) = stopped {
-        return Err(e);
+    let mut said = Said {
+        bar: progress_bar(sources.list(), run.quiet),
+        read_errors: Vec::new(),
+        listed: limits.rows,
+        not_listed: 0,
+    };
+    let job = ReportJob::new(opts, limits);
+    let finished = crate::jobs::run::run(sources, threads, &job, &mut said);
+    said.bar.finish_and_clear();
+    let Finished {
+        state: mut collector,
+        totals,
+    } = finished?;
+    // The page lists what could not be read, then counts validate's findings about the whole run.
+    for message in said.read_errors {
+        collector.read_error(message);
     }
+    collector.more_read_errors(said.not_listed);
     collector.finish();
-    Ok((collector, io_errors))
+    Ok((collector, totals.read_errors))
+}
+
+/// What report says as the run goes (the progress, the inputs that could not be read) and what it keeps for
+/// the page of those inputs.
+struct Said {
+    bar: indicatif::ProgressBar,
+    /// The first `listed` messages (a directory of a million unreadable files still makes a page).
+    read_errors: Vec<String>,
+    listed: usize,
+    not_listed: u64,
+}
+
+impl Sink<ReportJob> for Said {
+    fn batch(
+        &mut self,
+        _: Input<'_>,
+        _: &mut Vec<GameFacts>,
+        collector: &Collector,
+    ) -> Result<(), JobError> {
+        show_games(&self.bar, collector.games);
+        Ok(())
+    }
+
+    fn read_error(&mut self, _: Input<'_>, error: ReadError) -> Result<(), JobError> {
+        let message = error.to_string();
+        read_error(&self.bar, &message)?;
+        if self.read_errors.len() < self.listed {
+            self.read_errors.push(message);
+        } else {
+            self.not_listed += 1;
+        }
+        Ok(())
+    }
+
+    fn progress(&mut self, raw_bytes: u64) {
+        self.bar.set_position(raw_bytes);
+    }
 }
 
 /// The line stderr gets after the page: games, errors, warnings and diagrams, and where the page went.

@@ -1,16 +1,14 @@
 //! `pgnkit standings`: per tournament (Event, Site, year), each player's points and tie-breaks, ranked.
 
-use std::io::{self, Write};
-use std::ops::ControlFlow;
+use std::io::Write;
 use std::path::PathBuf;
 
-use crate::jobs::bulk::{self, Event};
-use crate::jobs::input::Source;
-use crate::jobs::standings::{self, Ranked, entry_of, trf};
+use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
+use crate::jobs::standings::{self, Ranked, StandingsJob, trf};
 use crate::jobs::tournament::{GameEntry, Standings, Tiebreak};
 
 use super::output::{
-    exit_code, inputs, locale, progress_bar, read_error, say, threads, write_failure,
+    RunFlags, exit_code, failure, inputs, locale, progress_bar, read_error, say, write_failure,
 };
 use super::sink::open_output;
 use crate::jobs::localized;
@@ -25,6 +23,8 @@ enum Format {
 }
 
 #[derive(clap::Args)]
+#[command(mut_arg("jobs", |a| a.help("Worker threads (default, or 0: all cores)")))]
+#[command(mut_arg("quiet", |a| a.help("No progress bar")))]
 pub(crate) struct Args {
     /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input. All inputs
     /// of a run are read together: a tournament kept as one file per round is one tournament
@@ -50,12 +50,8 @@ pub(crate) struct Args {
     /// Write to FILE instead of standard output
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Worker threads (default, or 0: all cores)
-    #[arg(long, short = 'j')]
-    jobs: Option<usize>,
-    /// No progress bar
-    #[arg(long, short = 'q')]
-    quiet: bool,
+    #[command(flatten)]
+    run: RunFlags,
 }
 
 /// Player entries kept over all tournaments: bounded memory whatever the input (a month of online games
@@ -75,9 +71,12 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let (standings, io_errors) = match read(&sources, &args) {
-        Ok(read) => read,
-        Err(e) => return write_failure(&e),
+    let Finished {
+        state: standings,
+        totals,
+    } = match read(&sources, &args.run) {
+        Ok(finished) => finished,
+        Err(e) => return failure(&e),
     };
     // A name no tournament has is a usage error, said with the names nearest to it: an empty table and
     // exit 1 read as "no game counted".
@@ -110,10 +109,10 @@ pub(crate) fn run(args: Args) -> i32 {
         return write_failure(&e);
     }
     let notes = notes(&standings, &ranked, args.format);
-    if !args.quiet && !notes.is_empty() && say(&notes).is_err() {
+    if !args.run.quiet && !notes.is_empty() && say(&notes).is_err() {
         return 2;
     }
-    out.close(exit_code(io_errors, ranked.is_empty()))
+    out.close(exit_code(totals.read_errors, ranked.is_empty()))
 }
 
 /// The tie-breaks `--tiebreaks` names, in order; `None` (said) for a name that is none.
@@ -133,47 +132,40 @@ fn tiebreaks_of(names: &[String]) -> Option<Vec<Tiebreak>> {
     Some(tiebreaks)
 }
 
-/// Every game of the inputs into the standings, and how many inputs could not be read; `Err` when stderr
-/// could not say so.
-fn read(sources: &[Source], args: &Args) -> io::Result<(Standings, u64)> {
-    let jobs = threads(args.jobs, args.quiet);
-    let bar = progress_bar(sources, args.quiet);
-    let mut standings = Standings::new(MAX_PLAYERS);
-    let mut io_errors = 0u64;
-    let stopped = bulk::run(
-        sources,
-        jobs,
-        bulk::BATCH_SIZE,
-        |_, games| {
-            let mut entries: Vec<Option<GameEntry>> = Vec::new();
-            while let Some(game) = games.next_game() {
-                entries.push(entry_of(game));
-            }
-            entries
-        },
-        |event| {
-            match event {
-                Event::Batch { result, .. } => {
-                    for entry in &result {
-                        standings.add(entry.as_ref());
-                    }
-                }
-                Event::Error { message, .. } => {
-                    io_errors += 1;
-                    if let Err(e) = read_error(&bar, &message) {
-                        return ControlFlow::Break(e);
-                    }
-                }
-                Event::Start { .. } | Event::End { .. } => {}
-            }
-            ControlFlow::Continue(())
-        },
-        |bytes| bar.set_position(bytes),
-    );
-    bar.finish_and_clear();
-    match stopped {
-        Some(e) => Err(e),
-        None => Ok((standings, io_errors)),
+/// Every game of the inputs into the standings.
+fn read(sources: &Sources, run: &RunFlags) -> Result<Finished<Standings>, JobError> {
+    let threads = run.threads();
+    let mut said = Said {
+        bar: progress_bar(sources.list(), run.quiet),
+    };
+    let finished =
+        crate::jobs::run::run(sources, threads, &StandingsJob::new(MAX_PLAYERS), &mut said);
+    said.bar.finish_and_clear();
+    finished
+}
+
+/// What standings says as the run goes: the progress, the inputs that could not be read (the standings
+/// themselves are written at the end).
+struct Said {
+    bar: indicatif::ProgressBar,
+}
+
+impl Sink<StandingsJob> for Said {
+    fn batch(
+        &mut self,
+        _: Input<'_>,
+        _: &mut Vec<Option<GameEntry>>,
+        _: &Standings,
+    ) -> Result<(), JobError> {
+        Ok(())
+    }
+
+    fn read_error(&mut self, _: Input<'_>, error: ReadError) -> Result<(), JobError> {
+        Ok(read_error(&self.bar, &error.to_string())?)
+    }
+
+    fn progress(&mut self, raw_bytes: u64) {
+        self.bar.set_position(raw_bytes);
     }
 }
 

@@ -774,45 +774,75 @@ fn a_real_browser_shows_the_page_without_a_console_message() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("blank"));
 }
 
-/// Every problem of a run's games by kind, as `pgnkit validate` finds them: each game checked
-/// (`validate_game`), then across the games of all the inputs (`Tournament::check`), then the findings about
-/// whole tournaments (`Tournament::finish`). Also the report's count of the same run (`Collector`).
+/// Every problem of a run's games by kind, as `pgnkit validate` finds them (validate's job through the run:
+/// each game checked, then across the games of all the inputs, then the findings about whole tournaments),
+/// and the report's count of the same run (report's job through the run, then `Collector::finish`).
 fn kinds_by_validate_and_by_report(
     paths: &[PathBuf],
 ) -> (BTreeMap<String, u64>, BTreeMap<String, u64>) {
-    use pgnkit_jobs::report::{Collector, Limits, examine};
-    use pgnkit_jobs::validate::{Tournament, ValidateOptions, validate_game};
-    let sources = pgnkit_jobs::input::expand(paths).unwrap().sources;
+    use pgnkit_jobs::report::{GameFacts, Limits, ReportJob};
+    use pgnkit_jobs::run::{self, Input, Job, JobError, ReadError, Sink, Sources, Threads};
+    use pgnkit_jobs::validate::tournament::DEFAULT_TRACKED_GAMES;
+    use pgnkit_jobs::validate::{ValidateJob, ValidateOptions, ValidatedBatch};
+
+    /// validate's problems by kind, batch by batch.
+    #[derive(Default)]
+    struct Kinds(BTreeMap<String, u64>);
+    impl Sink<ValidateJob> for Kinds {
+        fn batch(
+            &mut self,
+            _: Input<'_>,
+            batch: &mut ValidatedBatch,
+            _: &<ValidateJob as Job>::State,
+        ) -> Result<(), JobError> {
+            for p in batch.games.iter().flat_map(|report| &report.problems) {
+                *self.0.entry(p.kind().as_str().into()).or_default() += p.times();
+            }
+            Ok(())
+        }
+        fn read_error(&mut self, _: Input<'_>, error: ReadError) -> Result<(), JobError> {
+            panic!("{error}")
+        }
+    }
+    /// The report keeps everything in its job's state.
+    struct Page;
+    impl Sink<ReportJob> for Page {
+        fn batch(
+            &mut self,
+            _: Input<'_>,
+            _: &mut Vec<GameFacts>,
+            _: &<ReportJob as Job>::State,
+        ) -> Result<(), JobError> {
+            Ok(())
+        }
+        fn read_error(&mut self, _: Input<'_>, error: ReadError) -> Result<(), JobError> {
+            panic!("{error}")
+        }
+    }
+
+    let sources = Sources::expand(paths).unwrap();
     let opts = ValidateOptions {
         tag_checks: true,
         track_claims: true,
         report_tags: true,
         ..ValidateOptions::default()
     };
-    let mut checks = Tournament::new();
-    let mut by_validate: BTreeMap<String, u64> = BTreeMap::new();
-    let mut collector = Collector::new(Limits::default(), true);
-    for source in &sources {
-        let mut bytes = Vec::new();
-        let mut opened = pgnkit_jobs::input::open(source).unwrap();
-        std::io::Read::read_to_end(&mut opened.reader, &mut bytes).unwrap();
-        let name: std::sync::Arc<str> = source.display_name().into();
-        collector.start_file(&name);
-        for game in parse_all(&bytes) {
-            let mut report = validate_game(&game, &name, &opts);
-            checks.check(&mut report);
-            for p in &report.problems {
-                *by_validate.entry(p.kind().as_str().into()).or_default() += p.times();
-            }
-            let facts = examine(&game, &name, &opts, collector.limits());
-            collector.add(facts);
-        }
-    }
+    let threads = Threads::asked(Some(2)).0;
+    let validate = ValidateJob::new(opts.clone(), false, DEFAULT_TRACKED_GAMES, threads);
+    let mut kinds = Kinds::default();
+    let checks = run::run(&sources, threads, &validate, &mut kinds)
+        .unwrap()
+        .state;
+    let mut by_validate = kinds.0;
     for w in checks.finish() {
         *by_validate
             .entry(w.problem.kind().as_str().into())
             .or_default() += w.problem.times();
     }
+    let report = ReportJob::new(opts, Limits::default());
+    let mut collector = run::run(&sources, threads, &report, &mut Page)
+        .unwrap()
+        .state;
     collector.finish();
     let by_report = collector
         .problem_kinds()

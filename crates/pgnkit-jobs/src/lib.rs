@@ -6,7 +6,6 @@
 //! same answers: both call these functions. Its items are public for them, not a stable API; the stable
 //! library is `pgnkit` (rules, notation, PGN).
 
-pub mod bulk;
 pub mod convert;
 pub mod messages;
 pub mod moves;
@@ -20,11 +19,3 @@ pub mod stats;
 pub mod tournament;
 pub mod unnamed_file;
 pub mod validate;
-
-/// Where games come from, as the callers not yet on [`run`] name it (the Python module).
-pub mod input {
-    pub use crate::run::input::{
-        Compression, Expanded, InputError, Opened, SkipReason, Skipped, Source, SpecialKind,
-        expand, is_pgn_name, open,
-    };
-}

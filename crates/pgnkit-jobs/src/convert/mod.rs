@@ -1,7 +1,7 @@
 //! `convert`: every game replayed (see [`pgnkit::walk`]) and written again — PGN in export format
 //! with the moves in canonical SAN of any language, LAN or UCI (through [`pgnkit::pgn::writer`]), JSON lines,
 //! or EPD lines of the main line's positions. A pure function of a batch's bytes, so batches convert on
-//! any thread; the bulk runner puts the results back in input order.
+//! any thread; the run layer (`crate::run`) puts the results back in input order.
 //!
 //! A game is converted only when everything in it replays: the reader found no error, the variant and
 //! FEN tag give a start position, and every move token, variations included, is a legal move in the

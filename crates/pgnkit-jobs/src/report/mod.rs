@@ -15,6 +15,7 @@ pub(crate) mod board;
 pub(crate) mod crosstable;
 mod escape;
 pub mod html;
+mod job;
 pub(crate) mod labels;
 
 use std::collections::BTreeMap;
@@ -32,13 +33,14 @@ use crate::validate::{GameReport, Severity, ValidateOptions, validate_game_with}
 
 pub(crate) use board::Diagram;
 pub(crate) use crosstable::Pairings;
+pub use job::ReportJob;
 pub(crate) use labels::Label;
 
 /// How much of a large input the page shows (the counts are always whole).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     /// Rows of the games table.
-    pub(crate) rows: usize,
+    pub rows: usize,
     /// Games whose problems are shown one by one.
     pub(crate) detailed_games: usize,
     /// Problems shown per game.
@@ -400,6 +402,12 @@ impl Collector {
         if self.read_errors.len() < self.limits.rows {
             self.read_errors.push(message);
         }
+    }
+
+    /// Inputs (or parts of them) that could not be read, `n` of them, beyond those given to
+    /// [`Collector::read_error`]: counted, not listed.
+    pub fn more_read_errors(&mut self, n: u64) {
+        self.read_failures += n;
     }
 
     /// Once every game is in: validate's findings about the run, counted as validate counts them. The warnings

@@ -1,5 +1,6 @@
 //! Where games come from: files, directories (searched recursively for PGN files), standard input, with
-//! gzip and zstd decompression detected from the first bytes, whatever the file is called.
+//! gzip and zstd decompression detected from the first bytes, whatever the file is called; and texts a caller
+//! holds in memory (the Python package's), read as they are.
 //!
 //! A directory search ([`expand`]) reads every regular PGN file once: names are matched on their bytes (a
 //! name that is not UTF-8 is found like any other, shown lossily, opened by its real name), a file reached
@@ -14,12 +15,18 @@ use std::fmt;
 use std::fs::{File, Metadata};
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One input as the user named it (or as found inside a named directory).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
     Stdin,
     File(PathBuf),
+    /// A PGN text held in memory, shown as `name`: read as it is (never decompressed), it cannot fail.
+    Text {
+        name: String,
+        text: Arc<[u8]>,
+    },
 }
 
 impl Source {
@@ -28,6 +35,7 @@ impl Source {
         match self {
             Source::Stdin => "-".to_string(),
             Source::File(p) => p.display().to_string(),
+            Source::Text { name, .. } => name.clone(),
         }
     }
 
@@ -39,6 +47,7 @@ impl Source {
                 .ok()
                 .filter(|m| m.is_file())
                 .map(|m| m.len()),
+            Source::Text { text, .. } => Some(text.len() as u64),
         }
     }
 }
@@ -81,7 +90,7 @@ impl std::error::Error for InputError {}
 /// Whether a file name looks like PGN (plain or compressed), for directory searches. The name is compared
 /// as bytes, the extension case-insensitively: a name that is not valid UTF-8 (`Turnier_M\xfcnchen.pgn`
 /// from a Latin-1 system) is found like any other.
-pub fn is_pgn_name(path: &Path) -> bool {
+pub(crate) fn is_pgn_name(path: &Path) -> bool {
     let Some(name) = path.file_name() else {
         return false;
     };
@@ -95,7 +104,7 @@ pub fn is_pgn_name(path: &Path) -> bool {
 
 /// The inputs of a run: what to read, in order, and what a directory search left out.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Expanded {
+pub(crate) struct Expanded {
     /// The inputs to read, in order.
     pub sources: Vec<Source>,
     /// Entries found by a directory search and not read, with the reason (to be reported to the user).
@@ -232,7 +241,7 @@ struct Search {
 /// listed, by name or through a link, is skipped), searches each directory once (symbolic link loops end),
 /// and never opens a FIFO, socket or device: those are listed in [`Expanded::skipped`]. A path named twice on
 /// the command line is read twice.
-pub fn expand(paths: &[PathBuf]) -> Result<Expanded, InputError> {
+pub(crate) fn expand(paths: &[PathBuf]) -> Result<Expanded, InputError> {
     let mut search = Search::default();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -331,7 +340,7 @@ impl Search {
 
 /// Compression detected from magic bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compression {
+pub(crate) enum Compression {
     None,
     Gzip,
     Zstd,
@@ -365,7 +374,7 @@ impl<R: Read> Read for Counted<R> {
 }
 
 /// An opened input: decompressed bytes, and a shared counter of raw bytes read so far.
-pub struct Opened {
+pub(crate) struct Opened {
     pub reader: Box<dyn Read + Send>,
     pub(crate) raw_bytes_read: std::sync::Arc<std::sync::atomic::AtomicU64>,
     #[cfg_attr(
@@ -378,8 +387,9 @@ pub struct Opened {
 /// Opens a source, decompressing gzip (also multi-member, as `cat a.gz b.gz` makes; zero bytes after the last
 /// member are padding, as `gzip -dc` reads them) or zstd transparently. A decompression error is reported as
 /// `damaged gzip data: ...` or `damaged zstd data: ...`; the bytes decoded before it are delivered first.
-pub fn open(source: &Source) -> Result<Opened, InputError> {
+pub(crate) fn open(source: &Source) -> Result<Opened, InputError> {
     let raw: Box<dyn Read + Send> = match source {
+        Source::Text { text, .. } => return Ok(in_memory(text)),
         Source::Stdin => Box::new(io::stdin()),
         Source::File(path) => Box::new(File::open(path).map_err(|e| match e.kind() {
             io::ErrorKind::NotFound => InputError::NotFound(path.clone()),
@@ -427,6 +437,19 @@ pub fn open(source: &Source) -> Result<Opened, InputError> {
         raw_bytes_read: count,
         compression,
     })
+}
+
+/// A text in memory, opened: its bytes as they are.
+fn in_memory(text: &Arc<[u8]>) -> Opened {
+    let count = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    Opened {
+        reader: Box::new(Counted {
+            inner: io::Cursor::new(Arc::clone(text)),
+            count: count.clone(),
+        }),
+        raw_bytes_read: count,
+        compression: Compression::None,
+    }
 }
 
 /// A decoder whose errors say which format was damaged (`damaged gzip data: incomplete deflate stream`).
@@ -550,6 +573,7 @@ mod tests {
             .map(|s| match s {
                 Source::File(p) => p.strip_prefix(&dir).unwrap().display().to_string(),
                 Source::Stdin => "-".into(),
+                Source::Text { name, .. } => name.clone(),
             })
             .collect();
         assert_eq!(names, vec!["a.PGN", "b.pgn", "sub/c.pgn.gz"]);
@@ -600,6 +624,7 @@ mod tests {
             .map(|s| match s {
                 Source::File(p) => p.strip_prefix(dir).unwrap().display().to_string(),
                 Source::Stdin => "-".into(),
+                Source::Text { name, .. } => name.clone(),
             })
             .collect()
     }

@@ -43,7 +43,7 @@ impl Sources {
     }
 
     /// These sources, read in this order.
-    pub(crate) fn new(list: Vec<Source>) -> Sources {
+    pub fn new(list: Vec<Source>) -> Sources {
         let names = list.iter().map(|s| Arc::from(s.display_name())).collect();
         Sources {
             list,

@@ -165,3 +165,52 @@ fn threads_none_or_zero_are_all_cores_and_requests_are_capped() {
         );
     }
 }
+
+#[test]
+fn texts_in_memory_are_read_as_they_are_in_order_on_any_threads() {
+    let text = |events: std::ops::Range<u64>| -> Arc<[u8]> {
+        events
+            .map(|i| format!("[Event \"{i}\"]\n\n1. e4 *\n\n"))
+            .collect::<String>()
+            .into_bytes()
+            .into()
+    };
+    // Bytes that look like gzip's magic are PGN text like any other here: nothing is decompressed.
+    let gzip_lookalike: Arc<[u8]> = Arc::from(&b"\x1f\x8b[Event \"x\"]\n\n1. e4 *\n"[..]);
+    let sources = Sources::new(vec![
+        Source::Text {
+            name: "0".into(),
+            text: text(0..GAMES),
+        },
+        Source::Text {
+            name: "1".into(),
+            text: Arc::from(&b""[..]),
+        },
+        Source::Text {
+            name: "2".into(),
+            text: text(GAMES..GAMES + 3),
+        },
+        Source::Text {
+            name: "3".into(),
+            text: gzip_lookalike.clone(),
+        },
+    ]);
+    assert_eq!(sources.input(2).name.as_ref(), "2");
+    for threads in [1, 2] {
+        let mut log = Log::default();
+        let threads = Threads(NonZeroUsize::new(threads).unwrap());
+        let finished = run(&sources, threads, &Numbering, &mut log).unwrap();
+        let starts_and_ends: Vec<String> = (0..4)
+            .flat_map(|i| [format!("start {i}"), format!("end {i}")])
+            .collect();
+        assert_eq!(log.lines, starts_and_ends);
+        let events: Vec<&str> = log.games.iter().map(|(_, e)| e.as_str()).collect();
+        let expected: Vec<String> = (0..GAMES + 3).map(|i| i.to_string()).collect();
+        assert_eq!(&events[..expected.len()], expected);
+        // The look-alike's two bytes are read as text before its game.
+        assert_eq!(events.last(), Some(&"x"));
+        assert_eq!(finished.totals.read_errors, 0);
+        let bytes: u64 = sources.list().iter().filter_map(Source::size_hint).sum();
+        assert_eq!(finished.totals.bytes, bytes);
+    }
+}

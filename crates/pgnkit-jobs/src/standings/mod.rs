@@ -12,7 +12,10 @@ use crate::safe_text::{Align, name_column, push_cell, safe};
 use crate::tournament::{GameEntry, Standing, Standings, Tiebreak, Tournament, TournamentKey};
 use crate::validate::game_fingerprint;
 
+mod job;
 pub mod trf;
+
+pub use job::StandingsJob;
 
 /// The entry of a game (`GameEntry::of`), with validate's fingerprint of its moves when it can count (a game
 /// that is no pairing is not replayed).

@@ -75,6 +75,24 @@ impl StatsJob {
         Ok((job, RowWriter { parquet, header }))
     }
 
+    /// stats with `opts` for a caller that takes each batch's rows as Arrow arrays ([`BatchStats::table`]:
+    /// the Python package); `opts.format` is [`Format::Parquet`], whose arrays they are. Nothing is encoded or
+    /// spilled.
+    pub fn arrow(opts: StatsOptions) -> StatsJob {
+        let shapes = Shapes::of(&opts);
+        let batch_bytes = match opts.output {
+            Output::Moves => PER_MOVE_BATCH,
+            _ => BATCH_SIZE,
+        };
+        StatsJob {
+            opts,
+            shapes,
+            codec: Codec::default(),
+            batch_bytes,
+            buffers: Mutex::default(),
+        }
+    }
+
     /// Per-move rows past a batch's share of memory go to temporary files in `dir` (best beside the output:
     /// on the disk that is to hold them anyway). Other rows stay in memory.
     pub fn spill_into(&mut self, dir: PathBuf) {
