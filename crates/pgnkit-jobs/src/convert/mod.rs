@@ -503,7 +503,11 @@ fn opening_tags(opening: Option<&'static Opening>) -> Vec<(&'static str, Option<
 }
 
 /// Converts every game of a batch.
-pub fn convert_batch(games: &mut GameReader<'_>, file: &str, opts: &ConvertOptions) -> BatchOutput {
+pub(crate) fn convert_batch(
+    games: &mut GameReader<'_>,
+    file: &str,
+    opts: &ConvertOptions,
+) -> BatchOutput {
     convert_games(games, file, opts)
 }
 

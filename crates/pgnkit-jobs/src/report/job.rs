@@ -47,7 +47,7 @@ impl Job for ReportJob {
     }
 
     /// The input's line in the page's table of files begins (the checks across games go on from the inputs
-    /// before: see [`Collector::start_file`]).
+    /// before: see `Collector::start_file`).
     fn begin_input(&self, collector: &mut Collector, input: Input<'_>) {
         collector.start_file(input.name);
     }

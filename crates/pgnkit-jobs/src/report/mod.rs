@@ -2,7 +2,7 @@
 //! crosstable, per game its status, and at each faulty move a board diagram of the position before it with
 //! validate's reason and suggestion.
 //!
-//! The work is split as everywhere else: [`examine`] runs on the workers (validate's replay, with a companion
+//! The work is split as everywhere else: `examine` runs on the workers (validate's replay, with a companion
 //! visitor that keeps the position before each faulty move), [`Collector::add`] on the ordered output thread
 //! (validate's cross-game checks, the tournament model's standings, which games the crosstables draw, the
 //! listing), [`Collector::finish`] once every game is in (validate's warnings about whole tournaments), and
@@ -158,7 +158,7 @@ fn span_of(m: &Move) -> (Square, Square) {
 }
 
 /// Validates one game and keeps what the page needs of it (on a worker).
-pub fn examine(
+pub(crate) fn examine(
     game: &Game<'_>,
     file: &Arc<str>,
     opts: &ValidateOptions,
@@ -374,7 +374,7 @@ impl Collector {
 
     /// The collector with its cross-game warnings in `locale` (validate's messages about each game follow
     /// [`crate::validate::ValidateOptions::messages`]): give both the page's language.
-    pub fn in_locale(self, locale: crate::messages::Locale) -> Collector {
+    pub(crate) fn in_locale(self, locale: crate::messages::Locale) -> Collector {
         Collector {
             checks: crate::validate::Tournament::new_in(locale),
             ..self
@@ -388,7 +388,7 @@ impl Collector {
 
     /// A new input begins. validate's cross-game checks go on across the inputs, as `pgnkit validate` makes
     /// them and as the standings count a tournament: a game copied into a second file is a duplicate.
-    pub fn start_file(&mut self, name: &str) {
+    pub(crate) fn start_file(&mut self, name: &str) {
         self.files.push(FileSummary {
             name: name.to_string(),
             ..FileSummary::default()

@@ -31,7 +31,7 @@ pub enum Source {
 
 impl Source {
     /// The name used in diagnostics and output records (`-` for standard input).
-    pub fn display_name(&self) -> String {
+    pub(crate) fn display_name(&self) -> String {
         match self {
             Source::Stdin => "-".to_string(),
             Source::File(p) => p.display().to_string(),

@@ -3,7 +3,7 @@
 //! for `--split`).
 //!
 //! Everything a game is judged on is a pure function of its bytes, so batches run on any thread
-//! ([`select_batch`]); only duplicates need to know what came before, so a batch hands the output side
+//! (`select_batch`); only duplicates need to know what came before, so a batch hands the output side
 //! each chosen game's text with a 16-byte key, and the output side, which sees the games in input order,
 //! keeps the keys it has seen.
 //!
@@ -354,7 +354,7 @@ fn near(name: &str, candidate: &str) -> Option<Near> {
 }
 
 /// Judges every game of a batch. `buf` is reused for the text (cleared first).
-pub fn select_batch(
+pub(crate) fn select_batch(
     games: &mut GameReader<'_>,
     file: &str,
     opts: &SelectOptions,

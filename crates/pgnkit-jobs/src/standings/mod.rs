@@ -19,7 +19,7 @@ pub use job::StandingsJob;
 
 /// The entry of a game (`GameEntry::of`), with validate's fingerprint of its moves when it can count (a game
 /// that is no pairing is not replayed).
-pub fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
+pub(crate) fn entry_of(game: &Game<'_>) -> Option<GameEntry> {
     let entry = GameEntry::of(game)?;
     if entry.needs_fingerprint() {
         let fingerprint = game_fingerprint(game);

@@ -11,7 +11,7 @@
 //!   with performance ratings and small crosstables per event, all in bounded memory.
 //!
 //! Everything per game is a pure function of the game's bytes, so batches run on any thread
-//! ([`run_batch`]): each batch comes back with its CSV bytes already written, and the ordered output side
+//! (`run_batch`): each batch comes back with its CSV bytes already written, and the ordered output side
 //! only copies them out.
 //!
 //! Validity follows `validate` without a second implementation: the replay here notes every sign of an
@@ -735,7 +735,7 @@ impl From<BatchError> for crate::run::JobError {
 /// buffer to save allocations) or gathering Arrow arrays (encoded into a row group when `shapes` has the
 /// factory); per-move rows past `shapes.spill`'s threshold go to a temporary file (`BatchStats::spilled`).
 /// Only the arrays, their encoding and that file can fail.
-pub fn run_batch(
+pub(crate) fn run_batch(
     games: &mut GameReader<'_>,
     file: &str,
     opts: &StatsOptions,
