@@ -17,6 +17,9 @@
 //! * **Pairings, results and standings** ([`Standings`], `Tournament`, `Pairing`, `Standing`) with
 //!   tie-breaks ([`Tiebreak`]) and the ranking, and the performance rating (`perf`).
 
+// Read by the C.07 tie-breaks and the TRF reader and writer as they move onto it (issue 39).
+#[allow(dead_code)]
+pub(crate) mod crosstable;
 mod identity;
 pub(crate) mod perf;
 mod standings;
