@@ -17,9 +17,9 @@
 //!   encoded, when the `TimeControl` tag is in PGN's syntax (which is TRF-26's: `40/5400+30:1800+30`,
 //!   `5400+30`). TRF-26's other tournament records say what PGN does not: the planned number of rounds
 //!   (`142`: a file of part of an event would say a wrong one), the pairing system and program (`192`,
-//!   `182`), deputy arbiters (`112`); `152` (the first round's colours) and `162` (the points of a result)
-//!   are only needed when they differ from what the file shows or from the defaults, which PGN's results
-//!   are;
+//!   `182`), deputy arbiters (`112`); `152` and `162` are needed only when the first round's colours or the
+//!   points of a result differ from what the file shows and from the defaults, which games read from PGN
+//!   never do;
 //! * one `001` record per player, in start-rank order, at the fixed columns of `PLAYER_COLUMNS`: sex and
 //!   birth date are blank (PGN does not carry them), the title only when it is a FIDE title, the name cut to
 //!   33 characters, points and rank from the standings, then one 10-column block per round.
