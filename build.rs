@@ -7,6 +7,11 @@
 //! `env!("PGNKIT_SHARED_CORPUS")`, an absolute path. `PGNKIT_REQUIRE_CORPUS=1` (set by `.ci/run`) makes an
 //! absent corpus a build error, so a corpus test can never be skipped there.
 //!
+//! The same for two programs nobody here wrote, that the TRF tests run when they are there (issue 39):
+//! `BBPPAIRINGS` naming bbpPairings' `bbpPairings.exe` sets `--cfg bbppairings`, `TIEBREAKCHECKER` naming
+//! FIDE's `tiebreakchecker.py` (TEC-FIDE/TieBreakServer) sets `--cfg tiebreakchecker`; the tests find them at
+//! `env!("PGNKIT_BBPPAIRINGS")` and `env!("PGNKIT_TIEBREAKCHECKER")`, and are listed as ignored without them.
+//!
 //! What makes cargo run this again: either variable changing, and the corpus's README.md while the corpus is
 //! there (so its removal is noticed). An absent corpus is not watched: cargo re-runs a build script on every
 //! build while a watched path is missing, and re-running it rebuilds pgnkit. So after putting the corpus in
@@ -31,6 +36,28 @@ fn main() {
     let corpus = shared.join("corpus");
     let corpus = corpus.canonicalize().unwrap_or(corpus);
     println!("cargo::rustc-env=PGNKIT_SHARED_CORPUS={}", corpus.display());
+
+    for (variable, cfg, exported) in [
+        ("BBPPAIRINGS", "bbppairings", "PGNKIT_BBPPAIRINGS"),
+        (
+            "TIEBREAKCHECKER",
+            "tiebreakchecker",
+            "PGNKIT_TIEBREAKCHECKER",
+        ),
+    ] {
+        println!("cargo::rerun-if-env-changed={variable}");
+        println!("cargo::rustc-check-cfg=cfg({cfg})");
+        let program = env::var_os(variable)
+            .filter(|p| !p.is_empty())
+            .map(|p| root.join(p));
+        match program.filter(|p| p.is_file()) {
+            Some(path) => {
+                println!("cargo::rustc-cfg={cfg}");
+                println!("cargo::rustc-env={exported}={}", path.display());
+            }
+            None => println!("cargo::rustc-env={exported}="),
+        }
+    }
 
     if corpus.is_dir() {
         println!("cargo::rustc-cfg=shared_corpus");

@@ -3,24 +3,18 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use crate::jobs::options::{StandingsFormat, TrfVersion};
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
 use crate::jobs::standings::{self, Ranked, StandingsJob, trf};
 use crate::jobs::tournament::{GameEntry, Standings, Tiebreak};
 
 use super::output::{
-    RunFlags, exit_code, failure, inputs, locale, progress_bar, read_error, say, write_failure,
+    RunFlags, choice, exit_code, failure, inputs, locale, progress_bar, read_error, say,
+    write_failure,
 };
 use super::sink::open_output;
 use crate::jobs::localized;
 use crate::jobs::safe_text::safe;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Format {
-    Text,
-    Csv,
-    Json,
-    Trf,
-}
 
 #[derive(clap::Args)]
 #[command(mut_arg("jobs", |a| a.help("Worker threads (default, or 0: all cores)")))]
@@ -33,11 +27,9 @@ pub(crate) struct Args {
     /// Only the tournaments whose Event tag is NAME
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
-    /// `text` (a table per tournament), `csv` (one row per player), `json` (one object per tournament) or
-    /// `trf` (FIDE's Tournament Report File, TRF-16, of one tournament: `--event` chooses it when the inputs
-    /// hold several)
-    #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    /// What to write; a TRF is of one tournament: `--event` chooses it when the inputs hold several
+    #[arg(long, default_value = "text", value_parser = choice::<StandingsFormat>())]
+    format: StandingsFormat,
     /// Tie-breaks after points, in order, comma-separated: buchholz_cut1, buchholz, sonneborn_berger, wins,
     /// direct_encounter (the points among the tied players, when they have all met; FIDE puts it first for
     /// round robins)
@@ -97,13 +89,15 @@ pub(crate) fn run(args: Args) -> i32 {
         .filter(|(key, _, _)| args.event.as_ref().is_none_or(|e| key.event == e.trim()))
         .collect();
     let text = match args.format {
-        Format::Csv => standings::csv(&ranked),
-        Format::Json => standings::json(&ranked),
-        Format::Text => standings::text(&ranked, &tiebreaks, locale()),
-        Format::Trf => match trf_of(&ranked, args.event.is_some()) {
-            Some(text) => text,
-            None => return 2,
-        },
+        StandingsFormat::Csv => standings::csv(&ranked),
+        StandingsFormat::Json => standings::json(&ranked),
+        StandingsFormat::Text => standings::text(&ranked, &tiebreaks, locale()),
+        StandingsFormat::Trf(version) => {
+            match trf_of(&ranked, args.event.is_some(), version, &tiebreaks) {
+                Some(text) => text,
+                None => return 2,
+            }
+        }
     };
     if let Err(e) = out.write_all(text.as_bytes()) {
         return write_failure(&e);
@@ -171,11 +165,16 @@ impl Sink<StandingsJob> for Said {
 
 /// The TRF of the one tournament in `ranked` (nothing when there is none); `None`, said on stderr, when there
 /// are several (`--event` named several, or none was named) or the format cannot hold it.
-fn trf_of(ranked: &[Ranked<'_>], event_named: bool) -> Option<String> {
+fn trf_of(
+    ranked: &[Ranked<'_>],
+    event_named: bool,
+    version: TrfVersion,
+    tiebreaks: &[Tiebreak],
+) -> Option<String> {
     let several = match ranked {
         [] => return Some(String::new()),
         [(key, t, rows)] => {
-            return match trf::write(key, t, rows) {
+            return match trf::write(key, t, rows, version, tiebreaks) {
                 Ok(text) => Some(text),
                 Err(e) => {
                     let _ = say(&format!(
@@ -229,7 +228,7 @@ fn trf_of(ranked: &[Ranked<'_>], event_named: bool) -> Option<String> {
 
 /// What stderr says after the output: games of no tournament, what CSV and TRF left out, games beyond the
 /// bound.
-fn notes(standings: &Standings, ranked: &[Ranked<'_>], format: Format) -> String {
+fn notes(standings: &Standings, ranked: &[Ranked<'_>], format: StandingsFormat) -> String {
     let mut notes = String::new();
     if standings.without_event > 0 {
         let n = standings.without_event;
@@ -241,7 +240,7 @@ fn notes(standings: &Standings, ranked: &[Ranked<'_>], format: Format) -> String
     }
     // Text and JSON say what each tournament left out in their own output; CSV rows are players and a TRF
     // has no place for it: stderr says it.
-    if matches!(format, Format::Csv | Format::Trf) {
+    if matches!(format, StandingsFormat::Csv | StandingsFormat::Trf(_)) {
         for (key, t, _) in ranked {
             if let Some(said) = t.left_out.said(locale()) {
                 let (event, site, year) = (&key.event, &key.site, &key.year);

@@ -35,4 +35,5 @@ mod report;
 mod select;
 mod standings;
 mod stats;
+mod trf_editions;
 mod validate;

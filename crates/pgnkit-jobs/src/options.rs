@@ -62,6 +62,30 @@ pub enum Format {
     Parquet,
 }
 
+/// What `standings` writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StandingsFormat {
+    /// A table per tournament, for people.
+    #[default]
+    Text,
+    /// One row per player.
+    Csv,
+    /// One JSON object per tournament.
+    Json,
+    /// FIDE's Tournament Report File of one tournament.
+    Trf(TrfVersion),
+}
+
+/// The edition of FIDE's Tournament Report File (FIDE Handbook C.04 Annex 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrfVersion {
+    /// TRF-16 (approved in 2015, in force from 2016).
+    Trf16,
+    /// TRF-26 (approved by the FIDE Council on 12 May 2025, in force from 1 September 2025): TRF-16's records
+    /// and the new ones (tie-breaks, encoded time control...).
+    Trf26,
+}
+
 /// How the column chunks are compressed (`stats --compression`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Codec {
@@ -125,7 +149,15 @@ macro_rules! from_choices {
     )*};
 }
 
-from_choices!(Notation, OutputFormat, Strip, Format, Codec, ReportFormat);
+from_choices!(
+    Notation,
+    OutputFormat,
+    Strip,
+    Format,
+    Codec,
+    ReportFormat,
+    StandingsFormat
+);
 
 impl Choices for Notation {
     const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
@@ -229,6 +261,29 @@ impl Choices for Codec {
         ("zstd", Codec::Zstd, ""),
         ("lz4", Codec::Lz4, ""),
         ("none", Codec::None, ""),
+    ];
+}
+
+impl Choices for StandingsFormat {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        ("text", StandingsFormat::Text, "A table per tournament"),
+        ("csv", StandingsFormat::Csv, "One row per player"),
+        ("json", StandingsFormat::Json, "One object per tournament"),
+        (
+            "trf",
+            StandingsFormat::Trf(TrfVersion::Trf26),
+            "FIDE's Tournament Report File of one tournament, in the edition in force: trf26",
+        ),
+        (
+            "trf26",
+            StandingsFormat::Trf(TrfVersion::Trf26),
+            "TRF-26: TRF-16's records and the tie-breaks (202, 212) and encoded time control (222)",
+        ),
+        (
+            "trf16",
+            StandingsFormat::Trf(TrfVersion::Trf16),
+            "TRF-16, for programs that read only the former edition",
+        ),
     ];
 }
 
@@ -449,6 +504,7 @@ mod tests {
         check::<Format>();
         check::<Codec>();
         check::<ReportFormat>();
+        check::<StandingsFormat>();
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! One tournament as FIDE's Tournament Report File, TRF-16 (FIDE Handbook C.04 Annex 2, "Format of TRF
-//! (Tournament Report File)", approved in Elista, 10 August 2015): the data-exchange format that rating
-//! officers and pairing programs (JaVaFo, bbpPairings, Swiss-Manager) read.
+//! One tournament as FIDE's Tournament Report File (FIDE Handbook C.04 Annex 2, "Format of TRF (Tournament
+//! Report File)"): the data-exchange format that rating officers and pairing programs (JaVaFo, bbpPairings,
+//! Swiss-Manager) read, in either edition ([`TrfVersion`]): TRF-16 (approved in Elista, 10 August 2015) or
+//! TRF-26 (approved by the FIDE Council on 12 May 2025, in force from 1 September 2025), which keeps TRF-16's
+//! records and columns and adds records.
 //!
 //! What is written:
 //! * tournament records, from column 5: `012` Event, `022` Site (the city), `032` EventCountry, `042` and
@@ -10,6 +12,14 @@
 //!   "Individual"), `102` Arbiter, `122` TimeControl, `132` each round's date (`YY/MM/DD` at columns 92-99,
 //!   102-109...: the earliest complete `Date` of the round's games); a record whose data no tag gives is
 //!   left out;
+//! * in TRF-26 only, from column 5 too: `202` the tie-breaks after points, by their FIDE codes (C.07),
+//!   comma-separated, and `212` the same after `PTS` (the whole ranking order); `222` the time control
+//!   encoded, when the `TimeControl` tag is in PGN's syntax (which is TRF-26's: `40/5400+30:1800+30`,
+//!   `5400+30`). TRF-26's other tournament records say what PGN does not: the planned number of rounds
+//!   (`142`: a file of part of an event would say a wrong one), the pairing system and program (`192`,
+//!   `182`), deputy arbiters (`112`); `152` and `162` are needed only when the first round's colours or the
+//!   points of a result differ from what the file shows and from the defaults, which games read from PGN
+//!   never do;
 //! * one `001` record per player, in start-rank order, at the fixed columns of `PLAYER_COLUMNS`: sex and
 //!   birth date are blank (PGN does not carry them), the title only when it is a FIDE title, the name cut to
 //!   33 characters, points and rank from the standings, then one 10-column block per round.
@@ -30,7 +40,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::tournament::{Date, Pairing, PlayerInfo, Standing, Tournament, TournamentKey, decimal};
+use crate::options::TrfVersion;
+use crate::tournament::{
+    Date, Pairing, PlayerInfo, Standing, Tiebreak, Tournament, TournamentKey, decimal,
+};
 
 /// The fixed columns of a `001` record (1-based, inclusive), as the TRF-16 description gives them.
 #[cfg(test)]
@@ -48,6 +61,27 @@ pub(crate) const PLAYER_COLUMNS: [(&str, usize, usize); 11] = [
     ("rank", 86, 89),
 ];
 
+/// The tournament records the writer can write, in the order written: (code, first column of the value,
+/// whether TRF-16 has the record too). The rounds' dates of `132` start at [`FIRST_ROUND_COLUMN`].
+#[cfg(test)]
+pub(crate) const TOURNAMENT_RECORDS: [(&str, usize, bool); 15] = [
+    ("012", 5, true),
+    ("022", 5, true),
+    ("032", 5, true),
+    ("042", 5, true),
+    ("052", 5, true),
+    ("062", 5, true),
+    ("072", 5, true),
+    ("082", 5, true),
+    ("092", 5, true),
+    ("102", 5, true),
+    ("122", 5, true),
+    ("132", FIRST_ROUND_COLUMN, true),
+    ("202", 5, false),
+    ("212", 5, false),
+    ("222", 5, false),
+];
+
 /// The column of round 1's opponent; each round's block is `ROUND_WIDTH` columns after the previous.
 pub(crate) const FIRST_ROUND_COLUMN: usize = 92;
 /// The width of a round's block: opponent (4), blank, colour, blank, result, and two blanks.
@@ -59,7 +93,7 @@ pub(crate) const MAX_ROUNDS: usize = 999;
 /// The FIDE titles the title field may hold.
 const FIDE_TITLES: [&str; 8] = ["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM"];
 
-/// Why a tournament cannot be written as TRF-16.
+/// Why a tournament cannot be written as a TRF.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TrfError {
     /// More players than the start-rank field (4 digits) can number.
@@ -224,8 +258,55 @@ fn kind(t: &Tournament) -> String {
     }
 }
 
-/// The TRF-16 text of one tournament, whose ranked players are `rows` (from [`crate::tournament::Standings::ranked`]).
-pub fn write(key: &TournamentKey, t: &Tournament, rows: &[Standing]) -> Result<String, TrfError> {
+/// FIDE's code (C.07) of a tie-break, for records 202 and 212.
+fn fide_code(tiebreak: Tiebreak) -> &'static str {
+    match tiebreak {
+        Tiebreak::BuchholzCut1 => "BH/C1",
+        Tiebreak::Buchholz => "BH",
+        Tiebreak::SonnebornBerger => "SB",
+        // Every decided game won counts, with or without moves, so a forfeit win is one: C.07's WIN (rounds
+        // with a win's points, played or not), not WON (games won over the board).
+        Tiebreak::Wins => "WIN",
+        Tiebreak::DirectEncounter => "DE",
+    }
+}
+
+/// Record 222's encoding of a `TimeControl` tag in PGN's syntax: periods joined by `:`, each `moves/seconds`,
+/// `seconds` or `seconds+increment` (PGN standard 9.6.1), or `moves/seconds+increment` as files write a
+/// period with an increment. TRF-26 encodes a time control with the same four forms (`M/S`, `M/S+I`, `S`,
+/// `S+I`) joined by `:`, so the tag is the record. `None` for anything else: `?` (unknown), `-` (none), a
+/// sandclock (`*180`), words, a period of no moves.
+fn encoded_time_control(tag: &str) -> Option<String> {
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let period = |p: &str| {
+        let (moves, time) = p.split_once('/').map_or((None, p), |(m, t)| (Some(m), t));
+        let (seconds, increment) = time
+            .split_once('+')
+            .map_or((time, None), |(s, i)| (s, Some(i)));
+        moves.is_none_or(|m| number(m) && m.bytes().any(|b| b != b'0'))
+            && number(seconds)
+            && increment.is_none_or(number)
+    };
+    let tag = tag.trim();
+    (!tag.is_empty() && tag.split(':').all(period)).then(|| tag.to_string())
+}
+
+/// A tournament record: its code, a space, the value from column 5; nothing when there is no value.
+fn push_record(out: &mut String, code: &str, value: Option<String>) {
+    if let Some(v) = value.filter(|v| !v.is_empty()) {
+        out.push_str(&format!("{code} {}\r\n", clean(&v)));
+    }
+}
+
+/// The TRF of one tournament in `version`, whose ranked players are `rows` (from
+/// [`crate::tournament::Standings::ranked`]), ranked after points by `tiebreaks`.
+pub fn write(
+    key: &TournamentKey,
+    t: &Tournament,
+    rows: &[Standing],
+    version: TrfVersion,
+    tiebreaks: &[Tiebreak],
+) -> Result<String, TrfError> {
     let n = t.players().len();
     if n > 9999 {
         return Err(TrfError::TooManyPlayers(n));
@@ -245,11 +326,7 @@ pub fn write(key: &TournamentKey, t: &Tournament, rows: &[Standing]) -> Result<S
     let start = start_ranks(t);
     let d = t.details();
     let mut out = String::new();
-    let mut record = |code: &str, value: Option<String>| {
-        if let Some(v) = value.filter(|v| !v.is_empty()) {
-            out.push_str(&format!("{code} {}\r\n", clean(&v)));
-        }
-    };
+    let mut record = |code: &str, value: Option<String>| push_record(&mut out, code, value);
     record("012", Some(key.event.clone()));
     record("022", Some(key.site.clone()));
     record("032", d.country.clone());
@@ -282,6 +359,14 @@ pub fn write(key: &TournamentKey, t: &Tournament, rows: &[Standing]) -> Result<S
         }
         out.push_str(line.trim_end());
         out.push_str("\r\n");
+    }
+    if version == TrfVersion::Trf26 {
+        let codes: Vec<&str> = tiebreaks.iter().map(|&tb| fide_code(tb)).collect();
+        push_record(&mut out, "202", Some(codes.join(",")));
+        let standings: Vec<&str> = std::iter::once("PTS").chain(codes).collect();
+        push_record(&mut out, "212", Some(standings.join(",")));
+        let encoded = d.time_control.as_deref().and_then(encoded_time_control);
+        push_record(&mut out, "222", encoded);
     }
     let mut by_start: Vec<&Standing> = rows.iter().collect();
     by_start.sort_by_key(|r| start.get(r.player_index).copied().unwrap_or(usize::MAX));
@@ -413,13 +498,20 @@ mod tests {
     }
 
     fn trf_of(pgn: &str) -> (String, Vec<Standing>) {
+        trf_in(pgn, TrfVersion::Trf26, &Tiebreak::DEFAULT)
+    }
+
+    fn trf_in(pgn: &str, version: TrfVersion, tiebreaks: &[Tiebreak]) -> (String, Vec<Standing>) {
         let mut s = Standings::new(1000);
         for game in parse_all(pgn.as_bytes()) {
             s.add(entry_of(&game).as_ref());
         }
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(tiebreaks);
         let (key, t, rows) = &ranked[0];
-        (write(key, t, rows).unwrap(), rows.clone())
+        (
+            write(key, t, rows, version, tiebreaks).unwrap(),
+            rows.clone(),
+        )
     }
 
     fn game(w: &str, b: &str, round: &str, result: &str, extra: &str) -> String {
@@ -566,7 +658,7 @@ mod tests {
         let ranked = s.ranked(&[]);
         let (key, t, rows) = &ranked[0];
         assert_eq!(
-            write(key, t, rows),
+            write(key, t, rows, TrfVersion::Trf26, &[]),
             Err(TrfError::PointsTooLarge {
                 player: "A".into(),
                 half_points: 400
@@ -587,5 +679,214 @@ mod tests {
         let (trf, _) = trf_of(&pgn);
         let a = trf.split("\r\n").find(|l| l.contains(" A ")).unwrap();
         assert_eq!(field(&a.chars().collect::<Vec<_>>(), 81, 84), "99.5");
+    }
+
+    /// The tournament records as the published descriptions define them (FIDE Handbook C.04 Annex 2: TRF16,
+    /// "Tournament Section"; TRF26, "Tournament Section", "Other tournament tags" and "Tag 222"), written here
+    /// from the documents apart from [`TOURNAMENT_RECORDS`]: (code, first column of the value, in TRF-16, in
+    /// TRF-26). The value of a `??2` record starts at column 5, the dates of `132` at round 1's column.
+    const SPEC_TOURNAMENT: [(&str, usize, bool, bool); 22] = [
+        ("012", 5, true, true),
+        ("022", 5, true, true),
+        ("032", 5, true, true),
+        ("042", 5, true, true),
+        ("052", 5, true, true),
+        ("062", 5, true, true),
+        ("072", 5, true, true),
+        ("082", 5, true, true),
+        ("092", 5, true, true),
+        ("102", 5, true, true),
+        ("112", 5, true, true),
+        ("122", 5, true, true),
+        ("132", 92, true, true),
+        ("142", 5, false, true),
+        ("152", 5, false, true),
+        ("162", 6, false, true),
+        ("172", 5, false, true),
+        ("182", 5, false, true),
+        ("192", 5, false, true),
+        ("202", 5, false, true),
+        ("212", 5, false, true),
+        ("222", 5, false, true),
+    ];
+
+    /// The tie-break codes of FIDE C.07 (2024), articles 6 to 10, and its modifiers (article 14).
+    const C07_CODES: [&str; 16] = [
+        "DE", "WIN", "WON", "BPG", "BWG", "GE", "BH", "FB", "AOB", "SB", "KS", "ARO", "TPR", "PTP",
+        "APRO", "APPO",
+    ];
+
+    /// Every tag a tournament record is filled from, so that each record is written.
+    fn full_header_pgn(time_control: &str) -> String {
+        let tags = format!(
+            "[EventCountry \"AUT\"]\n[EventType \"swiss\"]\n[Arbiter \"Kovacs, Eva\"]\n[TimeControl \"{time_control}\"]\n\
+             [WhiteElo \"2100\"]\n"
+        );
+        [
+            game("Anna", "Boris", "1.1", "1-0", &tags),
+            game("Chen", "Dana", "1.2", "1/2-1/2", &tags),
+            game("Boris", "Chen", "2.1", "0-1", &tags),
+            game("Dana", "Anna", "2.2", "1/2-1/2", &tags),
+        ]
+        .concat()
+    }
+
+    /// The tournament records of a TRF: (code, the line as characters).
+    fn header_records(trf: &str) -> Vec<(String, Vec<char>)> {
+        trf.split("\r\n")
+            .filter(|l| !l.is_empty() && !l.starts_with("001"))
+            .map(|l| (l.chars().take(3).collect(), l.chars().collect()))
+            .collect()
+    }
+
+    #[test]
+    fn tournament_records_match_the_published_descriptions() {
+        for (code, column, in_16) in TOURNAMENT_RECORDS {
+            let spec = SPEC_TOURNAMENT.iter().find(|s| s.0 == code);
+            assert_eq!(
+                spec.map(|s| (s.1, s.2, s.3)),
+                Some((column, in_16, true)),
+                "{code}"
+            );
+        }
+        let pgn = full_header_pgn("40/5400+30:1800+30");
+        for version in [TrfVersion::Trf16, TrfVersion::Trf26] {
+            let (trf, _) = trf_in(&pgn, version, &Tiebreak::DEFAULT);
+            let records = header_records(&trf);
+            let codes: Vec<&str> = records.iter().map(|(c, _)| c.as_str()).collect();
+            // Every record the tags fill, in the writer's order, and only those of the edition.
+            let expected: Vec<&str> = TOURNAMENT_RECORDS
+                .iter()
+                .filter(|r| r.2 || version == TrfVersion::Trf26)
+                .map(|r| r.0)
+                .collect();
+            assert_eq!(codes, expected, "{version:?}\n{trf}");
+            for (code, line) in &records {
+                let &(_, column, in_16, in_26) =
+                    SPEC_TOURNAMENT.iter().find(|s| s.0 == code).unwrap();
+                assert!(
+                    if version == TrfVersion::Trf16 {
+                        in_16
+                    } else {
+                        in_26
+                    },
+                    "{code} in {version:?}"
+                );
+                // Blank from the code to the value; the value starts at its column.
+                for c in 4..column {
+                    assert_eq!(line[c - 1], ' ', "{code}: column {c}");
+                }
+                assert_ne!(line[column - 1], ' ', "{code}: column {column}");
+            }
+        }
+    }
+
+    #[test]
+    fn trf26_is_trf16_with_the_new_records() {
+        let pgn = full_header_pgn("5400+30");
+        let (trf16, _) = trf_in(&pgn, TrfVersion::Trf16, &Tiebreak::DEFAULT);
+        let (trf26, _) = trf_in(&pgn, TrfVersion::Trf26, &Tiebreak::DEFAULT);
+        let new_records = ["202", "212", "222"];
+        let without: Vec<&str> = trf26
+            .split_inclusive("\r\n")
+            .filter(|l| !new_records.iter().any(|r| l.starts_with(r)))
+            .collect();
+        assert_eq!(without.concat(), trf16);
+        assert!(trf26.len() > trf16.len());
+    }
+
+    #[test]
+    fn records_202_and_212_name_the_tiebreaks_by_their_fide_codes() {
+        let pgn = full_header_pgn("?");
+        let orders: [&[Tiebreak]; 3] = [
+            &Tiebreak::DEFAULT,
+            &[
+                Tiebreak::DirectEncounter,
+                Tiebreak::SonnebornBerger,
+                Tiebreak::Wins,
+            ],
+            &[Tiebreak::Buchholz],
+        ];
+        for tiebreaks in orders {
+            let (trf, _) = trf_in(&pgn, TrfVersion::Trf26, tiebreaks);
+            let value = |code: &str| {
+                trf.split("\r\n")
+                    .find(|l| l.starts_with(code))
+                    .map(|l| l[4..].to_string())
+                    .unwrap_or_else(|| panic!("{code}: {trf}"))
+            };
+            let breaks: Vec<String> = value("202").split(',').map(String::from).collect();
+            assert_eq!(breaks.len(), tiebreaks.len());
+            for (code, &tb) in breaks.iter().zip(tiebreaks) {
+                // A C.07 code, with a modifier only where the tie-break has one (Buchholz cut 1: article 14.1).
+                let (base, modifier) = code.split_once('/').unwrap_or((code, ""));
+                assert!(C07_CODES.contains(&base), "{code}");
+                assert_eq!(
+                    modifier == "C1",
+                    tb == Tiebreak::BuchholzCut1,
+                    "{code}: {tb:?}"
+                );
+                let expected = match tb {
+                    Tiebreak::BuchholzCut1 | Tiebreak::Buchholz => "BH",
+                    Tiebreak::SonnebornBerger => "SB",
+                    Tiebreak::Wins => "WIN",
+                    Tiebreak::DirectEncounter => "DE",
+                };
+                assert_eq!(base, expected, "{tb:?}");
+            }
+            assert_eq!(value("212"), format!("PTS,{}", value("202")));
+        }
+        // No tie-break: no 202, and 212 ranks by points alone.
+        let (trf, _) = trf_in(&pgn, TrfVersion::Trf26, &[]);
+        assert!(!trf.contains("\r\n202"), "{trf}");
+        assert!(trf.contains("\r\n212 PTS\r\n"), "{trf}");
+    }
+
+    #[test]
+    fn record_222_encodes_a_time_control_in_pgn_syntax_and_nothing_else() {
+        // TRF-26's own examples ("Tag 222"): 90'+30" and 100' for 40 moves, then 15', 30" from move 1; then
+        // PGN's (standard 9.6.1): moves/seconds periods, sudden death, increment.
+        let encoded = [
+            ("5400+30", "5400+30"),
+            ("40/6000+30:900+30", "40/6000+30:900+30"),
+            ("40/7200:3600", "40/7200:3600"),
+            ("40/5400:1800+30", "40/5400:1800+30"),
+            ("300", "300"),
+            ("180+2", "180+2"),
+            (" 5400+30 ", "5400+30"),
+        ];
+        for (tag, record) in encoded {
+            assert_eq!(encoded_time_control(tag).as_deref(), Some(record), "{tag}");
+        }
+        // Unknown (`?`), none (`-`), a sandclock, words and malformed periods have no encoding.
+        for tag in [
+            "?",
+            "-",
+            "*180",
+            "",
+            "90 min",
+            "5400+",
+            "+30",
+            "40/",
+            "/5400",
+            "0/5400",
+            "40/5400::900",
+            "1/2/3",
+            "5400+30+10",
+            "40/5400 : 900",
+            "１２０",
+        ] {
+            assert_eq!(encoded_time_control(tag), None, "{tag:?}");
+        }
+        for (tag, record) in [
+            ("40/5400+30:1800+30", Some("40/5400+30:1800+30")),
+            ("G/90", None),
+        ] {
+            let (trf, _) = trf_in(&full_header_pgn(tag), TrfVersion::Trf26, &Tiebreak::DEFAULT);
+            let line = trf.split("\r\n").find(|l| l.starts_with("222"));
+            assert_eq!(line.map(|l| &l[4..]), record, "{trf}");
+            // 122 keeps the tag as written, either way.
+            assert!(trf.contains(&format!("\r\n122 {tag}\r\n")), "{trf}");
+        }
     }
 }
