@@ -5,9 +5,10 @@
 # Defaults: /work/tools/bbpPairings/bbpPairings.exe (bbpPairings, `make` in its source) and
 # /work/tools/TieBreakServer (a clone of TEC-FIDE/TieBreakServer). The Swiss tournaments come from
 # bbpPairings' random tournament generator (fixed seeds), then edited so that every kind of round occurs
-# (unrated games, a double forfeit, a full-point bye, an absence written `-`, a forfeit in the last round,
-# an unrated player); the round robins are drawn here from a fixed seed. Points are written as the results
-# make them. The checker's output is stored as it prints it.
+# (unrated games, a double forfeit, a full-point bye, absences written `Z`, `-` or left blank, a line that
+# stops at a withdrawal, a forfeit in the last round, an unrated player); the round robins are drawn here
+# from a fixed seed. Points are written as the results make them. The checker's output is stored as it
+# prints it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$here/../fixtures/trf
@@ -22,15 +23,16 @@ mkdir -p "$out"
 # Every code both the checker and pgnkit compute, with modifiers.
 codes=(PTS BH#C1 BH#C2 BH#M1 BH SB SB#C1 FB AOB ARO ARO#C1 TPR PTP APRO APPO WIN WON BPG BWG GE KS PS DE)
 
-generate() { # name players rounds forfeit-rate hpb-rate seed
-    printf 'PlayersNumber=%s\nRoundsNumber=%s\nForfeitRate=%s\nHalfPointByeRate=%s\nDrawPercentage=30\n' \
-        "$2" "$3" "$4" "$5" >"$work/$1.cfg"
-    "$bbp" --dutch -g "$work/$1.cfg" -o "$work/$1.raw" -s "$6" >/dev/null
+generate() { # name players rounds forfeit-rate hpb-rate retired-rate seed
+    printf 'PlayersNumber=%s\nRoundsNumber=%s\nForfeitRate=%s\nHalfPointByeRate=%s\nRetiredRate=%s\nDrawPercentage=30\n' \
+        "$2" "$3" "$4" "$5" "$6" >"$work/$1.cfg"
+    "$bbp" --dutch -g "$work/$1.cfg" -o "$work/$1.raw" -s "$7" >/dev/null
 }
 
-generate swiss-31x7 31 7 12 8 7
-generate swiss-20x9 20 9 6 5 11
-generate swiss-12x5 12 5 1000 1000 3
+generate swiss-31x7 31 7 12 8 6 7
+generate swiss-20x9 20 9 6 5 4 11
+generate swiss-25x7 25 7 12 8 4 5
+generate swiss-12x5 12 5 1000 1000 1000 3
 
 python3 - "$work" "$out" <<'EOF'
 import random, sys
@@ -83,6 +85,14 @@ def edit(players, rounds):
     if absences:
         r, p = absences[0]
         players[p]['blocks'][r][2] = '-'
+    # Another absence left blank, and a withdrawn player's line ending at their last round played.
+    for r, p in absences[1:2]:
+        players[p]['blocks'][r][2] = ' '
+    for p in sorted(players):
+        blocks = players[p]['blocks']
+        if len(blocks) > 2 and blocks[-1][2] == 'Z' and blocks[-2][2] != 'Z':
+            blocks.pop()
+            break
     last = max(players)
     players[last]['head'] = players[last]['head'][:48] + '    ' + players[last]['head'][52:]
 
@@ -94,7 +104,7 @@ def write(name, header, players, rounds, trf26=False):
         head = players[p]['head']
         points = sum(POINTS[b[2]] for b in players[p]['blocks'])
         head = head[:80] + f'{points / 2:4.1f}' + head[84:]
-        blocks = ''.join(f'  {b[0]:04d} {b[1]} {b[2]}' if b[0] else f'  0000 - {b[2]}' for b in players[p]['blocks'])
+        blocks = ''.join(f'  {b[0]:04d} {b[1]} {b[2]}' if b[0] else '          ' if b[2] == ' ' else f'  0000 - {b[2]}' for b in players[p]['blocks'])
         lines.append((head[:89] + blocks).rstrip())
     if trf26:
         lines.insert(1, f'142 {rounds}')
@@ -105,7 +115,7 @@ def write(name, header, players, rounds, trf26=False):
     with open(f'{out}/{name}.trf', 'w', newline='') as f:
         f.write(text)
 
-for name, trf26 in [('swiss-31x7', False), ('swiss-20x9', True), ('swiss-12x5', False)]:
+for name, trf26 in [('swiss-31x7', False), ('swiss-20x9', True), ('swiss-25x7', False), ('swiss-12x5', False)]:
     header, players = parse(open(f'{work}/{name}.raw').read())
     rounds = max(len(p['blocks']) for p in players.values())
     edit(players, rounds)
