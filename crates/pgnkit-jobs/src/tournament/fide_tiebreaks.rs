@@ -1184,4 +1184,107 @@ mod tests {
             mismatches[..mismatches.len().min(40)].join("\n")
         );
     }
+
+    #[test]
+    fn codes_read_with_their_modifiers_and_name_their_columns() {
+        let code: TiebreakCode = "BH/C1".parse().unwrap();
+        assert_eq!(code, TiebreakCode::cut(Kind::Buchholz, 1));
+        assert_eq!("bh#c1".parse::<TiebreakCode>().unwrap(), code);
+        assert_eq!(code.to_string(), "BH/C1");
+        assert_eq!(code.column(), "BH_C1");
+        let median: TiebreakCode = "ARO/M2".parse().unwrap();
+        assert_eq!((median.cut_low, median.cut_high), (2, 2));
+        assert_eq!(median.column(), "ARO_M2");
+        assert_eq!(
+            parse_list("DE,BH/C1, BH,SB").unwrap(),
+            [
+                TiebreakCode::plain(Kind::DirectEncounter),
+                code,
+                TiebreakCode::plain(Kind::Buchholz),
+                TiebreakCode::plain(Kind::SonnebornBerger)
+            ]
+        );
+        assert_eq!(parse_list("PTS BH#C1").unwrap().len(), 2);
+        for kind in Kind::ALL {
+            let plain = TiebreakCode::plain(kind);
+            assert_eq!(plain.to_string().parse::<TiebreakCode>().unwrap(), plain);
+            assert_eq!(plain.column(), kind.code());
+        }
+        let reason = |text: &str| text.parse::<TiebreakCode>().unwrap_err().reason;
+        assert_eq!(reason("XX"), ParseReason::UnknownCode);
+        assert_eq!(reason("BH/C"), ParseReason::UnknownModifier("C".into()));
+        assert_eq!(reason("BH/X1"), ParseReason::UnknownModifier("X1".into()));
+        assert_eq!(reason("WIN/C1"), ParseReason::ModifierNotAllowed);
+        assert_eq!(reason("BH/C1/M1"), ParseReason::TwoModifiers);
+        assert_eq!(parse_list(" , ").unwrap_err().reason, ParseReason::Empty);
+        let error = "WIN/C1".parse::<TiebreakCode>().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "\"WIN/C1\": this tie-break takes no cut or median modifier"
+        );
+        assert!(error.explain(Locale::Fr).contains("ce départage"));
+    }
+
+    #[test]
+    fn values_are_written_with_the_decimals_they_need() {
+        assert_eq!(Value(1200).to_string(), "12");
+        assert_eq!(Value(1250).to_string(), "12.5");
+        assert_eq!(Value(1225).to_string(), "12.25");
+        assert_eq!(Value(1213).to_string(), "12.13");
+        assert_eq!(Value(-300).to_string(), "-3");
+        assert_eq!(Value(5).to_string(), "0.05");
+    }
+
+    #[test]
+    fn kinds_of_tournaments_and_their_default_tie_breaks() {
+        use TournamentKind::*;
+        assert_eq!(tournament_kind(Some("Swiss Dutch"), 10, 9), Swiss);
+        assert_eq!(tournament_kind(Some("FIDE_DUTCH_2025"), 10, 9), Swiss);
+        assert_eq!(tournament_kind(Some("Round robin"), 40, 5), RoundRobin);
+        assert_eq!(tournament_kind(None, 10, 9), RoundRobin);
+        assert_eq!(tournament_kind(None, 9, 9), RoundRobin);
+        assert_eq!(tournament_kind(None, 6, 10), RoundRobin);
+        assert_eq!(tournament_kind(None, 30, 9), Swiss);
+        let round_robin: Vec<String> = default_tiebreaks(RoundRobin)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(round_robin, ["DE", "WIN", "SB", "KS"]);
+        assert_eq!(default_tiebreaks(Swiss)[0].to_string(), "BH/C1");
+    }
+
+    /// Article 16 on a small Swiss: A is absent in the last round, D gets the pairing-allocated bye.
+    #[test]
+    fn unplayed_rounds_count_as_article_16_says() {
+        use Outcome::*;
+        let game = |opponent, colour, outcome| RoundCell {
+            opponent: Some(opponent),
+            colour: Some(colour),
+            outcome,
+        };
+        let bye = |outcome| RoundCell {
+            opponent: None,
+            colour: None,
+            outcome,
+        };
+        let (w, b) = (Color::White, Color::Black);
+        let table = CrossTable {
+            entrants: vec![Default::default(); 4],
+            rounds: vec![
+                vec![game(1, w, Win), game(2, w, Draw), bye(ZeroPointBye)],
+                vec![game(0, b, Loss), game(3, w, Draw), game(2, w, Win)],
+                vec![game(3, w, Win), game(0, b, Draw), game(1, b, Loss)],
+                vec![game(2, b, Loss), game(1, b, Draw), bye(PairingAllocatedBye)],
+            ],
+        };
+        let codes = parse_list("PTS,BH,BH/C1,WIN,WON,GE").unwrap();
+        let v = values(&table, TournamentKind::Swiss, &codes);
+        let show = |p: usize| v[p].iter().map(ToString::to_string).collect::<Vec<_>>();
+        // B's Buchholz reads A's absence at the end as a draw: A counts 2, C and D 1½ each.
+        assert_eq!(show(1), ["1.5", "5", "3.5", "1", "1", "3"]);
+        // A's own absence is a dummy opponent with A's points, and the first round cut.
+        assert_eq!(show(0), ["1.5", "4.5", "3", "1", "1", "2"]);
+        // D's bye: a dummy with D's points, not a VUR; a win not won over the board.
+        assert_eq!(show(3), ["1.5", "4.5", "3", "1", "0", "3"]);
+    }
 }

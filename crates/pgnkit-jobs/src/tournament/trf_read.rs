@@ -694,3 +694,316 @@ fn build(mut lines: Vec<PlayerLine>, header: TrfHeader) -> Result<TrfTournament,
         header,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::fide_tiebreaks::{self, Kind, TiebreakCode};
+
+    /// A `001` line: columns 1–91 from `identity` (start rank onwards, from column 5), then the rounds'
+    /// blocks (`"   2 w 1"`: opponent, colour, result), ten columns apart.
+    fn player(identity: &str, blocks: &[&str]) -> String {
+        format!("001 {identity:<87}{}", blocks.join("  "))
+    }
+
+    /// Columns 5–89 of a `001` line: start rank, sex, title, name, rating, federation, FIDE number, birth,
+    /// points, rank.
+    #[allow(clippy::too_many_arguments)]
+    fn identity(
+        start: u16,
+        sex: &str,
+        title: &str,
+        name: &str,
+        rating: &str,
+        federation: &str,
+        id: &str,
+        birth: &str,
+        points: &str,
+        rank: &str,
+    ) -> String {
+        format!(
+            "{start:>4} {sex:1}{title:>3} {name:<33} {rating:>4} {federation:<3} {id:>11} {birth:<10} {points:>4} {rank:>4}"
+        )
+    }
+
+    /// A TRF-26 file of three players in two rounds, CRLF, with the header records the reader keeps.
+    fn sample() -> String {
+        [
+            "012 Club Championship".to_string(),
+            "062 3".into(),
+            "092 Swiss Dutch".into(),
+            "142 2".into(),
+            "162  W 1.0    D 0.5    P 1.0".into(),
+            "202 BH/C1,BH,SB".into(),
+            player(
+                &identity(
+                    1,
+                    "m",
+                    "GM",
+                    "Carlsen, Magnus",
+                    "2830",
+                    "NOR",
+                    "1503014",
+                    "1990/11/30",
+                    "2.0",
+                    "1",
+                ),
+                &["   3 w 1", "0000 - U"],
+            ),
+            player(
+                &identity(
+                    2,
+                    "w",
+                    "IM",
+                    "Dupont, Marie",
+                    "2400",
+                    "FRA",
+                    "123456",
+                    "2001/02/03",
+                    "0.5",
+                    "3",
+                ),
+                &["0000 - H", "   3 b -"],
+            ),
+            player(
+                &identity(3, "", "", "Newcomer, Nobody", "", "", "", "", "1.0", "2"),
+                &["   1 b 0", "   2 w +"],
+            ),
+            String::new(),
+        ]
+        .join("\r\n")
+    }
+
+    #[test]
+    fn reads_players_rounds_and_header() {
+        let t = read_trf(&sample()).unwrap();
+        assert_eq!(t.header.name.as_deref(), Some("Club Championship"));
+        assert_eq!(t.header.players, Some(3));
+        assert_eq!(t.header.rounds, Some(2));
+        assert_eq!(t.header.tournament_type.as_deref(), Some("Swiss Dutch"));
+        assert_eq!(t.header.tiebreaks.as_deref(), Some("BH/C1,BH,SB"));
+        assert_eq!(
+            t.header.points,
+            [
+                (PointsCode::Win, 100),
+                (PointsCode::Draw, 50),
+                (PointsCode::PairingAllocatedBye, 100)
+            ]
+        );
+        let magnus = &t.table.entrants[0];
+        assert_eq!(magnus.name, "Carlsen, Magnus");
+        assert_eq!(magnus.title.as_deref(), Some("GM"));
+        assert_eq!(magnus.sex, Some('m'));
+        assert_eq!(magnus.rating, Some(2830));
+        assert_eq!(magnus.federation.as_deref(), Some("NOR"));
+        assert_eq!(magnus.fide_id, Some(1503014));
+        assert_eq!(magnus.birth.as_deref(), Some("1990/11/30"));
+        assert_eq!(t.table.entrants[2].rating, None);
+        assert_eq!(t.table.entrants[2].title, None);
+        assert_eq!(
+            t.players[1],
+            TrfPlayer {
+                start_rank: 2,
+                points: Some(50),
+                rank: Some(3),
+                line: 8
+            }
+        );
+        assert_eq!(t.table.round_count(), 2);
+        let cell = |p: usize, r: usize| t.table.rounds[p][r];
+        assert_eq!(
+            cell(0, 0),
+            RoundCell {
+                opponent: Some(2),
+                colour: Some(Color::White),
+                outcome: Outcome::Win
+            }
+        );
+        assert_eq!(cell(0, 1).outcome, Outcome::PairingAllocatedBye);
+        assert_eq!(cell(0, 1).opponent, None);
+        assert_eq!(cell(1, 0).outcome, Outcome::HalfPointBye);
+        assert_eq!(cell(1, 1).outcome, Outcome::ForfeitLoss);
+        assert_eq!(cell(2, 1).outcome, Outcome::ForfeitWin);
+        assert_eq!(cell(2, 1).opponent, Some(1));
+        // The same file with CR or LF alone reads the same.
+        for end in ["\r", "\n"] {
+            assert_eq!(read_trf(&sample().replace("\r\n", end)).unwrap(), t);
+        }
+    }
+
+    #[test]
+    fn a_pairing_without_a_result_is_unfinished_and_blank_blocks_are_absences() {
+        let plain = |n| identity(n, "", "", "X", "", "", "", "", "0.0", "");
+        let text = [
+            player(&plain(1), &["   2 w 1", "   3 b  "]),
+            player(&plain(2), &["   1 b 0", "        "]),
+            player(&plain(3), &["        ", "   1 w  "]),
+        ]
+        .join("\n");
+        let text = text.as_str();
+        let t = read_trf(text).unwrap();
+        assert_eq!(t.table.rounds[0][1].outcome, Outcome::Unfinished);
+        assert_eq!(t.table.rounds[0][1].opponent, Some(2));
+        assert_eq!(t.table.rounds[2][1].outcome, Outcome::Unfinished);
+        // Player 2's second block is blank, player 3's first: absences.
+        assert_eq!(t.table.rounds[1][1], RoundCell::ABSENT);
+        assert_eq!(t.table.rounds[2][0], RoundCell::ABSENT);
+        assert_eq!(t.header, TrfHeader::default());
+    }
+
+    fn error_of(text: &str) -> TrfError {
+        read_trf(text).unwrap_err()
+    }
+
+    #[test]
+    fn errors_say_their_line_and_column() {
+        let plain = |n| identity(n, "", "", "X", "", "", "", "", "0.0", "");
+        let line1 = player(&plain(1), &["   2 w 1"]);
+        let line2 = player(&plain(2), &["   1 b 0"]);
+        let with = |second: &str| format!("012 T\n{line1}\n{second}\n");
+        let e = error_of(&with(&line2.replace("b 0", "b ?")));
+        assert_eq!(
+            (e.line, e.column, e.kind.clone()),
+            (3, 99, TrfErrorKind::BadResult('?'))
+        );
+        let e = error_of(&with(&line2.replace("b 0", "x 0")));
+        assert_eq!(
+            (e.line, e.column, e.kind.clone()),
+            (3, 97, TrfErrorKind::BadColour('x'))
+        );
+        let e = error_of(&with(&line2.replace("b 0", "b 1")));
+        assert_eq!(
+            (e.line, e.column, e.kind.clone()),
+            (
+                2,
+                92,
+                TrfErrorKind::PairingMismatch {
+                    round: 1,
+                    opponent: 2
+                }
+            )
+        );
+        let e = error_of(&format!("{}\n{line2}\n", line1.replace("   2 w", "   7 w")));
+        assert_eq!(
+            (e.line, e.column, e.kind.clone()),
+            (
+                1,
+                92,
+                TrfErrorKind::UnknownOpponent {
+                    round: 1,
+                    opponent: 7
+                }
+            )
+        );
+        let e = error_of(&with(&line2.replace("001    2", "001    1")));
+        assert_eq!(
+            (e.line, e.column, e.kind.clone()),
+            (
+                3,
+                5,
+                TrfErrorKind::DuplicateStartRank {
+                    start_rank: 1,
+                    first_line: 2
+                }
+            )
+        );
+        let e = error_of(&with(&line2.replace(" 0.0", " 0.x")));
+        assert_eq!((e.line, e.column), (3, 81));
+        assert!(matches!(
+            e.kind,
+            TrfErrorKind::NotANumber {
+                field: TrfField::Points,
+                ..
+            }
+        ));
+        let e = error_of(&format!("XXR 5000\n{line1}\n{line2}\n"));
+        assert_eq!(
+            (e.line, e.kind.clone()),
+            (1, TrfErrorKind::TooManyRounds(5000))
+        );
+        let e = error_of("162  W 1.0    Q 2.0\n");
+        assert_eq!((e.line, e.column), (1, 15));
+        let e = error_of(&format!(
+            "{line1}\n{}\n",
+            line2.replace("   1 b 0", "0000 - 0")
+        ));
+        assert_eq!(e.kind, TrfErrorKind::MissingOpponent { round: 1 });
+        let e = error_of(&format!("{}\n", line1.replace("   2 w 1", "   2 w H")));
+        assert_eq!(
+            e.kind,
+            TrfErrorKind::ByeWithOpponent {
+                round: 1,
+                opponent: 2
+            }
+        );
+        let e = error_of(&format!("{}\n", line1.replace("   2 w 1", "   1 w 1")));
+        assert_eq!(e.kind, TrfErrorKind::PairedWithSelf { round: 1 });
+        assert_eq!(
+            e.to_string(),
+            "TRF line 1, column 92: round 1: the player is paired with themself"
+        );
+        assert_eq!(
+            e.explain(Locale::Fr),
+            "TRF ligne 1, colonne 92 : ronde 1 : le joueur est apparié avec lui-même"
+        );
+    }
+
+    #[test]
+    fn decimals_in_hundredths() {
+        assert_eq!(hundredths("11.5"), Some(1150));
+        assert_eq!(hundredths(" 3,25 "), Some(325));
+        assert_eq!(hundredths("4"), Some(400));
+        assert_eq!(hundredths("-1.5"), Some(-150));
+        assert_eq!(hundredths(".5"), Some(50));
+        for bad in ["", ".", "1.234", "x", "1.5.", "99999999999999"] {
+            assert_eq!(hundredths(bad), None, "{bad}");
+        }
+    }
+
+    /// Every fixture cut at every place and with characters replaced: an error or a table, never a panic;
+    /// and the tie-breaks of every table read.
+    #[test]
+    fn truncated_and_mutated_files_never_panic() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/trf");
+        let codes: Vec<TiebreakCode> = Kind::ALL
+            .into_iter()
+            .map(|k| {
+                if k.takes_cuts() {
+                    TiebreakCode {
+                        kind: k,
+                        cut_low: 2,
+                        cut_high: 1,
+                    }
+                } else {
+                    TiebreakCode::plain(k)
+                }
+            })
+            .collect();
+        let mut read = 0;
+        for name in ["rr-8.trf", "swiss-12x5.trf", "swiss-25x7.trf"] {
+            let text = std::fs::read_to_string(dir.join(name)).unwrap();
+            let ends: Vec<usize> = text.char_indices().map(|(i, _)| i).step_by(5).collect();
+            let mut variants: Vec<String> = ends.iter().map(|&i| text[..i].to_string()).collect();
+            for (n, &i) in ends.iter().enumerate() {
+                let c = ['1', '0', '+', 'w', ' ', '9', 'é', '\r'][n % 8];
+                let mut v = text.clone();
+                let end = i + text[i..].chars().next().map_or(0, char::len_utf8);
+                v.replace_range(i..end, &c.to_string());
+                variants.push(v);
+            }
+            for v in variants {
+                if let Ok(t) = read_trf(&v) {
+                    read += 1;
+                    for kind in [
+                        fide_tiebreaks::TournamentKind::Swiss,
+                        fide_tiebreaks::TournamentKind::RoundRobin,
+                    ] {
+                        let values = fide_tiebreaks::values(&t.table, kind, &codes);
+                        assert_eq!(values.len(), t.table.entrants.len());
+                    }
+                }
+            }
+        }
+        assert!(read > 100, "{read} variants read");
+    }
+}
