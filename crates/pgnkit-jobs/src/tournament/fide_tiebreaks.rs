@@ -27,7 +27,11 @@
 //! * In a round robin, forfeits count as the games scheduled (against their opponent), byes and absences
 //!   count nothing, and unplayed rounds at the end count as zero for the opponents.
 //! * `FB` (Fore Buchholz) counts every paired game of the last round, forfeits included, as a draw; a
-//!   player not paired in the last round keeps what that round gave.
+//!   player not paired in the last round keeps what that round gave. A pairing-allocated bye in the last
+//!   round keeps its point and gains a draw's half point, as the checker counts it.
+//! * The expected scores of `PTP` are table 8.1(b)'s but at rating differences 411 (0.93) and 610 (0.99),
+//!   where the checker's table departs from the regulations' (0.92, 0.98): pgnkit gives the checker's
+//!   values, which arbiters see.
 //! * `WIN` counts every round that gave a win's points (forfeit wins and full-point byes too), `WON` only
 //!   games won over the board; `GE` counts the games played and the rounds won without playing; `BPG`
 //!   and `BWG` count games played with Black. `KS` counts the points scored against the opponents

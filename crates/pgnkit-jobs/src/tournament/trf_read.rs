@@ -150,6 +150,9 @@ pub(crate) enum TrfErrorKind {
     TooManyRounds(usize),
     /// A `162` entry that is no result letter followed by points.
     BadPointsEntry(String),
+    /// Far fewer rounds written than the players times the longest line's rounds: the table would be
+    /// mostly blanks (a file made to exhaust memory, or cut off).
+    TooFewRoundsWritten { players: usize, rounds: usize },
 }
 
 /// A field of a TRF record, named in errors.
@@ -257,6 +260,11 @@ impl Explain for TrfError {
                 "{n} rounds: at most {} are read",
                 "{n} rondes : {} au plus sont lues",
                 MAX_ROUNDS
+            ),
+            TrfErrorKind::TooFewRoundsWritten { players, rounds } => localized!(
+                locale,
+                "this line has {rounds} rounds but most of the {players} players' lines are far shorter: refused, as a table of {players} × {rounds} rounds would be mostly blank",
+                "cette ligne a {rounds} rondes mais la plupart des lignes des {players} joueurs sont bien plus courtes : refusé, une table de {players} × {rounds} rondes serait presque vide"
             ),
             TrfErrorKind::BadPointsEntry(text) => localized!(
                 locale,
@@ -445,7 +453,7 @@ pub(crate) fn read_trf(text: &str) -> Result<TrfTournament, TrfError> {
             _ => {}
         }
     }
-    build(lines, header)
+    build(lines, header, text.len())
 }
 
 /// The lines of `text` with their numbers (from 1): a line ends at CR, LF or CRLF (pairing programs write
@@ -629,7 +637,11 @@ fn answers(ours: Outcome, theirs: Outcome) -> bool {
     )
 }
 
-fn build(mut lines: Vec<PlayerLine>, header: TrfHeader) -> Result<TrfTournament, TrfError> {
+fn build(
+    mut lines: Vec<PlayerLine>,
+    header: TrfHeader,
+    text_len: usize,
+) -> Result<TrfTournament, TrfError> {
     lines.sort_by_key(|l| l.player.start_rank);
     let index_of: HashMap<u16, usize> = lines
         .iter()
@@ -637,6 +649,24 @@ fn build(mut lines: Vec<PlayerLine>, header: TrfHeader) -> Result<TrfTournament,
         .map(|(i, l)| (l.player.start_rank, i))
         .collect();
     let rounds = lines.iter().map(|l| l.blocks.len()).max().unwrap_or(0);
+    // Every player gets a cell for every round: a file of short lines and one long one would ask for far
+    // more cells than it writes. A file that writes its rounds has ten characters a cell.
+    let cells = lines.len().saturating_mul(rounds);
+    if cells > text_len / 8 + 4096
+        && let Some(longest) = lines.iter().max_by_key(|l| l.blocks.len())
+    {
+        return Err(TrfError {
+            line: longest.player.line,
+            column: longest
+                .blocks
+                .last()
+                .map_or(FIRST_ROUND_COLUMN, |b| b.column),
+            kind: TrfErrorKind::TooFewRoundsWritten {
+                players: lines.len(),
+                rounds,
+            },
+        });
+    }
     let mut table = CrossTable {
         entrants: Vec::with_capacity(lines.len()),
         rounds: Vec::with_capacity(lines.len()),
@@ -946,6 +976,31 @@ mod tests {
             e.explain(Locale::Fr),
             "TRF ligne 1, colonne 92 : ronde 1 : le joueur est apparié avec lui-même"
         );
+    }
+
+    #[test]
+    fn a_file_of_short_lines_and_one_long_one_is_refused_before_the_table_is_made() {
+        let plain = |n| identity(n, "", "", "X", "", "", "", "", "0.0", "");
+        let mut lines: Vec<String> = (2..=9999).map(|n| player(&plain(n), &[])).collect();
+        lines.insert(0, player(&plain(1), &["0000 - Z"; MAX_ROUNDS]));
+        let text = lines.join("\n");
+        let e = read_trf(&text).unwrap_err();
+        assert_eq!(
+            (e.line, e.column),
+            (1, FIRST_ROUND_COLUMN + 10 * (MAX_ROUNDS - 1))
+        );
+        assert_eq!(
+            e.kind,
+            TrfErrorKind::TooFewRoundsWritten {
+                players: 9999,
+                rounds: MAX_ROUNDS
+            }
+        );
+        // Every round written: read.
+        let full: Vec<String> = (1..=40)
+            .map(|n| player(&plain(n), &["0000 - Z"; 40]))
+            .collect();
+        assert_eq!(read_trf(&full.join("\n")).unwrap().table.round_count(), 40);
     }
 
     #[test]
