@@ -15,9 +15,9 @@ use crate::jobs::validate::{
 
 use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    BOLD, CYAN, ColorChoice, LangFlag, Paint, RunFlags, YELLOW, choice, decimal_here, exit_code,
-    failure, inputs, locale, no_games_text, plural_here, progress_bar, read_error, say, say_over,
-    show_games, write_failure,
+    BOLD, CYAN, ColorChoice, LangFlag, Paint, RunFlags, UnplayedFlags, YELLOW, choice,
+    decimal_here, exit_code, failure, inputs, locale, no_games_text, plural_here, progress_bar,
+    read_error, say, say_over, show_games, write_failure,
 };
 use crate::jobs::localized;
 use crate::jobs::messages::Explain;
@@ -54,6 +54,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "GAMES", default_value_t = DEFAULT_TRACKED_GAMES as u64,
           value_parser = clap::value_parser!(u64).range(1..=MAX_TRACKED_GAMES as u64))]
     track_games: u64,
+    #[command(flatten)]
+    unplayed: UnplayedFlags,
 }
 
 /// The notes of one file's games, said in one line when the file ends: a note per use would drown the
@@ -201,6 +203,7 @@ pub(crate) fn run(args: Args) -> i32 {
         strict: args.strict,
         report_tags: true,
         messages: locale(),
+        unplayed: args.unplayed.rules(),
     };
     let threads = args.run.threads();
     let job = ValidateJob::new(opts, json, args.track_games as usize, threads);

@@ -11,6 +11,7 @@ use super::report::{
 use super::tags::{TagProblem, check_ply_count, check_tags, is_checked_tag};
 use super::tournament::player_problems;
 use crate::messages::Locale;
+use crate::options::UnplayedRules;
 use crate::safe_text::push_safe_keeping_tabs;
 use crate::tournament::year_of;
 use pgnkit::core::fen;
@@ -47,6 +48,8 @@ pub struct ValidateOptions {
     /// The language the caller writes the messages in (problems carry no words: they are worded when written,
     /// [`GameReport::record`], [`Problem::message`]).
     pub messages: Locale,
+    /// How the games that are not played games (forfeits, byes) are read, for their notes.
+    pub unplayed: UnplayedRules,
 }
 
 /// Where problems are turned into located records.
