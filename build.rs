@@ -7,6 +7,11 @@
 //! `env!("PGNKIT_SHARED_CORPUS")`, an absolute path. `PGNKIT_REQUIRE_CORPUS=1` (set by `.ci/run`) makes an
 //! absent corpus a build error, so a corpus test can never be skipped there.
 //!
+//! Likewise bbpPairings (a pairing engine whose checker reads TRF; Apache-2.0, its source in the shared folder's
+//! `tools/bbpPairings`): the executable named by `BBPPAIRINGS`, else `../tools/bbpPairings/bbpPairings.exe`
+//! beside the repository (built there with `make`). When it is there, `--cfg bbp_pairings` is set and
+//! `env!("PGNKIT_BBPPAIRINGS")` is its absolute path; when not, the tests that run it are listed as ignored.
+//!
 //! What makes cargo run this again: either variable changing, and the corpus's README.md while the corpus is
 //! there (so its removal is noticed). An absent corpus is not watched: cargo re-runs a build script on every
 //! build while a watched path is missing, and re-running it rebuilds pgnkit. So after putting the corpus in
@@ -19,6 +24,8 @@ fn main() {
     println!("cargo::rerun-if-env-changed=PGNKIT_SHARED");
     println!("cargo::rerun-if-env-changed=PGNKIT_REQUIRE_CORPUS");
     println!("cargo::rustc-check-cfg=cfg(shared_corpus)");
+    println!("cargo::rerun-if-env-changed=BBPPAIRINGS");
+    println!("cargo::rustc-check-cfg=cfg(bbp_pairings)");
 
     // The repository root: this package's directory. Only the root package's tests (tests/integration) read
     // the corpus, so the library crates need no build script.
@@ -43,5 +50,16 @@ fn main() {
              (put the shared folder beside the repository as ../shared, or set PGNKIT_SHARED)",
             corpus.display()
         );
+    }
+
+    let bbp = match env::var_os("BBPPAIRINGS") {
+        Some(exe) if !exe.is_empty() => root.join(exe),
+        _ => root.join("../tools/bbpPairings/bbpPairings.exe"),
+    };
+    let bbp = bbp.canonicalize().unwrap_or(bbp);
+    println!("cargo::rustc-env=PGNKIT_BBPPAIRINGS={}", bbp.display());
+    if bbp.is_file() {
+        println!("cargo::rustc-cfg=bbp_pairings");
+        println!("cargo::rerun-if-changed={}", bbp.display());
     }
 }
