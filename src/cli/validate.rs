@@ -107,9 +107,17 @@ impl FileNotes {
                 plural_here(tally.games)
             )
         };
-        let (spellings, other): (Vec<_>, Vec<_>) = self
-            .kinds
-            .iter()
+        let (tournament, rest): (Vec<_>, Vec<_>) = self.kinds.iter().partition(|(kind, _)| {
+            matches!(
+                kind,
+                ProblemKind::Forfeit
+                    | ProblemKind::UnratedGame
+                    | ProblemKind::Bye
+                    | ProblemKind::FideIdNameVariant
+            )
+        });
+        let (spellings, other): (Vec<_>, Vec<_>) = rest
+            .into_iter()
             .partition(|(kind, _)| **kind != ProblemKind::Windows1252Text);
         let mut parts = Vec::new();
         if !spellings.is_empty() {
@@ -121,6 +129,15 @@ impl FileNotes {
                 locale(),
                 "{uses} non-standard spelling{s} read as meant (errors with --strict): {each}",
                 "{uses} graphie{s} hors norme lue{s} comme voulu (erreurs avec --strict) : {each}"
+            ));
+        }
+        if !tournament.is_empty() {
+            let each: Vec<String> = tournament.iter().map(|(k, v)| describe(k, v)).collect();
+            let each = each.join(", ");
+            parts.push(localized!(
+                locale(),
+                "games of a tournament read as not played over the board, or players by FIDE id: {each}",
+                "parties d'un tournoi lues comme non jouées sur l'échiquier, ou joueurs par identifiant FIDE : {each}"
             ));
         }
         for (kind, value) in other {
