@@ -11,6 +11,8 @@
 //! `BBPPAIRINGS` naming bbpPairings' `bbpPairings.exe` sets `--cfg bbppairings`, `TIEBREAKCHECKER` naming
 //! FIDE's `tiebreakchecker.py` (TEC-FIDE/TieBreakServer) sets `--cfg tiebreakchecker`; the tests find them at
 //! `env!("PGNKIT_BBPPAIRINGS")` and `env!("PGNKIT_TIEBREAKCHECKER")`, and are listed as ignored without them.
+//! Unset, each is looked for beside the repository, where docs/notes/fide-check.md builds them:
+//! `../tools/bbpPairings/bbpPairings.exe` and `../tools/TieBreakServer/tiebreakchecker.py`.
 //!
 //! What makes cargo run this again: either variable changing, and the corpus's README.md while the corpus is
 //! there (so its removal is noticed). An absent corpus is not watched: cargo re-runs a build script on every
@@ -37,23 +39,32 @@ fn main() {
     let corpus = corpus.canonicalize().unwrap_or(corpus);
     println!("cargo::rustc-env=PGNKIT_SHARED_CORPUS={}", corpus.display());
 
-    for (variable, cfg, exported) in [
-        ("BBPPAIRINGS", "bbppairings", "PGNKIT_BBPPAIRINGS"),
+    for (variable, cfg, exported, beside) in [
+        (
+            "BBPPAIRINGS",
+            "bbppairings",
+            "PGNKIT_BBPPAIRINGS",
+            "../tools/bbpPairings/bbpPairings.exe",
+        ),
         (
             "TIEBREAKCHECKER",
             "tiebreakchecker",
             "PGNKIT_TIEBREAKCHECKER",
+            "../tools/TieBreakServer/tiebreakchecker.py",
         ),
     ] {
         println!("cargo::rerun-if-env-changed={variable}");
         println!("cargo::rustc-check-cfg=cfg({cfg})");
-        let program = env::var_os(variable)
-            .filter(|p| !p.is_empty())
-            .map(|p| root.join(p));
-        match program.filter(|p| p.is_file()) {
+        let program = match env::var_os(variable) {
+            Some(p) if !p.is_empty() => root.join(p),
+            _ => root.join(beside),
+        };
+        let program = program.canonicalize().unwrap_or(program);
+        match Some(program).filter(|p| p.is_file()) {
             Some(path) => {
                 println!("cargo::rustc-cfg={cfg}");
                 println!("cargo::rustc-env={exported}={}", path.display());
+                println!("cargo::rerun-if-changed={}", path.display());
             }
             None => println!("cargo::rustc-env={exported}="),
         }

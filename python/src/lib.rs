@@ -455,6 +455,7 @@ fn validate_options(lang: &str, strict: bool) -> Result<ValidateOptions, Failure
         strict,
         report_tags: true,
         messages: Locale::En,
+        unplayed: Default::default(),
     })
 }
 

@@ -16,6 +16,8 @@ const JOBS: &str = "Fils de calcul (par défaut, ou 0 : tous les cœurs ; au plu
 const OUTPUT: &str = "Écrire dans FICHIER au lieu de la sortie standard (FICHIER.gz, FICHIER.zst : compressé). FICHIER n'est remplacé que si l'exécution finit par 0 ou 1, jamais s'il est une entrée";
 const LANG: &str = "Lettres des pièces des coups : `auto` les détecte partie par partie, ou un code de langue (en, fr, de, nl, es, it, pt, cs, pl, hu, fi, ro, da, no, sv, figurine)";
 const COLOR: &str = "Quand colorer";
+const MOVELESS: &str = "Ce qu'est une partie décidée sans aucun coup : `forfeit` (forfait, TRF + et -), `unrated` (moins d'un coup : W, D, L) ou `played` (ses coups manquent). Une balise Termination qui dit forfait en est un quoi que dise cette option";
+const ALLOCATED_BYE: &str = "Quels byes d'un point sont le bye attribué par l'appariement (TRF U) : `none` (le point d'une partie de bye est un bye demandé, F ; une ronde sans partie une absence, Z), `bye-game` (le point d'une partie de bye est U) ou `unpaired` (de plus, le seul joueur sans partie d'une ronde a eu U, un point)";
 
 const PAGES: &[Page] = &[
     (
@@ -41,6 +43,8 @@ const PAGES: &[Page] = &[
                 "track_games",
                 "Nombre de parties que suivent les contrôles entre entrées (doublons, joueur deux fois dans une ronde, numérotation des rondes) avant de s'arrêter en le disant ; chacune coûte environ 40 octets de mémoire",
             ),
+            ("moveless", MOVELESS),
+            ("allocated_bye", ALLOCATED_BYE),
         ],
     ),
     (
@@ -133,6 +137,8 @@ const PAGES: &[Page] = &[
                 "tiebreaks",
                 "Départages après les points, dans l'ordre, séparés par des virgules : buchholz_cut1, buchholz, sonneborn_berger, wins, direct_encounter",
             ),
+            ("moveless", MOVELESS),
+            ("allocated_bye", ALLOCATED_BYE),
             ("output", OUTPUT),
             ("jobs", JOBS),
             ("quiet", "Pas de barre de progression"),
@@ -154,6 +160,8 @@ const PAGES: &[Page] = &[
                 "event",
                 "Seuls les tournois dont la balise Event est NOM ont classement et grille (toutes les parties sont quand même contrôlées et listées)",
             ),
+            ("moveless", MOVELESS),
+            ("allocated_bye", ALLOCATED_BYE),
             ("jobs", JOBS),
             (
                 "quiet",

@@ -13,7 +13,9 @@ use crate::jobs::localized;
 use crate::jobs::messages::{Locale, plural as plural_in};
 
 use crate::jobs::messages::Explain;
-use crate::jobs::options::{Choices, Lang, Messages, UnknownMessages};
+use crate::jobs::options::{
+    AllocatedBye, Choices, Lang, Messages, Moveless, UnknownMessages, UnplayedRules,
+};
 use crate::jobs::run::{JobError, Source, Sources, Threads};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::str::FromStr;
@@ -66,6 +68,31 @@ pub(crate) struct LangFlag {
     /// pt, cs, pl, hu, fi, ro, da, no, sv, figurine)
     #[arg(long, default_value = "auto")]
     pub(crate) lang: Lang,
+}
+
+/// `--moveless` and `--allocated-bye`: how the commands that read a tournament (validate, standings, report)
+/// read the games that are not played games.
+#[derive(clap::Args)]
+pub(crate) struct UnplayedFlags {
+    /// What a decided game without a single move is: `forfeit` (TRF + and -), `unrated` (less than one move:
+    /// W, D, L) or `played` (its moves are missing). A Termination tag saying forfeit is one whatever this says
+    #[arg(long, value_name = "READING", default_value = "forfeit", value_parser = choice::<Moveless>())]
+    pub(crate) moveless: Moveless,
+    /// Which full-point byes are the pairing-allocated bye (TRF U): `none` (a bye game's full point is a
+    /// requested bye, F; a round without a game an absence, Z), `bye-game` (a bye game's full point is U) or
+    /// `unpaired` (also: the one player without a game in a round had U, a point)
+    #[arg(long, value_name = "BYES", default_value = "none", value_parser = choice::<AllocatedBye>())]
+    pub(crate) allocated_bye: AllocatedBye,
+}
+
+impl UnplayedFlags {
+    /// The rules the jobs read the games by.
+    pub(crate) fn rules(&self) -> UnplayedRules {
+        UnplayedRules {
+            moveless: self.moveless,
+            allocated_bye: self.allocated_bye,
+        }
+    }
 }
 
 /// `-o FILE`, for the commands that write one output.

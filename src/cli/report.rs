@@ -12,8 +12,8 @@ use crate::jobs::tournament::Tiebreak;
 use crate::jobs::validate::ValidateOptions;
 
 use super::output::{
-    RunFlags, exit_code, failure, inputs, locale, plural_here, progress_bar, read_error, say,
-    show_games, write_failure,
+    RunFlags, UnplayedFlags, exit_code, failure, inputs, locale, plural_here, progress_bar,
+    read_error, say, show_games, write_failure,
 };
 use super::sink::open_output;
 
@@ -31,6 +31,8 @@ pub(crate) struct Args {
     /// checked and listed)
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
+    #[command(flatten)]
+    unplayed: UnplayedFlags,
     #[command(flatten)]
     run: RunFlags,
 }
@@ -51,7 +53,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let (collector, io_errors) = match collect(&sources, &args.run) {
+    let (collector, io_errors) = match collect(&sources, &args.run, &args.unplayed) {
         Ok(collected) => collected,
         Err(e) => return failure(&e),
     };
@@ -85,7 +87,11 @@ pub(crate) fn run(args: Args) -> i32 {
 
 /// Every game of the inputs examined and collected in input order, validate's findings about the run
 /// included, and how many inputs could not be read.
-fn collect(sources: &Sources, run: &RunFlags) -> Result<(Collector, u64), JobError> {
+fn collect(
+    sources: &Sources,
+    run: &RunFlags,
+    unplayed: &UnplayedFlags,
+) -> Result<(Collector, u64), JobError> {
     let opts = ValidateOptions {
         lang: None,
         finished: false,
@@ -96,6 +102,7 @@ fn collect(sources: &Sources, run: &RunFlags) -> Result<(Collector, u64), JobErr
         report_tags: true,
         // The page's labels and validate's messages in one language (the global `--messages`).
         messages: locale(),
+        unplayed: unplayed.rules(),
     };
     let threads = run.threads();
     let limits = Limits::default();

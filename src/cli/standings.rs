@@ -9,8 +9,8 @@ use crate::jobs::standings::{self, Ranked, StandingsJob, trf};
 use crate::jobs::tournament::{GameEntry, Standings, Tiebreak};
 
 use super::output::{
-    RunFlags, choice, exit_code, failure, inputs, locale, progress_bar, read_error, say,
-    write_failure,
+    RunFlags, UnplayedFlags, choice, exit_code, failure, inputs, locale, progress_bar, read_error,
+    say, write_failure,
 };
 use super::sink::open_output;
 use crate::jobs::localized;
@@ -43,6 +43,8 @@ pub(crate) struct Args {
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
     #[command(flatten)]
+    unplayed: UnplayedFlags,
+    #[command(flatten)]
     run: RunFlags,
 }
 
@@ -66,7 +68,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let Finished {
         state: standings,
         totals,
-    } = match read(&sources, &args.run) {
+    } = match read(&sources, &args.run, &args.unplayed) {
         Ok(finished) => finished,
         Err(e) => return failure(&e),
     };
@@ -127,13 +129,17 @@ fn tiebreaks_of(names: &[String]) -> Option<Vec<Tiebreak>> {
 }
 
 /// Every game of the inputs into the standings.
-fn read(sources: &Sources, run: &RunFlags) -> Result<Finished<Standings>, JobError> {
+fn read(
+    sources: &Sources,
+    run: &RunFlags,
+    unplayed: &UnplayedFlags,
+) -> Result<Finished<Standings>, JobError> {
     let threads = run.threads();
     let mut said = Said {
         bar: progress_bar(sources.list(), run.quiet),
     };
-    let finished =
-        crate::jobs::run::run(sources, threads, &StandingsJob::new(MAX_PLAYERS), &mut said);
+    let job = StandingsJob::new(MAX_PLAYERS, unplayed.rules());
+    let finished = crate::jobs::run::run(sources, threads, &job, &mut said);
     said.bar.finish_and_clear();
     finished
 }

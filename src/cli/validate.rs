@@ -15,9 +15,9 @@ use crate::jobs::validate::{
 
 use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    BOLD, CYAN, ColorChoice, LangFlag, Paint, RunFlags, YELLOW, choice, decimal_here, exit_code,
-    failure, inputs, locale, no_games_text, plural_here, progress_bar, read_error, say, say_over,
-    show_games, write_failure,
+    BOLD, CYAN, ColorChoice, LangFlag, Paint, RunFlags, UnplayedFlags, YELLOW, choice,
+    decimal_here, exit_code, failure, inputs, locale, no_games_text, plural_here, progress_bar,
+    read_error, say, say_over, show_games, write_failure,
 };
 use crate::jobs::localized;
 use crate::jobs::messages::Explain;
@@ -54,6 +54,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "GAMES", default_value_t = DEFAULT_TRACKED_GAMES as u64,
           value_parser = clap::value_parser!(u64).range(1..=MAX_TRACKED_GAMES as u64))]
     track_games: u64,
+    #[command(flatten)]
+    unplayed: UnplayedFlags,
 }
 
 /// The notes of one file's games, said in one line when the file ends: a note per use would drown the
@@ -105,9 +107,17 @@ impl FileNotes {
                 plural_here(tally.games)
             )
         };
-        let (spellings, other): (Vec<_>, Vec<_>) = self
-            .kinds
-            .iter()
+        let (tournament, rest): (Vec<_>, Vec<_>) = self.kinds.iter().partition(|(kind, _)| {
+            matches!(
+                kind,
+                ProblemKind::Forfeit
+                    | ProblemKind::UnratedGame
+                    | ProblemKind::Bye
+                    | ProblemKind::FideIdNameVariant
+            )
+        });
+        let (spellings, other): (Vec<_>, Vec<_>) = rest
+            .into_iter()
             .partition(|(kind, _)| **kind != ProblemKind::Windows1252Text);
         let mut parts = Vec::new();
         if !spellings.is_empty() {
@@ -119,6 +129,15 @@ impl FileNotes {
                 locale(),
                 "{uses} non-standard spelling{s} read as meant (errors with --strict): {each}",
                 "{uses} graphie{s} hors norme lue{s} comme voulu (erreurs avec --strict) : {each}"
+            ));
+        }
+        if !tournament.is_empty() {
+            let each: Vec<String> = tournament.iter().map(|(k, v)| describe(k, v)).collect();
+            let each = each.join(", ");
+            parts.push(localized!(
+                locale(),
+                "games of a tournament read as not played over the board, or players by FIDE id: {each}",
+                "parties d'un tournoi lues comme non jouées sur l'échiquier, ou joueurs par identifiant FIDE : {each}"
             ));
         }
         for (kind, value) in other {
@@ -201,6 +220,7 @@ pub(crate) fn run(args: Args) -> i32 {
         strict: args.strict,
         report_tags: true,
         messages: locale(),
+        unplayed: args.unplayed.rules(),
     };
     let threads = args.run.threads();
     let job = ValidateJob::new(opts, json, args.track_games as usize, threads);

@@ -364,16 +364,26 @@ fn trf_players(trf: &str) -> HashMap<usize, TrfPlayer> {
     players
 }
 
+/// The half points a TRF result code brings (FIDE's default scoring: TRF-16 and TRF-26's result codes).
+fn code_half_points(code: char) -> u32 {
+    match code {
+        '1' | '+' | 'W' | 'F' | 'U' => 2,
+        '=' | 'D' | 'H' => 1,
+        _ => 0,
+    }
+}
+
 /// Every round of every player agrees with the opponent's line, and the results add up to the points.
 fn check_rounds(players: &HashMap<usize, TrfPlayer>) {
     for (start, p) in players {
         let mut half_points = 0;
         for (r, &(opponent, colour, result)) in p.rounds.iter().enumerate() {
+            half_points += code_half_points(result);
             if opponent == 0 {
-                assert_eq!(
-                    (colour, result),
-                    ('-', 'Z'),
-                    "player {start} round {}",
+                // A bye or an absence, or a blank block: an unfinished game (no pairing that round).
+                assert!(
+                    (colour == '-' && "FHUZ".contains(result)) || (colour, result) == (' ', ' '),
+                    "player {start} round {}: {colour:?} {result:?}",
                     r + 1
                 );
                 continue;
@@ -384,19 +394,25 @@ fn check_rounds(players: &HashMap<usize, TrfPlayer>) {
                 'b' => 'w',
                 '1' => '0',
                 '0' => '1',
+                '+' => '-',
+                '-' => '+',
+                'W' => 'L',
+                'L' => 'W',
                 c => c,
             };
+            let double_forfeit = result == '-' && theirs.2 == '-';
             assert_eq!(
-                theirs,
-                (*start, other(colour), other(result)),
+                (theirs.0, theirs.1),
+                (*start, other(colour)),
                 "player {start} round {}",
                 r + 1
             );
-            half_points += match result {
-                '1' => 2,
-                '=' => 1,
-                _ => 0,
-            };
+            assert!(
+                theirs.2 == other(result) || double_forfeit,
+                "player {start} round {}: {result} against {}",
+                r + 1,
+                theirs.2
+            );
         }
         let points: f64 = p.fields["points"].parse().unwrap();
         assert_eq!(f64::from(half_points) / 2.0, points, "player {start}");
@@ -820,4 +836,259 @@ fn every_command_ranks_a_tournament_with_ties_the_same_way() {
             assert_eq!(ranking, expected, "{command} ranks {event} otherwise");
         }
     }
+}
+
+/// The `001` records of `pgnkit standings --format trf` of `file` with `options`: by name, (points, and per
+/// round the block as written: opponent's start rank, colour, result code).
+fn trf_rounds(file: &str, options: &[&str]) -> HashMap<String, (String, Vec<String>)> {
+    let mut args = vec!["standings", "--format", "trf"];
+    args.extend(options);
+    args.push(file);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+    let trf = String::from_utf8(out.stdout).unwrap();
+    let players = trf_players(&trf);
+    check_rounds(&players);
+    let start_of: HashMap<usize, String> = players
+        .iter()
+        .map(|(&start, p)| (start, p.fields["name"].clone()))
+        .collect();
+    players
+        .values()
+        .map(|p| {
+            let rounds = p
+                .rounds
+                .iter()
+                .map(|&(opponent, colour, result)| {
+                    let who = start_of.get(&opponent).map_or("-", String::as_str);
+                    format!("{who} {colour} {result}")
+                })
+                .collect();
+            (
+                p.fields["name"].clone(),
+                (p.fields["points"].clone(), rounds),
+            )
+        })
+        .collect()
+}
+
+/// fixtures/standings/forfeits.pgn, a five-player event of four rounds: each kind of game that is not played
+/// over the board, with the code TRF-16/26 gives it and the points FIDE's default scoring gives (a win or a
+/// forfeit win, `F`, `U` 1; a draw, `H` ½; a loss, a forfeit loss, `Z` 0).
+#[test]
+fn forfeits_byes_and_absences_have_their_trf_codes_and_points() {
+    let got = trf_rounds("fixtures/standings/forfeits.pgn", &[]);
+    let want = |points: &str, rounds: &[&str]| {
+        (
+            points.to_string(),
+            rounds.iter().map(|r| r.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    // Round 1: Ahn beat Berg over the board; Cruz-Diaz 1-0 without a move (a forfeit); Eklund against BYE
+    // 1-0 (a full-point bye). Round 2: Cruz-Ahn drawn; Berg-Eklund `0-0` (a double forfeit); bye-Diaz ½ (a
+    // half-point bye). Round 3: Diaz-Ahn 0-1 with a Termination "forfeit" (a forfeit, moves or not);
+    // Berg-Cruz 1-0; Eklund against an empty Black 0-1 (a zero-point bye). Round 4: Eklund has no game (an
+    // absence).
+    assert_eq!(
+        got["Ahn"],
+        want("3.0", &["Berg w 1", "Cruz b =", "Diaz b +", "Berg w ="])
+    );
+    assert_eq!(
+        got["Berg"],
+        want("1.5", &["Ahn b 0", "Eklund w -", "Cruz w 1", "Ahn b ="])
+    );
+    assert_eq!(
+        got["Cruz"],
+        want("1.5", &["Diaz w +", "Ahn w =", "Berg b 0", "Diaz w 0"])
+    );
+    assert_eq!(
+        got["Diaz"],
+        want("1.5", &["Cruz b -", "- - H", "Ahn w -", "Cruz b 1"])
+    );
+    assert_eq!(
+        got["Eklund"],
+        want("1.0", &["- - F", "Berg b -", "- - Z", "- - Z"])
+    );
+    assert!(!got.contains_key("BYE") && !got.contains_key("bye"));
+    // The standings say the same points.
+    let out = run(&[
+        "standings",
+        "--format",
+        "csv",
+        "fixtures/standings/forfeits.pgn",
+    ]);
+    let points: HashMap<String, String> = csv_rows(&out.stdout)
+        .into_iter()
+        .map(|r| (r["player"].clone(), r["points"].clone()))
+        .collect();
+    let expected: HashMap<String, String> = [
+        ("Ahn", "3"),
+        ("Berg", "1.5"),
+        ("Cruz", "1.5"),
+        ("Diaz", "1.5"),
+        ("Eklund", "1"),
+    ]
+    .iter()
+    .map(|(n, p)| (n.to_string(), p.to_string()))
+    .collect();
+    assert_eq!(points, expected);
+}
+
+/// `--moveless` says what a decided game without a move is; a Termination saying forfeit stays a forfeit.
+#[test]
+fn moveless_says_what_a_game_without_moves_is() {
+    let file = "fixtures/standings/forfeits.pgn";
+    for (option, cruz, diaz) in [
+        ("forfeit", "Diaz w +", "Cruz b -"),
+        ("unrated", "Diaz w W", "Cruz b L"),
+        ("played", "Diaz w 1", "Cruz b 0"),
+    ] {
+        let got = trf_rounds(file, &["--moveless", option]);
+        assert_eq!(got["Cruz"].1[0], cruz, "{option}");
+        assert_eq!(got["Diaz"].1[0], diaz, "{option}");
+        assert_eq!(
+            got["Ahn"].1[2], "Diaz b +",
+            "{option}: the Termination says forfeit"
+        );
+        // The points do not change: the result stands.
+        assert_eq!(got["Cruz"].0, "1.5", "{option}");
+    }
+    let args = ["standings", "--moveless", "maybe", file];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&args, &out));
+}
+
+/// `--allocated-bye` says which full-point byes were the pairing-allocated bye (`U`): a bye game's full
+/// point, and with `unpaired` also the one player without a game in a round, who then scores the point.
+#[test]
+fn allocated_bye_says_which_full_point_byes_the_pairing_gave() {
+    let file = "fixtures/standings/forfeits.pgn";
+    let got = trf_rounds(file, &["--allocated-bye", "bye-game"]);
+    assert_eq!(
+        (
+            got["Eklund"].0.as_str(),
+            got["Eklund"].1[0].as_str(),
+            got["Eklund"].1[3].as_str()
+        ),
+        ("1.0", "- - U", "- - Z")
+    );
+    let got = trf_rounds(file, &["--allocated-bye", "unpaired"]);
+    assert_eq!(
+        (
+            got["Eklund"].0.as_str(),
+            got["Eklund"].1[0].as_str(),
+            got["Eklund"].1[3].as_str()
+        ),
+        ("2.0", "- - U", "- - U")
+    );
+    // Round 3's zero-point bye is no absence: Eklund had a bye game that round.
+    assert_eq!(got["Eklund"].1[2], "- - Z");
+}
+
+/// fixtures/standings/fide-ids.pgn: "So, Wesley", "So,W" and "So, W." share FIDE id 5202213 and are one player
+/// (three games); two players called "Smith, John" have ids 1000001 and 1000002 and stay two.
+#[test]
+fn players_are_told_apart_by_fide_id() {
+    let args = [
+        "standings",
+        "--format",
+        "csv",
+        "fixtures/standings/fide-ids.pgn",
+    ];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+    let rows: Vec<(String, String, String)> = csv_rows(&out.stdout)
+        .into_iter()
+        .map(|r| (r["player"].clone(), r["games"].clone(), r["points"].clone()))
+        .collect();
+    let row = |name: &str, games: &str, points: &str| (name.into(), games.into(), points.into());
+    assert_eq!(
+        rows,
+        [
+            // So beat Smith (1000001) twice and drew Nakamura.
+            row("So, Wesley", "3", "2.5"),
+            // Nakamura drew Smith (1000002) and So, and beat that Smith.
+            row("Nakamura, Hikaru", "3", "2"),
+            row("Smith, John", "2", "0.5"),
+            row("Smith, John", "2", "0"),
+        ]
+    );
+    let trf = trf_rounds("fixtures/standings/fide-ids.pgn", &[]);
+    assert_eq!(trf["So, Wesley"].1.len(), 3);
+}
+
+/// Every TRF pgnkit writes is read by bbpPairings, a pairing engine no one here wrote: its checker
+/// (`--dutch F.trf -c`) exits 0 once it has read the file (3 is "Invalid line": a record it cannot read; a
+/// round robin's pairings differ from a Dutch Swiss's, which it says without failing). The fixtures'
+/// tournaments, and with the shared corpus, every tournament of TWIC 1389 with at least six players.
+#[test]
+#[cfg_attr(
+    not(bbppairings),
+    ignore = "needs bbpPairings: BBPPAIRINGS=/path/to/bbpPairings.exe, or ../tools/bbpPairings/bbpPairings.exe (make in its source, ../shared/tools/bbpPairings)"
+)]
+fn every_trf_is_read_by_bbp_pairings() {
+    let dir = std::env::temp_dir().join(format!("pgnkit-bbp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut files: Vec<(String, Vec<String>)> = [
+        "fixtures/standings/forfeits.pgn",
+        "fixtures/standings/fide-ids.pgn",
+        "fixtures/stats/tournament.pgn",
+    ]
+    .iter()
+    .map(|f| (f.to_string(), Vec::new()))
+    .collect();
+    files.push((
+        "fixtures/standings/rounds-1-2.pgn fixtures/standings/round-3.pgn".into(),
+        Vec::new(),
+    ));
+    if cfg!(shared_corpus) {
+        let twic = corpus("games-english/twic1389_3393games.pgn");
+        files.push((twic.display().to_string(), Vec::new()));
+    }
+    let mut read = 0;
+    for (paths, _) in &files {
+        let paths: Vec<&str> = paths.split(' ').collect();
+        let mut args = vec!["standings", "--format", "json"];
+        args.extend(&paths);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+        let mut events: HashMap<String, usize> = HashMap::new();
+        let mut big = Vec::new();
+        for line in String::from_utf8(out.stdout).unwrap().lines() {
+            let t: serde_json::Value = serde_json::from_str(line).unwrap();
+            let event = t["event"].as_str().unwrap().to_string();
+            *events.entry(event.clone()).or_default() += 1;
+            let players = t["players"].as_array().unwrap().len();
+            let small_fixture = !paths[0].contains("twic");
+            if players >= 6 || small_fixture {
+                big.push(event);
+            }
+        }
+        for event in big.into_iter().filter(|e| events[e] == 1) {
+            for moveless in ["forfeit", "unrated"] {
+                let mut args = vec!["standings", "--format", "trf", "--moveless", moveless];
+                args.extend(["--event", event.as_str()]);
+                args.extend(&paths);
+                let out = run(&args);
+                assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+                let trf = dir.join(format!("t{read}.trf"));
+                std::fs::write(&trf, &out.stdout).unwrap();
+                let bbp = Command::new(env!("PGNKIT_BBPPAIRINGS"))
+                    .args(["--dutch", trf.to_str().unwrap(), "-c"])
+                    .output()
+                    .unwrap();
+                assert_eq!(
+                    bbp.status.code(),
+                    Some(0),
+                    "bbpPairings --dutch {} -c ({event}, {paths:?}, --moveless {moveless}): {}{}",
+                    trf.display(),
+                    String::from_utf8_lossy(&bbp.stdout),
+                    String::from_utf8_lossy(&bbp.stderr)
+                );
+                read += 1;
+            }
+        }
+    }
+    assert!(read >= 10, "{read} TRFs read");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -918,6 +918,7 @@ fn stats_agrees_with_validate_on_every_corpus_file() {
         strict: false,
         report_tags: false,
         messages: Locale::En,
+        unplayed: Default::default(),
     };
     let file: Arc<str> = Arc::from("f");
     let (mut games, mut invalid) = (0, 0);

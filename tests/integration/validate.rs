@@ -1499,3 +1499,133 @@ fn false_capture_and_check_marks_are_notes_and_errors_with_strict() {
         "{record}"
     );
 }
+
+/// (game, kind, severity, line, message) of each problem of `validate --format json` over `args`.
+fn problems_of(args: &[&str]) -> Vec<(u64, String, String, u64, String)> {
+    let mut all = vec!["validate", "--format", "json"];
+    all.extend(args);
+    let out = run(&all);
+    let mut found = Vec::new();
+    for r in records(&out) {
+        for p in r["problems"].as_array().unwrap() {
+            found.push((
+                r["game"].as_u64().unwrap(),
+                p["kind"].as_str().unwrap().to_string(),
+                p["severity"].as_str().unwrap().to_string(),
+                p["line"].as_u64().unwrap(),
+                p["message"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    found
+}
+
+/// Each forfeit and bye game of fixtures/standings/forfeits.pgn is a note, at its Result tag (a bye at the tag
+/// that names it), in English and French; `--moveless` changes what a game without moves is said to be;
+/// `--strict` does not make these notes errors (they are no spellings); an empty side of a bye game is no
+/// `unknown_player`.
+#[test]
+fn forfeits_and_byes_are_noted() {
+    let file = "fixtures/standings/forfeits.pgn";
+    let kinds = |args: &[&str]| -> Vec<(u64, String, u64)> {
+        problems_of(args)
+            .into_iter()
+            .map(|(game, kind, _, line, _)| (game, kind, line))
+            .collect()
+    };
+    let note = |game: u64, kind: &str, line: u64| (game, kind.to_string(), line);
+    assert_eq!(
+        kinds(&[file]),
+        [
+            note(2, "forfeit", 17),
+            note(3, "bye", 26),
+            note(5, "forfeit", 47),
+            note(6, "bye", 56),
+            note(7, "forfeit", 68),
+            note(9, "bye", 88),
+        ]
+    );
+    let said = problems_of(&["--messages", "fr", file]);
+    assert_eq!(
+        said[0].4,
+        "un forfait : les Blancs gagnent sans jouer (un résultat sans aucun coup ; --moveless lit autrement de telles parties ; TRF + et -)"
+    );
+    let said = problems_of(&[file]);
+    let messages: Vec<&str> = said.iter().map(|p| p.4.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "a forfeit: White wins without playing (a result without a single move; --moveless reads such games otherwise; TRF + and -)",
+            "a bye: Eklund scores 1 point without an opponent (a full-point bye, TRF F)",
+            "a double forfeit: neither player played, both score 0 (TRF - and -)",
+            "a bye: Diaz scores ½ point without an opponent (a half-point bye, TRF H)",
+            "a forfeit: Black wins without playing (the Termination tag says so; TRF + and -)",
+            "a bye: Eklund scores nothing without an opponent (a zero-point bye, TRF Z)",
+        ]
+    );
+    assert!(said.iter().all(|p| p.2 == "note"));
+    // --moveless: the game without moves is a game of less than one move, or played (nothing said).
+    let unrated = problems_of(&["--moveless", "unrated", file]);
+    assert_eq!((unrated[0].0, unrated[0].1.as_str()), (2, "unrated_game"));
+    assert!(
+        problems_of(&["--moveless", "played", file])
+            .iter()
+            .all(|p| p.0 != 2)
+    );
+    let allocated = problems_of(&["--allocated-bye", "bye-game", file]);
+    assert!(
+        allocated[1].4.contains("pairing-allocated bye (TRF U)"),
+        "{allocated:?}"
+    );
+    let strict = problems_of(&["--strict", file]);
+    assert!(strict.iter().all(|p| p.2 == "note"), "{strict:?}");
+    let args = ["validate", "--strict", file];
+    assert_eq!(run(&args).status.code(), Some(0), "notes only");
+}
+
+/// fixtures/standings/fide-ids.pgn: each other spelling of a FIDE id's name is noted once, at its first game;
+/// one name with a second id is a warning; two players of one name in one round are no player twice in it.
+#[test]
+fn fide_id_name_variants_and_one_name_with_two_ids() {
+    let found: Vec<(u64, String, String, String)> =
+        problems_of(&["fixtures/standings/fide-ids.pgn"])
+            .into_iter()
+            .map(|(game, kind, severity, _, message)| (game, kind, severity, message))
+            .collect();
+    let one = |game: u64, kind: &str, severity: &str, message: &str| {
+        (
+            game,
+            kind.to_string(),
+            severity.to_string(),
+            message.to_string(),
+        )
+    };
+    assert_eq!(
+        found,
+        [
+            one(
+                2,
+                "name_with_two_fide_ids",
+                "warning",
+                "Smith, John has FIDE id 1000002 here and 1000001 in game 1: two players of the same name"
+            ),
+            one(
+                3,
+                "fide_id_name_variant",
+                "note",
+                "So,W has FIDE id 5202213, which game 1 gives under another name: one player"
+            ),
+            one(
+                5,
+                "fide_id_name_variant",
+                "note",
+                "So, W. has FIDE id 5202213, which game 1 gives under another name: one player"
+            ),
+        ]
+    );
+    let fr = problems_of(&["--messages", "fr", "fixtures/standings/fide-ids.pgn"]);
+    assert_eq!(
+        fr[1].4,
+        "So,W a l'identifiant FIDE 5202213, que la partie 1 donne sous un autre nom : un seul joueur"
+    );
+}

@@ -156,7 +156,9 @@ from_choices!(
     Format,
     Codec,
     ReportFormat,
-    StandingsFormat
+    StandingsFormat,
+    Moveless,
+    AllocatedBye
 );
 
 impl Choices for Notation {
@@ -310,6 +312,85 @@ impl Choices for ReportFormat {
             "One JSON object per game (JSON lines); the summary goes to stderr",
         ),
     ];
+}
+
+/// What a decided game without a single move is (`--moveless`): PGN has no standard mark for a forfeit, and a
+/// game whose result stands with no move is one in most tournament files; where it is not, the arbiter says so.
+/// A game whose Termination tag says forfeit is a forfeit whatever this says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Moveless {
+    /// A forfeit (TRF `+` and `-`); a draw without moves stays a played draw, as no forfeit is a draw.
+    #[default]
+    Forfeit,
+    /// A game that lasted less than one move, scored and not rated (TRF `W`, `D`, `L`).
+    Unrated,
+    /// A game played over the board (TRF `1`, `=`, `0`), as if its moves were only missing from the file.
+    Played,
+}
+
+impl Choices for Moveless {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        (
+            "forfeit",
+            Moveless::Forfeit,
+            "A forfeit: the winner scores, the game is not played (TRF + and -); a draw without moves stays played",
+        ),
+        (
+            "unrated",
+            Moveless::Unrated,
+            "A game of less than one move: scored, not rated (TRF W, D, L)",
+        ),
+        (
+            "played",
+            Moveless::Played,
+            "A game played over the board whose moves are missing (TRF 1, =, 0)",
+        ),
+    ];
+}
+
+/// Which full-point byes are the pairing-allocated bye (`--allocated-bye`): PGN cannot tell the bye a Swiss
+/// gives the odd player out (TRF `U`) from one a player asked for (`F`), nor an absence (`Z`) from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AllocatedBye {
+    /// None: a bye game with a full point is a requested full-point bye (`F`), a round without a game an
+    /// absence (`Z`, no point).
+    #[default]
+    None,
+    /// A bye game with a full point is the pairing-allocated bye (`U`).
+    ByeGame,
+    /// As `bye-game`, and in a round where one player alone has no game, that player had the
+    /// pairing-allocated bye (`U`, one point).
+    Unpaired,
+}
+
+impl Choices for AllocatedBye {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        (
+            "none",
+            AllocatedBye::None,
+            "A full-point bye game is a requested bye (TRF F); a round without a game is an absence (Z)",
+        ),
+        (
+            "bye-game",
+            AllocatedBye::ByeGame,
+            "A full-point bye game is the pairing-allocated bye (TRF U)",
+        ),
+        (
+            "unpaired",
+            AllocatedBye::Unpaired,
+            "As bye-game, and the one player without a game in a round had the pairing-allocated bye (U, 1 point)",
+        ),
+    ];
+}
+
+/// How a run reads the games that are not played games (`crate::tournament`'s forfeits and byes): the
+/// arbiter's say where the files' marks are not enough.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UnplayedRules {
+    /// What a decided game without a move is.
+    pub moveless: Moveless,
+    /// Which full-point byes are the pairing-allocated bye.
+    pub allocated_bye: AllocatedBye,
 }
 
 /// The piece letters moves are read with: `auto` detects them per game, or one language.
@@ -505,6 +586,8 @@ mod tests {
         check::<Codec>();
         check::<ReportFormat>();
         check::<StandingsFormat>();
+        check::<Moveless>();
+        check::<AllocatedBye>();
     }
 
     #[test]

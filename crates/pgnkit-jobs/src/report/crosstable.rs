@@ -236,6 +236,7 @@ mod tests {
             white: true,
             half_points: hp,
             opponent_rating: None,
+            kind: crate::tournament::PairingKind::Played,
         };
         (id(white), p)
     }

@@ -28,7 +28,9 @@ impl Job for ReportJob {
     type State = Collector;
 
     fn initial_state(&self) -> Collector {
-        Collector::new(self.limits, self.opts.tag_checks).in_locale(self.opts.messages)
+        Collector::new(self.limits, self.opts.tag_checks)
+            .in_locale(self.opts.messages)
+            .with_rules(self.opts.unplayed)
     }
 
     fn work(

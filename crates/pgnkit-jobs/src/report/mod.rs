@@ -345,6 +345,14 @@ pub struct Collector {
 }
 
 impl Collector {
+    /// The report, reading the games that are not played games by `rules` (before any game is added).
+    pub(crate) fn with_rules(self, rules: crate::options::UnplayedRules) -> Collector {
+        Collector {
+            standings: Standings::new(self.limits.players).with_rules(rules),
+            ..self
+        }
+    }
+
     /// An empty report; `tag_checks` adds validate's cross-game warnings (duplicates, a player twice in a
     /// round, and round numbering at [`Collector::finish`]).
     pub fn new(limits: Limits, tag_checks: bool) -> Collector {

@@ -5,19 +5,21 @@
 use pgnkit::pgn::GameReader;
 
 use super::entry_of;
+use crate::options::UnplayedRules;
 use crate::run::{Input, Job, JobError};
 use crate::tournament::{GameEntry, Standings};
 
 /// standings' job.
 pub struct StandingsJob {
     max_players: usize,
+    rules: UnplayedRules,
 }
 
 impl StandingsJob {
     /// The standings of every tournament of the run, over at most `max_players` player entries in all (see
-    /// [`Standings::new`]).
-    pub fn new(max_players: usize) -> StandingsJob {
-        StandingsJob { max_players }
+    /// [`Standings::new`]), reading the games that are not played games by `rules`.
+    pub fn new(max_players: usize, rules: UnplayedRules) -> StandingsJob {
+        StandingsJob { max_players, rules }
     }
 }
 
@@ -27,7 +29,7 @@ impl Job for StandingsJob {
     type State = Standings;
 
     fn initial_state(&self) -> Standings {
-        Standings::new(self.max_players)
+        Standings::new(self.max_players).with_rules(self.rules)
     }
 
     fn work(

@@ -26,14 +26,19 @@
 //!
 //! Choices, where PGN says less than a TRF needs:
 //! * **Start ranks** (the pairing numbers): by rating, highest first, unrated players last, then by name.
-//! * **Rounds**: a game goes to the round of its `Round` tag (its first number); when that round is taken for
-//!   either player (two games with the same round, such as a match's games or a double round robin written
-//!   as one round) or the game has no round (or one above 999), it goes to the first later round free for
-//!   both. So both players always show the game in the same round, and a clean file keeps its rounds.
-//! * **Results**: a decided game is a played game (`1`, `=`, `0`; no forfeit is read, PGN has no standard
-//!   tag for one); an unfinished game (`*`) keeps its opponent and colour with a blank result, which the
-//!   format reads as `Z` (no points), as it counts in the standings; a round without a game is `0000 - Z`
-//!   (absent: PGN does not say whether a player had a bye).
+//! * **Rounds**: the tournament model's ([`crate::tournament::crosstable`]): a game or bye goes to the round of
+//!   its `Round` tag (its first number); when that round is taken for either player (two games with the same
+//!   round, such as a match's games or a double round robin written as one round) or the game has no round
+//!   (or one above 999), it goes to the first later round free for both. So both players always show the
+//!   game in the same round, and a clean file keeps its rounds.
+//! * **Results**: each round block is the cross table's cell in the TRF result codes: `1 = 0` for a game
+//!   played, `+ -` for a forfeit (both `-` for a double forfeit), `W D L` for a game of less than one move
+//!   (`--moveless unrated`), `0000 - F`, `U`, `H` or `Z` for a bye game, `0000 - Z` for a round without a
+//!   game (or `0000 - U`, the pairing-allocated bye, with `--allocated-bye unpaired`). An unfinished game
+//!   (`*`) is a pairing without a result, which the format has no code for: pairing programs refuse an
+//!   opponent without a result (bbpPairings: "Invalid line"), so its block is left blank, which the format
+//!   reads as no pairing that round (`0000`, `-`, `Z`) and FIDE's tie-break checker as no game: the game
+//!   scores nothing, as in the standings.
 //! * Lines end with CR LF (the format's Remark 1 asks for a carriage return); columns count characters, in
 //!   UTF-8.
 
@@ -41,9 +46,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::options::TrfVersion;
-use crate::tournament::{
-    Date, Pairing, PlayerInfo, Standing, Tiebreak, Tournament, TournamentKey, decimal,
-};
+use crate::tournament::crosstable::{CrossTable, Outcome, RoundCell};
+use crate::tournament::{Date, PlayerInfo, Standing, Tiebreak, Tournament, TournamentKey, decimal};
 
 /// The fixed columns of a `001` record (1-based, inclusive), as the TRF-16 description gives them.
 #[cfg(test)]
@@ -88,7 +92,7 @@ pub(crate) const FIRST_ROUND_COLUMN: usize = 92;
 #[cfg(test)]
 pub(crate) const ROUND_WIDTH: usize = 10;
 /// More rounds than a report can hold in reason: a tournament that needs more is refused.
-pub(crate) const MAX_ROUNDS: usize = 999;
+pub(crate) use crate::tournament::crosstable::MAX_ROUNDS;
 
 /// The FIDE titles the title field may hold.
 const FIDE_TITLES: [&str; 8] = ["GM", "IM", "WGM", "FM", "WIM", "CM", "WFM", "WCM"];
@@ -146,67 +150,49 @@ pub(crate) fn start_ranks(t: &Tournament) -> Vec<usize> {
     rank
 }
 
-/// One cell of a player's round: opponent index, colour, half points (`None`: unfinished).
-#[derive(Clone, Copy, Debug)]
-struct Cell {
-    opponent: usize,
-    white: bool,
-    half_points: Option<u8>,
-}
+/// The tournament round by round (its players in start-rank order), and the date of each round.
+type Rounds = (CrossTable, BTreeMap<usize, Date>);
 
-/// Each player's games by round column (0-based), and the date of each column.
-type Rounds = (Vec<BTreeMap<usize, Cell>>, BTreeMap<usize, Date>);
-
-/// The games placed in rounds (see the module documentation for games without a free round).
-fn rounds(t: &Tournament) -> Result<Rounds, TrfError> {
-    let n = t.players().len();
+/// The games and byes placed in rounds (see the module documentation for games without a free round).
+fn rounds(t: &Tournament, start: &[usize]) -> Result<Rounds, TrfError> {
     for (i, p) in t.players().enumerate() {
-        if t.pairings(i).len() > MAX_ROUNDS {
+        let byes = t.byes().iter().filter(|b| b.player == i).count();
+        if t.pairings(i).len() + byes > MAX_ROUNDS {
             return Err(TrfError::TooManyRounds {
                 player: p.name.clone(),
-                games: t.pairings(i).len(),
+                games: t.pairings(i).len() + byes,
             });
         }
     }
-    // Each game once, from White's side, in input order; then by round, rounds before no round.
-    let mut games = t.games_in_order();
-    let round = |p: &Pairing| p.round.map(|r| r as usize).filter(|&r| r <= MAX_ROUNDS);
-    games.sort_by_key(|&(_, p)| (round(p).is_none(), round(p), p.game));
-    let mut cells: Vec<BTreeMap<usize, Cell>> = vec![BTreeMap::new(); n];
-    let mut dates = BTreeMap::new();
-    for (w, p) in games {
-        let b = p.opponent;
-        let mut column = round(p).map_or(0, |r| r - 1);
-        // Each player has at most MAX_ROUNDS games, so a free column is found within 2 × MAX_ROUNDS steps.
-        while cells[w].contains_key(&column) || cells[b].contains_key(&column) {
-            column += 1;
-        }
-        cells[w].insert(
-            column,
-            Cell {
-                opponent: b,
-                white: true,
-                half_points: p.half_points,
-            },
-        );
-        cells[b].insert(
-            column,
-            Cell {
-                opponent: w,
-                white: false,
-                half_points: p.half_points.map(|hp| 2 - hp),
-            },
-        );
-        // A round's date only for games in their own round: a moved game's date says nothing of its column.
-        if let Some(&d) = p
-            .round
-            .filter(|_| round(p) == Some(column + 1))
-            .and_then(|r| t.details().round_dates.get(&r))
-        {
-            dates.insert(column, d);
-        }
-    }
-    Ok((cells, dates))
+    let placement = t.placement();
+    // A round's date only for games in their own round: a moved game's date says nothing of its column.
+    let dates = placement
+        .in_own_round
+        .iter()
+        .filter_map(|&column| {
+            let round = u32::try_from(column + 1).ok()?;
+            t.details().round_dates.get(&round).map(|&d| (column, d))
+        })
+        .collect();
+    Ok((CrossTable::of(t.players(), &placement, start), dates))
+}
+
+/// A round's block (opponent, colour, result), without the blanks before it.
+fn round_block(cell: &RoundCell) -> String {
+    let Some(code) = cell.outcome.code() else {
+        // A pairing without a result (see the module documentation): blank, no pairing that round.
+        debug_assert_eq!(cell.outcome, Outcome::Unfinished);
+        return " ".repeat(8);
+    };
+    let opponent = cell
+        .opponent
+        .map_or_else(|| "0000".to_string(), |o| format!("{:>4}", o + 1));
+    let colour = match cell.colour {
+        Some(pgnkit::Color::White) => 'w',
+        Some(pgnkit::Color::Black) => 'b',
+        None => '-',
+    };
+    format!("{opponent} {colour} {code}")
 }
 
 /// Characters safe in a fixed-column record: control characters (a newline in a tag) become spaces.
@@ -317,13 +303,9 @@ pub fn write(
             half_points: r.half_points,
         });
     }
-    let (cells, dates) = rounds(t)?;
-    let columns = cells
-        .iter()
-        .filter_map(|c| c.keys().next_back())
-        .max()
-        .map_or(0, |&c| c + 1);
     let start = start_ranks(t);
+    let (table, dates) = rounds(t, &start)?;
+    let columns = table.round_count();
     let d = t.details();
     let mut out = String::new();
     let mut record = |code: &str, value: Option<String>| push_record(&mut out, code, value);
@@ -399,23 +381,9 @@ pub fn write(
             points,
             r.rank.min(9999),
         );
-        for c in 0..columns {
-            let block = match cells[r.player_index].get(&c) {
-                Some(cell) => format!(
-                    "{:>4} {} {}",
-                    start[cell.opponent],
-                    if cell.white { 'w' } else { 'b' },
-                    match cell.half_points {
-                        Some(2) => '1',
-                        Some(1) => '=',
-                        Some(_) => '0',
-                        None => ' ',
-                    }
-                ),
-                None => "0000 - Z".to_string(),
-            };
+        for cell in &table.rounds[start[r.player_index] - 1] {
             line.push_str("  ");
-            line.push_str(&block);
+            line.push_str(&round_block(cell));
         }
         out.push_str(line.trim_end());
         out.push_str("\r\n");
@@ -517,7 +485,7 @@ mod tests {
     fn game(w: &str, b: &str, round: &str, result: &str, extra: &str) -> String {
         format!(
             "[Event \"Open\"]\n[Site \"Graz\"]\n[Date \"2024.03.0{}\"]\n[Round \"{round}\"]\n[White \"{w}\"]\n\
-             [Black \"{b}\"]\n[Result \"{result}\"]\n{extra}\n{result}\n\n",
+             [Black \"{b}\"]\n[Result \"{result}\"]\n{extra}\n1. e4 e5 {result}\n\n",
             round.chars().next().unwrap()
         )
     }
@@ -597,7 +565,11 @@ mod tests {
             let mut from_rounds = 0;
             for (r, &(opponent, colour, result)) in rounds.iter().enumerate() {
                 if opponent == 0 {
-                    assert_eq!((colour, result), ('-', 'Z'));
+                    // Absent, or an unfinished game: blank.
+                    assert!(
+                        [('-', 'Z'), (' ', ' ')].contains(&(colour, result)),
+                        "{colour:?} {result:?}"
+                    );
                     continue;
                 }
                 let theirs = players[&opponent].3[r];
@@ -629,9 +601,9 @@ mod tests {
         }
         // Carlsen: round 1 beat Duda (2) with White, round 2 beat Dan (4) with Black, round 3 lost to Bot (3).
         assert_eq!(players[&1].3, [(2, 'w', '1'), (4, 'b', '1'), (3, 'b', '0')]);
-        // Duda: the unfinished game keeps opponent and colour with a blank result; the game without a round
+        // Duda: the unfinished game is a blank block (no pairing a reader refuses); the game without a round
         // went to round 3.
-        assert_eq!(players[&2].3, [(1, 'b', '0'), (3, 'w', ' '), (4, 'b', '1')]);
+        assert_eq!(players[&2].3, [(1, 'b', '0'), (0, ' ', ' '), (4, 'b', '1')]);
         assert!(trf.starts_with("012 Open\r\n022 Graz\r\n"), "{trf}");
         assert!(
             trf.contains("\r\n042 2024/03/01\r\n052 2024/03/02\r\n062 4\r\n072 2\r\n"),

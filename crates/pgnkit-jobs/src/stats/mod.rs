@@ -410,6 +410,7 @@ fn stats_and_fingerprint<'a>(
         report_tags: fingerprint,
         // Cells of the tables stay in English whatever the user's language: they are data.
         messages: crate::messages::Locale::En,
+        unplayed: Default::default(),
     };
     let mut tally = Tally {
         game,

@@ -935,7 +935,8 @@ mod tests {
     #[test]
     fn games_that_are_no_pairing_are_out_of_the_standings_and_said() {
         let mut summary = StatsSummary::new(Limits::default());
-        for (white, black) in [("A", "B"), ("A", "A"), ("?", "B"), ("B", ""), ("NN", "A")] {
+        // An empty side in a game without moves would be a bye: `-` names nobody.
+        for (white, black) in [("A", "B"), ("A", "A"), ("?", "B"), ("B", "-"), ("NN", "A")] {
             summary.add(record(
                 "Open",
                 white,

@@ -7,7 +7,16 @@
 //! need to know a forfeit from a played game and an absence from a loss (C.07 article 16), which a list of
 //! games cannot say.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use pgnkit::Color;
+
+use super::identity::PlayerInfo;
+use crate::options::AllocatedBye;
+
+/// The highest round number a game is placed in by its `Round` tag: a game with a higher one (or none) goes
+/// to the first round free for its players, as does a game whose round either player already has a game in.
+pub(crate) const MAX_ROUNDS: usize = 999;
 
 /// How one round ended for one player: a TRF result code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -192,6 +201,248 @@ impl CrossTable {
             .iter()
             .map(|cell| u32::from(cell.outcome.half_points()))
             .sum()
+    }
+}
+
+/// How a pairing's result came about ([`super::unplayed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PairingKind {
+    /// Played over the board (or unfinished).
+    Played,
+    /// Forfeited: by one player, or by both (each with no point).
+    Forfeit,
+    /// Less than one move played: scored, not rated.
+    Unrated,
+}
+
+impl Outcome {
+    /// The outcome of a pairing for the player who scored `half_points` in it (`None`: unfinished).
+    pub(crate) fn of_pairing(kind: PairingKind, half_points: Option<u8>) -> Outcome {
+        let Some(hp) = half_points else {
+            return Outcome::Unfinished;
+        };
+        match (kind, hp) {
+            (PairingKind::Played, 2) => Outcome::Win,
+            (PairingKind::Played, 1) => Outcome::Draw,
+            (PairingKind::Played, _) => Outcome::Loss,
+            (PairingKind::Forfeit, 2) => Outcome::ForfeitWin,
+            // A forfeit is never a draw: what would be one is read as played.
+            (PairingKind::Forfeit, 1) => Outcome::Draw,
+            (PairingKind::Forfeit, _) => Outcome::ForfeitLoss,
+            (PairingKind::Unrated, 2) => Outcome::UnratedWin,
+            (PairingKind::Unrated, 1) => Outcome::UnratedDraw,
+            (PairingKind::Unrated, _) => Outcome::UnratedLoss,
+        }
+    }
+
+    /// The outcome of a bye worth `half_points`, a full point being the pairing-allocated bye when `allocated`.
+    pub(crate) fn of_bye(half_points: u8, allocated: bool) -> Outcome {
+        match half_points {
+            2 if allocated => Outcome::PairingAllocatedBye,
+            2 => Outcome::FullPointBye,
+            1 => Outcome::HalfPointBye,
+            _ => Outcome::ZeroPointBye,
+        }
+    }
+}
+
+/// A tournament's games and byes placed in rounds, sparse: each player's cells by round (0-based), opponents
+/// as indices into the tournament's players. A game goes to the round of its `Round` tag's number; when that
+/// round is taken for either player (two games with the same round, such as a match's games or a double round
+/// robin written as one round) or the game has no round (or one above [`MAX_ROUNDS`]), it goes to the first
+/// later round free for both. So both players always show the game in the same round, and a clean file keeps
+/// its rounds. A round a player has nothing in is an absence, unless the rules make the one player without a
+/// game in a round the pairing-allocated bye's.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Placement {
+    /// Each player's rounds.
+    pub(crate) cells: Vec<BTreeMap<usize, RoundCell>>,
+    /// Rounds holding a game or bye that kept its own round number (whose dates mean something).
+    pub(crate) in_own_round: BTreeSet<usize>,
+    /// Rounds in all: one past the last round with something in it.
+    pub(crate) rounds: usize,
+}
+
+/// A game or a bye to place (players as indices into the tournament's players).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Placed {
+    Game {
+        white: usize,
+        black: usize,
+        kind: PairingKind,
+        white_half_points: Option<u8>,
+        black_half_points: Option<u8>,
+    },
+    Bye {
+        player: usize,
+        half_points: u8,
+    },
+}
+
+impl Placed {
+    /// Who plays it: one player for a bye.
+    fn players(&self) -> [Option<usize>; 2] {
+        match *self {
+            Placed::Game { white, black, .. } => [Some(white), Some(black)],
+            Placed::Bye { player, .. } => [Some(player), None],
+        }
+    }
+}
+
+impl Placement {
+    /// `items` placed in rounds, for `players` players: each item with its round (the `Round` tag's number)
+    /// and its game number (input order), games and byes numbered alike.
+    pub(crate) fn of(
+        players: usize,
+        mut items: Vec<(Option<u32>, usize, Placed)>,
+        allocated_bye: AllocatedBye,
+    ) -> Placement {
+        let n = players;
+        let round = |r: Option<u32>| r.map(|r| r as usize).filter(|&r| r <= MAX_ROUNDS);
+        // Games in their rounds first, in round order, then those without one; in input order within.
+        items.sort_unstable_by_key(|&(r, game, _)| (round(r).is_none(), round(r), game));
+        let allocated = allocated_bye != AllocatedBye::None;
+        let mut placement = Placement {
+            cells: vec![BTreeMap::new(); n],
+            ..Placement::default()
+        };
+        // Below `first_free[player]` every round is taken for that player: a long run of games without
+        // rounds is placed in time linear in its length.
+        let mut first_free = vec![0usize; n];
+        for (r, _, item) in items {
+            let r = round(r);
+            let players = item.players();
+            let wanted = r.map_or(0, |r| r - 1);
+            let mut column = players
+                .iter()
+                .flatten()
+                .fold(wanted, |c, &p| c.max(first_free[p]));
+            while players
+                .iter()
+                .flatten()
+                .any(|&p| placement.cells[p].contains_key(&column))
+            {
+                column += 1;
+            }
+            if r == Some(column + 1) {
+                placement.in_own_round.insert(column);
+            }
+            match item {
+                Placed::Game {
+                    white,
+                    black,
+                    kind,
+                    white_half_points,
+                    black_half_points,
+                } => {
+                    let cell =
+                        |opponent: usize, colour: Color, half_points: Option<u8>| RoundCell {
+                            opponent: Some(opponent),
+                            colour: Some(colour),
+                            outcome: Outcome::of_pairing(kind, half_points),
+                        };
+                    let cells = &mut placement.cells;
+                    cells[white].insert(column, cell(black, Color::White, white_half_points));
+                    cells[black].insert(column, cell(white, Color::Black, black_half_points));
+                }
+                Placed::Bye {
+                    player,
+                    half_points,
+                } => {
+                    let cell = RoundCell {
+                        outcome: Outcome::of_bye(half_points, allocated),
+                        ..RoundCell::ABSENT
+                    };
+                    placement.cells[player].insert(column, cell);
+                }
+            }
+            for p in players.into_iter().flatten() {
+                while placement.cells[p].contains_key(&first_free[p]) {
+                    first_free[p] += 1;
+                }
+            }
+            placement.rounds = placement.rounds.max(column + 1);
+        }
+        if allocated_bye == AllocatedBye::Unpaired && n > 1 {
+            placement.allocate_byes();
+        }
+        placement
+    }
+
+    /// Gives the pairing-allocated bye to the one player with nothing in a round, in each round that has no
+    /// `U` yet.
+    fn allocate_byes(&mut self) {
+        let mut filled = vec![0usize; self.rounds];
+        let mut has_allocated = vec![false; self.rounds];
+        for cells in &self.cells {
+            for (&c, cell) in cells {
+                filled[c] += 1;
+                has_allocated[c] |= cell.outcome == Outcome::PairingAllocatedBye;
+            }
+        }
+        let n = self.cells.len();
+        for c in 0..self.rounds {
+            if filled[c] + 1 != n || has_allocated[c] {
+                continue;
+            }
+            if let Some(cells) = self.cells.iter_mut().find(|cells| !cells.contains_key(&c)) {
+                cells.insert(
+                    c,
+                    RoundCell {
+                        outcome: Outcome::PairingAllocatedBye,
+                        ..RoundCell::ABSENT
+                    },
+                );
+            }
+        }
+    }
+
+    /// A player's score in half points (the tournament's player index).
+    pub(crate) fn half_points(&self, player: usize) -> u32 {
+        self.cells[player]
+            .values()
+            .map(|cell| u32::from(cell.outcome.half_points()))
+            .sum()
+    }
+}
+
+impl Entrant {
+    /// A player as the games describe them.
+    pub(crate) fn of(p: &PlayerInfo) -> Entrant {
+        Entrant {
+            name: p.name.clone(),
+            rating: p.rating,
+            fide_id: p.fide_id,
+            federation: p.federation.clone(),
+            title: p.title.clone(),
+            ..Entrant::default()
+        }
+    }
+}
+
+impl CrossTable {
+    /// The table of the placed rounds of `players` (by index, as the placement numbers them), in the order of
+    /// `start` (each player's start rank, from 1, by index); a round a player has nothing in is
+    /// [`RoundCell::ABSENT`].
+    pub(crate) fn of<'p>(
+        players: impl ExactSizeIterator<Item = &'p PlayerInfo>,
+        placement: &Placement,
+        start: &[usize],
+    ) -> CrossTable {
+        let n = players.len();
+        let mut entrants = vec![Entrant::default(); n];
+        let mut rounds = vec![vec![RoundCell::ABSENT; placement.rounds]; n];
+        for (i, p) in players.enumerate() {
+            let row = start[i] - 1;
+            entrants[row] = Entrant::of(p);
+            for (&c, cell) in &placement.cells[i] {
+                rounds[row][c] = RoundCell {
+                    opponent: cell.opponent.map(|o| start[o] - 1),
+                    ..*cell
+                };
+            }
+        }
+        CrossTable { entrants, rounds }
     }
 }
 

@@ -151,7 +151,8 @@ pub(crate) fn date_of(value: &str) -> Option<Date> {
 /// something wins (a rating may change between rounds of a long event).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct PlayerInfo {
-    /// The White or Black tag, trimmed: players are told apart by this name alone.
+    /// The White or Black tag, trimmed: players are told apart by their FIDE id when the games give one,
+    /// else by this name.
     pub(crate) name: String,
     /// `WhiteElo`/`BlackElo` (1 to 4000).
     pub(crate) rating: Option<u16>,
@@ -182,6 +183,13 @@ pub(crate) struct SideTags<'a> {
     country: Option<Cow<'a, str>>,
 }
 
+impl SideTags<'_> {
+    /// The White or Black tag's value, as written (`None`: no such tag).
+    pub(crate) fn name_tag(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+}
+
 /// The tags a game's entry in its tournament reads, found in one pass over its tags: a game has a dozen
 /// tags and the entry reads two dozen names, so looking each up would scan them two dozen times.
 #[derive(Default)]
@@ -196,6 +204,7 @@ pub(crate) struct EntryTags<'a> {
     pub(crate) arbiter: Option<Cow<'a, str>>,
     pub(crate) event_country: Option<Cow<'a, str>>,
     pub(crate) event_type: Option<Cow<'a, str>>,
+    pub(crate) termination: Option<Cow<'a, str>>,
     pub(crate) white: SideTags<'a>,
     pub(crate) black: SideTags<'a>,
 }
@@ -215,6 +224,7 @@ impl<'a> EntryTags<'a> {
                 b"Arbiter" => &mut tags.arbiter,
                 b"EventCountry" => &mut tags.event_country,
                 b"EventType" => &mut tags.event_type,
+                b"Termination" => &mut tags.termination,
                 name => {
                     let (side, rest) = if let Some(rest) = name.strip_prefix(b"White") {
                         (&mut tags.white, rest)
@@ -253,6 +263,16 @@ impl<'a> EntryTags<'a> {
     }
 }
 
+/// A `WhiteFideId`/`BlackFideId` value as a FIDE id: a positive number of at most 11 digits (the width TRF
+/// gives it), spaces around it ignored.
+pub(crate) fn fide_id_of(value: &str) -> Option<u64> {
+    let id = value.trim();
+    (id.len() <= 11 && !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| id.parse::<u64>().ok())
+        .flatten()
+        .filter(|&id| id > 0)
+}
+
 /// A player from the tags of their side of a game.
 pub(crate) fn player_of(side: &SideTags<'_>) -> PlayerInfo {
     let known = |value: &Option<Cow<'_, str>>| known(value.clone());
@@ -264,10 +284,7 @@ pub(crate) fn player_of(side: &SideTags<'_>) -> PlayerInfo {
             .unwrap_or_default(),
         rating: known(&side.elo).and_then(|r| rating_of(&r)),
         title: known(&side.title),
-        fide_id: known(&side.fide_id)
-            .filter(|id| id.len() <= 11 && id.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|id| id.parse::<u64>().ok())
-            .filter(|&id| id > 0),
+        fide_id: known(&side.fide_id).and_then(|id| fide_id_of(&id)),
         federation: [&side.fed, &side.federation, &side.country]
             .into_iter()
             .find_map(|v| known(v).and_then(|v| code3(&v))),

@@ -13,7 +13,12 @@
 //! * **The same game twice**: validate's `duplicate_game` rule, by its fingerprint of the players and the main
 //!   line (`GameEntry::fingerprint`); a game without moves is the same as no other.
 //! * **Games that are not games of the tournament**: no pairing, or a copy (`LeftOut`); unfinished games
-//!   pair two players and score nothing. A decided game without moves counts as played.
+//!   pair two players and score nothing.
+//! * **Games not played over the board** (`unplayed`): forfeits, double forfeits, games of less than a move
+//!   and bye games, read from the tags and moves under the arbiter's [`crate::options::UnplayedRules`]; players are told
+//!   apart by FIDE id where the games give one.
+//! * **Rounds** (`crosstable`): the games and byes placed in rounds (`Placement`) and the round-by-round
+//!   table in TRF's result codes (`CrossTable`).
 //! * **Pairings, results and standings** ([`Standings`], `Tournament`, `Pairing`, `Standing`) with
 //!   tie-breaks ([`Tiebreak`]) and the ranking, and the performance rating (`perf`).
 
@@ -28,12 +33,15 @@ pub(crate) mod perf;
 mod standings;
 #[allow(dead_code)]
 pub(crate) mod trf_read;
+pub(crate) mod unplayed;
 
+#[cfg(test)]
+pub(crate) use crosstable::PairingKind;
 #[cfg(test)]
 pub(crate) use identity::round_of;
 pub(crate) use identity::{
-    Date, NotAPairing, PlayerInfo, TournamentKey, is_unknown, names_nobody, not_a_pairing,
-    round_number, year_of,
+    Date, NotAPairing, PlayerInfo, TournamentKey, fide_id_of, is_unknown, names_nobody,
+    not_a_pairing, round_number, year_of,
 };
 #[cfg(test)]
 pub(crate) use standings::LeftOut;

@@ -3,8 +3,14 @@
 //!
 //! Only decided games count: `1-0`, `0-1`, `1/2-1/2` (from the `Result` tag, else the termination marker);
 //! unfinished (`*`) and result-less games are kept as pairings without a result and score nothing, for either
-//! player or their opponents. No forfeit is read: PGN has no standard forfeit tag, so a decided game counts as
-//! played, with or without moves.
+//! player or their opponents. Games that were not played over the board are read as [`super::unplayed`]
+//! says, under the run's [`UnplayedRules`]: a forfeit scores as its result says (a double forfeit nothing for
+//! either), a bye game is no pairing but the bye of its player (a full point, a half or none), and with
+//! `--allocated-bye unpaired` the one player without a game in a round scores the pairing-allocated bye's point.
+//!
+//! Players are told apart by their FIDE id where the games give one (`WhiteFideId`, `BlackFideId`): the
+//! spellings of one id's name are one player, shown under the first met; a game without an id joins the
+//! player first met under its name; one name with two ids is two players.
 //!
 //! Two kinds of games of a tournament are left out of its tables, and counted ([`LeftOut`]): a game that is no
 //! pairing of two players ([`super::not_a_pairing`]: White or Black names nobody, or the same name on both
@@ -38,21 +44,26 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use pgnkit::Color;
 use pgnkit::pgn::{Game, GameResult};
 
+use super::crosstable::{PairingKind, Placed, Placement};
 use super::identity::{
     Date, EntryTags, NotAPairing, PlayerInfo, TournamentKey, code3, date_of, known, not_a_pairing,
     player_of, round_of,
 };
 use super::perf::performance;
+use super::unplayed::{GameFacts, Reading};
 use crate::localized;
 use crate::messages::Locale;
+use crate::options::{AllocatedBye, UnplayedRules};
 
 /// One game of a player, seen from that player's side: [`Tournament::pairings`] lists them in input order.
 /// A game appears twice, once in each player's list, with the same `game` number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Pairing {
-    /// The game's number in its tournament, from 0, in input order: the same in both players' lists.
+    /// The game's number in its tournament, from 0, in input order (bye games take numbers too): the same in
+    /// both players' lists.
     pub(crate) game: usize,
     /// The round: the `Round` tag's number ([`super::round_number`]: `5` for `5`, `5.1`
     /// or `5.2`); `None` when there is none, or it is 0 or beyond `u32`.
@@ -66,6 +77,21 @@ pub(crate) struct Pairing {
     pub(crate) half_points: Option<u8>,
     /// The opponent's rating in this game's tags (which may differ from their latest, in [`PlayerInfo`]).
     pub(crate) opponent_rating: Option<u16>,
+    /// Whether the game was played over the board, forfeited, or lasted less than a move.
+    pub(crate) kind: PairingKind,
+}
+
+/// A bye game: a player with no opponent in a round, and what the bye was worth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ByeGame {
+    /// The game's number in its tournament (see [`Pairing::game`]).
+    pub(crate) game: usize,
+    /// The player, an index into [`Tournament::players`].
+    pub(crate) player: usize,
+    /// See [`Pairing::round`].
+    pub(crate) round: Option<u32>,
+    /// The player's score in half points (0 for a bye game without a result).
+    pub(crate) half_points: u8,
 }
 
 /// What the tags say about the event as a whole, kept from the first game that says it (dates: the span).
@@ -109,6 +135,8 @@ pub struct GameEntry {
     /// validate's fingerprint of the game (`validate::game_fingerprint`): games with the same one are the same game,
     /// counted once; 0 for a game without moves (or no pairing), which is never a duplicate.
     pub(crate) fingerprint: u64,
+    /// Whether it was played, forfeited or a bye, as the tags and moves say.
+    pub(crate) facts: GameFacts,
 }
 
 impl GameEntry {
@@ -130,10 +158,20 @@ impl GameEntry {
             Some(GameResult::Draw) => Some(1),
             _ => None,
         };
+        let (white, black) = (player_of(&tags.white), player_of(&tags.black));
+        let facts = GameFacts::of(
+            tags.white.name_tag(),
+            tags.black.name_tag(),
+            tags.result.as_deref(),
+            tags.termination.as_deref(),
+            game.main_line().next().is_some(),
+            white_half_points.is_some(),
+        );
         Some(GameEntry {
             key,
-            white: player_of(&tags.white),
-            black: player_of(&tags.black),
+            white,
+            black,
+            facts,
             white_half_points,
             round: tag(&tags.round).and_then(|r| round_of(&r)),
             date: tag(&tags.date).and_then(|d| date_of(&d)),
@@ -160,12 +198,26 @@ impl GameEntry {
     /// Whether the game can count in its tournament, so that whether it repeats another matters: a game that
     /// is no pairing never counts, and its moves need not be replayed for a fingerprint.
     pub(crate) fn needs_fingerprint(&self) -> bool {
-        self.not_a_pairing().is_none()
+        self.facts.bye.is_none() && self.not_a_pairing().is_none()
     }
 
-    /// Why the game is no pairing of two players, if it is not one.
+    /// Why the game is no pairing of two players, if it is not one (a bye game is none: it is a bye).
     pub(crate) fn not_a_pairing(&self) -> Option<NotAPairing> {
+        if self.facts.bye.is_some() {
+            return None;
+        }
+        if self.white.fide_id.is_some() && self.white.fide_id == self.black.fide_id {
+            return Some(NotAPairing::AgainstSelf);
+        }
         not_a_pairing(&self.white.name, &self.black.name)
+    }
+
+    /// The player of a bye game (`None`: not a bye game).
+    fn bye_player(&self) -> Option<&PlayerInfo> {
+        self.facts.bye.map(|side| match side {
+            Color::White => &self.black,
+            Color::Black => &self.white,
+        })
     }
 }
 
@@ -299,8 +351,16 @@ pub enum Added {
 pub struct Tournament {
     players: Vec<PlayerInfo>,
     pairings: Vec<Vec<Pairing>>,
+    /// Each name met → the first player met under it.
     index: HashMap<String, usize>,
+    /// Each FIDE id met → its player.
+    by_id: HashMap<u64, usize>,
+    /// The games counted as pairings (bye games are not).
     games: usize,
+    /// The bye games counted, in input order.
+    byes: Vec<ByeGame>,
+    /// How the games that are not played games are read.
+    rules: UnplayedRules,
     details: EventDetails,
     /// The fingerprints of the games counted (those with moves).
     seen: HashSet<u64>,
@@ -350,9 +410,62 @@ impl Tournament {
         rank(self, tiebreaks)
     }
 
-    /// Every game of the tournament met: counted (decided or not), left out, or beyond the bounds.
+    /// Every game of the tournament met: counted (decided or not, bye games included), left out, or beyond the
+    /// bounds.
     pub(crate) fn games_met(&self) -> u64 {
-        self.games as u64 + self.left_out.total() + self.beyond_bounds
+        (self.games + self.byes.len()) as u64 + self.left_out.total() + self.beyond_bounds
+    }
+
+    /// The bye games counted, in input order.
+    pub(crate) fn byes(&self) -> &[ByeGame] {
+        &self.byes
+    }
+
+    /// The games and byes placed in rounds ([`Placement`]).
+    pub(crate) fn placement(&self) -> Placement {
+        // Black's score in each game, by game number: a double forfeit scores nothing for either.
+        let mut black_half_points = vec![None; self.next_game()];
+        for p in self.pairings.iter().flatten().filter(|p| !p.white) {
+            black_half_points[p.game] = p.half_points;
+        }
+        let mut items: Vec<(Option<u32>, usize, Placed)> = self
+            .games_in_order()
+            .into_iter()
+            .map(|(white, p)| {
+                let game = Placed::Game {
+                    white,
+                    black: p.opponent,
+                    kind: p.kind,
+                    white_half_points: p.half_points,
+                    black_half_points: black_half_points[p.game],
+                };
+                (p.round, p.game, game)
+            })
+            .collect();
+        items.extend(self.byes.iter().map(|b| {
+            let bye = Placed::Bye {
+                player: b.player,
+                half_points: b.half_points,
+            };
+            (b.round, b.game, bye)
+        }));
+        Placement::of(self.players.len(), items, self.rules.allocated_bye)
+    }
+
+    /// The player `info` would be counted as ([`Tournament::intern`]'s rule), if met before.
+    fn known(&self, info: &PlayerInfo) -> Option<usize> {
+        if let Some(id) = info.fide_id {
+            if let Some(&i) = self.by_id.get(&id) {
+                return Some(i);
+            }
+            // A name met before joins this id only if it has none yet: one name with two ids is two players.
+            return self
+                .index
+                .get(&info.name)
+                .copied()
+                .filter(|&i| self.players[i].fide_id.is_none());
+        }
+        self.index.get(&info.name).copied()
     }
 
     /// What the tags say of the event: dates, time control, arbiter, country, type.
@@ -362,54 +475,99 @@ impl Tournament {
 
     fn intern(&mut self, info: &PlayerInfo) -> usize {
         // A player met before is looked up without copying the name: most games are of players met before.
-        let i = match self.index.get(&info.name) {
-            Some(&i) => i,
+        let i = match self.known(info) {
+            Some(i) => i,
             None => {
                 self.players.push(PlayerInfo {
                     name: info.name.clone(),
                     ..PlayerInfo::default()
                 });
                 self.pairings.push(Vec::new());
-                self.index.insert(info.name.clone(), self.players.len() - 1);
                 self.players.len() - 1
             }
         };
+        if !self.index.contains_key(&info.name) {
+            self.index.insert(info.name.clone(), i);
+        }
+        if let Some(id) = info.fide_id {
+            self.by_id.entry(id).or_insert(i);
+        }
         let p = &mut self.players[i];
         p.rating = info.rating.or(p.rating);
         if info.title.is_some() {
             p.title.clone_from(&info.title);
         }
-        p.fide_id = info.fide_id.or(p.fide_id);
+        p.fide_id = p.fide_id.or(info.fide_id);
         if info.federation.is_some() {
             p.federation.clone_from(&info.federation);
         }
         i
     }
 
+    /// The number of the next game counted, pairing or bye.
+    fn next_game(&self) -> usize {
+        self.games + self.byes.len()
+    }
+
     fn add(&mut self, e: &GameEntry) {
+        if let Some(player) = e.bye_player() {
+            let player = self.intern(player);
+            let half_points = match e.facts.bye {
+                Some(Color::White) => e.white_half_points.map(|hp| 2 - hp),
+                _ => e.white_half_points,
+            };
+            self.byes.push(ByeGame {
+                game: self.next_game(),
+                player,
+                round: e.round,
+                half_points: half_points.unwrap_or(0),
+            });
+            self.add_details(e);
+            return;
+        }
         let w = self.intern(&e.white);
         let b = self.intern(&e.black);
-        let game = self.games;
+        let game = self.next_game();
         self.games += 1;
+        let (kind, white_half_points, black_half_points) =
+            match e.facts.reading(e.white_half_points, self.rules.moveless) {
+                Reading::DoubleForfeit => (PairingKind::Forfeit, Some(0), Some(0)),
+                reading => (
+                    match reading {
+                        Reading::Forfeit => PairingKind::Forfeit,
+                        Reading::Unrated => PairingKind::Unrated,
+                        _ => PairingKind::Played,
+                    },
+                    e.white_half_points,
+                    e.white_half_points.map(|hp| 2 - hp),
+                ),
+            };
         self.pairings[w].push(Pairing {
             game,
             round: e.round,
             opponent: b,
             white: true,
-            half_points: e.white_half_points,
+            half_points: white_half_points,
             opponent_rating: e.black.rating,
+            kind,
         });
         self.pairings[b].push(Pairing {
             game,
             round: e.round,
             opponent: w,
             white: false,
-            half_points: e.white_half_points.map(|hp| 2 - hp),
+            half_points: black_half_points,
             opponent_rating: e.white.rating,
+            kind,
         });
-        if e.white_half_points.is_none() {
+        if white_half_points.is_none() {
             self.unfinished += 1;
         }
+        self.add_details(e);
+    }
+
+    /// What the game's tags say of the event, kept.
+    fn add_details(&mut self, e: &GameEntry) {
         let d = &mut self.details;
         let n = &e.details;
         for (mine, theirs) in [
@@ -537,6 +695,7 @@ pub struct Standings {
     players: usize,
     games: usize,
     bounds: Bounds,
+    rules: UnplayedRules,
     /// Games that belong to no tournament (Event missing, empty or `?`).
     pub without_event: u64,
     /// Games of tournaments kept but beyond the players or games bound, or of a new tournament that had no room
@@ -560,10 +719,16 @@ impl Standings {
             players: 0,
             games: 0,
             bounds,
+            rules: UnplayedRules::default(),
             without_event: 0,
             games_left_out: 0,
             untracked_tournament_games: 0,
         }
+    }
+
+    /// These standings, reading the games that are not played games by `rules` (before any game is added).
+    pub(crate) fn with_rules(self, rules: UnplayedRules) -> Standings {
+        Standings { rules, ..self }
     }
 
     /// Adds one game (`None`: a game without a tournament), and says what became of it: a game that is no
@@ -584,8 +749,11 @@ impl Standings {
                     self.games_left_out += 1;
                     return Added::BeyondLimit;
                 }
-                self.tournaments
-                    .push((e.key.clone(), Tournament::default()));
+                let t = Tournament {
+                    rules: self.rules,
+                    ..Tournament::default()
+                };
+                self.tournaments.push((e.key.clone(), t));
                 self.index.insert(e.key.clone(), self.tournaments.len() - 1);
                 self.tournaments.len() - 1
             }
@@ -602,8 +770,12 @@ impl Standings {
             t.left_out.duplicates += 1;
             return Added::Duplicate;
         }
-        let new = usize::from(!t.index.contains_key(&e.white.name))
-            + usize::from(!t.index.contains_key(&e.black.name));
+        let new = match e.bye_player() {
+            Some(player) => usize::from(t.known(player).is_none()),
+            None => {
+                usize::from(t.known(&e.white).is_none()) + usize::from(t.known(&e.black).is_none())
+            }
+        };
         if self.players + new > self.bounds.players || self.games >= self.bounds.games {
             self.games_left_out += 1;
             t.beyond_bounds += 1;
@@ -711,10 +883,7 @@ fn rank(t: &Tournament, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
                 .collect()
         })
         .collect();
-    let points: Vec<u64> = decided
-        .iter()
-        .map(|games| games.iter().map(|&(_, hp, _)| u64::from(hp)).sum())
-        .collect();
+    let points = points(t, &decided);
     let mut rows: Vec<Standing> = t
         .players
         .iter()
@@ -798,6 +967,25 @@ fn rank(t: &Tournament, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
         ranked.push(row);
     }
     ranked
+}
+
+/// Each player's points in half points: their decided games, their byes, and the pairing-allocated byes of the
+/// rounds they alone had no game in when the rules say so (read from the rounds as TRF places them).
+fn points(t: &Tournament, decided: &[Vec<(usize, u8, Option<u16>)>]) -> Vec<u64> {
+    if t.rules.allocated_bye == AllocatedBye::Unpaired {
+        let placement = t.placement();
+        return (0..t.players.len())
+            .map(|i| u64::from(placement.half_points(i)))
+            .collect();
+    }
+    let mut points: Vec<u64> = decided
+        .iter()
+        .map(|games| games.iter().map(|&(_, hp, _)| u64::from(hp)).sum())
+        .collect();
+    for bye in &t.byes {
+        points[bye.player] += u64::from(bye.half_points);
+    }
+    points
 }
 
 /// Half points (or quarter points with `quarters`) as a decimal: `3`, `2.5`, `6.25`.
@@ -941,7 +1129,9 @@ mod tests {
                     opponent: b,
                     white: true,
                     half_points: Some(0),
-                    opponent_rating: Some(2100)
+                    opponent_rating: Some(2100),
+                    // A decided game without moves.
+                    kind: PairingKind::Forfeit
                 },
                 Pairing {
                     game: 1,
@@ -949,7 +1139,8 @@ mod tests {
                     opponent: b,
                     white: false,
                     half_points: None,
-                    opponent_rating: None
+                    opponent_rating: None,
+                    kind: PairingKind::Played
                 },
             ]
         );

@@ -11,8 +11,10 @@ use super::report::{
 use super::tags::{TagProblem, check_ply_count, check_tags, is_checked_tag};
 use super::tournament::player_problems;
 use crate::messages::Locale;
+use crate::options::{AllocatedBye, UnplayedRules};
 use crate::safe_text::push_safe_keeping_tabs;
-use crate::tournament::year_of;
+use crate::tournament::unplayed::{GameFacts, Reading};
+use crate::tournament::{fide_id_of, is_unknown, year_of};
 use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Termination};
 use pgnkit::notation::{
@@ -47,6 +49,8 @@ pub struct ValidateOptions {
     /// The language the caller writes the messages in (problems carry no words: they are worded when written,
     /// [`GameReport::record`], [`Problem::message`]).
     pub messages: Locale,
+    /// How the games that are not played games (forfeits, byes) are read, for their notes.
+    pub unplayed: UnplayedRules,
 }
 
 /// Where problems are turned into located records.
@@ -126,7 +130,7 @@ impl<'g, 'a> Reporter<'g, 'a> {
         let mut note = located(self.game, &mut self.game.locator(), finding, span);
         // With --strict a spelling is an error; Windows-1252 text stays a note (the PGN standard's own
         // character set is Latin-1).
-        if self.strict && kind != ProblemKind::Windows1252Text {
+        if self.strict && kind.is_spelling() {
             note.severity = Severity::Error;
         }
         note.count = Some(1);
@@ -677,12 +681,23 @@ pub fn validate_game_with<C: Visitor>(
     const EVENT_DATE: usize = 7;
     debug_assert_eq!(roster_index(b"Result"), Some(RESULT));
     let mut shown = [None::<usize>; 8];
+    // Termination, WhiteFideId and BlackFideId, read for the checks of a tournament's games.
+    let mut unplayed_tags: [Option<usize>; 3] = [None; 3];
     let values: Vec<(&[u8], Cow<'_, str>)> = if opts.report_tags || opts.tag_checks {
         let mut values = Vec::with_capacity(game.tags.len());
         for t in &game.tags {
             let name = game.bytes(t.name);
             let slot = roster_index(name).or_else(|| (name == b"EventDate").then_some(EVENT_DATE));
-            let value = if slot.is_some() || is_checked_tag(name) {
+            let unplayed_slot = match name {
+                b"Termination" => Some(0),
+                b"WhiteFideId" => Some(1),
+                b"BlackFideId" => Some(2),
+                _ => None,
+            };
+            if let Some(u) = unplayed_slot {
+                unplayed_tags[u].get_or_insert(values.len());
+            }
+            let value = if slot.is_some() || unplayed_slot.is_some() || is_checked_tag(name) {
                 game.tag_value(t)
             } else {
                 Cow::Borrowed("")
@@ -710,6 +725,8 @@ pub fn validate_game_with<C: Visitor>(
         value_at(slot)
     };
     let tag = |name: &str| value(name).map_or_else(TagText::default, TagText::new);
+    let unplayed_value = |u: usize| unplayed_tags[u].map(|k| values[k].1.as_ref());
+    let fide_id = |u: usize| unplayed_value(u).and_then(fide_id_of);
     let mut report = GameReport {
         file: file.clone(),
         game: game.index + 1,
@@ -741,6 +758,8 @@ pub fn validate_game_with<C: Visitor>(
         variation_moves: 0,
         line: game.first_line(),
         fingerprint: 0,
+        white_fide_id: if opts.report_tags { fide_id(1) } else { None },
+        black_fide_id: if opts.report_tags { fide_id(2) } else { None },
     };
     let mut rep = Reporter::new(game, opts.strict);
 
@@ -769,10 +788,20 @@ pub fn validate_game_with<C: Visitor>(
     }
 
     if opts.tag_checks {
+        let unplayed = unplayed_problems(game, &values, unplayed_value(0), opts.unplayed);
+        // A bye game's empty side names a bye, not an unknown player.
+        let bye = unplayed
+            .iter()
+            .any(|p| p.finding.kind() == ProblemKind::Bye);
         // The players last: a game of a tournament whose players are nobody.
         for p in check_tags(&values)
             .into_iter()
-            .chain(player_problems(&values))
+            .chain(
+                player_problems(&values)
+                    .into_iter()
+                    .filter(|p| !(bye && p.finding.kind() == ProblemKind::UnknownPlayer)),
+            )
+            .chain(unplayed)
         {
             push_tag_problem(&mut rep, p);
         }
@@ -878,6 +907,84 @@ pub fn validate_game_with<C: Visitor>(
 /// tag section (a missing tag), or where it starts when it has no tags. Not at the game's first byte: the source of
 /// a file's first game starts with the blank lines before it, and after a long blank run with the part of it
 /// the reader kept, which depends on the number of threads.
+/// The note about a game of a tournament that was not played over the board, as standings read it
+/// ([`crate::tournament::unplayed`]): a forfeit, a game of less than one move, or a bye; located at the Result
+/// tag (a bye at the side that names it).
+fn unplayed_problems<V: AsRef<str>>(
+    game: &Game<'_>,
+    values: &[(&[u8], V)],
+    termination: Option<&str>,
+    rules: UnplayedRules,
+) -> Vec<TagProblem> {
+    let find = |name: &[u8]| values.iter().position(|(n, _)| *n == name);
+    let value = |name: &[u8]| find(name).map(|i| values[i].1.as_ref());
+    if value(b"Event").is_none_or(is_unknown) {
+        return Vec::new();
+    }
+    let result_tag = value(b"Result");
+    let result = result_tag
+        .and_then(|r| GameResult::from_tag(r.trim()))
+        .or(game.result);
+    let white_half_points = match result {
+        Some(GameResult::WhiteWins) => Some(2),
+        Some(GameResult::Draw) => Some(1),
+        Some(GameResult::BlackWins) => Some(0),
+        _ => None,
+    };
+    let facts = GameFacts::of(
+        value(b"White"),
+        value(b"Black"),
+        result_tag,
+        termination,
+        game.main_line().next().is_some(),
+        white_half_points.is_some(),
+    );
+    let at_result = find(b"Result");
+    let finding = match facts.reading(white_half_points, rules.moveless) {
+        Reading::Played => return Vec::new(),
+        Reading::DoubleForfeit => Finding::Forfeit {
+            winner: None,
+            said: facts.forfeit_said,
+        },
+        Reading::Forfeit => Finding::Forfeit {
+            winner: Some(if white_half_points == Some(2) {
+                Color::White
+            } else {
+                Color::Black
+            }),
+            said: facts.forfeit_said,
+        },
+        Reading::Unrated => match result {
+            Some(result) => Finding::UnratedGame { result },
+            None => return Vec::new(),
+        },
+        Reading::Bye { player } => {
+            let (name, half_points) = match player {
+                Color::White => (value(b"White"), white_half_points),
+                Color::Black => (value(b"Black"), white_half_points.map(|hp| 2 - hp)),
+            };
+            let half_points = half_points.unwrap_or(0);
+            let bye_side: &[u8] = if player == Color::White {
+                b"Black"
+            } else {
+                b"White"
+            };
+            return vec![TagProblem {
+                tag: find(bye_side).or(at_result),
+                finding: Finding::Bye {
+                    player: name.unwrap_or("").trim().to_owned(),
+                    half_points,
+                    allocated: half_points == 2 && rules.allocated_bye != AllocatedBye::None,
+                },
+            }];
+        }
+    };
+    vec![TagProblem {
+        tag: at_result,
+        finding,
+    }]
+}
+
 fn push_tag_problem(rep: &mut Reporter<'_, '_>, p: TagProblem) {
     let game = rep.game;
     let first = game.tags.first().map_or_else(

@@ -125,6 +125,30 @@ pub(crate) enum Finding {
     },
     /// A tournament's rounds skip one or include a round 0.
     RoundNumbering(Box<RoundGaps>),
+    /// A game that was not played: won by `winner` by forfeit (`None`: a double forfeit); `said`: the
+    /// Termination tag says forfeit (else the result stands without a move).
+    Forfeit { winner: Option<Color>, said: bool },
+    /// A decided or drawn game without a move, read as a game of less than one move (`--moveless unrated`).
+    UnratedGame { result: GameResult },
+    /// A bye game: `player` had no opponent and scored `half_points`; `allocated`: the pairing-allocated bye.
+    Bye {
+        player: String,
+        half_points: u8,
+        allocated: bool,
+    },
+    /// `name` has FIDE id `fide_id`, which the `earlier` game gives under another name: one player.
+    FideIdNameVariant {
+        name: TagText,
+        fide_id: u64,
+        earlier: EarlierGame,
+    },
+    /// `name` has FIDE id `fide_id` here and `other_id` in the `earlier` game: two players of one name.
+    NameWithTwoFideIds {
+        name: TagText,
+        fide_id: u64,
+        other_id: u64,
+        earlier: EarlierGame,
+    },
     /// convert could not write a token and validate found nothing to say why.
     Unwritable(WriteError),
 }
@@ -338,6 +362,11 @@ impl Finding {
             DuplicateGame { .. } => ProblemKind::DuplicateGame,
             PlayerTwiceInRound { .. } => ProblemKind::PlayerTwiceInRound,
             RoundNumbering(_) => ProblemKind::RoundNumbering,
+            Forfeit { .. } => ProblemKind::Forfeit,
+            UnratedGame { .. } => ProblemKind::UnratedGame,
+            Bye { .. } => ProblemKind::Bye,
+            FideIdNameVariant { .. } => ProblemKind::FideIdNameVariant,
+            NameWithTwoFideIds { .. } => ProblemKind::NameWithTwoFideIds,
         }
     }
 }
@@ -590,6 +619,88 @@ impl Explain for Finding {
                 earlier.explain(locale)
             ),
             RoundNumbering(gaps) => gaps.explain(locale),
+            Forfeit {
+                winner: None,
+                said: _,
+            } => localized!(
+                locale,
+                "a double forfeit: neither player played, both score 0 (TRF - and -)",
+                "double forfait : aucun joueur n'a joué, les deux marquent 0 (TRF - et -)"
+            ),
+            Forfeit {
+                winner: Some(winner),
+                said,
+            } => {
+                let why = match (said, locale) {
+                    (true, Locale::En) => "the Termination tag says so",
+                    (true, Locale::Fr) => "la balise Termination le dit",
+                    (false, Locale::En) => {
+                        "a result without a single move; --moveless reads such games otherwise"
+                    }
+                    (false, Locale::Fr) => {
+                        "un résultat sans aucun coup ; --moveless lit autrement de telles parties"
+                    }
+                };
+                localized!(
+                    locale,
+                    "a forfeit: {} wins without playing ({why}; TRF + and -)",
+                    "un forfait : {} gagnent sans jouer ({why} ; TRF + et -)",
+                    side_name(locale, *winner)
+                )
+            }
+            UnratedGame { result } => localized!(
+                locale,
+                "{} without a move: a game of less than one move, scored and not rated (--moveless unrated; TRF W, D, L)",
+                "{} sans aucun coup : une partie de moins d'un coup, comptée et non évaluée (--moveless unrated ; TRF W, D, L)",
+                result.as_str()
+            ),
+            Bye {
+                player,
+                half_points,
+                allocated,
+            } => match (half_points, allocated) {
+                (2, true) => localized!(
+                    locale,
+                    "a bye: {player} scores 1 point without an opponent, the pairing-allocated bye (TRF U)",
+                    "un bye : {player} marque 1 point sans adversaire, le bye attribué par l'appariement (TRF U)"
+                ),
+                (2, false) => localized!(
+                    locale,
+                    "a bye: {player} scores 1 point without an opponent (a full-point bye, TRF F)",
+                    "un bye : {player} marque 1 point sans adversaire (bye d'un point, TRF F)"
+                ),
+                (1, _) => localized!(
+                    locale,
+                    "a bye: {player} scores ½ point without an opponent (a half-point bye, TRF H)",
+                    "un bye : {player} marque ½ point sans adversaire (bye d'un demi-point, TRF H)"
+                ),
+                _ => localized!(
+                    locale,
+                    "a bye: {player} scores nothing without an opponent (a zero-point bye, TRF Z)",
+                    "un bye : {player} ne marque rien, sans adversaire (bye de zéro point, TRF Z)"
+                ),
+            },
+            FideIdNameVariant {
+                name,
+                fide_id,
+                earlier,
+            } => localized!(
+                locale,
+                "{name} has FIDE id {fide_id}, which {} gives under another name: one player",
+                "{name} a l'identifiant FIDE {fide_id}, que {} donne sous un autre nom : un seul joueur",
+                earlier.explain(locale)
+            ),
+            NameWithTwoFideIds {
+                name,
+                fide_id,
+                other_id,
+                earlier,
+            } => localized!(
+                locale,
+                "{name} has FIDE id {fide_id} here and {other_id} in {}: two players of the same name",
+                "{name} a l'identifiant FIDE {fide_id} ici et {other_id} dans {} : deux joueurs du même nom",
+                earlier.explain(locale)
+            ),
             Unwritable(error) => match (locale, error) {
                 (Locale::En, _) => error.to_string(),
                 (Locale::Fr, WriteError::MoveNotGiven { .. }) => "coup non rejoué".into(),

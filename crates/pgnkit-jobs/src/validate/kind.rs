@@ -77,6 +77,8 @@ pub enum ProblemKind {
     UnknownPlayer,
     /// A game of a tournament whose White and Black are the same name: standings leave it out.
     PlayerAgainstSelf,
+    /// One name with two FIDE ids in one tournament: two players.
+    NameWithTwoFideIds,
     /// The round numbers of a tournament, over all the inputs of a run, skip a round between the lowest and
     /// the highest present, or include a round 0 (a warning about the run, not about one game: see
     /// `Tournament::finish`).
@@ -110,9 +112,32 @@ pub enum ProblemKind {
     /// A tag value or comment that is not UTF-8, read as Windows-1252.
     #[serde(rename = "windows_1252_text")]
     Windows1252Text,
+    // --- notes about a tournament's games: what standings and TRF read them as ---
+    /// A game won (or lost by both) by forfeit: a Termination saying so, or a result without a move.
+    Forfeit,
+    /// A game without a move read as a game of less than one move (`--moveless unrated`).
+    UnratedGame,
+    /// A bye game: one side names a bye (or is empty, in a game without moves).
+    Bye,
+    /// A FIDE id met under another name in the tournament: one player.
+    FideIdNameVariant,
 }
 
 impl ProblemKind {
+    /// Whether it notes a spelling outside the standard (which `--strict` makes an error), rather than what a
+    /// game of a tournament is read as.
+    pub(crate) fn is_spelling(self) -> bool {
+        self.severity() == Severity::Note
+            && !matches!(
+                self,
+                ProblemKind::Windows1252Text
+                    | ProblemKind::Forfeit
+                    | ProblemKind::UnratedGame
+                    | ProblemKind::Bye
+                    | ProblemKind::FideIdNameVariant
+            )
+    }
+
     pub(crate) fn severity(self) -> Severity {
         use ProblemKind::*;
         match self {
@@ -135,6 +160,7 @@ impl ProblemKind {
             | PlayerTwiceInRound
             | UnknownPlayer
             | PlayerAgainstSelf
+            | NameWithTwoFideIds
             | RoundNumbering
             | LanguageGuessed
             | LenientSyntax => Severity::Warning,
@@ -148,7 +174,11 @@ impl ProblemKind {
             | WrongCheckMark
             | UnicodeSpace
             | FenClockRepaired
-            | Windows1252Text => Severity::Note,
+            | Windows1252Text
+            | Forfeit
+            | UnratedGame
+            | Bye
+            | FideIdNameVariant => Severity::Note,
         }
     }
 
@@ -196,6 +226,11 @@ impl ProblemKind {
             UnicodeSpace => "unicode_space",
             FenClockRepaired => "fen_clock_repaired",
             Windows1252Text => "windows_1252_text",
+            Forfeit => "forfeit",
+            UnratedGame => "unrated_game",
+            Bye => "bye",
+            FideIdNameVariant => "fide_id_name_variant",
+            NameWithTwoFideIds => "name_with_two_fide_ids",
         }
     }
 }

@@ -235,6 +235,10 @@ pub struct GameReport {
     pub(crate) line: u64,
     /// Hash of the players and the main-line moves, to find duplicate games .
     pub(crate) fingerprint: u64,
+    /// `WhiteFideId`, when a FIDE id (filled with the players).
+    pub(crate) white_fide_id: Option<u64>,
+    /// `BlackFideId`, when a FIDE id.
+    pub(crate) black_fide_id: Option<u64>,
 }
 
 impl GameReport {

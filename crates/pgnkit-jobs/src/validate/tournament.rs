@@ -16,6 +16,7 @@ use pgnkit::core::Color;
 use super::report::{EarlierGame, Finding, GameReport, Problem, RoundGaps, TagText};
 use super::tags::TagProblem;
 use crate::messages::Locale;
+use crate::tournament::unplayed::names_a_bye;
 use crate::tournament::{NotAPairing, is_unknown, names_nobody, not_a_pairing, round_number};
 
 /// How many games of a run duplicate, round and round-numbering tracking follow by default before they stop
@@ -145,6 +146,12 @@ pub struct Tournament {
     seen: Map<Key, Ordinal>,
     /// Hash of (Event, Site, year, round number, player) → the game, and its opponent's name hashed.
     rounds: Map<Key, (Ordinal, u32)>,
+    /// Hash of (Event, Site, year, FIDE id) → the first game that gives it, and the name it gives hashed.
+    fide_ids: Map<Key, (Ordinal, u32)>,
+    /// Hash of (Event, Site, year, name) → the first game that gives it a FIDE id, and that id.
+    names_with_id: Map<Key, (Ordinal, u64)>,
+    /// Hash of (Event, Site, year, name, FIDE id): each pair judged once, at its first game.
+    name_id_pairs: Map<Key, ()>,
     /// Games tracked so far: the next game's [`Ordinal`].
     tracked: Ordinal,
     /// Runs of tracked games that follow one another in one file: (the first one's ordinal, where it is).
@@ -307,9 +314,6 @@ impl Tournament {
         if is_unknown(&report.event) {
             return report.problems.len() > before;
         }
-        let Some(number) = round_number(&report.round) else {
-            return report.problems.len() > before;
-        };
         let event = report.event.trim();
         let site = report.site.trim();
         let mut tournament = Mix::default();
@@ -317,11 +321,18 @@ impl Tournament {
             tournament.write(part.as_bytes());
             tournament.write_u64(part.len() as u64);
         }
+        if !duplicate {
+            self.check_fide_ids(report, tournament.finish(), ordinal, file);
+        }
+        let Some(number) = round_number(&report.round) else {
+            return report.problems.len() > before;
+        };
         // A copy of a game already said to be one, or a game that is no pairing (said by the tag checks): its
         // players are not said to play twice as well.
         if !duplicate && not_a_pairing(&report.white, &report.black).is_none() {
             self.check_players_in_round(report, tournament.finish(), number, ordinal, file);
         }
+
         self.record_round(tournament.finish(), report, number, here);
         report.problems.len() > before
     }
@@ -342,20 +353,40 @@ impl Tournament {
             h.write(name.trim().as_bytes());
             h.finish() as u32
         };
+        // A player is their FIDE id where the game gives one (two players of one name are two), else their
+        // name.
+        let identity = |name: &str, id: Option<u64>| match id {
+            Some(id) => (id ^ 0xF1DE_F1DE_F1DE_F1DE) as u32,
+            None => name_hash(name),
+        };
         for white in [true, false] {
-            let (player, opponent) = if white {
-                (&report.white, &report.black)
+            let (player, opponent, player_id, opponent_id) = if white {
+                (
+                    &report.white,
+                    &report.black,
+                    report.white_fide_id,
+                    report.black_fide_id,
+                )
             } else {
-                (&report.black, &report.white)
+                (
+                    &report.black,
+                    &report.white,
+                    report.black_fide_id,
+                    report.white_fide_id,
+                )
             };
-            if names_nobody(player) {
+            // A bye is no player: two players with a bye in one round do not meet "BYE" twice.
+            if names_nobody(player) || names_a_bye(player) {
                 continue;
             }
-            let opponent = name_hash(opponent);
+            let opponent = identity(opponent, opponent_id);
             // One 64-bit key per (tournament, round, player): no strings kept per game.
             let mut h = Mix(tournament);
             h.write_u64(number);
-            h.write(player.trim().as_bytes());
+            match player_id {
+                Some(id) => h.write_u64(id),
+                None => h.write(player.trim().as_bytes()),
+            }
             let key = Key::new(h.finish());
             match self.rounds.get(&key) {
                 Some(&(other, met)) if other != ordinal && met != opponent => {
@@ -369,6 +400,75 @@ impl Tournament {
                 Some(_) => {}
                 None => {
                     self.rounds.insert(key, (ordinal, opponent));
+                }
+            }
+        }
+    }
+
+    /// Notes a FIDE id that a game of the tournament (hashed as `tournament`) gives under another name (one
+    /// player: [`Finding::FideIdNameVariant`]) and warns about a name that a game gave another id
+    /// ([`Finding::NameWithTwoFideIds`]: two players); each (name, id) once, at its first game.
+    fn check_fide_ids(
+        &mut self,
+        report: &mut GameReport,
+        tournament: u64,
+        ordinal: Ordinal,
+        file: usize,
+    ) {
+        let hashed = |parts: &[&[u8]], id: Option<u64>| {
+            let mut h = Mix(tournament);
+            for part in parts {
+                h.write(part);
+                h.write_u64(part.len() as u64);
+            }
+            if let Some(id) = id {
+                h.write_u64(id);
+            }
+            h.finish()
+        };
+        for (name, id) in [
+            (report.white.clone(), report.white_fide_id),
+            (report.black.clone(), report.black_fide_id),
+        ] {
+            let Some(id) = id else { continue };
+            let trimmed = name.trim();
+            if names_nobody(trimmed) {
+                continue;
+            }
+            let pair = Key::new(hashed(&[b"pair", trimmed.as_bytes()], Some(id)));
+            if self.name_id_pairs.insert(pair, ()).is_some() {
+                continue;
+            }
+            let name_hash = hashed(&[trimmed.as_bytes()], None) as u32;
+            let by_id = Key::new(hashed(&[b"id"], Some(id)));
+            let by_name = Key::new(hashed(&[b"name", trimmed.as_bytes()], None));
+            match self.names_with_id.get(&by_name) {
+                Some(&(first, other_id)) if other_id != id => {
+                    let finding = Finding::NameWithTwoFideIds {
+                        name: name.clone(),
+                        fide_id: id,
+                        other_id,
+                        earlier: self.earlier(self.at(first), file),
+                    };
+                    report.problems.push(game_level(report, finding));
+                }
+                Some(_) => {}
+                None => {
+                    self.names_with_id.insert(by_name, (ordinal, id));
+                }
+            }
+            match self.fide_ids.get(&by_id) {
+                Some(&(first, other_name)) if other_name != name_hash => {
+                    let finding = Finding::FideIdNameVariant {
+                        name: name.clone(),
+                        fide_id: id,
+                        earlier: self.earlier(self.at(first), file),
+                    };
+                    report.problems.push(game_level(report, finding));
+                }
+                Some(_) => {}
+                None => {
+                    self.fide_ids.insert(by_id, (ordinal, name_hash));
                 }
             }
         }
@@ -509,6 +609,8 @@ mod tests {
             variation_moves: 0,
             line: game * 10 + 1,
             fingerprint: moves,
+            white_fide_id: None,
+            black_fide_id: None,
         }
     }
 
