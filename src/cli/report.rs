@@ -5,10 +5,10 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
+use crate::jobs::options::Tiebreaks;
 use crate::jobs::report::html::{PageOptions, page};
 use crate::jobs::report::{Collector, GameFacts, Limits, ReportJob};
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
-use crate::jobs::tournament::Tiebreak;
 use crate::jobs::validate::ValidateOptions;
 
 use super::output::{
@@ -73,7 +73,7 @@ pub(crate) fn run(args: Args) -> i32 {
         &PageOptions {
             lang: locale(),
             event: args.event.as_deref(),
-            tiebreaks: &Tiebreak::DEFAULT,
+            tiebreaks: &Tiebreaks::default(),
         },
     );
     if let Err(e) = out.write_all(html.as_bytes()) {

@@ -3,10 +3,11 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::jobs::options::{StandingsFormat, TrfVersion};
+use crate::jobs::messages::Explain;
+use crate::jobs::options::{StandingsFormat, Tiebreaks, TrfVersion};
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
 use crate::jobs::standings::{self, Ranked, StandingsJob, trf};
-use crate::jobs::tournament::{GameEntry, Standings, Tiebreak};
+use crate::jobs::tournament::{GameEntry, Standings};
 
 use super::output::{
     RunFlags, UnplayedFlags, choice, exit_code, failure, inputs, locale, progress_bar, read_error,
@@ -30,15 +31,12 @@ pub(crate) struct Args {
     /// What to write; a TRF is of one tournament: `--event` chooses it when the inputs hold several
     #[arg(long, default_value = "text", value_parser = choice::<StandingsFormat>())]
     format: StandingsFormat,
-    /// Tie-breaks after points, in order, comma-separated: buchholz_cut1, buchholz, sonneborn_berger, wins,
-    /// direct_encounter (the points among the tied players, when they have all met; FIDE puts it first for
-    /// round robins)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "buchholz_cut1,buchholz,sonneborn_berger,wins,direct_encounter"
-    )]
-    tiebreaks: Vec<String>,
+    /// Tie-breaks after points, in order, by FIDE's codes (C.07), comma-separated: PTS, DE, WIN, WON, BPG,
+    /// BWG, GE, PS, BH, FB, AOB, SB, KS, ARO, TPR, PTP, APRO, APPO, with a modifier /C1, /C2 (cut) or /M1, /M2
+    /// (median), e.g. DE,BH/C1,BH,SB. Default: FIDE's recommended list for each tournament's kind (round robin:
+    /// DE,WIN,SB,KS; Swiss: BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB)
+    #[arg(long, value_name = "CODES")]
+    tiebreaks: Option<String>,
     /// Write to FILE instead of standard output
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
@@ -56,7 +54,7 @@ const MAX_PLAYERS: usize = 1_000_000;
 const TOURNAMENTS_LISTED: usize = 20;
 
 pub(crate) fn run(args: Args) -> i32 {
-    let Some(tiebreaks) = tiebreaks_of(&args.tiebreaks) else {
+    let Some(tiebreaks) = tiebreaks_of(args.tiebreaks.as_deref()) else {
         return 2;
     };
     let Some(sources) = inputs(&args.paths) else {
@@ -93,13 +91,11 @@ pub(crate) fn run(args: Args) -> i32 {
     let text = match args.format {
         StandingsFormat::Csv => standings::csv(&ranked),
         StandingsFormat::Json => standings::json(&ranked),
-        StandingsFormat::Text => standings::text(&ranked, &tiebreaks, locale()),
-        StandingsFormat::Trf(version) => {
-            match trf_of(&ranked, args.event.is_some(), version, &tiebreaks) {
-                Some(text) => text,
-                None => return 2,
-            }
-        }
+        StandingsFormat::Text => standings::text(&ranked, locale()),
+        StandingsFormat::Trf(version) => match trf_of(&ranked, args.event.is_some(), version) {
+            Some(text) => text,
+            None => return 2,
+        },
     };
     if let Err(e) = out.write_all(text.as_bytes()) {
         return write_failure(&e);
@@ -111,21 +107,24 @@ pub(crate) fn run(args: Args) -> i32 {
     out.close(exit_code(totals.read_errors, ranked.is_empty()))
 }
 
-/// The tie-breaks `--tiebreaks` names, in order; `None` (said) for a name that is none.
-fn tiebreaks_of(names: &[String]) -> Option<Vec<Tiebreak>> {
-    let mut tiebreaks = Vec::new();
-    for name in names {
-        match Tiebreak::from_name(name.trim()) {
-            Some(t) => tiebreaks.push(t),
-            None => {
-                let _ = say(&format!(
-                    "pgnkit: --tiebreaks: unknown tie-break '{name}': use buchholz_cut1, buchholz, sonneborn_berger, wins or direct_encounter\n"
-                ));
-                return None;
-            }
+/// The tie-breaks `--tiebreaks` names, in order (each tournament's default without it); `None`, said in the
+/// run's language, for a list that is none.
+fn tiebreaks_of(codes: Option<&str>) -> Option<Tiebreaks> {
+    let Some(codes) = codes else {
+        return Some(Tiebreaks::default());
+    };
+    match codes.parse::<Tiebreaks>() {
+        Ok(tiebreaks) => Some(tiebreaks),
+        Err(e) => {
+            let _ = say(&localized!(
+                locale(),
+                "pgnkit standings: --tiebreaks: {}\n",
+                "pgnkit standings : --tiebreaks : {}\n",
+                safe(&e.explain(locale()))
+            ));
+            None
         }
     }
-    Some(tiebreaks)
 }
 
 /// Every game of the inputs into the standings.
@@ -171,16 +170,11 @@ impl Sink<StandingsJob> for Said {
 
 /// The TRF of the one tournament in `ranked` (nothing when there is none); `None`, said on stderr, when there
 /// are several (`--event` named several, or none was named) or the format cannot hold it.
-fn trf_of(
-    ranked: &[Ranked<'_>],
-    event_named: bool,
-    version: TrfVersion,
-    tiebreaks: &[Tiebreak],
-) -> Option<String> {
+fn trf_of(ranked: &[Ranked<'_>], event_named: bool, version: TrfVersion) -> Option<String> {
     let several = match ranked {
         [] => return Some(String::new()),
         [(key, t, rows)] => {
-            return match trf::write(key, t, rows, version, tiebreaks) {
+            return match trf::write(key, t, rows, version) {
                 Ok(text) => Some(text),
                 Err(e) => {
                     let _ = say(&format!(

@@ -47,7 +47,7 @@ use std::fmt;
 
 use crate::options::TrfVersion;
 use crate::tournament::crosstable::{CrossTable, Outcome, RoundCell};
-use crate::tournament::{Date, PlayerInfo, Standing, Tiebreak, Tournament, TournamentKey, decimal};
+use crate::tournament::{Date, Standing, Tournament, TournamentKey, codes_of, decimal};
 
 /// The fixed columns of a `001` record (1-based, inclusive), as the TRF-16 description gives them.
 #[cfg(test)]
@@ -132,23 +132,6 @@ impl fmt::Display for TrfError {
 }
 
 impl std::error::Error for TrfError {}
-
-/// Players' start ranks (1-based), by player index: by rating, highest first, unrated last, then by name.
-pub(crate) fn start_ranks(t: &Tournament) -> Vec<usize> {
-    let players: Vec<&PlayerInfo> = t.players().collect();
-    let mut order: Vec<usize> = (0..players.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (pa, pb) = (players[a], players[b]);
-        pb.rating
-            .cmp(&pa.rating)
-            .then_with(|| pa.name.cmp(&pb.name))
-    });
-    let mut rank = vec![0; players.len()];
-    for (n, &i) in order.iter().enumerate() {
-        rank[i] = n + 1;
-    }
-    rank
-}
 
 /// The tournament round by round (its players in start-rank order), and the date of each round.
 type Rounds = (CrossTable, BTreeMap<usize, Date>);
@@ -244,19 +227,6 @@ fn kind(t: &Tournament) -> String {
     }
 }
 
-/// FIDE's code (C.07) of a tie-break, for records 202 and 212.
-fn fide_code(tiebreak: Tiebreak) -> &'static str {
-    match tiebreak {
-        Tiebreak::BuchholzCut1 => "BH/C1",
-        Tiebreak::Buchholz => "BH",
-        Tiebreak::SonnebornBerger => "SB",
-        // Every decided game won counts, with or without moves, so a forfeit win is one: C.07's WIN (rounds
-        // with a win's points, played or not), not WON (games won over the board).
-        Tiebreak::Wins => "WIN",
-        Tiebreak::DirectEncounter => "DE",
-    }
-}
-
 /// Record 222's encoding of a `TimeControl` tag in PGN's syntax: periods joined by `:`, each `moves/seconds`,
 /// `seconds` or `seconds+increment` (PGN standard 9.6.1), or `moves/seconds+increment` as files write a
 /// period with an increment. TRF-26 encodes a time control with the same four forms (`M/S`, `M/S+I`, `S`,
@@ -285,13 +255,13 @@ fn push_record(out: &mut String, code: &str, value: Option<String>) {
 }
 
 /// The TRF of one tournament in `version`, whose ranked players are `rows` (from
-/// [`crate::tournament::Standings::ranked`]), ranked after points by `tiebreaks`.
+/// [`crate::tournament::Standings::ranked`]); in TRF-26, records 202 and 212 name the codes they were ranked
+/// by after points, in order.
 pub fn write(
     key: &TournamentKey,
     t: &Tournament,
     rows: &[Standing],
     version: TrfVersion,
-    tiebreaks: &[Tiebreak],
 ) -> Result<String, TrfError> {
     let n = t.players().len();
     if n > 9999 {
@@ -303,7 +273,7 @@ pub fn write(
             half_points: r.half_points,
         });
     }
-    let start = start_ranks(t);
+    let start = t.start_ranks();
     let (table, dates) = rounds(t, &start)?;
     let columns = table.round_count();
     let d = t.details();
@@ -343,9 +313,9 @@ pub fn write(
         out.push_str("\r\n");
     }
     if version == TrfVersion::Trf26 {
-        let codes: Vec<&str> = tiebreaks.iter().map(|&tb| fide_code(tb)).collect();
+        let codes: Vec<String> = codes_of(rows).iter().map(ToString::to_string).collect();
         push_record(&mut out, "202", Some(codes.join(",")));
-        let standings: Vec<&str> = std::iter::once("PTS").chain(codes).collect();
+        let standings: Vec<String> = std::iter::once("PTS".to_string()).chain(codes).collect();
         push_record(&mut out, "212", Some(standings.join(",")));
         let encoded = d.time_control.as_deref().and_then(encoded_time_control);
         push_record(&mut out, "222", encoded);
