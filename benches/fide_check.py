@@ -47,19 +47,10 @@ from decimal import Decimal, InvalidOperation
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-DEFAULT_CODES = "PTS,BH/C1,BH,SB,WIN,ARO"
-
-# pgnkit's JSON field for each FIDE code (before columns are named by the codes themselves).
-LEGACY_FIELDS = {
-    "PTS": "points",
-    "BH": "buchholz",
-    "BH/C1": "buchholz_cut1",
-    "SB": "sonneborn_berger",
-    "WIN": "wins",
-    "ARO": "aro",
-    "TPR": "performance",
-    "DE": "direct_encounter",
-}
+# Every code both pgnkit and the checker compute, with the modifiers arbiters use.
+DEFAULT_CODES = (
+    "PTS,DE,WIN,WON,BPG,BWG,GE,PS,BH,BH/C1,BH/C2,BH/M1,FB,AOB,SB,SB/C1,KS,ARO,ARO/C1,TPR,PTP,APRO,APPO"
+)
 
 # The TRF's 001 record: start rank in columns 5-8, name in 15-47 (1-based, inclusive).
 START_RANK = (4, 8)
@@ -142,9 +133,9 @@ def match_players(trf, players):
 
 
 def pgnkit_value(player, code):
-    """pgnkit's value of a code for a player, as a Decimal (None: pgnkit has none)."""
-    candidates = [code, code.replace("/", "_"), code.replace("/", "_").lower()]
-    candidates.append(LEGACY_FIELDS.get(code, code.lower()))
+    """pgnkit's value of a code for a player, as a Decimal (None: pgnkit has none): its JSON member named by
+    the code's column (`BH/C1` is `BH_C1`); `PTS` is `points` unless asked for."""
+    candidates = [code.replace("/", "_")] + (["points"] if code == "PTS" else [])
     for name in candidates:
         if name in player:
             value = player[name]
@@ -186,8 +177,7 @@ def checker_error(out, err):
 
 def same(code, ours, theirs):
     if ours is None:
-        # ARO without rated opponents: the checker writes 0. DE that pgnkit did not apply: not compared.
-        return code == "DE" or theirs == 0
+        return False
     return ours == theirs
 
 
@@ -209,7 +199,10 @@ class Check:
         os.makedirs(self.work, exist_ok=True)
 
     def standings(self, fmt, paths, event=None):
-        cmd = [self.pgnkit, "standings", "-q", "--format", fmt]
+        # Every code compared, so that pgnkit's JSON has each; the TRF's 202 lists them (the checker is
+        # given them with -t all the same).
+        after_points = [c for c in self.codes if c != "PTS"] or ["PTS"]
+        cmd = [self.pgnkit, "standings", "-q", "--format", fmt, "--tiebreaks", ",".join(after_points)]
         if event is not None:
             cmd += ["--event", event]
         code, out, err = run(cmd + paths)

@@ -105,13 +105,13 @@ fn a_hand_checked_round_robin() {
         (
             &alice["rank"][..],
             &alice["points"][..],
-            &alice["buchholz"][..],
-            &alice["buchholz_cut1"][..]
+            &alice["BH"][..],
+            &alice["BH_C1"][..]
         ),
         ("1", "2.5", "3.5", "2.5")
     );
     // Sonneborn-Berger: 1 × 1.5 (Bob) + ½ × 1 (Carol) + 1 × 1 (Dan) = 3.
-    assert_eq!(alice["sonneborn_berger"], "3");
+    assert_eq!(alice["SB"], "3");
     assert_eq!(
         (&alice["aro"][..], &alice["performance"][..]),
         ("2050", "2243")
@@ -291,7 +291,7 @@ fn points_buchholz_and_sonneborn_berger_equal_an_independent_computation() {
                     r["year"].clone(),
                     r["player"].clone(),
                 ],
-                ["points", "buchholz", "sonneborn_berger"]
+                ["points", "BH", "SB"]
                     .iter()
                     .map(|c| r[*c].parse::<f64>().unwrap())
                     .collect(),
@@ -492,27 +492,18 @@ fn trf_of_a_real_round_robin_fixture() {
         "--format",
         "csv",
         "--tiebreaks",
-        "direct_encounter,sonneborn_berger",
+        "DE,SB",
         &path,
     ];
     let out = run(&args);
     let rows = csv_rows(&out.stdout);
     let line = |name: &str| rows.iter().find(|r| r["player"] == name).unwrap();
     let (bharath, shahil) = (line("Bharath,Subramaniyam H"), line("Shahil,Dey"));
-    assert_eq!(
-        (&bharath["rank"][..], &bharath["direct_encounter"][..]),
-        ("8", "1")
-    );
-    assert_eq!(
-        (&shahil["rank"][..], &shahil["direct_encounter"][..]),
-        ("9", "0")
-    );
-    assert!(
-        shahil["sonneborn_berger"].parse::<f64>().unwrap()
-            > bharath["sonneborn_berger"].parse::<f64>().unwrap()
-    );
+    assert_eq!((&bharath["rank"][..], &bharath["DE"][..]), ("8", "1"));
+    assert_eq!((&shahil["rank"][..], &shahil["DE"][..]), ("9", "0"));
+    assert!(shahil["SB"].parse::<f64>().unwrap() > bharath["SB"].parse::<f64>().unwrap());
     // Players alone on their points have none.
-    assert_eq!(line("Mendonca,Leon Luke")["direct_encounter"], "");
+    assert_eq!(line("Mendonca,Leon Luke")["DE"], "");
 }
 
 /// The round robin of `fixtures/standings/`: six games in two files, and five that are not games of it.

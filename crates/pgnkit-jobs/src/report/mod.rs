@@ -640,7 +640,12 @@ mod tests {
         assert_eq!(c.games_not_detailed, 3);
         assert_eq!((c.diagrams_drawn, c.diagrams_not_drawn), (1, 4));
         assert!(c.has_problems());
-        assert_eq!(c.standings.ranked(&[]).len(), 1);
+        assert_eq!(
+            c.standings
+                .ranked(&crate::options::Tiebreaks::default())
+                .len(),
+            1
+        );
     }
 
     #[test]

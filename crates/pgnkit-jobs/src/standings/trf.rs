@@ -315,7 +315,11 @@ pub fn write(
     if version == TrfVersion::Trf26 {
         let codes: Vec<String> = codes_of(rows).iter().map(ToString::to_string).collect();
         push_record(&mut out, "202", Some(codes.join(",")));
-        let standings: Vec<String> = std::iter::once("PTS".to_string()).chain(codes).collect();
+        // The ranking order starts with points, once: `--tiebreaks PTS,...` asks for them again.
+        let after_points = codes.iter().skip_while(|c| *c == "PTS").cloned();
+        let standings: Vec<String> = std::iter::once("PTS".to_string())
+            .chain(after_points)
+            .collect();
         push_record(&mut out, "212", Some(standings.join(",")));
         let encoded = d.time_control.as_deref().and_then(encoded_time_control);
         push_record(&mut out, "222", encoded);
@@ -364,8 +368,10 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::Tiebreaks;
     use crate::standings::entry_of;
-    use crate::tournament::{Standings, Tiebreak};
+    use crate::tournament::Standings;
+    use crate::tournament::tiebreak_codes::parse_list;
     use pgnkit::pgn::parse_all;
 
     /// The `001` record as the published description lays it out (FIDE Handbook C.04 Annex 2, TRF16,
@@ -436,20 +442,17 @@ mod tests {
     }
 
     fn trf_of(pgn: &str) -> (String, Vec<Standing>) {
-        trf_in(pgn, TrfVersion::Trf26, &Tiebreak::DEFAULT)
+        trf_in(pgn, TrfVersion::Trf26, &Tiebreaks::default())
     }
 
-    fn trf_in(pgn: &str, version: TrfVersion, tiebreaks: &[Tiebreak]) -> (String, Vec<Standing>) {
+    fn trf_in(pgn: &str, version: TrfVersion, tiebreaks: &Tiebreaks) -> (String, Vec<Standing>) {
         let mut s = Standings::new(1000);
         for game in parse_all(pgn.as_bytes()) {
             s.add(entry_of(&game).as_ref());
         }
         let ranked = s.ranked(tiebreaks);
         let (key, t, rows) = &ranked[0];
-        (
-            write(key, t, rows, version, tiebreaks).unwrap(),
-            rows.clone(),
-        )
+        (write(key, t, rows, version).unwrap(), rows.clone())
     }
 
     fn game(w: &str, b: &str, round: &str, result: &str, extra: &str) -> String {
@@ -597,10 +600,10 @@ mod tests {
         for g in parse_all(pgn.as_bytes()) {
             s.add(entry_of(&g).as_ref());
         }
-        let ranked = s.ranked(&[]);
+        let ranked = s.ranked(&Tiebreaks::of(&[]));
         let (key, t, rows) = &ranked[0];
         assert_eq!(
-            write(key, t, rows, TrfVersion::Trf26, &[]),
+            write(key, t, rows, TrfVersion::Trf26),
             Err(TrfError::PointsTooLarge {
                 player: "A".into(),
                 half_points: 400
@@ -693,7 +696,7 @@ mod tests {
         }
         let pgn = full_header_pgn("40/5400+30:1800+30");
         for version in [TrfVersion::Trf16, TrfVersion::Trf26] {
-            let (trf, _) = trf_in(&pgn, version, &Tiebreak::DEFAULT);
+            let (trf, _) = trf_in(&pgn, version, &Tiebreaks::default());
             let records = header_records(&trf);
             let codes: Vec<&str> = records.iter().map(|(c, _)| c.as_str()).collect();
             // Every record the tags fill, in the writer's order, and only those of the edition.
@@ -726,8 +729,8 @@ mod tests {
     #[test]
     fn trf26_is_trf16_with_the_new_records() {
         let pgn = full_header_pgn("5400+30");
-        let (trf16, _) = trf_in(&pgn, TrfVersion::Trf16, &Tiebreak::DEFAULT);
-        let (trf26, _) = trf_in(&pgn, TrfVersion::Trf26, &Tiebreak::DEFAULT);
+        let (trf16, _) = trf_in(&pgn, TrfVersion::Trf16, &Tiebreaks::default());
+        let (trf26, _) = trf_in(&pgn, TrfVersion::Trf26, &Tiebreaks::default());
         let new_records = ["202", "212", "222"];
         let without: Vec<&str> = trf26
             .split_inclusive("\r\n")
@@ -740,46 +743,40 @@ mod tests {
     #[test]
     fn records_202_and_212_name_the_tiebreaks_by_their_fide_codes() {
         let pgn = full_header_pgn("?");
-        let orders: [&[Tiebreak]; 3] = [
-            &Tiebreak::DEFAULT,
-            &[
-                Tiebreak::DirectEncounter,
-                Tiebreak::SonnebornBerger,
-                Tiebreak::Wins,
-            ],
-            &[Tiebreak::Buchholz],
+        // Chosen lists, in their order, and the default of this tournament (its EventType says Swiss: FIDE's
+        // list for a Swiss).
+        let orders = [
+            ("DE,SB,WIN", "DE,SB,WIN"),
+            ("BH", "BH"),
+            ("BH/C1,BH,SB,ARO/M1,PS#C2", "BH/C1,BH,SB,ARO/M1,PS/C2"),
+            ("buchholz_cut1,direct_encounter", "BH/C1,DE"),
         ];
-        for tiebreaks in orders {
-            let (trf, _) = trf_in(&pgn, TrfVersion::Trf26, tiebreaks);
+        let default = trf_in(&pgn, TrfVersion::Trf26, &Tiebreaks::default()).0;
+        assert!(
+            default.contains("\r\n202 BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB\r\n"),
+            "{default}"
+        );
+        for (asked, written) in orders {
+            let (trf, _) = trf_in(&pgn, TrfVersion::Trf26, &asked.parse().unwrap());
             let value = |code: &str| {
                 trf.split("\r\n")
                     .find(|l| l.starts_with(code))
                     .map(|l| l[4..].to_string())
                     .unwrap_or_else(|| panic!("{code}: {trf}"))
             };
-            let breaks: Vec<String> = value("202").split(',').map(String::from).collect();
-            assert_eq!(breaks.len(), tiebreaks.len());
-            for (code, &tb) in breaks.iter().zip(tiebreaks) {
-                // A C.07 code, with a modifier only where the tie-break has one (Buchholz cut 1: article 14.1).
-                let (base, modifier) = code.split_once('/').unwrap_or((code, ""));
+            assert_eq!(value("202"), written);
+            assert_eq!(
+                parse_list(&value("202")).unwrap(),
+                parse_list(written).unwrap()
+            );
+            for code in value("202").split(',') {
+                let (base, _) = code.split_once('/').unwrap_or((code, ""));
                 assert!(C07_CODES.contains(&base), "{code}");
-                assert_eq!(
-                    modifier == "C1",
-                    tb == Tiebreak::BuchholzCut1,
-                    "{code}: {tb:?}"
-                );
-                let expected = match tb {
-                    Tiebreak::BuchholzCut1 | Tiebreak::Buchholz => "BH",
-                    Tiebreak::SonnebornBerger => "SB",
-                    Tiebreak::Wins => "WIN",
-                    Tiebreak::DirectEncounter => "DE",
-                };
-                assert_eq!(base, expected, "{tb:?}");
             }
             assert_eq!(value("212"), format!("PTS,{}", value("202")));
         }
         // No tie-break: no 202, and 212 ranks by points alone.
-        let (trf, _) = trf_in(&pgn, TrfVersion::Trf26, &[]);
+        let (trf, _) = trf_in(&pgn, TrfVersion::Trf26, &Tiebreaks::of(&[]));
         assert!(!trf.contains("\r\n202"), "{trf}");
         assert!(trf.contains("\r\n212 PTS\r\n"), "{trf}");
     }
@@ -824,7 +821,11 @@ mod tests {
             ("40/5400+30:1800+30", Some("40/5400+30:1800+30")),
             ("G/90", None),
         ] {
-            let (trf, _) = trf_in(&full_header_pgn(tag), TrfVersion::Trf26, &Tiebreak::DEFAULT);
+            let (trf, _) = trf_in(
+                &full_header_pgn(tag),
+                TrfVersion::Trf26,
+                &Tiebreaks::default(),
+            );
             let line = trf.split("\r\n").find(|l| l.starts_with("222"));
             assert_eq!(line.map(|l| &l[4..]), record, "{trf}");
             // 122 keeps the tag as written, either way.

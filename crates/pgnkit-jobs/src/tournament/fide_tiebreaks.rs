@@ -942,7 +942,10 @@ mod tests {
             error.to_string(),
             "\"WIN/C1\": this tie-break takes no cut or median modifier"
         );
-        assert!(error.explain(Locale::Fr).contains("ce départage"));
+        assert!(
+            crate::messages::Explain::explain(&error, crate::messages::Locale::Fr)
+                .contains("ce départage")
+        );
     }
 
     #[test]

@@ -928,7 +928,18 @@ pub(crate) fn decimal(value: u64, quarters: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::tiebreak_codes::{Kind, parse_list};
     use pgnkit::pgn::parse_all;
+
+    /// Exactly the codes of `list`.
+    fn codes(list: &str) -> Tiebreaks {
+        Tiebreaks::of(&parse_list(list).unwrap())
+    }
+
+    /// A line's value of `code`, in hundredths.
+    fn value(row: &Standing, code: &str) -> i64 {
+        row.tiebreak(code.parse().unwrap()).unwrap().0
+    }
 
     fn standings(pgn: &str) -> Standings {
         let mut s = Standings::new(1000);
@@ -950,7 +961,7 @@ mod tests {
     fn points_buchholz_and_sonneborn_berger_by_hand() {
         let s = standings(ROUND_ROBIN);
         assert_eq!(s.without_event, 1);
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(&codes("BH/C1,BH,SB"));
         assert_eq!(ranked.len(), 1);
         let (key, t, rows) = &ranked[0];
         assert_eq!(
@@ -964,20 +975,20 @@ mod tests {
         assert_eq!((a.half_points, a.games, a.wins, a.unfinished), (3, 2, 1, 1));
         // Buchholz of A: B 1 + C 1 = 2; cut 1: 1; SB: 1 × 1 (B) + ½ × 1 (C) = 1.5.
         assert_eq!(
-            (a.buchholz, a.buchholz_cut1, a.sonneborn_berger_quarters),
-            (4, 2, 6)
+            (value(&a, "BH"), value(&a, "BH/C1"), value(&a, "SB")),
+            (200, 100, 150)
         );
         let b = by("B");
         // B: Buchholz A 1.5 + D 0.5 = 2; SB 0 × 1.5 + 1 × 0.5 = 0.5.
         assert_eq!(
-            (b.half_points, b.buchholz, b.sonneborn_berger_quarters),
-            (2, 4, 2)
+            (b.half_points, value(&b, "BH"), value(&b, "SB")),
+            (2, 200, 50)
         );
         let c = by("C");
         // C: Buchholz D 0.5 + A 1.5 = 2; SB ½ × 0.5 + ½ × 1.5 = 1.
         assert_eq!(
-            (c.half_points, c.buchholz, c.sonneborn_berger_quarters),
-            (2, 4, 4)
+            (c.half_points, value(&c, "BH"), value(&c, "SB")),
+            (2, 200, 100)
         );
         // B and C tie on points, Buchholz cut 1 (B: 1.5, C: 1.5) and Buchholz (2): SB decides, C first.
         let order: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
@@ -987,7 +998,7 @@ mod tests {
             [1, 2, 3, 4]
         );
         // With points alone, B and C share the second place.
-        let plain = s.ranked(&[]);
+        let plain = s.ranked(&Tiebreaks::of(&[]));
         assert_eq!(
             plain[0].2.iter().map(|r| r.rank).collect::<Vec<_>>(),
             [1, 2, 2, 4]
@@ -1001,7 +1012,7 @@ mod tests {
              [Event \"Open\"]\n[Site \"X\"]\n[Date \"1991.05.01\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n\n\
              [Event \"Open\"]\n[Site \"X\"]\n[EventDate \"1990.??.??\"]\n[Date \"1991.01.01\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n0-1\n",
         );
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(&Tiebreaks::default());
         let years: Vec<&str> = ranked.iter().map(|(k, _, _)| k.year.as_str()).collect();
         assert_eq!(years, ["1990", "1991"]);
         assert_eq!(ranked[0].2.iter().map(|r| r.games).sum::<u64>(), 4);
@@ -1016,7 +1027,7 @@ mod tests {
         {
             s.add(GameEntry::of(game).as_ref());
         }
-        assert_eq!(s.ranked(&[]).len(), 1);
+        assert_eq!(s.ranked(&Tiebreaks::default()).len(), 1);
         assert_eq!(s.games_left_out, 5);
     }
 
@@ -1027,7 +1038,7 @@ mod tests {
              [WhiteFed \"nor\"]\n[BlackElo \"2100\"]\n[BlackFideId \"12x\"]\n[Result \"0-1\"]\n\n0-1\n\n\
              [Event \"E\"]\n[Round \"?\"]\n[White \"B\"]\n[Black \"A\"]\n[BlackElo \"2800\"]\n[Result \"*\"]\n\n*\n",
         );
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(&Tiebreaks::default());
         let (_, t, rows) = &ranked[0];
         let a = t.players().position(|p| p.name == "A").unwrap();
         let b = t.players().position(|p| p.name == "B").unwrap();
@@ -1089,10 +1100,14 @@ mod tests {
         ]
         .concat();
         let s = standings(&cycle);
-        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
+        let rows = &s.ranked(&codes("DE"))[0].2;
         assert_eq!(
             rows.iter()
-                .map(|r| (r.rank, r.direct_encounter))
+                .map(|r| (
+                    r.rank,
+                    r.tiebreak(TiebreakCode::plain(Kind::DirectEncounter))
+                        .map(|v| v.0)
+                ))
                 .collect::<Vec<_>>(),
             [(1, Some(2)), (1, Some(2)), (1, Some(2)), (4, None)]
         );
@@ -1104,9 +1119,13 @@ mod tests {
             ]
             .concat(),
         );
-        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
+        let rows = &s.ranked(&codes("DE"))[0].2;
         // Z 1.5, Y 1, X 0.5: no tie; direct encounter does not apply.
-        assert!(rows.iter().all(|r| r.direct_encounter.is_none()));
+        assert!(rows.iter().all(|r| {
+            r.tiebreak(TiebreakCode::plain(Kind::DirectEncounter))
+                .map(|v| v.0)
+                .is_none()
+        }));
         let s = standings(
             &[
                 game("Z", "Y", "0-1"),
@@ -1119,10 +1138,17 @@ mod tests {
         );
         // Z and W tie on 1.5 and drew (½ each among them: still tied); X and Y tie on 1 and X beat Y, so X
         // goes before Y whatever the names say.
-        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
-        let order: Vec<(&str, usize, Option<u64>)> = rows
+        let rows = &s.ranked(&codes("DE"))[0].2;
+        let order: Vec<(&str, usize, Option<i64>)> = rows
             .iter()
-            .map(|r| (r.player.as_str(), r.rank, r.direct_encounter))
+            .map(|r| {
+                (
+                    r.player.as_str(),
+                    r.rank,
+                    r.tiebreak(TiebreakCode::plain(Kind::DirectEncounter))
+                        .map(|v| v.0),
+                )
+            })
             .collect();
         assert_eq!(
             order,
@@ -1143,9 +1169,12 @@ mod tests {
             ]
             .concat(),
         );
-        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
+        let rows = &s.ranked(&codes("DE"))[0].2;
         assert!(
-            rows.iter().all(|r| r.direct_encounter.is_none()),
+            rows.iter().all(|r| r
+                .tiebreak(TiebreakCode::plain(Kind::DirectEncounter))
+                .map(|v| v.0)
+                .is_none()),
             "{rows:?}"
         );
         assert!(rows.iter().all(|r| r.rank == 1));
@@ -1173,7 +1202,7 @@ mod tests {
         ]
         .concat();
         let s = standings(&pgn);
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(&Tiebreaks::default());
         let (_, t, rows) = &ranked[0];
         let names: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
         assert_eq!(names, ["A", "B"]);
