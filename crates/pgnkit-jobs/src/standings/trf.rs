@@ -26,7 +26,7 @@
 //!
 //! Choices, where PGN says less than a TRF needs:
 //! * **Start ranks** (the pairing numbers): by rating, highest first, unrated players last, then by name.
-//! * **Rounds**: the tournament model's ([`crate::tournament::crosstable`]): a game or bye goes to the round of
+//! * **Rounds**: the tournament model's (`tournament::crosstable`): a game or bye goes to the round of
 //!   its `Round` tag (its first number); when that round is taken for either player (two games with the same
 //!   round, such as a match's games or a double round robin written as one round) or the game has no round
 //!   (or one above 999), it goes to the first later round free for both. So both players always show the
