@@ -5,14 +5,16 @@ use std::path::PathBuf;
 
 use crate::jobs::options::{StandingsFormat, TrfVersion};
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
-use crate::jobs::standings::{self, Ranked, StandingsJob, trf};
-use crate::jobs::tournament::{GameEntry, Standings, Tiebreak};
+use crate::jobs::standings::{self, Ranked, StandingsBatch, StandingsJob, StandingsState, trf};
+use crate::jobs::tournament::{Standings, Tiebreak};
 
+use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    RunFlags, choice, exit_code, failure, inputs, locale, progress_bar, read_error, say,
-    write_failure,
+    ColorChoice, Paint, RunFlags, choice, exit_code, failure, inputs, locale, progress_bar,
+    read_error, say, write_failure,
 };
 use super::sink::open_output;
+use super::validate::{pairing_text, read_pairings};
 use crate::jobs::localized;
 use crate::jobs::safe_text::safe;
 
@@ -42,6 +44,10 @@ pub(crate) struct Args {
     /// Write to FILE instead of standard output
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Compare the games with a pairing program's report (TRF-16 or TRF-26), as `validate --pairings`
+    /// does: the differences on stderr, exit 1 when there is any
+    #[arg(long, value_name = "FILE")]
+    pairings: Option<PathBuf>,
     #[command(flatten)]
     run: RunFlags,
 }
@@ -60,22 +66,27 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(sources) = inputs(&args.paths) else {
         return 2;
     };
+    let mut job = StandingsJob::new(MAX_PLAYERS);
+    if let Some(path) = &args.pairings {
+        let Some(pairings) = read_pairings(path) else {
+            return 2;
+        };
+        job = job.with_pairings(pairings);
+    }
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let Finished {
-        state: standings,
-        totals,
-    } = match read(&sources, &args.run) {
+    let Finished { state, totals } = match read(&sources, &args.run, &job) {
         Ok(finished) => finished,
         Err(e) => return failure(&e),
     };
+    let standings = &state.standings;
     // A name no tournament has is a usage error, said with the names nearest to it: an empty table and
     // exit 1 read as "no game counted".
     if let Some(event) = &args.event
         && !standings.has_event(event)
     {
-        let message = standings::no_such_event(&standings, event, locale());
+        let message = standings::no_such_event(standings, event, locale());
         let _ = say(&localized!(
             locale(),
             "pgnkit standings: --event: {message}\n",
@@ -102,11 +113,39 @@ pub(crate) fn run(args: Args) -> i32 {
     if let Err(e) = out.write_all(text.as_bytes()) {
         return write_failure(&e);
     }
-    let notes = notes(&standings, &ranked, args.format);
+    let notes = notes(standings, &ranked, args.format);
     if !args.run.quiet && !notes.is_empty() && say(&notes).is_err() {
         return 2;
     }
-    out.close(exit_code(totals.read_errors, ranked.is_empty()))
+    let (said, differences) = pairing_differences(&state);
+    if !said.is_empty() && say(&said).is_err() {
+        return 2;
+    }
+    out.close(exit_code(
+        totals.read_errors,
+        ranked.is_empty() || differences > 0,
+    ))
+}
+
+/// What `--pairings` found, worded for stderr, and how many differences.
+fn pairing_differences(state: &StandingsState) -> (String, u64) {
+    let (at_games, at_trf) = state.pairing_problems();
+    let paint = Paint::new(ColorChoice::Auto.enabled(true));
+    let mut text = String::new();
+    let mut count = 0;
+    for w in at_games {
+        let label = GameLabel {
+            file: &w.file,
+            game: w.game,
+            white: "",
+            black: "",
+            round: &w.round,
+        };
+        render_problems(&label, std::slice::from_ref(&w.problem), &paint, &mut text);
+        count += w.problem.times();
+    }
+    count += pairing_text(&at_trf, &paint, &mut text);
+    (text, count)
 }
 
 /// The tie-breaks `--tiebreaks` names, in order; `None` (said) for a name that is none.
@@ -127,13 +166,16 @@ fn tiebreaks_of(names: &[String]) -> Option<Vec<Tiebreak>> {
 }
 
 /// Every game of the inputs into the standings.
-fn read(sources: &Sources, run: &RunFlags) -> Result<Finished<Standings>, JobError> {
+fn read(
+    sources: &Sources,
+    run: &RunFlags,
+    job: &StandingsJob,
+) -> Result<Finished<StandingsState>, JobError> {
     let threads = run.threads();
     let mut said = Said {
         bar: progress_bar(sources.list(), run.quiet),
     };
-    let finished =
-        crate::jobs::run::run(sources, threads, &StandingsJob::new(MAX_PLAYERS), &mut said);
+    let finished = crate::jobs::run::run(sources, threads, job, &mut said);
     said.bar.finish_and_clear();
     finished
 }
@@ -148,8 +190,8 @@ impl Sink<StandingsJob> for Said {
     fn batch(
         &mut self,
         _: Input<'_>,
-        _: &mut Vec<Option<GameEntry>>,
-        _: &Standings,
+        _: &mut StandingsBatch,
+        _: &StandingsState,
     ) -> Result<(), JobError> {
         Ok(())
     }

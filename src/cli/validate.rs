@@ -2,18 +2,19 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::jobs::options::ReportFormat;
 use crate::jobs::run::{Finished, Input, JobError, ReadError, RunTotals, Sink, Sources};
 use crate::jobs::validate::tournament::{DEFAULT_TRACKED_GAMES, MAX_TRACKED_GAMES};
 use crate::jobs::validate::{
-    GameReport, ProblemKind, Severity, Tournament, ValidateJob, ValidateOptions, ValidatedBatch,
-    termination_name,
+    GameReport, Pairings, ProblemKind, Severity, Tournament, TrfProblem, ValidateJob,
+    ValidateOptions, ValidatedBatch, termination_name,
 };
 
-use super::diagnostics::{GameLabel, render_problems};
+use super::diagnostics::{GameLabel, render_file_problems, render_problems};
 use super::output::{
     BOLD, CYAN, ColorChoice, LangFlag, Paint, RunFlags, YELLOW, choice, decimal_here, exit_code,
     failure, inputs, locale, no_games_text, plural_here, progress_bar, read_error, say, say_over,
@@ -54,6 +55,37 @@ pub(crate) struct Args {
     #[arg(long, value_name = "GAMES", default_value_t = DEFAULT_TRACKED_GAMES as u64,
           value_parser = clap::value_parser!(u64).range(1..=MAX_TRACKED_GAMES as u64))]
     track_games: u64,
+    /// Compare the games with a pairing program's report (TRF-16 or TRF-26): every game a pairing of its
+    /// round with the same colours and result, every pairing played a game, byes and forfeits alike
+    #[arg(long, value_name = "FILE")]
+    pairings: Option<PathBuf>,
+}
+
+/// The TRF of `--pairings`, read; `None` once said why not (exit 2): a file that cannot be read, or a TRF
+/// error with its line and column.
+pub(crate) fn read_pairings(path: &Path) -> Option<Arc<Pairings>> {
+    let name = path.display().to_string();
+    let read = std::fs::read(path).map_err(|e| format!("{}: {e}", safe(&name)));
+    match read.and_then(|bytes| {
+        Pairings::read(&name, &bytes).map_err(|e| safe(&e.explain(locale())).into_owned())
+    }) {
+        Ok(pairings) => Some(Arc::new(pairings)),
+        Err(message) => {
+            let _ = say(&format!("pgnkit: --pairings: {message}\n"));
+            None
+        }
+    }
+}
+
+/// The problems of the pairings no game answered, after the games' diagnostics; counted as errors or
+/// warnings.
+pub(crate) fn pairing_text(problems: &[TrfProblem], paint: &Paint, text: &mut String) -> u64 {
+    let mut errors = 0;
+    for problem in problems {
+        render_file_problems(&problem.file, &[&problem.problem], paint, text);
+        errors += problem.problem.times();
+    }
+    errors
 }
 
 /// The notes of one file's games, said in one line when the file ends: a note per use would drown the
@@ -203,7 +235,13 @@ pub(crate) fn run(args: Args) -> i32 {
         messages: locale(),
     };
     let threads = args.run.threads();
-    let job = ValidateJob::new(opts, json, args.track_games as usize, threads);
+    let mut job = ValidateJob::new(opts, json, args.track_games as usize, threads);
+    if let Some(path) = &args.pairings {
+        let Some(pairings) = read_pairings(path) else {
+            return 2;
+        };
+        job = job.with_pairings(pairings);
+    }
     let stdout = io::stdout();
     let mut printer = Printer {
         out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
@@ -328,6 +366,12 @@ fn close(
     // Findings about whole tournaments (round numbering), known only now: after the diagnostics, or on
     // stderr beside JSON records, whose stdout holds one object per game and nothing else.
     let mut text = String::new();
+    let pairing_problems = finished.state.pairing_problems();
+    counts.errors += pairing_text(
+        &pairing_problems,
+        &Paint::new(args.color.enabled(json)),
+        &mut text,
+    );
     if !args.no_tournament_checks {
         let paint = Paint::new(args.color.enabled(json));
         for w in &finished.state.finish() {

@@ -14,6 +14,7 @@ use pgnkit::pgn::{DiagnosticKind, DiagnosticSeverity, GameResult};
 use pgnkit::walk::{MoveFailure, SetupRepair};
 
 use super::kind::ProblemKind;
+use super::pairings::PairingFinding;
 use super::tag_text::TagText;
 use crate::localized;
 use crate::messages::{Explain, Locale, did_you_mean, plural, side_name};
@@ -125,6 +126,8 @@ pub(crate) enum Finding {
     },
     /// A tournament's rounds skip one or include a round 0.
     RoundNumbering(Box<RoundGaps>),
+    /// A difference between the games and the pairing program's report (`--pairings`).
+    Pairing(Box<PairingFinding>),
     /// convert could not write a token and validate found nothing to say why.
     Unwritable(WriteError),
 }
@@ -338,6 +341,7 @@ impl Finding {
             DuplicateGame { .. } => ProblemKind::DuplicateGame,
             PlayerTwiceInRound { .. } => ProblemKind::PlayerTwiceInRound,
             RoundNumbering(_) => ProblemKind::RoundNumbering,
+            Pairing(finding) => finding.kind(),
         }
     }
 }
@@ -590,6 +594,7 @@ impl Explain for Finding {
                 earlier.explain(locale)
             ),
             RoundNumbering(gaps) => gaps.explain(locale),
+            Pairing(finding) => finding.explain(locale),
             Unwritable(error) => match (locale, error) {
                 (Locale::En, _) => error.to_string(),
                 (Locale::Fr, WriteError::MoveNotGiven { .. }) => "coup non rejoué".into(),
