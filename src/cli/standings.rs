@@ -1,7 +1,7 @@
 //! `pgnkit standings`: per tournament (Event, Site, year), each player's points and tie-breaks, ranked.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::jobs::options::{StandingsFormat, TrfVersion};
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
@@ -117,7 +117,7 @@ pub(crate) fn run(args: Args) -> i32 {
     if !args.run.quiet && !notes.is_empty() && say(&notes).is_err() {
         return 2;
     }
-    let (said, differences) = pairing_differences(&state);
+    let (said, differences) = pairing_differences(&state, args.pairings.as_deref());
     if !said.is_empty() && say(&said).is_err() {
         return 2;
     }
@@ -128,7 +128,10 @@ pub(crate) fn run(args: Args) -> i32 {
 }
 
 /// What `--pairings` found, worded for stderr, and how many differences.
-fn pairing_differences(state: &StandingsState) -> (String, u64) {
+fn pairing_differences(state: &StandingsState, trf: Option<&Path>) -> (String, u64) {
+    let Some(trf) = trf else {
+        return (String::new(), 0);
+    };
     let (at_games, at_trf) = state.pairing_problems();
     let paint = Paint::new(ColorChoice::Auto.enabled(true));
     let mut text = String::new();
@@ -144,7 +147,7 @@ fn pairing_differences(state: &StandingsState) -> (String, u64) {
         render_problems(&label, std::slice::from_ref(&w.problem), &paint, &mut text);
         count += w.problem.times();
     }
-    count += pairing_text(&at_trf, &paint, &mut text);
+    count += pairing_text(trf, &at_trf, &paint, &mut text);
     (text, count)
 }
 

@@ -10,8 +10,8 @@ use crate::jobs::options::ReportFormat;
 use crate::jobs::run::{Finished, Input, JobError, ReadError, RunTotals, Sink, Sources};
 use crate::jobs::validate::tournament::{DEFAULT_TRACKED_GAMES, MAX_TRACKED_GAMES};
 use crate::jobs::validate::{
-    GameReport, Pairings, ProblemKind, Severity, Tournament, TrfProblem, ValidateJob,
-    ValidateOptions, ValidatedBatch, termination_name,
+    GameReport, Pairings, Problem, ProblemKind, Severity, Tournament, ValidateJob, ValidateOptions,
+    ValidatedBatch, termination_name,
 };
 
 use super::diagnostics::{GameLabel, render_file_problems, render_problems};
@@ -77,15 +77,17 @@ pub(crate) fn read_pairings(path: &Path) -> Option<Arc<Pairings>> {
     }
 }
 
-/// The problems of the pairings no game answered, after the games' diagnostics; counted as errors or
-/// warnings.
-pub(crate) fn pairing_text(problems: &[TrfProblem], paint: &Paint, text: &mut String) -> u64 {
-    let mut errors = 0;
-    for problem in problems {
-        render_file_problems(&problem.file, &[&problem.problem], paint, text);
-        errors += problem.problem.times();
-    }
-    errors
+/// The problems of the pairings (the TRF `trf`) that no game answered, after the games' diagnostics; how
+/// many.
+pub(crate) fn pairing_text(
+    trf: &Path,
+    problems: &[Problem],
+    paint: &Paint,
+    text: &mut String,
+) -> u64 {
+    let problems: Vec<&Problem> = problems.iter().collect();
+    render_file_problems(&trf.display().to_string(), &problems, paint, text);
+    problems.iter().map(|p| p.times()).sum()
 }
 
 /// The notes of one file's games, said in one line when the file ends: a note per use would drown the
@@ -366,12 +368,11 @@ fn close(
     // Findings about whole tournaments (round numbering), known only now: after the diagnostics, or on
     // stderr beside JSON records, whose stdout holds one object per game and nothing else.
     let mut text = String::new();
-    let pairing_problems = finished.state.pairing_problems();
-    counts.errors += pairing_text(
-        &pairing_problems,
-        &Paint::new(args.color.enabled(json)),
-        &mut text,
-    );
+    if let Some(trf) = &args.pairings {
+        let paint = Paint::new(args.color.enabled(json));
+        let problems = finished.state.pairing_problems();
+        counts.errors += pairing_text(trf, &problems, &paint, &mut text);
+    }
     if !args.no_tournament_checks {
         let paint = Paint::new(args.color.enabled(json));
         for w in &finished.state.finish() {

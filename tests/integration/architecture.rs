@@ -12,10 +12,12 @@ use std::path::{Path, PathBuf};
 
 use crate::util::root;
 
-/// Most `pub` items of pgnkit-jobs' non-test code (see [`public_items`]): the count may fall, never rise.
-const MAX_JOBS_PUB_ITEMS: usize = 220;
+/// Most `pub` items of pgnkit-jobs' non-test code (see [`public_items`]): the count may fall, never rise
+/// (issue 39's `--pairings` added the nine the CLI calls: `Pairings` and its `read`, the jobs'
+/// `with_pairings`, what the runs found, standings' batch and state).
+const MAX_JOBS_PUB_ITEMS: usize = 229;
 /// Most `pub` struct fields (named or tuple) of pgnkit-jobs' non-test code.
-const MAX_JOBS_PUB_FIELDS: usize = 126;
+const MAX_JOBS_PUB_FIELDS: usize = 127;
 /// Most lines of one function in `src/cli/` (from the line of `fn` to that of its closing brace).
 const MAX_CLI_FN_LINES: usize = 80;
 

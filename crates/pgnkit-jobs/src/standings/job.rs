@@ -11,9 +11,9 @@ use super::entry_of;
 use crate::run::{Input, Job, JobError};
 use crate::tournament::{GameEntry, Standings};
 use crate::validate::TagText;
-use crate::validate::pairings::{PairingCheck, Pairings, PgnGame, TrfProblem};
+use crate::validate::pairings::{PairingCheck, Pairings, PgnGame};
 use crate::validate::report::{Finding, Problem};
-use crate::validate::tournament::RunWarning;
+use crate::validate::tournament::{RunWarning, at_trf_lines};
 
 /// standings' job.
 pub struct StandingsJob {
@@ -59,11 +59,8 @@ pub struct StandingsState {
 impl StandingsState {
     /// What the comparison with the pairings found (nothing without them): at games of the PGN, in input
     /// order, then at lines of the TRF, for what no game answered.
-    pub fn pairing_problems(&self) -> (&[RunWarning], Vec<TrfProblem>) {
-        let at_trf = self
-            .pairings
-            .as_ref()
-            .map_or_else(Vec::new, PairingCheck::finish);
+    pub fn pairing_problems(&self) -> (&[RunWarning], Vec<Problem>) {
+        let at_trf = self.pairings.as_ref().map_or_else(Vec::new, at_trf_lines);
         (&self.at_games, at_trf)
     }
 }

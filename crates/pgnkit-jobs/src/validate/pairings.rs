@@ -15,11 +15,12 @@ use std::fmt;
 use std::sync::Arc;
 
 use pgnkit::Color;
+
+use super::kind::ProblemKind;
 use pgnkit::pgn::{Game, TokenKind, decode, detect_encoding};
 
-use super::report::{Finding, Problem};
 use crate::localized;
-use crate::messages::{Explain, Locale};
+use crate::messages::{Explain, JobReason, Locale};
 use crate::tournament::GameEntry;
 use crate::tournament::crosstable::{Outcome, RoundCell};
 use crate::tournament::trf_read::{TrfError, TrfTournament, read_trf};
@@ -38,7 +39,7 @@ pub struct Pairings {
 
 /// A TRF that cannot be read: its file and the located error.
 #[derive(Clone, Debug)]
-pub struct PairingsError {
+struct PairingsError {
     file: String,
     error: TrfError,
 }
@@ -59,12 +60,14 @@ impl std::error::Error for PairingsError {}
 
 impl Pairings {
     /// The TRF (TRF-16 or TRF-26) of the file called `file`, whose bytes are `bytes` (UTF-8, else read as
-    /// Windows-1252), or where it cannot be read.
-    pub fn read(file: &str, bytes: &[u8]) -> Result<Pairings, PairingsError> {
+    /// Windows-1252), or where it cannot be read (the file, the line and the column).
+    pub fn read(file: &str, bytes: &[u8]) -> Result<Pairings, Box<dyn JobReason>> {
         let text = decode(bytes, detect_encoding(bytes));
-        let trf = read_trf(&text).map_err(|error| PairingsError {
-            file: file.to_owned(),
-            error,
+        let trf = read_trf(&text).map_err(|error| {
+            Box::new(PairingsError {
+                file: file.to_owned(),
+                error,
+            }) as Box<dyn JobReason>
         })?;
         let mut by_id = HashMap::new();
         let mut by_name: HashMap<String, Option<usize>> = HashMap::new();
@@ -357,8 +360,8 @@ pub(crate) enum PairingFinding {
 
 impl PairingFinding {
     /// Its kind (`kind` in JSON).
-    pub(crate) fn kind(&self) -> super::ProblemKind {
-        use super::ProblemKind as K;
+    pub(crate) fn kind(&self) -> ProblemKind {
+        use ProblemKind as K;
         match self {
             PairingFinding::UnknownPlayer { .. } => K::PairingUnknownPlayer,
             PairingFinding::NoRound { .. } | PairingFinding::NotInTrf { .. } => K::PairingNotInTrf,
@@ -536,15 +539,6 @@ impl Explain for PairingFinding {
     }
 }
 
-/// A finding about the TRF alone, at one of its lines (the PGN has no game to point at).
-#[derive(Clone, Debug)]
-pub struct TrfProblem {
-    /// The TRF's name.
-    pub file: Arc<str>,
-    /// The finding, at its TRF line (column 1).
-    pub problem: Problem,
-}
-
 /// The cross-check as the games come, in input order: what each game says is compared at once, what the TRF
 /// says and no game answers once they have all come ([`PairingCheck::finish`]).
 #[derive(Debug)]
@@ -697,8 +691,8 @@ impl PairingCheck {
 
     /// What the TRF says and no game answered, once every game has come: each pairing played (over the
     /// board or not: forfeits and byes need no game) without its game, between players some game names; each
-    /// player no game names.
-    pub(crate) fn finish(&self) -> Vec<TrfProblem> {
+    /// player no game names. Each with the line of the TRF it is at.
+    pub(crate) fn finish(&self) -> Vec<(usize, PairingFinding)> {
         let p = &self.pairings;
         let mut findings = Vec::new();
         for (player, rounds) in p.trf.table.rounds.iter().enumerate() {
@@ -739,17 +733,127 @@ impl PairingCheck {
         }
         findings
             .into_iter()
-            .map(|finding| {
-                let line = match &finding {
-                    PairingFinding::WithoutGame { at, .. }
-                    | PairingFinding::PlayerWithoutGames { at, .. } => at.line as u64,
-                    _ => 0,
-                };
-                TrfProblem {
-                    file: p.file.clone(),
-                    problem: Problem::new(Finding::Pairing(Box::new(finding)), line, 1, 0),
-                }
+            .map(|finding| match &finding {
+                PairingFinding::WithoutGame { at, .. }
+                | PairingFinding::PlayerWithoutGames { at, .. } => (at.line, finding),
+                _ => (0, finding),
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(white: &str, black: &str, white_half_points: Option<u8>, has_moves: bool) -> PgnGame {
+        let side = |name: &str| PgnSide {
+            name: name.into(),
+            fide_id: None,
+        };
+        PgnGame {
+            file: "r.pgn".into(),
+            game: 1,
+            line: 1,
+            round: Some(1),
+            white: side(white),
+            black: side(black),
+            white_half_points,
+            has_moves,
+        }
+    }
+
+    #[test]
+    fn names_match_without_case_accents_commas_or_word_order() {
+        let key = name_key("Arnaud, Élodie");
+        for same in [
+            "arnaud elodie",
+            "Elodie  Arnaud",
+            "ARNAUD,ÉLODIE",
+            "Arnaud. Elodie",
+        ] {
+            assert_eq!(name_key(same), key, "{same}");
+        }
+        assert_eq!(name_key("Weiß, Łukasz"), name_key("Weiss Lukasz"));
+        assert_ne!(name_key("Arnaud, Eloise"), key);
+        assert_ne!(name_key("So, W"), name_key("So, Wesley"));
+    }
+
+    #[test]
+    fn a_pgn_game_is_a_game_a_forfeit_or_a_bye() {
+        use Outcome::*;
+        let cases = [
+            (game("A", "B", Some(2), true), (Win, Loss)),
+            (game("A", "B", Some(1), true), (Draw, Draw)),
+            (game("A", "B", Some(0), false), (ForfeitLoss, ForfeitWin)),
+            (game("A", "B", Some(2), false), (ForfeitWin, ForfeitLoss)),
+            (game("A", "B", None, true), (Unfinished, Unfinished)),
+            (
+                game("A", "BYE", Some(2), false),
+                (FullPointBye, ZeroPointBye),
+            ),
+            (
+                game("bye", "B", Some(1), false),
+                (ZeroPointBye, HalfPointBye),
+            ),
+            (game("A", " ", Some(0), false), (ZeroPointBye, ZeroPointBye)),
+        ];
+        for (game, expected) in cases {
+            assert_eq!(pgn_outcome(&game), expected, "{game:?}");
+        }
+        // A forfeit is no game played, whatever its points; a bye agrees with F, U or + alike.
+        assert!(!agree(ForfeitWin, Win) && !agree(Win, ForfeitWin));
+        assert!(agree(Win, UnratedWin) && agree(Draw, Draw));
+        assert!(agree(FullPointBye, PairingAllocatedBye));
+        assert!(!agree(HalfPointBye, ZeroPointBye));
+    }
+
+    #[test]
+    fn every_pairing_finding_has_words_in_both_languages() {
+        let at = TrfLine {
+            file: "t.trf".into(),
+            line: 12,
+        };
+        let findings = [
+            PairingFinding::UnknownPlayer {
+                player: "Ann".into(),
+                trf: "t.trf".into(),
+            },
+            PairingFinding::NoRound {
+                trf: "t.trf".into(),
+            },
+            PairingFinding::NotInTrf {
+                round: 2,
+                white: "Ann".into(),
+                black: String::new(),
+                at: at.clone(),
+                white_has: TrfRound::Opponent("Bob".into()),
+                black_has: None,
+                paired_in: None,
+            },
+            PairingFinding::Colours {
+                round: 2,
+                white: "Ann".into(),
+                black: "Bob".into(),
+                at: at.clone(),
+            },
+            PairingFinding::WithoutGame {
+                round: 2,
+                white: "Ann".into(),
+                black: "Bob".into(),
+                outcome: Outcome::UnratedDraw,
+                at: at.clone(),
+            },
+            PairingFinding::PlayerWithoutGames {
+                player: "Ann".into(),
+                start_rank: 3,
+                at,
+            },
+        ];
+        for finding in findings {
+            let (en, fr) = (finding.explain(Locale::En), finding.explain(Locale::Fr));
+            assert!(en != fr && !fr.is_empty(), "{en} / {fr}");
+            assert_eq!(finding.kind().severity(), super::super::Severity::Error);
+        }
     }
 }

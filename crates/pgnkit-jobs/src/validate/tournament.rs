@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use pgnkit::core::Color;
 
-use super::pairings::{PairingCheck, Pairings, PgnGame, TrfProblem};
+use super::pairings::{PairingCheck, Pairings, PgnGame};
 use super::report::{EarlierGame, Finding, GameReport, Problem, RoundGaps, TagText};
 use super::tags::TagProblem;
 use crate::messages::Locale;
@@ -254,12 +254,10 @@ impl Tournament {
         added
     }
 
-    /// What the pairings say and no game of the run answered (nothing without `--pairings`), located at
-    /// their TRF lines: to be asked once every game has been checked.
-    pub fn pairing_problems(&self) -> Vec<TrfProblem> {
-        self.pairings
-            .as_ref()
-            .map_or_else(Vec::new, PairingCheck::finish)
+    /// What the pairings say and no game of the run answered (nothing without `--pairings`), each at its
+    /// line of the TRF: to be asked once every game has been checked.
+    pub fn pairing_problems(&self) -> Vec<Problem> {
+        self.pairings.as_ref().map_or_else(Vec::new, at_trf_lines)
     }
 
     /// The most games these checks track.
@@ -495,6 +493,15 @@ fn numbering(t: &Rounds) -> Option<(RoundGaps, u64)> {
     let tournament = (t.event.clone(), t.site.clone(), t.year.clone());
     let gaps = RoundGaps::new(tournament, gaps, missing, round_zero, runs);
     Some((gaps, pointed))
+}
+
+/// What a cross-check with the pairings found that no game answered, as problems at their lines of the TRF.
+pub(crate) fn at_trf_lines(check: &PairingCheck) -> Vec<Problem> {
+    check
+        .finish()
+        .into_iter()
+        .map(|(line, finding)| Problem::new(Finding::Pairing(Box::new(finding)), line as u64, 1, 0))
+        .collect()
 }
 
 /// A warning about the whole game, located at its first line.
