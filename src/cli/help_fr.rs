@@ -41,6 +41,10 @@ const PAGES: &[Page] = &[
                 "track_games",
                 "Nombre de parties que suivent les contrôles entre entrées (doublons, joueur deux fois dans une ronde, numérotation des rondes) avant de s'arrêter en le disant ; chacune coûte environ 40 octets de mémoire",
             ),
+            (
+                "pairings",
+                "Comparer les parties au rapport d'un programme d'appariement (TRF-16 ou TRF-26) : chaque partie un appariement de sa ronde avec les mêmes couleurs et le même résultat, chaque appariement joué une partie, exemptions et forfaits identiques",
+            ),
         ],
     ),
     (
@@ -134,6 +138,10 @@ const PAGES: &[Page] = &[
                 "Départages après les points, dans l'ordre, séparés par des virgules : buchholz_cut1, buchholz, sonneborn_berger, wins, direct_encounter",
             ),
             ("output", OUTPUT),
+            (
+                "pairings",
+                "Comparer les parties au rapport d'un programme d'appariement (TRF-16 ou TRF-26), comme `validate --pairings` : les différences sur la sortie d'erreur, code de sortie 1 s'il y en a",
+            ),
             ("jobs", JOBS),
             ("quiet", "Pas de barre de progression"),
         ],
