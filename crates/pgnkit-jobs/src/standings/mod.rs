@@ -15,7 +15,7 @@ use crate::validate::game_fingerprint;
 mod job;
 pub mod trf;
 
-pub use job::StandingsJob;
+pub use job::{StandingsBatch, StandingsJob, StandingsState};
 
 /// The entry of a game (`GameEntry::of`), with validate's fingerprint of its moves when it can count (a game
 /// that is no pairing is not replayed).
