@@ -28,9 +28,7 @@ use pgnkit_jobs::options::{Lang, Letters, Notation, OutputFormat};
 use pgnkit_jobs::run::{
     self, Input, InputError, Job, JobError, ReadError, Sink, Source, Sources, Threads,
 };
-use pgnkit_jobs::stats::{
-    Format, Output, Shapes, StatsJob, StatsOptions, check_tags, table_of_texts,
-};
+use pgnkit_jobs::stats::{Format, Output, Shapes, StatsJob, StatsOptions, check_tags};
 use pgnkit_jobs::validate::report::termination_or_none;
 use pgnkit_jobs::validate::tournament::{MAX_TRACKED_GAMES, Tournament};
 use pgnkit_jobs::validate::{
@@ -353,7 +351,7 @@ fn stats_schema(py: Python<'_>, tags: Option<Vec<String>>, per_move: bool) -> Py
     Ok(schema.as_ref().to_pyarrow(py)?.unbind())
 }
 
-/// stats' rows of the files of `paths` as Arrow record batches, in input order.
+/// stats' rows of `sources` as Arrow record batches, in input order.
 fn stats_of(
     py: Python<'_>,
     sources: &Sources,
@@ -377,16 +375,9 @@ fn to_python(py: Python<'_>, batches: Vec<RecordBatch>) -> PyResult<Vec<Py<PyAny
         .collect()
 }
 
-/// Texts of a task of [`stats_texts`]: enough that a task's record batch is not tiny, few enough to spread
-/// over threads.
-const TEXTS_PER_TASK: usize = 256;
-
-/// Rows of PGN texts held in memory, each one or more games, named `names` in the `file` column.
-///
-/// Not a run of the run layer: a run makes a batch, so a record batch, per input, and a column of games (one
-/// per text, as Spark's `mapInArrow` hands them) would cost a record batch per game, far more than the game
-/// (20,000 one-game texts: 2 s through the run, against 0.03 s for the same games as one text). The texts are
-/// taken [`TEXTS_PER_TASK`] at a time into one record batch by stats' own [`table_of_texts`].
+/// Rows of PGN texts held in memory, each one or more games, named `names` in the `file` column. The texts
+/// share record batches (stats' job takes its inputs as parts of one stream): a record batch per text would
+/// cost more than its game for a column of one-game texts, as Spark's `mapInArrow` hands them.
 #[pyfunction]
 #[pyo3(signature = (texts, names, *, tags=None, per_move=false, jobs=None))]
 fn stats_texts(
@@ -397,37 +388,8 @@ fn stats_texts(
     per_move: bool,
     jobs: Option<usize>,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    use rayon::prelude::*;
-    if texts.len() != names.len() {
-        return Err(Failure::usage("as many names as texts").into());
-    }
-    let opts = stats_options(tags, per_move)?;
-    let shapes = Shapes::of(&opts);
-    let (threads, _) = Threads::asked(jobs);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.get())
-        .build()
-        .map_err(|e| Failure::Io {
-            path: None,
-            error: io::Error::other(format!("cannot start {} threads: {e}", threads.get())),
-        })?;
-    let tables = py.detach(|| {
-        pool.install(|| {
-            texts
-                .par_chunks(TEXTS_PER_TASK)
-                .zip(names.par_chunks(TEXTS_PER_TASK))
-                .map(|(texts, names)| {
-                    let texts = texts
-                        .iter()
-                        .map(Vec::as_slice)
-                        .zip(names.iter().map(String::as_str));
-                    table_of_texts(texts, &opts, &shapes)
-                        .map_err(|e| Failure::from(JobError::from(e)))
-                })
-                .collect::<Result<Vec<Option<RecordBatch>>, Failure>>()
-        })
-    })?;
-    to_python(py, tables.into_iter().flatten().collect())
+    let sources = text_sources(texts, names)?;
+    stats_of(py, &sources, tags, per_move, jobs)
 }
 
 /// Rows of PGN files (and directories), read on all cores in input order.

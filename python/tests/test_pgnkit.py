@@ -84,6 +84,23 @@ def test_stats_of_a_list_of_game_texts():
         assert set(table.column("game").to_pylist()) == {1}
         same = [c for c in whole.column_names if c not in ("file", "game", "line")]
         assert table.select(same).equals(whole.select(same))
+        # The texts share record batches: one per text would cost more than its game.
+        assert len(table.to_batches()) < 5
+
+
+def test_per_move_stats_of_a_list_of_game_texts():
+    games = games_of(LICHESS)
+    whole = pgnkit.stats(LICHESS, per_move=True)
+    game_of_text = {str(i): i + 1 for i in range(len(games))}
+    for jobs in (1, 2):
+        table = pgnkit.stats(games + [""], per_move=True, jobs=jobs)
+        assert table.num_rows == whole.num_rows > 50 * 20
+        # Each row names its text, game 1 of it; the file's game number is the text's index plus one.
+        assert set(table.column("game").to_pylist()) == {1}
+        assert [game_of_text[f] for f in table.column("file").to_pylist()] == whole.column("game").to_pylist()
+        same = [c for c in whole.column_names if c not in ("file", "game")]
+        assert table.select(same).equals(whole.select(same))
+        assert len(table.to_batches()) < 5
 
 
 def test_validate_equals_the_command():
