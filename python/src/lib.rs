@@ -26,7 +26,8 @@ use pgnkit_jobs::messages::Locale;
 use pgnkit_jobs::moves::{push_san_body, push_uci};
 use pgnkit_jobs::options::{Lang, Letters, Notation, OutputFormat};
 use pgnkit_jobs::run::{
-    self, Input, InputError, Job, JobError, ReadError, Sink, Source, Sources, Threads,
+    self, Input, InputError, Job, JobError, JoinedInputs, Parts, ReadError, Sink, Source, Sources,
+    Threads,
 };
 use pgnkit_jobs::stats::{Format, Output, Shapes, StatsJob, StatsOptions, check_tags};
 use pgnkit_jobs::validate::report::termination_or_none;
@@ -265,59 +266,122 @@ where
     })
 }
 
-/// A job whose checks across games stay within each input: texts given as a list are independent of each
-/// other (a column of games, one per row, is no tournament), each checked across its own games.
-struct EachInputAlone<'j, J>(&'j J);
+/// A job over texts each checked alone: texts given as a list are independent of each other (a column of
+/// games, one per row, is no tournament), each checked across its own games. A text small enough to be read
+/// whole is reported, checked and turned into what Python gets (`finish`: its games' records) on the worker
+/// that reads it, several texts to a batch (the run takes them as parts of one stream), so that a column of
+/// one-game texts costs its games; a larger text is read in batches, checked in input order, and finished by
+/// the sink.
+struct EachTextAlone<'j, J, F> {
+    job: &'j J,
+    finish: F,
+}
 
-impl<J: Job> Job for EachInputAlone<'_, J> {
-    type Batch = J::Batch;
+/// A batch of [`EachTextAlone`].
+enum AloneBatch<B> {
+    /// A batch of a larger text, to be checked in input order and finished.
+    Open(B),
+    /// The records of small texts, each checked alone, or why they could not be made.
+    Finished(Result<Vec<String>, Failure>),
+}
+
+impl<J, F> Job for EachTextAlone<'_, J, F>
+where
+    J: Job,
+    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
+{
+    type Batch = AloneBatch<J::Batch>;
     type State = J::State;
 
     fn initial_state(&self) -> J::State {
-        self.0.initial_state()
+        self.job.initial_state()
     }
 
     fn batch_bytes(&self) -> usize {
-        self.0.batch_bytes()
+        self.job.batch_bytes()
     }
 
-    fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<J::Batch, JobError> {
-        self.0.work(input, games)
+    fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<Self::Batch, JobError> {
+        self.job.work(input, games).map(AloneBatch::Open)
     }
 
-    fn merge(&self, state: &mut J::State, input: Input<'_>, batch: &mut J::Batch) {
-        self.0.merge(state, input, batch);
+    fn merge(&self, state: &mut J::State, input: Input<'_>, batch: &mut Self::Batch) {
+        if let AloneBatch::Open(batch) = batch {
+            self.job.merge(state, input, batch);
+        }
     }
 
     fn begin_input(&self, state: &mut J::State, input: Input<'_>) {
-        *state = self.0.initial_state();
-        self.0.begin_input(state, input);
+        *state = self.job.initial_state();
+        self.job.begin_input(state, input);
     }
 
-    fn recycle(&self, batch: J::Batch) {
-        self.0.recycle(batch);
+    fn recycle(&self, batch: Self::Batch) {
+        if let AloneBatch::Open(batch) = batch {
+            self.job.recycle(batch);
+        }
+    }
+
+    fn joined_inputs(&self) -> Option<&dyn JoinedInputs<Batch = Self::Batch>> {
+        Some(self)
     }
 }
 
-/// Runs `job` over texts each checked alone, or over paths whose games are all checked against each other
-/// as the command checks them.
+impl<J, F> JoinedInputs for EachTextAlone<'_, J, F>
+where
+    J: Job,
+    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
+{
+    type Batch = AloneBatch<J::Batch>;
+
+    fn work_parts(&self, parts: Parts<'_>) -> Result<Self::Batch, JobError> {
+        let mut records = Vec::new();
+        for (input, mut games) in parts {
+            let mut batch = self.job.work(input, &mut games)?;
+            let mut state = self.job.initial_state();
+            self.job.begin_input(&mut state, input);
+            self.job.merge(&mut state, input, &mut batch);
+            let finished = (self.finish)(&batch, &mut records);
+            self.job.recycle(batch);
+            if let Err(failure) = finished {
+                return Ok(AloneBatch::Finished(Err(failure)));
+            }
+        }
+        Ok(AloneBatch::Finished(Ok(records)))
+    }
+}
+
+/// The records of `sources`, made by `finish` from each batch of `job`: texts each checked alone, or paths
+/// whose games are all checked against each other as the command checks them.
 fn run_records<J, F>(
     py: Python<'_>,
     sources: &Sources,
     texts: bool,
     jobs: Option<usize>,
     job: &J,
-    take: F,
-) -> Result<(), Failure>
+    finish: F,
+) -> Result<Vec<String>, Failure>
 where
     J: Job,
-    F: FnMut(&mut J::Batch) -> Result<(), Failure> + Send,
+    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
 {
+    let mut records = Vec::new();
     if texts {
-        run_job(py, sources, jobs, &EachInputAlone(job), take)
+        let alone = EachTextAlone {
+            job,
+            finish: &finish,
+        };
+        run_job(py, sources, jobs, &alone, |batch| match batch {
+            AloneBatch::Open(batch) => finish(batch, &mut records),
+            AloneBatch::Finished(done) => {
+                records.append(&mut std::mem::replace(done, Ok(Vec::new()))?);
+                Ok(())
+            }
+        })?;
     } else {
-        run_job(py, sources, jobs, job, take)
+        run_job(py, sources, jobs, job, |batch| finish(batch, &mut records))?;
     }
+    Ok(records)
 }
 
 fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> Result<StatsOptions, Failure> {
@@ -440,14 +504,13 @@ fn validate_records(
     let opts = validate_options(lang, strict)?;
     let (threads, _) = Threads::asked(jobs);
     let job = ValidateJob::new(opts, false, MAX_TRACKED_GAMES, threads);
-    let mut records = Vec::new();
-    run_records(
+    let records = run_records(
         py,
         sources,
         texts,
         jobs,
         &job,
-        |batch: &mut ValidatedBatch| {
+        |batch: &ValidatedBatch, records: &mut Vec<String>| {
             for report in &batch.games {
                 records.push(json(&report.record(Locale::En))?);
             }
@@ -682,15 +745,14 @@ fn read_games_records(
     let job = ReadGamesJob {
         opts: validate_options(lang, false)?,
     };
-    let mut records = Vec::new();
-    run_records(
+    let records = run_records(
         py,
         sources,
         texts,
         jobs,
         &job,
-        |batch: &mut Vec<(GameReport, GameFacts)>| {
-            for (report, facts) in batch.iter() {
+        |batch: &Vec<(GameReport, GameFacts)>, records: &mut Vec<String>| {
+            for (report, facts) in batch {
                 records.push(game_record(report, facts)?);
             }
             Ok(())

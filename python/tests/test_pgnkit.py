@@ -112,6 +112,45 @@ def test_validate_equals_the_command():
         assert pgnkit.validate(str(path), jobs=1) == theirs
 
 
+GAME = """[Event "Club"]
+[Site "Here"]
+[Date "2024.01.01"]
+[Round "1"]
+[White "Ann"]
+[Black "Bob"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+"""
+
+
+def test_texts_are_each_checked_alone_as_the_command_checks_a_file(tmp_path):
+    # A game twice in one text is a duplicate; in two texts it is not. The text of 1,000 copies is larger
+    # than the run takes whole: it is read in batches, checked in order like a file.
+    texts = [GAME * 2, GAME, GAME * 1000, GAME, "", GAME + "1. e4 e5 2. Ke3 *\n"]
+    expected = []
+    for i, text in enumerate(texts):
+        path = tmp_path / f"{i}.pgn"
+        path.write_text(text)
+        run = cli("validate", "-q", "--format", "json", path)
+        assert run.returncode in (0, 1), run.stderr
+        for line in run.stdout.decode().splitlines():
+            record = json.loads(line)
+            assert record["file"] == str(path)
+            record["file"] = str(i)
+            expected.append(record)
+    kinds = [[p["kind"] for p in r["problems"]] for r in expected]
+    assert kinds[:4] == [[], ["duplicate_game"], [], []]
+    assert kinds[4:1003] == [["duplicate_game"]] * 999 and kinds[1003:1005] == [[], []]
+    for jobs in (1, 2):
+        assert pgnkit.validate(texts, jobs=jobs) == expected
+        games = list(pgnkit.read_games(texts, jobs=jobs))
+        assert [(g["file"], g["game"], g["valid"], g["problems"]) for g in games] == [
+            (r["file"], r["game"], r["valid"], r["problems"]) for r in expected
+        ]
+
+
 def test_validate_texts_locates_the_bad_move():
     (record,) = pgnkit.validate(["[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n"])
     assert record["valid"] is False
