@@ -16,6 +16,7 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_pyarrow::ToPyArrow;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use pgnkit::core::{Move, Position, Termination};
 use pgnkit::notation::{CheckMark, Language};
@@ -184,17 +185,18 @@ fn path_sources(paths: &[PathBuf]) -> Result<Sources, Failure> {
     Ok(sources)
 }
 
-/// Texts held in memory as the sources of a run, each shown by its name.
-fn text_sources(texts: Vec<Vec<u8>>, names: Vec<String>) -> Result<Sources, Failure> {
+/// Texts held in memory as the sources of a run, each shown by its name. Each text is copied once, from
+/// Python's bytes (a `Vec<u8>` taken from Python and then made an `Arc<[u8]>` would be two copies).
+fn text_sources(texts: Vec<Bound<'_, PyBytes>>, names: Vec<String>) -> Result<Sources, Failure> {
     if texts.len() != names.len() {
         return Err(Failure::usage("as many names as texts"));
     }
     let list = texts
-        .into_iter()
+        .iter()
         .zip(names)
         .map(|(text, name)| Source::Text {
             name,
-            text: text.into(),
+            text: Arc::from(text.as_bytes()),
         })
         .collect();
     Ok(Sources::new(list))
@@ -203,7 +205,7 @@ fn text_sources(texts: Vec<Vec<u8>>, names: Vec<String>) -> Result<Sources, Fail
 /// The sources a function that takes paths or texts reads: the texts, named by their index, when given.
 fn sources_of(
     paths: Option<Vec<PathBuf>>,
-    texts: Option<Vec<Vec<u8>>>,
+    texts: Option<Vec<Bound<'_, PyBytes>>>,
 ) -> Result<Sources, Failure> {
     match texts {
         Some(texts) => {
@@ -446,7 +448,7 @@ fn to_python(py: Python<'_>, batches: Vec<RecordBatch>) -> PyResult<Vec<Py<PyAny
 #[pyo3(signature = (texts, names, *, tags=None, per_move=false, jobs=None))]
 fn stats_texts(
     py: Python<'_>,
-    texts: Vec<Vec<u8>>,
+    texts: Vec<Bound<'_, PyBytes>>,
     names: Vec<String>,
     tags: Option<Vec<String>>,
     per_move: bool,
@@ -525,7 +527,7 @@ fn validate_records(
 #[pyo3(signature = (texts, names, *, lang="auto", strict=false, jobs=None))]
 fn validate_texts(
     py: Python<'_>,
-    texts: Vec<Vec<u8>>,
+    texts: Vec<Bound<'_, PyBytes>>,
     names: Vec<String>,
     lang: &str,
     strict: bool,
@@ -766,7 +768,7 @@ fn read_games_records(
 #[pyo3(signature = (texts, names, *, lang="auto", jobs=None))]
 fn read_games_texts(
     py: Python<'_>,
-    texts: Vec<Vec<u8>>,
+    texts: Vec<Bound<'_, PyBytes>>,
     names: Vec<String>,
     lang: &str,
     jobs: Option<usize>,
@@ -795,7 +797,7 @@ fn read_games_paths(
 fn convert(
     py: Python<'_>,
     paths: Option<Vec<PathBuf>>,
-    texts: Option<Vec<Vec<u8>>>,
+    texts: Option<Vec<Bound<'_, PyBytes>>>,
     to: &str,
     source_lang: &str,
     notation: &str,
@@ -837,7 +839,7 @@ fn convert(
 fn select(
     py: Python<'_>,
     paths: Option<Vec<PathBuf>>,
-    texts: Option<Vec<Vec<u8>>>,
+    texts: Option<Vec<Bound<'_, PyBytes>>>,
     where_: Option<&str>,
     reaches: Vec<String>,
     material: Vec<String>,

@@ -46,7 +46,13 @@ impl Sources {
 
     /// These sources, read in this order.
     pub fn new(list: Vec<Source>) -> Sources {
-        let names = list.iter().map(|s| Arc::from(s.display_name())).collect();
+        let names = list
+            .iter()
+            .map(|source| match source {
+                Source::Text { name, .. } => Arc::from(name.as_str()),
+                _ => Arc::from(source.display_name()),
+            })
+            .collect();
         Sources {
             list,
             names,
