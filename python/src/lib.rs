@@ -343,9 +343,8 @@ where
             let mut state = self.job.initial_state();
             self.job.begin_input(&mut state, input);
             self.job.merge(&mut state, input, &mut batch);
-            let finished = (self.finish)(&batch, &mut records);
-            self.job.recycle(batch);
-            if let Err(failure) = finished {
+            // The batch is dropped here, on the thread that made it (what `recycle` arranges for the sink).
+            if let Err(failure) = (self.finish)(&batch, &mut records) {
                 return Ok(AloneBatch::Finished(Err(failure)));
             }
         }
