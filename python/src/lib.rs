@@ -16,6 +16,7 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use arrow_pyarrow::ToPyArrow;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use pgnkit::core::{Move, Position, Termination};
 use pgnkit::notation::{CheckMark, Language};
@@ -26,11 +27,10 @@ use pgnkit_jobs::messages::Locale;
 use pgnkit_jobs::moves::{push_san_body, push_uci};
 use pgnkit_jobs::options::{Lang, Letters, Notation, OutputFormat};
 use pgnkit_jobs::run::{
-    self, Input, InputError, Job, JobError, ReadError, Sink, Source, Sources, Threads,
+    self, Input, InputError, Job, JobError, JoinedInputs, Parts, ReadError, Sink, Source, Sources,
+    Threads,
 };
-use pgnkit_jobs::stats::{
-    Format, Output, Shapes, StatsJob, StatsOptions, check_tags, table_of_texts,
-};
+use pgnkit_jobs::stats::{Format, Output, Shapes, StatsJob, StatsOptions, check_tags};
 use pgnkit_jobs::validate::report::termination_or_none;
 use pgnkit_jobs::validate::tournament::{MAX_TRACKED_GAMES, Tournament};
 use pgnkit_jobs::validate::{
@@ -185,17 +185,18 @@ fn path_sources(paths: &[PathBuf]) -> Result<Sources, Failure> {
     Ok(sources)
 }
 
-/// Texts held in memory as the sources of a run, each shown by its name.
-fn text_sources(texts: Vec<Vec<u8>>, names: Vec<String>) -> Result<Sources, Failure> {
+/// Texts held in memory as the sources of a run, each shown by its name. Each text is copied once, from
+/// Python's bytes (a `Vec<u8>` taken from Python and then made an `Arc<[u8]>` would be two copies).
+fn text_sources(texts: Vec<Bound<'_, PyBytes>>, names: Vec<String>) -> Result<Sources, Failure> {
     if texts.len() != names.len() {
         return Err(Failure::usage("as many names as texts"));
     }
     let list = texts
-        .into_iter()
+        .iter()
         .zip(names)
         .map(|(text, name)| Source::Text {
             name,
-            text: text.into(),
+            text: Arc::from(text.as_bytes()),
         })
         .collect();
     Ok(Sources::new(list))
@@ -204,7 +205,7 @@ fn text_sources(texts: Vec<Vec<u8>>, names: Vec<String>) -> Result<Sources, Fail
 /// The sources a function that takes paths or texts reads: the texts, named by their index, when given.
 fn sources_of(
     paths: Option<Vec<PathBuf>>,
-    texts: Option<Vec<Vec<u8>>>,
+    texts: Option<Vec<Bound<'_, PyBytes>>>,
 ) -> Result<Sources, Failure> {
     match texts {
         Some(texts) => {
@@ -267,59 +268,121 @@ where
     })
 }
 
-/// A job whose checks across games stay within each input: texts given as a list are independent of each
-/// other (a column of games, one per row, is no tournament), each checked across its own games.
-struct EachInputAlone<'j, J>(&'j J);
+/// A job over texts each checked alone: texts given as a list are independent of each other (a column of
+/// games, one per row, is no tournament), each checked across its own games. A text small enough to be read
+/// whole is reported, checked and turned into what Python gets (`finish`: its games' records) on the worker
+/// that reads it, several texts to a batch (the run takes them as parts of one stream), so that a column of
+/// one-game texts costs its games; a larger text is read in batches, checked in input order, and finished by
+/// the sink.
+struct EachTextAlone<'j, J, F> {
+    job: &'j J,
+    finish: F,
+}
 
-impl<J: Job> Job for EachInputAlone<'_, J> {
-    type Batch = J::Batch;
+/// A batch of [`EachTextAlone`].
+enum AloneBatch<B> {
+    /// A batch of a larger text, to be checked in input order and finished.
+    Open(B),
+    /// The records of small texts, each checked alone, or why they could not be made.
+    Finished(Result<Vec<String>, Failure>),
+}
+
+impl<J, F> Job for EachTextAlone<'_, J, F>
+where
+    J: Job,
+    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
+{
+    type Batch = AloneBatch<J::Batch>;
     type State = J::State;
 
     fn initial_state(&self) -> J::State {
-        self.0.initial_state()
+        self.job.initial_state()
     }
 
     fn batch_bytes(&self) -> usize {
-        self.0.batch_bytes()
+        self.job.batch_bytes()
     }
 
-    fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<J::Batch, JobError> {
-        self.0.work(input, games)
+    fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<Self::Batch, JobError> {
+        self.job.work(input, games).map(AloneBatch::Open)
     }
 
-    fn merge(&self, state: &mut J::State, input: Input<'_>, batch: &mut J::Batch) {
-        self.0.merge(state, input, batch);
+    fn merge(&self, state: &mut J::State, input: Input<'_>, batch: &mut Self::Batch) {
+        if let AloneBatch::Open(batch) = batch {
+            self.job.merge(state, input, batch);
+        }
     }
 
     fn begin_input(&self, state: &mut J::State, input: Input<'_>) {
-        *state = self.0.initial_state();
-        self.0.begin_input(state, input);
+        *state = self.job.initial_state();
+        self.job.begin_input(state, input);
     }
 
-    fn recycle(&self, batch: J::Batch) {
-        self.0.recycle(batch);
+    fn recycle(&self, batch: Self::Batch) {
+        if let AloneBatch::Open(batch) = batch {
+            self.job.recycle(batch);
+        }
+    }
+
+    fn joined_inputs(&self) -> Option<&dyn JoinedInputs<Batch = Self::Batch>> {
+        Some(self)
     }
 }
 
-/// Runs `job` over texts each checked alone, or over paths whose games are all checked against each other
-/// as the command checks them.
+impl<J, F> JoinedInputs for EachTextAlone<'_, J, F>
+where
+    J: Job,
+    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
+{
+    type Batch = AloneBatch<J::Batch>;
+
+    fn work_parts(&self, parts: Parts<'_>) -> Result<Self::Batch, JobError> {
+        let mut records = Vec::new();
+        for (input, mut games) in parts {
+            let mut batch = self.job.work(input, &mut games)?;
+            let mut state = self.job.initial_state();
+            self.job.begin_input(&mut state, input);
+            self.job.merge(&mut state, input, &mut batch);
+            // The batch is dropped here, on the thread that made it (what `recycle` arranges for the sink).
+            if let Err(failure) = (self.finish)(&batch, &mut records) {
+                return Ok(AloneBatch::Finished(Err(failure)));
+            }
+        }
+        Ok(AloneBatch::Finished(Ok(records)))
+    }
+}
+
+/// The records of `sources`, made by `finish` from each batch of `job`: texts each checked alone, or paths
+/// whose games are all checked against each other as the command checks them.
 fn run_records<J, F>(
     py: Python<'_>,
     sources: &Sources,
     texts: bool,
     jobs: Option<usize>,
     job: &J,
-    take: F,
-) -> Result<(), Failure>
+    finish: F,
+) -> Result<Vec<String>, Failure>
 where
     J: Job,
-    F: FnMut(&mut J::Batch) -> Result<(), Failure> + Send,
+    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
 {
+    let mut records = Vec::new();
     if texts {
-        run_job(py, sources, jobs, &EachInputAlone(job), take)
+        let alone = EachTextAlone {
+            job,
+            finish: &finish,
+        };
+        run_job(py, sources, jobs, &alone, |batch| match batch {
+            AloneBatch::Open(batch) => finish(batch, &mut records),
+            AloneBatch::Finished(done) => {
+                records.append(&mut std::mem::replace(done, Ok(Vec::new()))?);
+                Ok(())
+            }
+        })?;
     } else {
-        run_job(py, sources, jobs, job, take)
+        run_job(py, sources, jobs, job, |batch| finish(batch, &mut records))?;
     }
+    Ok(records)
 }
 
 fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> Result<StatsOptions, Failure> {
@@ -353,7 +416,7 @@ fn stats_schema(py: Python<'_>, tags: Option<Vec<String>>, per_move: bool) -> Py
     Ok(schema.as_ref().to_pyarrow(py)?.unbind())
 }
 
-/// stats' rows of the files of `paths` as Arrow record batches, in input order.
+/// stats' rows of `sources` as Arrow record batches, in input order.
 fn stats_of(
     py: Python<'_>,
     sources: &Sources,
@@ -377,57 +440,21 @@ fn to_python(py: Python<'_>, batches: Vec<RecordBatch>) -> PyResult<Vec<Py<PyAny
         .collect()
 }
 
-/// Texts of a task of [`stats_texts`]: enough that a task's record batch is not tiny, few enough to spread
-/// over threads.
-const TEXTS_PER_TASK: usize = 256;
-
-/// Rows of PGN texts held in memory, each one or more games, named `names` in the `file` column.
-///
-/// Not a run of the run layer: a run makes a batch, so a record batch, per input, and a column of games (one
-/// per text, as Spark's `mapInArrow` hands them) would cost a record batch per game, far more than the game
-/// (20,000 one-game texts: 2 s through the run, against 0.03 s for the same games as one text). The texts are
-/// taken [`TEXTS_PER_TASK`] at a time into one record batch by stats' own [`table_of_texts`].
+/// Rows of PGN texts held in memory, each one or more games, named `names` in the `file` column. The texts
+/// share record batches (stats' job takes its inputs as parts of one stream): a record batch per text would
+/// cost more than its game for a column of one-game texts, as Spark's `mapInArrow` hands them.
 #[pyfunction]
 #[pyo3(signature = (texts, names, *, tags=None, per_move=false, jobs=None))]
 fn stats_texts(
     py: Python<'_>,
-    texts: Vec<Vec<u8>>,
+    texts: Vec<Bound<'_, PyBytes>>,
     names: Vec<String>,
     tags: Option<Vec<String>>,
     per_move: bool,
     jobs: Option<usize>,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    use rayon::prelude::*;
-    if texts.len() != names.len() {
-        return Err(Failure::usage("as many names as texts").into());
-    }
-    let opts = stats_options(tags, per_move)?;
-    let shapes = Shapes::of(&opts);
-    let (threads, _) = Threads::asked(jobs);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.get())
-        .build()
-        .map_err(|e| Failure::Io {
-            path: None,
-            error: io::Error::other(format!("cannot start {} threads: {e}", threads.get())),
-        })?;
-    let tables = py.detach(|| {
-        pool.install(|| {
-            texts
-                .par_chunks(TEXTS_PER_TASK)
-                .zip(names.par_chunks(TEXTS_PER_TASK))
-                .map(|(texts, names)| {
-                    let texts = texts
-                        .iter()
-                        .map(Vec::as_slice)
-                        .zip(names.iter().map(String::as_str));
-                    table_of_texts(texts, &opts, &shapes)
-                        .map_err(|e| Failure::from(JobError::from(e)))
-                })
-                .collect::<Result<Vec<Option<RecordBatch>>, Failure>>()
-        })
-    })?;
-    to_python(py, tables.into_iter().flatten().collect())
+    let sources = text_sources(texts, names)?;
+    stats_of(py, &sources, tags, per_move, jobs)
 }
 
 /// Rows of PGN files (and directories), read on all cores in input order.
@@ -479,14 +506,13 @@ fn validate_records(
     let opts = validate_options(lang, strict)?;
     let (threads, _) = Threads::asked(jobs);
     let job = ValidateJob::new(opts, false, MAX_TRACKED_GAMES, threads);
-    let mut records = Vec::new();
-    run_records(
+    let records = run_records(
         py,
         sources,
         texts,
         jobs,
         &job,
-        |batch: &mut ValidatedBatch| {
+        |batch: &ValidatedBatch, records: &mut Vec<String>| {
             for report in &batch.games {
                 records.push(json(&report.record(Locale::En))?);
             }
@@ -501,7 +527,7 @@ fn validate_records(
 #[pyo3(signature = (texts, names, *, lang="auto", strict=false, jobs=None))]
 fn validate_texts(
     py: Python<'_>,
-    texts: Vec<Vec<u8>>,
+    texts: Vec<Bound<'_, PyBytes>>,
     names: Vec<String>,
     lang: &str,
     strict: bool,
@@ -721,15 +747,14 @@ fn read_games_records(
     let job = ReadGamesJob {
         opts: validate_options(lang, false)?,
     };
-    let mut records = Vec::new();
-    run_records(
+    let records = run_records(
         py,
         sources,
         texts,
         jobs,
         &job,
-        |batch: &mut Vec<(GameReport, GameFacts)>| {
-            for (report, facts) in batch.iter() {
+        |batch: &Vec<(GameReport, GameFacts)>, records: &mut Vec<String>| {
+            for (report, facts) in batch {
                 records.push(game_record(report, facts)?);
             }
             Ok(())
@@ -743,7 +768,7 @@ fn read_games_records(
 #[pyo3(signature = (texts, names, *, lang="auto", jobs=None))]
 fn read_games_texts(
     py: Python<'_>,
-    texts: Vec<Vec<u8>>,
+    texts: Vec<Bound<'_, PyBytes>>,
     names: Vec<String>,
     lang: &str,
     jobs: Option<usize>,
@@ -772,7 +797,7 @@ fn read_games_paths(
 fn convert(
     py: Python<'_>,
     paths: Option<Vec<PathBuf>>,
-    texts: Option<Vec<Vec<u8>>>,
+    texts: Option<Vec<Bound<'_, PyBytes>>>,
     to: &str,
     source_lang: &str,
     notation: &str,
@@ -814,7 +839,7 @@ fn convert(
 fn select(
     py: Python<'_>,
     paths: Option<Vec<PathBuf>>,
-    texts: Option<Vec<Vec<u8>>>,
+    texts: Option<Vec<Bound<'_, PyBytes>>>,
     where_: Option<&str>,
     reaches: Vec<String>,
     material: Vec<String>,
