@@ -13,7 +13,7 @@ use crate::jobs::localized;
 use crate::jobs::messages::{Locale, plural as plural_in};
 
 use crate::jobs::messages::Explain;
-use crate::jobs::options::{Choices, Lang, Messages, UnknownMessages};
+use crate::jobs::options::{Choices, Lang, Messages, UnknownChoice};
 use crate::jobs::run::{JobError, Source, Sources, Threads};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::str::FromStr;
@@ -137,7 +137,7 @@ pub(crate) fn locale_from_env() -> Locale {
 }
 
 /// `--messages`: `en` or `fr`.
-pub(crate) fn parse_messages(s: &str) -> Result<Locale, UnknownMessages> {
+pub(crate) fn parse_messages(s: &str) -> Result<Locale, UnknownChoice> {
     s.parse::<Messages>().map(|m| m.0)
 }
 
