@@ -166,14 +166,14 @@ impl Serialize for ProblemRecord<'_> {
 
 /// A game's problems as JSON writes them: a list of `ProblemRecord`s.
 #[derive(Clone, Copy)]
-pub struct ProblemRecords<'p> {
+pub(crate) struct ProblemRecords<'p> {
     problems: &'p [Problem],
     locale: Locale,
 }
 
 impl<'p> ProblemRecords<'p> {
     /// `problems` written with their words in `locale`.
-    pub fn new(problems: &'p [Problem], locale: Locale) -> ProblemRecords<'p> {
+    pub(crate) fn new(problems: &'p [Problem], locale: Locale) -> ProblemRecords<'p> {
         ProblemRecords { problems, locale }
     }
 }
@@ -337,7 +337,7 @@ pub fn termination_name(t: Option<Termination>) -> &'static str {
 }
 
 /// Serializes an optional termination as [`termination_name`] does.
-pub fn termination_or_none<S: Serializer>(
+pub(crate) fn termination_or_none<S: Serializer>(
     t: &Option<Termination>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
