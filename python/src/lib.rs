@@ -625,30 +625,16 @@ fn select(
     dedupe: bool,
     lang: &str,
 ) -> PyResult<Vec<String>> {
-    use pgnkit_jobs::select::material::Material;
-    use pgnkit_jobs::select::{SelectJob, SelectOptions, Target, columns, expr};
-    let filter = where_
-        .map(|text| expr::parse(text, columns()))
-        .transpose()
-        .map_err(|e| Failure::usage(format!("where: {e}")))?;
-    let reaches = reaches
-        .iter()
-        .map(|fen| Target::parse(fen).map_err(|e| Failure::usage(format!("reaches {fen:?}: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let materials = material
-        .iter()
-        .map(|m| Material::parse(m).map_err(|e| Failure::usage(format!("material: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let job = SelectJob::new(SelectOptions {
-        filter,
-        reaches,
-        materials,
-        dedupe,
-        lang: language(lang)?,
-        normalise: false,
-        keep_text: true,
-        split: None,
-    });
+    use pgnkit_jobs::select::{FilterError, SelectJob, SelectOptions};
+    let mut opts = SelectOptions::choosing(where_, &reaches, &material).map_err(|e| match e {
+        FilterError::Where(e) => Failure::usage(format!("where: {e}")),
+        FilterError::Reaches { fen, error } => Failure::usage(format!("reaches {fen:?}: {error}")),
+        FilterError::Material(e) => Failure::usage(format!("material: {e}")),
+    })?;
+    opts.dedupe = dedupe;
+    opts.lang = language(lang)?;
+    opts.keep_text = true;
+    let job = SelectJob::new(opts);
     let sources = sources_of(paths, texts)?;
     let mut chosen = Vec::new();
     run_job(py, &sources, None, &job, |batch| {
