@@ -18,15 +18,14 @@ use pyo3::prelude::*;
 use pgnkit::notation::Language;
 use pgnkit::pgn::GameReader;
 use pgnkit_jobs::messages::Locale;
-use pgnkit_jobs::options::{Lang, Letters, Notation, OutputFormat};
+use pgnkit_jobs::options::{Format, Lang, Letters, Notation, OutputFormat};
 use pgnkit_jobs::run::{
     self, Input, InputError, Job, JobError, ReadError, Sink, Source, Sources, Threads,
 };
-use pgnkit_jobs::stats::{
-    Format, Output, Shapes, StatsJob, StatsOptions, check_tags, table_of_texts,
+use pgnkit_jobs::stats::{Output, Shapes, StatsJob, StatsOptions, check_tags, table_of_texts};
+use pgnkit_jobs::validate::{
+    GameRead, MAX_TRACKED_GAMES, ReadGamesJob, ValidateJob, ValidateOptions, ValidatedBatch,
 };
-use pgnkit_jobs::validate::tournament::MAX_TRACKED_GAMES;
-use pgnkit_jobs::validate::{GameRead, ReadGamesJob, ValidateJob, ValidateOptions, ValidatedBatch};
 use serde::Serialize;
 
 /// Why a call failed, raised as one of the exceptions of `pgnkit/exceptions.py` (all `PgnkitError`s). Made

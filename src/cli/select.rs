@@ -7,9 +7,10 @@ use std::time::Instant;
 
 use crate::jobs::localized;
 use crate::jobs::messages::Explain;
+use crate::jobs::options::SplitBy;
 use crate::jobs::run::{Input, JobError, ReadError, RunTotals, Sink, Sources};
 use crate::jobs::select::{
-    FilterError, MissingTag, SelectBatch, SelectJob, SelectOptions, SelectState, SplitBy,
+    FilterError, MissingTag, SelectBatch, SelectJob, SelectOptions, SelectState,
 };
 
 use super::convert::notes_text;

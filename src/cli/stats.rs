@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::jobs::options::UsageError;
+use crate::jobs::options::{Codec, Format};
 use crate::jobs::run::{Input, JobError, ReadError, RunTotals, Sink, Sources};
-use crate::jobs::stats::columnar::Codec;
 use crate::jobs::stats::summary::StatsSummary;
-use crate::jobs::stats::{BatchStats, Format, Output, RowWriter, StatsJob, StatsOptions};
+use crate::jobs::stats::{BatchStats, Output, RowWriter, StatsJob, StatsOptions};
 
 use super::output::{
     LangFlag, OutputFlag, RunFlags, choice, decimal_here, exit_code, failure, inputs, locale,

@@ -16,7 +16,7 @@ pub(crate) mod material;
 
 pub use job::{SelectJob, SelectState};
 
-pub use crate::options::SplitBy;
+pub(crate) use crate::options::SplitBy;
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;

@@ -20,7 +20,7 @@
 //! `validate` either; a game with one is handed to [`validate_game`](crate::validate::validate_game) itself, which then gives the error
 //! count and the first error. Errors are rare, so the cost of the second pass is too.
 
-pub mod columnar;
+pub(crate) mod columnar;
 mod job;
 pub(crate) mod rows;
 pub(crate) mod spill;
@@ -29,7 +29,7 @@ pub(crate) mod table;
 
 pub use job::{RowWriter, StatsJob};
 
-pub use crate::options::Format;
+pub(crate) use crate::options::Format;
 use std::borrow::Cow;
 use std::sync::Arc;
 

@@ -197,7 +197,7 @@ impl Tiebreak {
     /// The order used without `--tiebreaks`: the former default (FIDE's usual Swiss order: Buchholz cut 1,
     /// Buchholz, Sonneborn-Berger, wins), then direct encounter, so that it only splits players who would
     /// otherwise share a rank (the module documentation says why).
-    pub const DEFAULT: [Tiebreak; 5] = Tiebreak::ALL;
+    pub(crate) const DEFAULT: [Tiebreak; 5] = Tiebreak::ALL;
 
     /// The name used by `--tiebreaks` and shown in the text output.
     pub(crate) fn name(self) -> &'static str {

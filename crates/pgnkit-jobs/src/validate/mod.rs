@@ -5,10 +5,10 @@ mod finding;
 mod job;
 mod kind;
 mod read;
-pub mod report;
+pub(crate) mod report;
 mod tag_text;
 pub(crate) mod tags;
-pub mod tournament;
+pub(crate) mod tournament;
 
 pub use engine::ValidateOptions;
 pub(crate) use engine::{game_fingerprint, problem_at, validate_game, validate_game_with};
@@ -17,4 +17,4 @@ pub use kind::{ProblemKind, Severity};
 pub use read::{GameRead, ReadGamesJob};
 pub(crate) use report::{Finding, TagText};
 pub use report::{GameReport, Problem, termination_name};
-pub use tournament::Tournament;
+pub use tournament::{DEFAULT_TRACKED_GAMES, MAX_TRACKED_GAMES, Tournament};
