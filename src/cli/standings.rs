@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
-use crate::jobs::standings::{self, Ranked, StandingsJob, trf};
+use crate::jobs::standings::{self, Ranked, StandingsJob, Table};
 use crate::jobs::tournament::{GameEntry, Standings, Tiebreak};
 
 use super::output::{
@@ -97,13 +97,17 @@ pub(crate) fn run(args: Args) -> i32 {
         .filter(|(key, _, _)| args.event.as_ref().is_none_or(|e| key.event == e.trim()))
         .collect();
     let text = match args.format {
-        Format::Csv => standings::csv(&ranked),
-        Format::Json => standings::json(&ranked),
-        Format::Text => standings::text(&ranked, &tiebreaks, locale()),
+        Format::Csv => standings::write(&ranked, Table::Csv, &tiebreaks, locale()),
+        Format::Json => standings::write(&ranked, Table::Json, &tiebreaks, locale()),
+        Format::Text => standings::write(&ranked, Table::Text, &tiebreaks, locale()),
         Format::Trf => match trf_of(&ranked, args.event.is_some()) {
-            Some(text) => text,
+            Some(text) => Ok(text),
             None => return 2,
         },
+    };
+    // Only a TRF can be refused, and trf_of said why.
+    let Ok(text) = text else {
+        return 2;
     };
     if let Err(e) = out.write_all(text.as_bytes()) {
         return write_failure(&e);
@@ -174,8 +178,8 @@ impl Sink<StandingsJob> for Said {
 fn trf_of(ranked: &[Ranked<'_>], event_named: bool) -> Option<String> {
     let several = match ranked {
         [] => return Some(String::new()),
-        [(key, t, rows)] => {
-            return match trf::write(key, t, rows) {
+        [(key, _, _)] => {
+            return match standings::write(ranked, Table::Trf, &[], locale()) {
                 Ok(text) => Some(text),
                 Err(e) => {
                     let _ = say(&format!(

@@ -348,7 +348,7 @@ pub struct Collector {
 impl Collector {
     /// An empty report; `tag_checks` adds validate's cross-game warnings (duplicates, a player twice in a
     /// round, and round numbering at [`Collector::finish`]).
-    pub fn new(limits: Limits, tag_checks: bool) -> Collector {
+    pub(crate) fn new(limits: Limits, tag_checks: bool) -> Collector {
         Collector {
             limits,
             tag_checks,
@@ -454,7 +454,7 @@ impl Collector {
     }
 
     /// Adds one game, in input order.
-    pub fn add(&mut self, facts: GameFacts) {
+    pub(crate) fn add(&mut self, facts: GameFacts) {
         let GameFacts {
             mut report,
             diagrams,

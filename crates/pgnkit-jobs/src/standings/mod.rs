@@ -13,7 +13,7 @@ use crate::tournament::{GameEntry, Standing, Standings, Tiebreak, Tournament, To
 use crate::validate::game_fingerprint;
 
 mod job;
-pub mod trf;
+mod trf;
 
 pub use job::StandingsJob;
 
@@ -88,6 +88,39 @@ fn nearest<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a st
 /// A tournament with its players ranked, as [`Standings::ranked`] gives it.
 pub type Ranked<'a> = (&'a TournamentKey, &'a Tournament, Vec<Standing>);
 
+/// What `pgnkit standings` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// A table per tournament, for people.
+    Text,
+    /// One row per player, after a header.
+    Csv,
+    /// One object per tournament, one per line.
+    Json,
+    /// FIDE's Tournament Report File (TRF-16) of one tournament.
+    Trf,
+}
+
+/// `ranked` written as `table`: the text table in `locale` with the `tiebreaks` it was ranked by named in
+/// each heading; a TRF is of the one tournament `ranked` holds (nothing when it holds none; the caller
+/// chooses one among several), refused when the format cannot hold it.
+pub fn write(
+    ranked: &[Ranked<'_>],
+    table: Table,
+    tiebreaks: &[Tiebreak],
+    locale: Locale,
+) -> Result<String, trf::TrfError> {
+    Ok(match table {
+        Table::Text => text(ranked, tiebreaks, locale),
+        Table::Csv => csv(ranked),
+        Table::Json => json(ranked),
+        Table::Trf => match ranked.first() {
+            Some((key, t, rows)) => trf::write(key, t, rows)?,
+            None => String::new(),
+        },
+    })
+}
+
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -97,7 +130,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// One CSV row per player, after a header (columns are only ever added at the end).
-pub fn csv(ranked: &[Ranked<'_>]) -> String {
+fn csv(ranked: &[Ranked<'_>]) -> String {
     let mut out = String::from(
         "event,site,year,rank,player,rating,points,games,wins,unfinished,buchholz,buchholz_cut1,sonneborn_berger,aro,performance,direct_encounter\n",
     );
@@ -118,7 +151,7 @@ pub fn csv(ranked: &[Ranked<'_>]) -> String {
 }
 
 /// One JSON object per tournament, one per line.
-pub fn json(ranked: &[Ranked<'_>]) -> String {
+fn json(ranked: &[Ranked<'_>]) -> String {
     let mut out = String::new();
     for (key, t, rows) in ranked {
         let players: Vec<serde_json::Value> = rows
@@ -158,7 +191,7 @@ pub fn json(ranked: &[Ranked<'_>]) -> String {
 }
 
 /// A table per tournament, for people, in `locale`: names cut to a column and shown safe to print.
-pub fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak], locale: Locale) -> String {
+fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak], locale: Locale) -> String {
     let mut out = String::new();
     let names: Vec<&str> = tiebreaks.iter().map(|t| t.name()).collect();
     for (key, t, rows) in ranked {

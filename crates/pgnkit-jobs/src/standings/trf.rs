@@ -225,7 +225,11 @@ fn kind(t: &Tournament) -> String {
 }
 
 /// The TRF-16 text of one tournament, whose ranked players are `rows` (from [`crate::tournament::Standings::ranked`]).
-pub fn write(key: &TournamentKey, t: &Tournament, rows: &[Standing]) -> Result<String, TrfError> {
+pub(crate) fn write(
+    key: &TournamentKey,
+    t: &Tournament,
+    rows: &[Standing],
+) -> Result<String, TrfError> {
     let n = t.players().len();
     if n > 9999 {
         return Err(TrfError::TooManyPlayers(n));

@@ -206,7 +206,7 @@ pub(crate) fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProb
 
 impl Tournament {
     /// Checks with nothing seen yet: one per run.
-    pub fn new() -> Tournament {
+    pub(crate) fn new() -> Tournament {
         Tournament::default()
     }
 
@@ -219,7 +219,7 @@ impl Tournament {
 
     /// These checks, tracking at most `games` games (at least 1, at most [`MAX_TRACKED_GAMES`]) instead of
     /// [`DEFAULT_TRACKED_GAMES`]: memory grows by about 48 bytes per game tracked.
-    pub fn with_limit(self, games: usize) -> Tournament {
+    pub(crate) fn with_limit(self, games: usize) -> Tournament {
         Tournament {
             limit: Limit(games.clamp(1, MAX_TRACKED_GAMES)),
             ..self
@@ -273,7 +273,7 @@ impl Tournament {
     }
 
     /// Adds the cross-game warnings to `report`; returns whether any was added.
-    pub fn check(&mut self, report: &mut GameReport) -> bool {
+    pub(crate) fn check(&mut self, report: &mut GameReport) -> bool {
         let before = report.problems.len();
         let file = self.file_index(&report.file);
         let here = At::new(file, report.game);
