@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use crate::util::root;
 
 /// Most `pub` items of pgnkit-jobs' non-test code (see [`public_items`]): the count may fall, never rise.
-const MAX_JOBS_PUB_ITEMS: usize = 218;
+const MAX_JOBS_PUB_ITEMS: usize = 168;
 /// Most `pub` struct fields (named or tuple) of pgnkit-jobs' non-test code.
-const MAX_JOBS_PUB_FIELDS: usize = 126;
+const MAX_JOBS_PUB_FIELDS: usize = 108;
 /// Most lines of one function in `src/cli/` (from the line of `fn` to that of its closing brace).
 const MAX_CLI_FN_LINES: usize = 80;
 

@@ -3,7 +3,7 @@
 //! validate's reason and suggestion.
 //!
 //! The work is split as everywhere else: `examine` runs on the workers (validate's replay, with a companion
-//! visitor that keeps the position before each faulty move), [`Collector::add`] on the ordered output thread
+//! visitor that keeps the position before each faulty move), `Collector::add` on the ordered output thread
 //! (validate's cross-game checks, the tournament model's standings, which games the crosstables draw, the
 //! listing), [`Collector::finish`] once every game is in (validate's warnings about whole tournaments), and
 //! [`Collector::page`] writes the page at the end. The report's problems are validate's, kind by kind

@@ -235,7 +235,7 @@ struct Near {
     name: Box<str>,
 }
 
-/// A tag an expression names that no game had ([`TagSightings::missing`]).
+/// A tag an expression names that no game had ([`SelectJob::missing_tags`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MissingTag<'a> {
     pub(crate) name: &'a str,

@@ -15,7 +15,7 @@ pub struct StandingsJob {
 
 impl StandingsJob {
     /// The standings of every tournament of the run, over at most `max_players` player entries in all (see
-    /// [`Standings::new`]).
+    /// `Standings::new`).
     pub fn new(max_players: usize) -> StandingsJob {
         StandingsJob { max_players }
     }

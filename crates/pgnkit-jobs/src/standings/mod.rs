@@ -1,6 +1,6 @@
 //! `pgnkit standings`' outputs over the tournament model ([`crate::tournament`]): a table per tournament for
-//! people, CSV rows, JSON objects, and FIDE's report file ([`trf`]); and the entry of a game with its
-//! fingerprint, for a job that has not replayed it.
+//! people, CSV rows, JSON objects, and FIDE's report file (`trf`), each through [`write()`]; and the entry
+//! of a game with its fingerprint, for a job that has not replayed it.
 
 use std::collections::HashSet;
 

@@ -105,10 +105,6 @@ impl StatsJob {
             self.shapes.spill = Some(Spill::new(dir, self.opts.format, props));
         }
     }
-
-    pub fn options(&self) -> &StatsOptions {
-        &self.opts
-    }
 }
 
 impl Job for StatsJob {

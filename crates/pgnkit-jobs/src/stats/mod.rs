@@ -17,7 +17,7 @@
 //! Validity follows `validate` without a second implementation: the replay here notes every sign of an
 //! error that `validate` could report (a reader error, an unplayable start, a move that does not replay, a
 //! termination marker that contradicts the Result tag). A game with none of them has no error in
-//! `validate` either; a game with one is handed to [`validate_game`](crate::validate::validate_game) itself, which then gives the error
+//! `validate` either; a game with one is handed to validate's `validate_game` itself, which then gives the error
 //! count and the first error. Errors are rare, so the cost of the second pass is too.
 
 pub(crate) mod columnar;

@@ -22,10 +22,10 @@ use crate::tournament::{NotAPairing, is_unknown, names_nobody, not_a_pairing, ro
 /// (and say so). Tracking costs about 48 bytes per game (a map entry for the game, one per player and round
 /// with the opponent's name hashed, in hash tables that double as they grow): at this limit about 3 MB, which keeps validate at two threads
 /// under 16 MiB on any input, JSON output included. A tournament, or a season of one, is far below it.
-/// [`Tournament::with_limit`] sets another.
+/// `Tournament::with_limit` sets another.
 pub const DEFAULT_TRACKED_GAMES: usize = 50_000;
 
-/// The most games [`Tournament::with_limit`] takes: an `Ordinal` numbers them.
+/// The most games `Tournament::with_limit` takes: an `Ordinal` numbers them.
 pub const MAX_TRACKED_GAMES: usize = Ordinal::MAX as usize;
 
 /// The number of games tracked before tracking stops (a type of its own for its default).
@@ -137,7 +137,7 @@ pub struct RunWarning {
     pub problem: Problem,
 }
 
-/// The checks across the games of a run: fed each report in input order by [`Tournament::check`], then asked
+/// The checks across the games of a run: fed each report in input order by `Tournament::check`, then asked
 /// for the run's findings by [`Tournament::finish`].
 #[derive(Default)]
 pub struct Tournament {
