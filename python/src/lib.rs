@@ -9,7 +9,6 @@
 //! The GIL is released while Rust works, on `jobs` threads (at most one per core).
 
 use std::io;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -18,25 +17,19 @@ use arrow_pyarrow::ToPyArrow;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use pgnkit::core::{Move, Position, Termination};
-use pgnkit::notation::{CheckMark, Language};
-use pgnkit::pgn::writer::export_result;
-use pgnkit::pgn::{Game, GameReader, GameResult, TokenKind};
-use pgnkit::walk::{Confidence, MoveAt, MoveFailure, Visitor, Walk};
+use pgnkit::notation::Language;
+use pgnkit::pgn::GameReader;
 use pgnkit_jobs::messages::Locale;
-use pgnkit_jobs::moves::{push_san_body, push_uci};
-use pgnkit_jobs::options::{Lang, Letters, Notation, OutputFormat};
+use pgnkit_jobs::options::{Format, Lang, Letters, Notation, OutputFormat};
 use pgnkit_jobs::run::{
     self, Input, InputError, Job, JobError, JoinedInputs, Parts, ReadError, Sink, Source, Sources,
     Threads,
 };
-use pgnkit_jobs::stats::{Format, Output, Shapes, StatsJob, StatsOptions, check_tags};
-use pgnkit_jobs::validate::report::termination_or_none;
-use pgnkit_jobs::validate::tournament::{MAX_TRACKED_GAMES, Tournament};
+use pgnkit_jobs::stats::{Output, Shapes, StatsJob, StatsOptions, check_tags};
 use pgnkit_jobs::validate::{
-    GameReport, ProblemRecords, ValidateJob, ValidateOptions, ValidatedBatch, validate_game_with,
+    GameRead, MAX_TRACKED_GAMES, ReadGamesJob, ValidateJob, ValidateOptions, ValidatedBatch,
 };
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 /// Why a call failed, raised as one of the exceptions of `pgnkit/exceptions.py` (all `PgnkitError`s). Made
 /// where the work runs, without the GIL; turned into the exception once it is held again.
@@ -552,190 +545,6 @@ fn validate_paths(
     validate_records(py, &sources, false, lang, strict, jobs)
 }
 
-/// The main line as far as it replayed, in canonical English SAN and in UCI (as convert's JSON lines write
-/// it), seen along validate's walk so that a game is replayed once.
-struct MainLine<'g, 'a> {
-    game: &'g Game<'a>,
-    san: String,
-    uci: String,
-    /// A move token gave no move, in the main line or a variation: convert would not convert the game.
-    failed: bool,
-}
-
-impl MainLine<'_, '_> {
-    fn separate(&mut self) {
-        if !self.san.is_empty() {
-            self.san.push(' ');
-            self.uci.push(' ');
-        }
-    }
-}
-
-impl Visitor for MainLine<'_, '_> {
-    type Output = ();
-
-    fn before_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) -> ControlFlow<()> {
-        if at.depth == 0 {
-            self.separate();
-            let token = match &at.token.kind {
-                TokenKind::Move(mt) => self.game.san(mt),
-                _ => &[],
-            };
-            push_san_body(&mut self.san, token, at.canonical, before, m, Language::En);
-            push_uci(&mut self.uci, before, m);
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn after_move(&mut self, at: MoveAt<'_>, _: &Move, after: &Position) -> ControlFlow<()> {
-        if at.depth == 0
-            && let Some(mark) = CheckMark::after(after)
-        {
-            self.san.push_str(mark.as_str());
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn null_move(&mut self, at: MoveAt<'_>, _: &Position) -> ControlFlow<()> {
-        if at.depth == 0 {
-            self.separate();
-            self.san.push_str("--");
-            self.uci.push_str("0000");
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn failure(&mut self, _: MoveAt<'_>, _: &Position, _: MoveFailure) -> ControlFlow<()> {
-        self.failed = true;
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, _: Walk) {}
-}
-
-/// What `read_games` keeps of a game besides its report.
-struct GameFacts {
-    /// Names and values, in the file's order.
-    tags: Vec<(String, String)>,
-    converted: bool,
-    result: GameResult,
-    san: String,
-    uci: String,
-}
-
-/// A game's tags as a JSON object, in their order.
-struct TagMap<'r>(&'r [(String, String)]);
-
-impl Serialize for TagMap<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(self.0.iter().map(|(name, value)| (name, value)))
-    }
-}
-
-/// Moves separated by spaces, as a JSON list.
-struct MoveList<'r>(&'r str);
-
-impl Serialize for MoveList<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.split_ascii_whitespace())
-    }
-}
-
-#[derive(Serialize)]
-struct GameRecord<'r> {
-    file: &'r str,
-    game: u64,
-    converted: bool,
-    tags: TagMap<'r>,
-    lang: Language,
-    lang_confidence: Confidence,
-    result: GameResult,
-    #[serde(serialize_with = "termination_or_none")]
-    termination: Option<Termination>,
-    plies: u32,
-    san: MoveList<'r>,
-    uci: MoveList<'r>,
-    valid: bool,
-    problems: ProblemRecords<'r>,
-}
-
-/// `read_games`' job: validate's report of each game with what its record adds (the tags, the main line in
-/// SAN and UCI, whether convert would convert it), on the workers, then validate's checks across games in
-/// input order. Every record has the same keys, those of convert's JSON lines for a converted game (`san`
-/// and `uci` as lists) and validate's verdict; a game that is not converted holds what replayed.
-struct ReadGamesJob {
-    opts: ValidateOptions,
-}
-
-impl Job for ReadGamesJob {
-    type Batch = Vec<(GameReport, GameFacts)>;
-    type State = Tournament;
-
-    fn initial_state(&self) -> Tournament {
-        // Every game followed (see validate_records).
-        Tournament::new().with_limit(MAX_TRACKED_GAMES)
-    }
-
-    fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<Self::Batch, JobError> {
-        let mut read = Vec::new();
-        while let Some(game) = games.next_game() {
-            read.push(read_game(game, input.name, &self.opts));
-        }
-        Ok(read)
-    }
-
-    fn merge(&self, tournament: &mut Tournament, _: Input<'_>, batch: &mut Self::Batch) {
-        for (report, _) in batch {
-            tournament.check(report);
-        }
-    }
-}
-
-/// A game replayed once: validate's report, and the main line seen along its walk.
-fn read_game(game: &Game<'_>, name: &Arc<str>, opts: &ValidateOptions) -> (GameReport, GameFacts) {
-    let mut line = MainLine {
-        game,
-        san: String::new(),
-        uci: String::new(),
-        failed: false,
-    };
-    let (report, replay) = validate_game_with(game, name, opts, &mut line);
-    // Convert's conditions: no reader error, a start position, every move played.
-    let converted = replay.is_some() && !line.failed && game.errors().next().is_none();
-    let tags = game
-        .tags
-        .iter()
-        .map(|t| (game.tag_name(t).to_owned(), game.tag_value(t).into_owned()))
-        .collect();
-    let facts = GameFacts {
-        tags,
-        converted,
-        result: export_result(game),
-        san: line.san,
-        uci: line.uci,
-    };
-    (report, facts)
-}
-
-/// A game's `read_games` record as JSON text.
-fn game_record(report: &GameReport, facts: &GameFacts) -> Result<String, Failure> {
-    json(&GameRecord {
-        file: &report.file,
-        game: report.game,
-        converted: facts.converted,
-        tags: TagMap(&facts.tags),
-        lang: report.lang,
-        lang_confidence: report.lang_confidence,
-        result: facts.result,
-        termination: report.termination,
-        plies: report.plies,
-        san: MoveList(&facts.san),
-        uci: MoveList(&facts.uci),
-        valid: report.valid,
-        problems: ProblemRecords::new(&report.problems, Locale::En),
-    })
-}
-
 /// `read_games`' records (as JSON text) of `sources` (texts each checked alone, or paths all together).
 fn read_games_records(
     py: Python<'_>,
@@ -744,18 +553,16 @@ fn read_games_records(
     lang: &str,
     jobs: Option<usize>,
 ) -> PyResult<Vec<String>> {
-    let job = ReadGamesJob {
-        opts: validate_options(lang, false)?,
-    };
+    let job = ReadGamesJob::new(validate_options(lang, false)?);
     let records = run_records(
         py,
         sources,
         texts,
         jobs,
         &job,
-        |batch: &Vec<(GameReport, GameFacts)>, records: &mut Vec<String>| {
-            for (report, facts) in batch {
-                records.push(game_record(report, facts)?);
+        |batch: &Vec<GameRead>, records: &mut Vec<String>| {
+            for game in batch {
+                records.push(json(&game.record())?);
             }
             Ok(())
         },
@@ -846,30 +653,16 @@ fn select(
     dedupe: bool,
     lang: &str,
 ) -> PyResult<Vec<String>> {
-    use pgnkit_jobs::select::material::Material;
-    use pgnkit_jobs::select::{SelectJob, SelectOptions, Target, columns, expr};
-    let filter = where_
-        .map(|text| expr::parse(text, columns()))
-        .transpose()
-        .map_err(|e| Failure::usage(format!("where: {e}")))?;
-    let reaches = reaches
-        .iter()
-        .map(|fen| Target::parse(fen).map_err(|e| Failure::usage(format!("reaches {fen:?}: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let materials = material
-        .iter()
-        .map(|m| Material::parse(m).map_err(|e| Failure::usage(format!("material: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let job = SelectJob::new(SelectOptions {
-        filter,
-        reaches,
-        materials,
-        dedupe,
-        lang: language(lang)?,
-        normalise: false,
-        keep_text: true,
-        split: None,
-    });
+    use pgnkit_jobs::select::{FilterError, SelectJob, SelectOptions};
+    let mut opts = SelectOptions::choosing(where_, &reaches, &material).map_err(|e| match e {
+        FilterError::Where(e) => Failure::usage(format!("where: {e}")),
+        FilterError::Reaches { fen, error } => Failure::usage(format!("reaches {fen:?}: {error}")),
+        FilterError::Material(e) => Failure::usage(format!("material: {e}")),
+    })?;
+    opts.dedupe = dedupe;
+    opts.lang = language(lang)?;
+    opts.keep_text = true;
+    let job = SelectJob::new(opts);
     let sources = sources_of(paths, texts)?;
     let mut chosen = Vec::new();
     run_job(py, &sources, None, &job, |batch| {

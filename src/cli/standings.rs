@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::jobs::options::{StandingsFormat, TrfVersion};
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
-use crate::jobs::standings::{self, Ranked, StandingsBatch, StandingsJob, StandingsState, trf};
+use crate::jobs::standings::{self, Ranked, StandingsBatch, StandingsJob, StandingsState};
 use crate::jobs::tournament::{Standings, Tiebreak};
 
 use super::diagnostics::{GameLabel, render_problems};
@@ -102,15 +102,17 @@ pub(crate) fn run(args: Args) -> i32 {
         .filter(|(key, _, _)| args.event.as_ref().is_none_or(|e| key.event == e.trim()))
         .collect();
     let text = match args.format {
-        StandingsFormat::Csv => standings::csv(&ranked),
-        StandingsFormat::Json => standings::json(&ranked),
-        StandingsFormat::Text => standings::text(&ranked, &tiebreaks, locale()),
         StandingsFormat::Trf(version) => {
             match trf_of(&ranked, args.event.is_some(), version, &tiebreaks) {
-                Some(text) => text,
+                Some(text) => Ok(text),
                 None => return 2,
             }
         }
+        format => standings::write(&ranked, format, &tiebreaks, locale()),
+    };
+    // Only a TRF can be refused, and trf_of said why.
+    let Ok(text) = text else {
+        return 2;
     };
     if let Err(e) = out.write_all(text.as_bytes()) {
         return write_failure(&e);
@@ -220,8 +222,13 @@ fn trf_of(
 ) -> Option<String> {
     let several = match ranked {
         [] => return Some(String::new()),
-        [(key, t, rows)] => {
-            return match trf::write(key, t, rows, version, tiebreaks) {
+        [(key, _, _)] => {
+            return match standings::write(
+                ranked,
+                StandingsFormat::Trf(version),
+                tiebreaks,
+                locale(),
+            ) {
                 Ok(text) => Some(text),
                 Err(e) => {
                     let _ = say(&format!(

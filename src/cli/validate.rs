@@ -8,10 +8,9 @@ use std::time::Instant;
 
 use crate::jobs::options::ReportFormat;
 use crate::jobs::run::{Finished, Input, JobError, ReadError, RunTotals, Sink, Sources};
-use crate::jobs::validate::tournament::{DEFAULT_TRACKED_GAMES, MAX_TRACKED_GAMES};
 use crate::jobs::validate::{
-    GameReport, Pairings, Problem, ProblemKind, Severity, Tournament, ValidateJob, ValidateOptions,
-    ValidatedBatch, termination_name,
+    DEFAULT_TRACKED_GAMES, GameReport, MAX_TRACKED_GAMES, Pairings, Problem, ProblemKind, Severity,
+    Tournament, ValidateJob, ValidateOptions, ValidatedBatch, termination_name,
 };
 
 use super::diagnostics::{GameLabel, render_file_problems, render_problems};

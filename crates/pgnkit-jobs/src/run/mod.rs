@@ -106,10 +106,6 @@ pub struct Threads(NonZeroUsize);
 const THREADS_PER_CORE: usize = 1;
 
 impl Threads {
-    /// One thread: everything on the calling thread.
-    #[cfg(test)]
-    pub(crate) const ONE: Threads = Threads(NonZeroUsize::MIN);
-
     /// One thread per core, as counted by `available_parallelism` (which follows CPU affinity and cgroup
     /// quotas).
     pub(crate) fn cores() -> Threads {

@@ -102,7 +102,10 @@ fn two_files(dir: &str) -> (PathBuf, Sources, u64) {
 #[test]
 fn the_merge_step_and_the_sink_see_every_batch_in_input_order_on_any_number_of_threads() {
     let (dir, sources, bytes) = two_files("order");
-    for threads in [Threads::ONE, Threads(NonZeroUsize::new(2).unwrap())] {
+    for threads in [
+        Threads(NonZeroUsize::MIN),
+        Threads(NonZeroUsize::new(2).unwrap()),
+    ] {
         let mut log = Log::default();
         let finished = run(&sources, threads, &Numbering, &mut log).unwrap();
         assert_eq!(
@@ -129,7 +132,10 @@ fn the_merge_step_and_the_sink_see_every_batch_in_input_order_on_any_number_of_t
 #[test]
 fn a_sink_error_ends_the_run_with_it() {
     let (dir, sources, _) = two_files("stop");
-    for threads in [Threads::ONE, Threads(NonZeroUsize::new(2).unwrap())] {
+    for threads in [
+        Threads(NonZeroUsize::MIN),
+        Threads(NonZeroUsize::new(2).unwrap()),
+    ] {
         let mut log = Log {
             fail_at: Some(100),
             ..Log::default()
@@ -151,7 +157,7 @@ fn threads_none_or_zero_are_all_cores_and_requests_are_capped() {
     let cores = Threads::cores().get();
     assert_eq!(Threads::asked(None), (Threads::cores(), None));
     assert_eq!(Threads::asked(Some(0)), (Threads::cores(), None));
-    assert_eq!(Threads::asked(Some(1)).0, Threads::ONE);
+    assert_eq!(Threads::asked(Some(1)).0, Threads(NonZeroUsize::MIN));
     assert_eq!(Threads::asked(Some(cores)).0.get(), cores);
     for asked in [cores * THREADS_PER_CORE + 1, usize::MAX] {
         let (threads, capped) = Threads::asked(Some(asked));

@@ -25,7 +25,7 @@ pub struct StandingsJob {
 
 impl StandingsJob {
     /// The standings of every tournament of the run, over at most `max_players` player entries in all (see
-    /// [`Standings::new`]), reading the games that are not played games by `rules`.
+    /// `Standings::new`), reading the games that are not played games by `rules`.
     pub fn new(max_players: usize, rules: UnplayedRules) -> StandingsJob {
         StandingsJob {
             max_players,

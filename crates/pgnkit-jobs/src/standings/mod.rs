@@ -1,6 +1,6 @@
 //! `pgnkit standings`' outputs over the tournament model ([`crate::tournament`]): a table per tournament for
-//! people, CSV rows, JSON objects, and FIDE's report file ([`trf`]); and the entry of a game with its
-//! fingerprint, for a job that has not replayed it.
+//! people, CSV rows, JSON objects, and FIDE's report file (`trf`), each through [`write()`]; and the entry
+//! of a game with its fingerprint, for a job that has not replayed it.
 
 use std::collections::HashSet;
 
@@ -8,12 +8,13 @@ use pgnkit::pgn::Game;
 
 use crate::localized;
 use crate::messages::{Locale, localized_decimal};
+use crate::options::StandingsFormat;
 use crate::safe_text::{Align, name_column, push_cell, safe};
 use crate::tournament::{GameEntry, Standing, Standings, Tiebreak, Tournament, TournamentKey};
 use crate::validate::game_fingerprint;
 
 mod job;
-pub mod trf;
+mod trf;
 
 pub use job::{StandingsBatch, StandingsJob, StandingsState};
 
@@ -88,6 +89,27 @@ fn nearest<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a st
 /// A tournament with its players ranked, as [`Standings::ranked`] gives it.
 pub type Ranked<'a> = (&'a TournamentKey, &'a Tournament, Vec<Standing>);
 
+/// `ranked` written in `format`: the text table in `locale` with the `tiebreaks` it was ranked by named in
+/// each heading; a TRF is of the one tournament `ranked` holds (nothing when it holds none; the caller
+/// chooses one among several), its records 202 and 212 naming `tiebreaks`, refused when the format cannot
+/// hold it.
+pub fn write(
+    ranked: &[Ranked<'_>],
+    format: StandingsFormat,
+    tiebreaks: &[Tiebreak],
+    locale: Locale,
+) -> Result<String, trf::TrfError> {
+    Ok(match format {
+        StandingsFormat::Text => text(ranked, tiebreaks, locale),
+        StandingsFormat::Csv => csv(ranked),
+        StandingsFormat::Json => json(ranked),
+        StandingsFormat::Trf(version) => match ranked.first() {
+            Some((key, t, rows)) => trf::write(key, t, rows, version, tiebreaks)?,
+            None => String::new(),
+        },
+    })
+}
+
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -97,7 +119,7 @@ fn csv_field(s: &str) -> String {
 }
 
 /// One CSV row per player, after a header (columns are only ever added at the end).
-pub fn csv(ranked: &[Ranked<'_>]) -> String {
+fn csv(ranked: &[Ranked<'_>]) -> String {
     let mut out = String::from(
         "event,site,year,rank,player,rating,points,games,wins,unfinished,buchholz,buchholz_cut1,sonneborn_berger,aro,performance,direct_encounter\n",
     );
@@ -118,7 +140,7 @@ pub fn csv(ranked: &[Ranked<'_>]) -> String {
 }
 
 /// One JSON object per tournament, one per line.
-pub fn json(ranked: &[Ranked<'_>]) -> String {
+fn json(ranked: &[Ranked<'_>]) -> String {
     let mut out = String::new();
     for (key, t, rows) in ranked {
         let players: Vec<serde_json::Value> = rows
@@ -158,7 +180,7 @@ pub fn json(ranked: &[Ranked<'_>]) -> String {
 }
 
 /// A table per tournament, for people, in `locale`: names cut to a column and shown safe to print.
-pub fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak], locale: Locale) -> String {
+fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak], locale: Locale) -> String {
     let mut out = String::new();
     let names: Vec<&str> = tiebreaks.iter().map(|t| t.name()).collect();
     for (key, t, rows) in ranked {

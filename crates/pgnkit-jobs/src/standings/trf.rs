@@ -286,7 +286,7 @@ fn push_record(out: &mut String, code: &str, value: Option<String>) {
 
 /// The TRF of one tournament in `version`, whose ranked players are `rows` (from
 /// [`crate::tournament::Standings::ranked`]), ranked after points by `tiebreaks`.
-pub fn write(
+pub(crate) fn write(
     key: &TournamentKey,
     t: &Tournament,
     rows: &[Standing],

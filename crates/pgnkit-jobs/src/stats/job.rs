@@ -108,10 +108,6 @@ impl StatsJob {
         }
     }
 
-    pub fn options(&self) -> &StatsOptions {
-        &self.opts
-    }
-
     /// An output buffer the sink is done with, or a new one.
     fn buffer(&self) -> Vec<u8> {
         self.buffers

@@ -17,10 +17,10 @@
 //! Validity follows `validate` without a second implementation: the replay here notes every sign of an
 //! error that `validate` could report (a reader error, an unplayable start, a move that does not replay, a
 //! termination marker that contradicts the Result tag). A game with none of them has no error in
-//! `validate` either; a game with one is handed to [`validate_game`](crate::validate::validate_game) itself, which then gives the error
+//! `validate` either; a game with one is handed to validate's `validate_game` itself, which then gives the error
 //! count and the first error. Errors are rare, so the cost of the second pass is too.
 
-pub mod columnar;
+pub(crate) mod columnar;
 mod job;
 pub(crate) mod rows;
 pub(crate) mod spill;
@@ -29,7 +29,7 @@ pub(crate) mod table;
 
 pub use job::{RowWriter, StatsJob};
 
-pub use crate::options::Format;
+pub(crate) use crate::options::Format;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -244,9 +244,9 @@ pub(crate) struct ReplayFacts {
 
 /// Everything stats says about one game.
 #[derive(Clone, Debug)]
-pub struct GameStats<'a> {
+pub(crate) struct GameStats<'a> {
     /// 1-based index of the game in its file.
-    pub number: u64,
+    pub(crate) number: u64,
     /// Line of the file where the game starts.
     pub(crate) line: u64,
     pub(crate) tags: RowTags<'a>,
@@ -255,17 +255,17 @@ pub struct GameStats<'a> {
     /// `None` when the game cannot be replayed (unsupported variant, illegal FEN tag).
     pub(crate) replayed: Option<ReplayFacts>,
     /// Main-line half-moves replayed, up to the first move that does not replay.
-    pub plies: u32,
+    pub(crate) plies: u32,
     /// Validate's `valid`: no error, variations included.
-    pub valid: bool,
+    pub(crate) valid: bool,
     /// Validate's error count.
-    pub errors: u32,
+    pub(crate) errors: u32,
     /// The error that comes first in the file, as `line:column: message`.
-    pub first_error: Option<String>,
+    pub(crate) first_error: Option<String>,
 }
 
 /// Receives the main line's moves as they are replayed (the per-move CSV rows).
-pub trait MainLineSink {
+pub(crate) trait MainLineSink {
     /// A main-line move `m` (`None`: a null move) is about to be played in `before`.
     fn before_move(
         &mut self,
@@ -363,7 +363,7 @@ impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
 /// Analyses one game: one replay, validate's, which gives the verdict (the error count and the first error
 /// exactly as `validate` reports them) while a `Tally` counts the main line and feeds `sink`. `file`
 /// names the input in validate's messages.
-pub fn game_stats<'a>(
+pub(crate) fn game_stats<'a>(
     game: &Game<'a>,
     file: &Arc<str>,
     lang: Option<Language>,

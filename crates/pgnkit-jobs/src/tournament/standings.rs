@@ -249,7 +249,7 @@ impl Tiebreak {
     /// The order used without `--tiebreaks`: the former default (FIDE's usual Swiss order: Buchholz cut 1,
     /// Buchholz, Sonneborn-Berger, wins), then direct encounter, so that it only splits players who would
     /// otherwise share a rank (the module documentation says why).
-    pub const DEFAULT: [Tiebreak; 5] = Tiebreak::ALL;
+    pub(crate) const DEFAULT: [Tiebreak; 5] = Tiebreak::ALL;
 
     /// The name used by `--tiebreaks` and shown in the text output.
     pub(crate) fn name(self) -> &'static str {
@@ -330,7 +330,7 @@ impl LeftOut {
 
 /// What [`Standings::add`] did with a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Added {
+pub(crate) enum Added {
     /// Counted in its tournament, the `tournament`-th met ([`Standings::tournament`]).
     Counted {
         /// The tournament's index, in the order met.
@@ -707,7 +707,7 @@ pub struct Standings {
 
 impl Standings {
     /// Empty standings that will keep at most `max_players` players over all tournaments.
-    pub fn new(max_players: usize) -> Standings {
+    pub(crate) fn new(max_players: usize) -> Standings {
         Standings::within(Bounds::players(max_players))
     }
 
@@ -733,7 +733,7 @@ impl Standings {
 
     /// Adds one game (`None`: a game without a tournament), and says what became of it: a game that is no
     /// pairing, or the same as one already counted, is counted apart in its tournament's `LeftOut`.
-    pub fn add(&mut self, entry: Option<&GameEntry>) -> Added {
+    pub(crate) fn add(&mut self, entry: Option<&GameEntry>) -> Added {
         let Some(e) = entry else {
             self.without_event += 1;
             return Added::NoTournament;

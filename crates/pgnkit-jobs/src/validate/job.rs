@@ -25,7 +25,7 @@ pub struct ValidateJob {
 
 impl ValidateJob {
     /// validate with `opts` on `threads`; `records`: each game's JSON record too; the checks across games
-    /// follow `track_games` games (see [`Tournament::with_limit`]).
+    /// follow `track_games` games (see `Tournament::with_limit`).
     pub fn new(
         opts: ValidateOptions,
         records: bool,

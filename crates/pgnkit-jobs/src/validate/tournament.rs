@@ -24,10 +24,10 @@ use crate::tournament::{NotAPairing, is_unknown, names_nobody, not_a_pairing, ro
 /// (and say so). Tracking costs about 48 bytes per game (a map entry for the game, one per player and round
 /// with the opponent's name hashed, in hash tables that double as they grow): at this limit about 3 MB, which keeps validate at two threads
 /// under 16 MiB on any input, JSON output included. A tournament, or a season of one, is far below it.
-/// [`Tournament::with_limit`] sets another.
+/// `Tournament::with_limit` sets another.
 pub const DEFAULT_TRACKED_GAMES: usize = 50_000;
 
-/// The most games [`Tournament::with_limit`] takes: an `Ordinal` numbers them.
+/// The most games `Tournament::with_limit` takes: an `Ordinal` numbers them.
 pub const MAX_TRACKED_GAMES: usize = Ordinal::MAX as usize;
 
 /// The number of games tracked before tracking stops (a type of its own for its default).
@@ -139,7 +139,7 @@ pub struct RunWarning {
     pub problem: Problem,
 }
 
-/// The checks across the games of a run: fed each report in input order by [`Tournament::check`], then asked
+/// The checks across the games of a run: fed each report in input order by `Tournament::check`, then asked
 /// for the run's findings by [`Tournament::finish`].
 #[derive(Default)]
 pub struct Tournament {
@@ -216,7 +216,7 @@ pub(crate) fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProb
 
 impl Tournament {
     /// Checks with nothing seen yet: one per run.
-    pub fn new() -> Tournament {
+    pub(crate) fn new() -> Tournament {
         Tournament::default()
     }
 
@@ -229,7 +229,7 @@ impl Tournament {
 
     /// These checks, tracking at most `games` games (at least 1, at most [`MAX_TRACKED_GAMES`]) instead of
     /// [`DEFAULT_TRACKED_GAMES`]: memory grows by about 48 bytes per game tracked.
-    pub fn with_limit(self, games: usize) -> Tournament {
+    pub(crate) fn with_limit(self, games: usize) -> Tournament {
         Tournament {
             limit: Limit(games.clamp(1, MAX_TRACKED_GAMES)),
             ..self
@@ -314,7 +314,7 @@ impl Tournament {
     }
 
     /// Adds the cross-game warnings to `report`; returns whether any was added.
-    pub fn check(&mut self, report: &mut GameReport) -> bool {
+    pub(crate) fn check(&mut self, report: &mut GameReport) -> bool {
         let before = report.problems.len();
         let file = self.file_index(&report.file);
         let here = At::new(file, report.game);
