@@ -93,7 +93,15 @@ fn both_editions(dir: &Path) -> Vec<(&'static str, &'static str, PathBuf, String
 )]
 fn bbppairings_reads_both_editions() {
     let dir = temp_dir("trf_editions", "bbppairings");
-    for (edition, event, _, _, path) in both_editions(&dir) {
+    // And a Swiss with byes, whose TRF-26 has `240` records.
+    let swiss = dir.join("swiss-trf26.trf");
+    std::fs::write(&swiss, swiss_trf("trf26")).unwrap();
+    let mut files: Vec<(&str, &str, PathBuf)> = both_editions(&dir)
+        .into_iter()
+        .map(|(edition, event, _, _, path)| (edition, event, path))
+        .collect();
+    files.push(("trf26", "Spring Swiss", swiss));
+    for (edition, event, path) in files {
         let out = Command::new(env!("PGNKIT_BBPPAIRINGS"))
             .arg("--dutch")
             .arg(&path)
@@ -183,4 +191,62 @@ fn fide_checkers_values_are_pgnkits() {
         assert_eq!(seen, names.len(), "{edition} of {event}: {table}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The TRF of fixtures/pairings' small Swiss (a bye in every round, the half-point one in round 3) in `edition`.
+fn swiss_trf(edition: &str) -> String {
+    let mut args = vec!["standings".to_string(), "--format".into(), edition.into()];
+    for round in 1..=4 {
+        let path = root().join(format!("fixtures/pairings/round{round}.pgn"));
+        args.push(path.display().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    standings(&args)
+}
+
+/// TRF-26's `240` records list, round by round, exactly the full- and half-point byes of the round blocks, at
+/// the record's columns; TRF-16 has no such record.
+#[test]
+fn trf26_lists_the_byes_of_each_round_in_records_240() {
+    let trf = swiss_trf("trf26");
+    let mut from_blocks: Vec<(char, usize, usize)> = Vec::new();
+    for line in trf.split("\r\n").filter(|l| l.starts_with("001")) {
+        let start: usize = line[4..8].trim().parse().unwrap();
+        let chars: Vec<char> = line.chars().collect();
+        // Round r's result is at column 99 + 10 (r - 1), 1-based.
+        for (round, column) in (98..chars.len()).step_by(10).enumerate() {
+            if matches!(chars[column], 'F' | 'H') {
+                from_blocks.push((chars[column], round + 1, start));
+            }
+        }
+    }
+    let mut from_records: Vec<(char, usize, usize)> = Vec::new();
+    for line in trf.split("\r\n").filter(|l| l.starts_with("240")) {
+        let kind = line.chars().nth(4).unwrap();
+        assert_eq!(&line[5..6], " ", "{line:?}");
+        let round: usize = line[6..9].parse().unwrap();
+        let rest = &line[9..];
+        assert_eq!(
+            rest.len() % 5,
+            0,
+            "{line:?}: a space and four columns a player"
+        );
+        for player in rest.as_bytes().chunks(5) {
+            let player = std::str::from_utf8(player).unwrap();
+            assert!(player.starts_with(' '), "{line:?}");
+            from_records.push((kind, round, player.trim().parse().unwrap()));
+        }
+    }
+    from_blocks.sort_unstable();
+    from_records.sort_unstable();
+    // The fixture's byes: one a round, a full point in rounds 1, 2 and 4, a half point in round 3.
+    assert_eq!(from_blocks.len(), 4, "{trf}");
+    assert!(
+        from_blocks
+            .iter()
+            .any(|&(kind, round, _)| kind == 'H' && round == 3),
+        "{trf}"
+    );
+    assert_eq!(from_records, from_blocks, "{trf}");
+    assert!(!swiss_trf("trf16").contains("\r\n240 "));
 }
