@@ -9,34 +9,27 @@
 //! The GIL is released while Rust works, on `jobs` threads (at most one per core).
 
 use std::io;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_pyarrow::ToPyArrow;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
-use pgnkit::core::{Move, Position, Termination};
-use pgnkit::notation::{CheckMark, Language};
-use pgnkit::pgn::writer::export_result;
-use pgnkit::pgn::{Game, GameReader, GameResult, TokenKind};
-use pgnkit::walk::{Confidence, MoveAt, MoveFailure, Visitor, Walk};
+use pgnkit::notation::Language;
+use pgnkit::pgn::GameReader;
 use pgnkit_jobs::messages::Locale;
-use pgnkit_jobs::moves::{push_san_body, push_uci};
-use pgnkit_jobs::options::{Lang, Letters, Notation, OutputFormat};
+use pgnkit_jobs::options::{Format, Lang, Letters, Notation, OutputFormat};
 use pgnkit_jobs::run::{
-    self, Input, InputError, Job, JobError, ReadError, Sink, Source, Sources, Threads,
+    self, Input, InputError, Job, JobError, JoinedInputs, Parts, ReadError, Sink, Source, Sources,
+    Threads,
 };
-use pgnkit_jobs::stats::{
-    Format, Output, Shapes, StatsJob, StatsOptions, check_tags, table_of_texts,
-};
-use pgnkit_jobs::validate::report::termination_or_none;
-use pgnkit_jobs::validate::tournament::{MAX_TRACKED_GAMES, Tournament};
+use pgnkit_jobs::stats::{Output, Shapes, StatsJob, StatsOptions, check_tags};
 use pgnkit_jobs::validate::{
-    GameReport, ProblemRecords, ValidateJob, ValidateOptions, ValidatedBatch, validate_game_with,
+    GameRead, MAX_TRACKED_GAMES, ReadGamesJob, ValidateJob, ValidateOptions, ValidatedBatch,
 };
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 /// Why a call failed, raised as one of the exceptions of `pgnkit/exceptions.py` (all `PgnkitError`s). Made
 /// where the work runs, without the GIL; turned into the exception once it is held again.
@@ -185,17 +178,18 @@ fn path_sources(paths: &[PathBuf]) -> Result<Sources, Failure> {
     Ok(sources)
 }
 
-/// Texts held in memory as the sources of a run, each shown by its name.
-fn text_sources(texts: Vec<Vec<u8>>, names: Vec<String>) -> Result<Sources, Failure> {
+/// Texts held in memory as the sources of a run, each shown by its name. Each text is copied once, from
+/// Python's bytes (a `Vec<u8>` taken from Python and then made an `Arc<[u8]>` would be two copies).
+fn text_sources(texts: Vec<Bound<'_, PyBytes>>, names: Vec<String>) -> Result<Sources, Failure> {
     if texts.len() != names.len() {
         return Err(Failure::usage("as many names as texts"));
     }
     let list = texts
-        .into_iter()
+        .iter()
         .zip(names)
         .map(|(text, name)| Source::Text {
             name,
-            text: text.into(),
+            text: Arc::from(text.as_bytes()),
         })
         .collect();
     Ok(Sources::new(list))
@@ -204,7 +198,7 @@ fn text_sources(texts: Vec<Vec<u8>>, names: Vec<String>) -> Result<Sources, Fail
 /// The sources a function that takes paths or texts reads: the texts, named by their index, when given.
 fn sources_of(
     paths: Option<Vec<PathBuf>>,
-    texts: Option<Vec<Vec<u8>>>,
+    texts: Option<Vec<Bound<'_, PyBytes>>>,
 ) -> Result<Sources, Failure> {
     match texts {
         Some(texts) => {
@@ -267,59 +261,121 @@ where
     })
 }
 
-/// A job whose checks across games stay within each input: texts given as a list are independent of each
-/// other (a column of games, one per row, is no tournament), each checked across its own games.
-struct EachInputAlone<'j, J>(&'j J);
+/// A job over texts each checked alone: texts given as a list are independent of each other (a column of
+/// games, one per row, is no tournament), each checked across its own games. A text small enough to be read
+/// whole is reported, checked and turned into what Python gets (`finish`: its games' records) on the worker
+/// that reads it, several texts to a batch (the run takes them as parts of one stream), so that a column of
+/// one-game texts costs its games; a larger text is read in batches, checked in input order, and finished by
+/// the sink.
+struct EachTextAlone<'j, J, F> {
+    job: &'j J,
+    finish: F,
+}
 
-impl<J: Job> Job for EachInputAlone<'_, J> {
-    type Batch = J::Batch;
+/// A batch of [`EachTextAlone`].
+enum AloneBatch<B> {
+    /// A batch of a larger text, to be checked in input order and finished.
+    Open(B),
+    /// The records of small texts, each checked alone, or why they could not be made.
+    Finished(Result<Vec<String>, Failure>),
+}
+
+impl<J, F> Job for EachTextAlone<'_, J, F>
+where
+    J: Job,
+    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
+{
+    type Batch = AloneBatch<J::Batch>;
     type State = J::State;
 
     fn initial_state(&self) -> J::State {
-        self.0.initial_state()
+        self.job.initial_state()
     }
 
     fn batch_bytes(&self) -> usize {
-        self.0.batch_bytes()
+        self.job.batch_bytes()
     }
 
-    fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<J::Batch, JobError> {
-        self.0.work(input, games)
+    fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<Self::Batch, JobError> {
+        self.job.work(input, games).map(AloneBatch::Open)
     }
 
-    fn merge(&self, state: &mut J::State, input: Input<'_>, batch: &mut J::Batch) {
-        self.0.merge(state, input, batch);
+    fn merge(&self, state: &mut J::State, input: Input<'_>, batch: &mut Self::Batch) {
+        if let AloneBatch::Open(batch) = batch {
+            self.job.merge(state, input, batch);
+        }
     }
 
     fn begin_input(&self, state: &mut J::State, input: Input<'_>) {
-        *state = self.0.initial_state();
-        self.0.begin_input(state, input);
+        *state = self.job.initial_state();
+        self.job.begin_input(state, input);
     }
 
-    fn recycle(&self, batch: J::Batch) {
-        self.0.recycle(batch);
+    fn recycle(&self, batch: Self::Batch) {
+        if let AloneBatch::Open(batch) = batch {
+            self.job.recycle(batch);
+        }
+    }
+
+    fn joined_inputs(&self) -> Option<&dyn JoinedInputs<Batch = Self::Batch>> {
+        Some(self)
     }
 }
 
-/// Runs `job` over texts each checked alone, or over paths whose games are all checked against each other
-/// as the command checks them.
+impl<J, F> JoinedInputs for EachTextAlone<'_, J, F>
+where
+    J: Job,
+    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
+{
+    type Batch = AloneBatch<J::Batch>;
+
+    fn work_parts(&self, parts: Parts<'_>) -> Result<Self::Batch, JobError> {
+        let mut records = Vec::new();
+        for (input, mut games) in parts {
+            let mut batch = self.job.work(input, &mut games)?;
+            let mut state = self.job.initial_state();
+            self.job.begin_input(&mut state, input);
+            self.job.merge(&mut state, input, &mut batch);
+            // The batch is dropped here, on the thread that made it (what `recycle` arranges for the sink).
+            if let Err(failure) = (self.finish)(&batch, &mut records) {
+                return Ok(AloneBatch::Finished(Err(failure)));
+            }
+        }
+        Ok(AloneBatch::Finished(Ok(records)))
+    }
+}
+
+/// The records of `sources`, made by `finish` from each batch of `job`: texts each checked alone, or paths
+/// whose games are all checked against each other as the command checks them.
 fn run_records<J, F>(
     py: Python<'_>,
     sources: &Sources,
     texts: bool,
     jobs: Option<usize>,
     job: &J,
-    take: F,
-) -> Result<(), Failure>
+    finish: F,
+) -> Result<Vec<String>, Failure>
 where
     J: Job,
-    F: FnMut(&mut J::Batch) -> Result<(), Failure> + Send,
+    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
 {
+    let mut records = Vec::new();
     if texts {
-        run_job(py, sources, jobs, &EachInputAlone(job), take)
+        let alone = EachTextAlone {
+            job,
+            finish: &finish,
+        };
+        run_job(py, sources, jobs, &alone, |batch| match batch {
+            AloneBatch::Open(batch) => finish(batch, &mut records),
+            AloneBatch::Finished(done) => {
+                records.append(&mut std::mem::replace(done, Ok(Vec::new()))?);
+                Ok(())
+            }
+        })?;
     } else {
-        run_job(py, sources, jobs, job, take)
+        run_job(py, sources, jobs, job, |batch| finish(batch, &mut records))?;
     }
+    Ok(records)
 }
 
 fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> Result<StatsOptions, Failure> {
@@ -353,7 +409,7 @@ fn stats_schema(py: Python<'_>, tags: Option<Vec<String>>, per_move: bool) -> Py
     Ok(schema.as_ref().to_pyarrow(py)?.unbind())
 }
 
-/// stats' rows of the files of `paths` as Arrow record batches, in input order.
+/// stats' rows of `sources` as Arrow record batches, in input order.
 fn stats_of(
     py: Python<'_>,
     sources: &Sources,
@@ -377,57 +433,21 @@ fn to_python(py: Python<'_>, batches: Vec<RecordBatch>) -> PyResult<Vec<Py<PyAny
         .collect()
 }
 
-/// Texts of a task of [`stats_texts`]: enough that a task's record batch is not tiny, few enough to spread
-/// over threads.
-const TEXTS_PER_TASK: usize = 256;
-
-/// Rows of PGN texts held in memory, each one or more games, named `names` in the `file` column.
-///
-/// Not a run of the run layer: a run makes a batch, so a record batch, per input, and a column of games (one
-/// per text, as Spark's `mapInArrow` hands them) would cost a record batch per game, far more than the game
-/// (20,000 one-game texts: 2 s through the run, against 0.03 s for the same games as one text). The texts are
-/// taken [`TEXTS_PER_TASK`] at a time into one record batch by stats' own [`table_of_texts`].
+/// Rows of PGN texts held in memory, each one or more games, named `names` in the `file` column. The texts
+/// share record batches (stats' job takes its inputs as parts of one stream): a record batch per text would
+/// cost more than its game for a column of one-game texts, as Spark's `mapInArrow` hands them.
 #[pyfunction]
 #[pyo3(signature = (texts, names, *, tags=None, per_move=false, jobs=None))]
 fn stats_texts(
     py: Python<'_>,
-    texts: Vec<Vec<u8>>,
+    texts: Vec<Bound<'_, PyBytes>>,
     names: Vec<String>,
     tags: Option<Vec<String>>,
     per_move: bool,
     jobs: Option<usize>,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    use rayon::prelude::*;
-    if texts.len() != names.len() {
-        return Err(Failure::usage("as many names as texts").into());
-    }
-    let opts = stats_options(tags, per_move)?;
-    let shapes = Shapes::of(&opts);
-    let (threads, _) = Threads::asked(jobs);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.get())
-        .build()
-        .map_err(|e| Failure::Io {
-            path: None,
-            error: io::Error::other(format!("cannot start {} threads: {e}", threads.get())),
-        })?;
-    let tables = py.detach(|| {
-        pool.install(|| {
-            texts
-                .par_chunks(TEXTS_PER_TASK)
-                .zip(names.par_chunks(TEXTS_PER_TASK))
-                .map(|(texts, names)| {
-                    let texts = texts
-                        .iter()
-                        .map(Vec::as_slice)
-                        .zip(names.iter().map(String::as_str));
-                    table_of_texts(texts, &opts, &shapes)
-                        .map_err(|e| Failure::from(JobError::from(e)))
-                })
-                .collect::<Result<Vec<Option<RecordBatch>>, Failure>>()
-        })
-    })?;
-    to_python(py, tables.into_iter().flatten().collect())
+    let sources = text_sources(texts, names)?;
+    stats_of(py, &sources, tags, per_move, jobs)
 }
 
 /// Rows of PGN files (and directories), read on all cores in input order.
@@ -479,14 +499,13 @@ fn validate_records(
     let opts = validate_options(lang, strict)?;
     let (threads, _) = Threads::asked(jobs);
     let job = ValidateJob::new(opts, false, MAX_TRACKED_GAMES, threads);
-    let mut records = Vec::new();
-    run_records(
+    let records = run_records(
         py,
         sources,
         texts,
         jobs,
         &job,
-        |batch: &mut ValidatedBatch| {
+        |batch: &ValidatedBatch, records: &mut Vec<String>| {
             for report in &batch.games {
                 records.push(json(&report.record(Locale::En))?);
             }
@@ -501,7 +520,7 @@ fn validate_records(
 #[pyo3(signature = (texts, names, *, lang="auto", strict=false, jobs=None))]
 fn validate_texts(
     py: Python<'_>,
-    texts: Vec<Vec<u8>>,
+    texts: Vec<Bound<'_, PyBytes>>,
     names: Vec<String>,
     lang: &str,
     strict: bool,
@@ -526,190 +545,6 @@ fn validate_paths(
     validate_records(py, &sources, false, lang, strict, jobs)
 }
 
-/// The main line as far as it replayed, in canonical English SAN and in UCI (as convert's JSON lines write
-/// it), seen along validate's walk so that a game is replayed once.
-struct MainLine<'g, 'a> {
-    game: &'g Game<'a>,
-    san: String,
-    uci: String,
-    /// A move token gave no move, in the main line or a variation: convert would not convert the game.
-    failed: bool,
-}
-
-impl MainLine<'_, '_> {
-    fn separate(&mut self) {
-        if !self.san.is_empty() {
-            self.san.push(' ');
-            self.uci.push(' ');
-        }
-    }
-}
-
-impl Visitor for MainLine<'_, '_> {
-    type Output = ();
-
-    fn before_move(&mut self, at: MoveAt<'_>, before: &Position, m: &Move) -> ControlFlow<()> {
-        if at.depth == 0 {
-            self.separate();
-            let token = match &at.token.kind {
-                TokenKind::Move(mt) => self.game.san(mt),
-                _ => &[],
-            };
-            push_san_body(&mut self.san, token, at.canonical, before, m, Language::En);
-            push_uci(&mut self.uci, before, m);
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn after_move(&mut self, at: MoveAt<'_>, _: &Move, after: &Position) -> ControlFlow<()> {
-        if at.depth == 0
-            && let Some(mark) = CheckMark::after(after)
-        {
-            self.san.push_str(mark.as_str());
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn null_move(&mut self, at: MoveAt<'_>, _: &Position) -> ControlFlow<()> {
-        if at.depth == 0 {
-            self.separate();
-            self.san.push_str("--");
-            self.uci.push_str("0000");
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn failure(&mut self, _: MoveAt<'_>, _: &Position, _: MoveFailure) -> ControlFlow<()> {
-        self.failed = true;
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, _: Walk) {}
-}
-
-/// What `read_games` keeps of a game besides its report.
-struct GameFacts {
-    /// Names and values, in the file's order.
-    tags: Vec<(String, String)>,
-    converted: bool,
-    result: GameResult,
-    san: String,
-    uci: String,
-}
-
-/// A game's tags as a JSON object, in their order.
-struct TagMap<'r>(&'r [(String, String)]);
-
-impl Serialize for TagMap<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_map(self.0.iter().map(|(name, value)| (name, value)))
-    }
-}
-
-/// Moves separated by spaces, as a JSON list.
-struct MoveList<'r>(&'r str);
-
-impl Serialize for MoveList<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.split_ascii_whitespace())
-    }
-}
-
-#[derive(Serialize)]
-struct GameRecord<'r> {
-    file: &'r str,
-    game: u64,
-    converted: bool,
-    tags: TagMap<'r>,
-    lang: Language,
-    lang_confidence: Confidence,
-    result: GameResult,
-    #[serde(serialize_with = "termination_or_none")]
-    termination: Option<Termination>,
-    plies: u32,
-    san: MoveList<'r>,
-    uci: MoveList<'r>,
-    valid: bool,
-    problems: ProblemRecords<'r>,
-}
-
-/// `read_games`' job: validate's report of each game with what its record adds (the tags, the main line in
-/// SAN and UCI, whether convert would convert it), on the workers, then validate's checks across games in
-/// input order. Every record has the same keys, those of convert's JSON lines for a converted game (`san`
-/// and `uci` as lists) and validate's verdict; a game that is not converted holds what replayed.
-struct ReadGamesJob {
-    opts: ValidateOptions,
-}
-
-impl Job for ReadGamesJob {
-    type Batch = Vec<(GameReport, GameFacts)>;
-    type State = Tournament;
-
-    fn initial_state(&self) -> Tournament {
-        // Every game followed (see validate_records).
-        Tournament::new().with_limit(MAX_TRACKED_GAMES)
-    }
-
-    fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<Self::Batch, JobError> {
-        let mut read = Vec::new();
-        while let Some(game) = games.next_game() {
-            read.push(read_game(game, input.name, &self.opts));
-        }
-        Ok(read)
-    }
-
-    fn merge(&self, tournament: &mut Tournament, _: Input<'_>, batch: &mut Self::Batch) {
-        for (report, _) in batch {
-            tournament.check(report);
-        }
-    }
-}
-
-/// A game replayed once: validate's report, and the main line seen along its walk.
-fn read_game(game: &Game<'_>, name: &Arc<str>, opts: &ValidateOptions) -> (GameReport, GameFacts) {
-    let mut line = MainLine {
-        game,
-        san: String::new(),
-        uci: String::new(),
-        failed: false,
-    };
-    let (report, replay) = validate_game_with(game, name, opts, &mut line);
-    // Convert's conditions: no reader error, a start position, every move played.
-    let converted = replay.is_some() && !line.failed && game.errors().next().is_none();
-    let tags = game
-        .tags
-        .iter()
-        .map(|t| (game.tag_name(t).to_owned(), game.tag_value(t).into_owned()))
-        .collect();
-    let facts = GameFacts {
-        tags,
-        converted,
-        result: export_result(game),
-        san: line.san,
-        uci: line.uci,
-    };
-    (report, facts)
-}
-
-/// A game's `read_games` record as JSON text.
-fn game_record(report: &GameReport, facts: &GameFacts) -> Result<String, Failure> {
-    json(&GameRecord {
-        file: &report.file,
-        game: report.game,
-        converted: facts.converted,
-        tags: TagMap(&facts.tags),
-        lang: report.lang,
-        lang_confidence: report.lang_confidence,
-        result: facts.result,
-        termination: report.termination,
-        plies: report.plies,
-        san: MoveList(&facts.san),
-        uci: MoveList(&facts.uci),
-        valid: report.valid,
-        problems: ProblemRecords::new(&report.problems, Locale::En),
-    })
-}
-
 /// `read_games`' records (as JSON text) of `sources` (texts each checked alone, or paths all together).
 fn read_games_records(
     py: Python<'_>,
@@ -718,19 +553,16 @@ fn read_games_records(
     lang: &str,
     jobs: Option<usize>,
 ) -> PyResult<Vec<String>> {
-    let job = ReadGamesJob {
-        opts: validate_options(lang, false)?,
-    };
-    let mut records = Vec::new();
-    run_records(
+    let job = ReadGamesJob::new(validate_options(lang, false)?);
+    let records = run_records(
         py,
         sources,
         texts,
         jobs,
         &job,
-        |batch: &mut Vec<(GameReport, GameFacts)>| {
-            for (report, facts) in batch.iter() {
-                records.push(game_record(report, facts)?);
+        |batch: &Vec<GameRead>, records: &mut Vec<String>| {
+            for game in batch {
+                records.push(json(&game.record())?);
             }
             Ok(())
         },
@@ -743,7 +575,7 @@ fn read_games_records(
 #[pyo3(signature = (texts, names, *, lang="auto", jobs=None))]
 fn read_games_texts(
     py: Python<'_>,
-    texts: Vec<Vec<u8>>,
+    texts: Vec<Bound<'_, PyBytes>>,
     names: Vec<String>,
     lang: &str,
     jobs: Option<usize>,
@@ -772,7 +604,7 @@ fn read_games_paths(
 fn convert(
     py: Python<'_>,
     paths: Option<Vec<PathBuf>>,
-    texts: Option<Vec<Vec<u8>>>,
+    texts: Option<Vec<Bound<'_, PyBytes>>>,
     to: &str,
     source_lang: &str,
     notation: &str,
@@ -814,37 +646,23 @@ fn convert(
 fn select(
     py: Python<'_>,
     paths: Option<Vec<PathBuf>>,
-    texts: Option<Vec<Vec<u8>>>,
+    texts: Option<Vec<Bound<'_, PyBytes>>>,
     where_: Option<&str>,
     reaches: Vec<String>,
     material: Vec<String>,
     dedupe: bool,
     lang: &str,
 ) -> PyResult<Vec<String>> {
-    use pgnkit_jobs::select::material::Material;
-    use pgnkit_jobs::select::{SelectJob, SelectOptions, Target, columns, expr};
-    let filter = where_
-        .map(|text| expr::parse(text, columns()))
-        .transpose()
-        .map_err(|e| Failure::usage(format!("where: {e}")))?;
-    let reaches = reaches
-        .iter()
-        .map(|fen| Target::parse(fen).map_err(|e| Failure::usage(format!("reaches {fen:?}: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let materials = material
-        .iter()
-        .map(|m| Material::parse(m).map_err(|e| Failure::usage(format!("material: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    let job = SelectJob::new(SelectOptions {
-        filter,
-        reaches,
-        materials,
-        dedupe,
-        lang: language(lang)?,
-        normalise: false,
-        keep_text: true,
-        split: None,
-    });
+    use pgnkit_jobs::select::{FilterError, SelectJob, SelectOptions};
+    let mut opts = SelectOptions::choosing(where_, &reaches, &material).map_err(|e| match e {
+        FilterError::Where(e) => Failure::usage(format!("where: {e}")),
+        FilterError::Reaches { fen, error } => Failure::usage(format!("reaches {fen:?}: {error}")),
+        FilterError::Material(e) => Failure::usage(format!("material: {e}")),
+    })?;
+    opts.dedupe = dedupe;
+    opts.lang = language(lang)?;
+    opts.keep_text = true;
+    let job = SelectJob::new(opts);
     let sources = sources_of(paths, texts)?;
     let mut chosen = Vec::new();
     run_job(py, &sources, None, &job, |batch| {

@@ -84,6 +84,23 @@ def test_stats_of_a_list_of_game_texts():
         assert set(table.column("game").to_pylist()) == {1}
         same = [c for c in whole.column_names if c not in ("file", "game", "line")]
         assert table.select(same).equals(whole.select(same))
+        # The texts share record batches: one per text would cost more than its game.
+        assert len(table.to_batches()) < 5
+
+
+def test_per_move_stats_of_a_list_of_game_texts():
+    games = games_of(LICHESS)
+    whole = pgnkit.stats(LICHESS, per_move=True)
+    game_of_text = {str(i): i + 1 for i in range(len(games))}
+    for jobs in (1, 2):
+        table = pgnkit.stats(games + [""], per_move=True, jobs=jobs)
+        assert table.num_rows == whole.num_rows > 50 * 20
+        # Each row names its text, game 1 of it; the file's game number is the text's index plus one.
+        assert set(table.column("game").to_pylist()) == {1}
+        assert [game_of_text[f] for f in table.column("file").to_pylist()] == whole.column("game").to_pylist()
+        same = [c for c in whole.column_names if c not in ("file", "game")]
+        assert table.select(same).equals(whole.select(same))
+        assert len(table.to_batches()) < 5
 
 
 def test_validate_equals_the_command():
@@ -93,6 +110,45 @@ def test_validate_equals_the_command():
         theirs = [json.loads(line) for line in run.stdout.decode().splitlines()]
         assert pgnkit.validate(path) == theirs
         assert pgnkit.validate(str(path), jobs=1) == theirs
+
+
+GAME = """[Event "Club"]
+[Site "Here"]
+[Date "2024.01.01"]
+[Round "1"]
+[White "Ann"]
+[Black "Bob"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+"""
+
+
+def test_texts_are_each_checked_alone_as_the_command_checks_a_file(tmp_path):
+    # A game twice in one text is a duplicate; in two texts it is not. The text of 1,000 copies is larger
+    # than the run takes whole: it is read in batches, checked in order like a file.
+    texts = [GAME * 2, GAME, GAME * 1000, GAME, "", GAME + "1. e4 e5 2. Ke3 *\n"]
+    expected = []
+    for i, text in enumerate(texts):
+        path = tmp_path / f"{i}.pgn"
+        path.write_text(text)
+        run = cli("validate", "-q", "--format", "json", path)
+        assert run.returncode in (0, 1), run.stderr
+        for line in run.stdout.decode().splitlines():
+            record = json.loads(line)
+            assert record["file"] == str(path)
+            record["file"] = str(i)
+            expected.append(record)
+    kinds = [[p["kind"] for p in r["problems"]] for r in expected]
+    assert kinds[:4] == [[], ["duplicate_game"], [], []]
+    assert kinds[4:1003] == [["duplicate_game"]] * 999 and kinds[1003:1005] == [[], []]
+    for jobs in (1, 2):
+        assert pgnkit.validate(texts, jobs=jobs) == expected
+        games = list(pgnkit.read_games(texts, jobs=jobs))
+        assert [(g["file"], g["game"], g["valid"], g["problems"]) for g in games] == [
+            (r["file"], r["game"], r["valid"], r["problems"]) for r in expected
+        ]
 
 
 def test_validate_texts_locates_the_bad_move():

@@ -5,8 +5,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::jobs::convert::{BatchOutput, ConvertJob, ConvertOptions, Notation, Note, OutputFormat};
-use crate::jobs::options::{Lang, Letters, Strip};
+use crate::jobs::convert::{BatchOutput, ConvertJob, ConvertOptions, Note};
+use crate::jobs::options::{Lang, Letters, Notation, OutputFormat, Strip};
 use crate::jobs::run::{Input, JobError, ReadError, RunTotals, Sink, Sources};
 
 use super::diagnostics::{GameLabel, render_problems};

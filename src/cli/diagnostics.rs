@@ -114,6 +114,32 @@ pub(crate) fn render_problems(
     }
 }
 
+/// Appends problems located in a file that holds no game (a TRF: `--pairings`): severity and kind, the
+/// message, `file:line`.
+pub(crate) fn render_file_problems(
+    file: &str,
+    problems: &[&Problem],
+    paint: &Paint,
+    text: &mut String,
+) {
+    let locale = locale();
+    let fr = locale == Locale::Fr;
+    for p in problems {
+        let (colour, severity) = match (p.severity, fr) {
+            (Severity::Error, false) => (RED, "error"),
+            (Severity::Error, true) => (RED, "erreur"),
+            (_, false) => (YELLOW, "warning"),
+            (_, true) => (YELLOW, "avertissement"),
+        };
+        push_headline(p, colour, severity, locale, paint, text);
+        text.push_str(" (");
+        text.push_str(&safe(file));
+        text.push(':');
+        pgnkit::core::decimal::push(text, p.line);
+        text.push_str(")\n");
+    }
+}
+
 /// The line the problem is on, numbered, with carets under the move (as wide as what they stand under).
 fn push_excerpt(p: &Problem, colour: &'static str, paint: &Paint, text: &mut String) {
     let line = p.line.to_string();

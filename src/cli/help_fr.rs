@@ -45,6 +45,10 @@ const PAGES: &[Page] = &[
             ),
             ("moveless", MOVELESS),
             ("allocated_bye", ALLOCATED_BYE),
+            (
+                "pairings",
+                "Comparer les parties au rapport d'un programme d'appariement (TRF-16 ou TRF-26) : chaque partie un appariement de sa ronde avec les mêmes couleurs et le même résultat, chaque appariement joué une partie, exemptions et forfaits identiques",
+            ),
         ],
     ),
     (
@@ -140,6 +144,10 @@ const PAGES: &[Page] = &[
             ("moveless", MOVELESS),
             ("allocated_bye", ALLOCATED_BYE),
             ("output", OUTPUT),
+            (
+                "pairings",
+                "Comparer les parties au rapport d'un programme d'appariement (TRF-16 ou TRF-26), comme `validate --pairings` : les différences sur la sortie d'erreur, code de sortie 1 s'il y en a",
+            ),
             ("jobs", JOBS),
             ("quiet", "Pas de barre de progression"),
         ],

@@ -14,7 +14,7 @@ use crate::jobs::messages::{Locale, plural as plural_in};
 
 use crate::jobs::messages::Explain;
 use crate::jobs::options::{
-    AllocatedBye, Choices, Lang, Messages, Moveless, UnknownMessages, UnplayedRules,
+    AllocatedBye, Choices, Lang, Messages, Moveless, UnknownChoice, UnplayedRules,
 };
 use crate::jobs::run::{JobError, Source, Sources, Threads};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -164,7 +164,7 @@ pub(crate) fn locale_from_env() -> Locale {
 }
 
 /// `--messages`: `en` or `fr`.
-pub(crate) fn parse_messages(s: &str) -> Result<Locale, UnknownMessages> {
+pub(crate) fn parse_messages(s: &str) -> Result<Locale, UnknownChoice> {
     s.parse::<Messages>().map(|m| m.0)
 }
 

@@ -5,8 +5,6 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
-use crate::jobs::options::Tiebreaks;
-use crate::jobs::report::html::{PageOptions, page};
 use crate::jobs::report::{Collector, GameFacts, Limits, ReportJob};
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
 use crate::jobs::validate::ValidateOptions;
@@ -68,14 +66,7 @@ pub(crate) fn run(args: Args) -> i32 {
         ));
         return 2;
     }
-    let html = page(
-        &collector,
-        &PageOptions {
-            lang: locale(),
-            event: args.event.as_deref(),
-            tiebreaks: &Tiebreaks::default(),
-        },
-    );
+    let html = collector.page(args.event.as_deref(), locale());
     if let Err(e) = out.write_all(html.as_bytes()) {
         return write_failure(&e);
     }
@@ -120,11 +111,7 @@ fn collect(
         totals,
     } = finished?;
     // The page lists what could not be read, then counts validate's findings about the whole run.
-    for message in said.read_errors {
-        collector.read_error(message);
-    }
-    collector.more_read_errors(said.not_listed);
-    collector.finish();
+    collector.finish(said.read_errors, said.not_listed);
     Ok((collector, totals.read_errors))
 }
 

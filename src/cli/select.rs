@@ -7,12 +7,10 @@ use std::time::Instant;
 
 use crate::jobs::localized;
 use crate::jobs::messages::Explain;
+use crate::jobs::options::SplitBy;
 use crate::jobs::run::{Input, JobError, ReadError, RunTotals, Sink, Sources};
-use crate::jobs::select::expr::Expr;
-use crate::jobs::select::material::Material;
 use crate::jobs::select::{
-    SelectBatch, SelectJob, SelectOptions, SelectState, SplitBy, TagSightings, Target, columns,
-    expr,
+    FilterError, MissingTag, SelectBatch, SelectJob, SelectOptions, SelectState,
 };
 
 use super::convert::notes_text;
@@ -115,14 +113,8 @@ pub(crate) fn run(args: Args) -> i32 {
     if let Err(e) = flushed {
         return write_failure(&e);
     }
-    let filter = job.options().filter.as_ref();
-    match warnings(
-        &writer,
-        &finished.totals,
-        &finished.state.tags,
-        filter,
-        &sources,
-    ) {
+    let missing = job.missing_tags(&finished.state);
+    match warnings(&writer, &finished.totals, &missing, &sources) {
         Ok(()) => close(writer, &args, &finished.totals, started),
         Err(e) => write_failure(&e),
     }
@@ -130,59 +122,43 @@ pub(crate) fn run(args: Args) -> i32 {
 
 /// The options of the run; `None` once a refusal is said.
 fn options(args: &Args) -> Option<SelectOptions> {
-    let filter = match args.filter.as_deref().map(|e| expr::parse(e, columns())) {
-        None => None,
-        Some(Ok(e)) => Some(e),
-        Some(Err(e)) => {
-            let text = args.filter.as_deref().unwrap_or_default();
-            let _ = say(&match e.over_budget {
-                // Refused for its size: the expression may be long, it is not shown again.
-                Some(over) => localized!(
-                    locale(),
-                    "pgnkit: --where: column {}: {}\n",
-                    "pgnkit : --where : colonne {} : {}\n",
-                    e.column,
-                    over.explain(locale())
-                ),
-                None => format!(
-                    "pgnkit: --where: {e}\n  {text}\n  {}^\n",
-                    " ".repeat(e.column - 1)
-                ),
-            });
-            return None;
-        }
-    };
-    let mut reaches = Vec::new();
-    for fen in &args.reaches {
-        // An EPD's four fields are read as a FEN's first four.
-        match Target::parse(fen) {
-            Ok(target) => reaches.push(target),
-            Err(e) => {
-                let _ = say(&format!("pgnkit: --reaches {fen:?}: {e}\n"));
+    let mut opts =
+        match SelectOptions::choosing(args.filter.as_deref(), &args.reaches, &args.material) {
+            Ok(opts) => opts,
+            Err(FilterError::Where(e)) => {
+                let text = args.filter.as_deref().unwrap_or_default();
+                let _ = say(&match e.over_budget {
+                    // Refused for its size: the expression may be long, it is not shown again.
+                    Some(over) => localized!(
+                        locale(),
+                        "pgnkit: --where: column {}: {}\n",
+                        "pgnkit : --where : colonne {} : {}\n",
+                        e.column,
+                        over.explain(locale())
+                    ),
+                    None => format!(
+                        "pgnkit: --where: {e}\n  {text}\n  {}^\n",
+                        " ".repeat(e.column - 1)
+                    ),
+                });
                 return None;
             }
-        }
-    }
-    let mut materials = Vec::new();
-    for text in &args.material {
-        match Material::parse(text) {
-            Ok(m) => materials.push(m),
-            Err(e) => {
+            // An EPD's four fields are read as a FEN's first four.
+            Err(FilterError::Reaches { fen, error }) => {
+                let _ = say(&format!("pgnkit: --reaches {fen:?}: {error}\n"));
+                return None;
+            }
+            Err(FilterError::Material(e)) => {
                 let _ = say(&format!("pgnkit: --material: {e}\n"));
                 return None;
             }
-        }
-    }
-    Some(SelectOptions {
-        filter,
-        reaches,
-        materials,
-        dedupe: args.dedupe,
-        lang: args.lang.lang.0,
-        normalise: args.normalise,
-        keep_text: !args.count,
-        split: args.split,
-    })
+        };
+    opts.dedupe = args.dedupe;
+    opts.lang = args.lang.lang.0;
+    opts.normalise = args.normalise;
+    opts.keep_text = !args.count;
+    opts.split = args.split;
+    Some(opts)
 }
 
 /// Where the chosen games and the duplicates go, every output checked against the others and the inputs
@@ -300,18 +276,15 @@ impl Sink<SelectJob> for Writer {
 fn warnings(
     writer: &Writer,
     totals: &RunTotals,
-    tags: &TagSightings,
-    filter: Option<&Expr>,
+    missing: &[MissingTag<'_>],
     sources: &Sources,
 ) -> io::Result<()> {
     let games = writer.counts.games;
     if games == 0 && totals.read_errors == 0 {
         say(&format!("warning[no_games]: {}\n", no_games_text(sources)))?;
     }
-    if games > 0
-        && let Some(filter) = filter
-    {
-        say(&missing_tags_warnings(tags, &filter.tags()))?;
+    if games > 0 {
+        say(&missing_tags_warnings(missing))?;
     }
     Ok(())
 }
@@ -372,9 +345,8 @@ fn close(writer: Writer, args: &Args, totals: &RunTotals, started: Instant) -> i
 
 /// A warning for each tag `--where` names that no game of the run has, with the nearest tag name seen: a
 /// misspelt tag is empty in every game, so the expression chose nothing without a word.
-fn missing_tags_warnings(sightings: &TagSightings, names: &[&str]) -> String {
-    sightings
-        .missing(names)
+fn missing_tags_warnings(missing: &[MissingTag<'_>]) -> String {
+    missing
         .iter()
         .map(|missing| {
             localized!(

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::jobs::localized;
-use crate::jobs::select::SplitBy;
+use crate::jobs::options::SplitBy;
 
 use super::output::{locale, say, write_failure};
 use super::plan::Planned;

@@ -1,19 +1,21 @@
 //! `pgnkit standings`: per tournament (Event, Site, year), each player's points and tie-breaks, ranked.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::jobs::messages::Explain;
 use crate::jobs::options::{StandingsFormat, Tiebreaks, TrfVersion};
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
-use crate::jobs::standings::{self, Ranked, StandingsJob, trf};
-use crate::jobs::tournament::{GameEntry, Standings};
+use crate::jobs::standings::{self, Ranked, StandingsBatch, StandingsJob, StandingsState};
+use crate::jobs::tournament::Standings;
 
+use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    RunFlags, UnplayedFlags, choice, exit_code, failure, inputs, locale, progress_bar, read_error,
-    say, write_failure,
+    ColorChoice, Paint, RunFlags, UnplayedFlags, choice, exit_code, failure, inputs, locale,
+    progress_bar, read_error, say, write_failure,
 };
 use super::sink::open_output;
+use super::validate::{pairing_text, read_pairings};
 use crate::jobs::localized;
 use crate::jobs::safe_text::safe;
 
@@ -40,6 +42,10 @@ pub(crate) struct Args {
     /// Write to FILE instead of standard output
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Compare the games with a pairing program's report (TRF-16 or TRF-26), as `validate --pairings`
+    /// does: the differences on stderr, exit 1 when there is any
+    #[arg(long, value_name = "FILE")]
+    pairings: Option<PathBuf>,
     #[command(flatten)]
     unplayed: UnplayedFlags,
     #[command(flatten)]
@@ -60,22 +66,27 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(sources) = inputs(&args.paths) else {
         return 2;
     };
+    let mut job = StandingsJob::new(MAX_PLAYERS, args.unplayed.rules());
+    if let Some(path) = &args.pairings {
+        let Some(pairings) = read_pairings(path) else {
+            return 2;
+        };
+        job = job.with_pairings(pairings);
+    }
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {
         return 2;
     };
-    let Finished {
-        state: standings,
-        totals,
-    } = match read(&sources, &args.run, &args.unplayed) {
+    let Finished { state, totals } = match read(&sources, &args.run, &job) {
         Ok(finished) => finished,
         Err(e) => return failure(&e),
     };
+    let standings = &state.standings;
     // A name no tournament has is a usage error, said with the names nearest to it: an empty table and
     // exit 1 read as "no game counted".
     if let Some(event) = &args.event
         && !standings.has_event(event)
     {
-        let message = standings::no_such_event(&standings, event, locale());
+        let message = standings::no_such_event(standings, event, locale());
         let _ = say(&localized!(
             locale(),
             "pgnkit standings: --event: {message}\n",
@@ -89,22 +100,55 @@ pub(crate) fn run(args: Args) -> i32 {
         .filter(|(key, _, _)| args.event.as_ref().is_none_or(|e| key.event == e.trim()))
         .collect();
     let text = match args.format {
-        StandingsFormat::Csv => standings::csv(&ranked),
-        StandingsFormat::Json => standings::json(&ranked),
-        StandingsFormat::Text => standings::text(&ranked, locale()),
         StandingsFormat::Trf(version) => match trf_of(&ranked, args.event.is_some(), version) {
-            Some(text) => text,
+            Some(text) => Ok(text),
             None => return 2,
         },
+        format => standings::write(&ranked, format, locale()),
+    };
+    // Only a TRF can be refused, and trf_of said why.
+    let Ok(text) = text else {
+        return 2;
     };
     if let Err(e) = out.write_all(text.as_bytes()) {
         return write_failure(&e);
     }
-    let notes = notes(&standings, &ranked, args.format);
+    let notes = notes(standings, &ranked, args.format);
     if !args.run.quiet && !notes.is_empty() && say(&notes).is_err() {
         return 2;
     }
-    out.close(exit_code(totals.read_errors, ranked.is_empty()))
+    let (said, differences) = pairing_differences(&state, args.pairings.as_deref());
+    if !said.is_empty() && say(&said).is_err() {
+        return 2;
+    }
+    out.close(exit_code(
+        totals.read_errors,
+        ranked.is_empty() || differences > 0,
+    ))
+}
+
+/// What `--pairings` found, worded for stderr, and how many differences.
+fn pairing_differences(state: &StandingsState, trf: Option<&Path>) -> (String, u64) {
+    let Some(trf) = trf else {
+        return (String::new(), 0);
+    };
+    let (at_games, at_trf) = state.pairing_problems();
+    let paint = Paint::new(ColorChoice::Auto.enabled(true));
+    let mut text = String::new();
+    let mut count = 0;
+    for w in at_games {
+        let label = GameLabel {
+            file: &w.file,
+            game: w.game,
+            white: "",
+            black: "",
+            round: &w.round,
+        };
+        render_problems(&label, std::slice::from_ref(&w.problem), &paint, &mut text);
+        count += w.problem.times();
+    }
+    count += pairing_text(trf, &at_trf, &paint, &mut text);
+    (text, count)
 }
 
 /// The tie-breaks `--tiebreaks` names, in order (each tournament's default without it); `None`, said in the
@@ -131,14 +175,13 @@ fn tiebreaks_of(codes: Option<&str>) -> Option<Tiebreaks> {
 fn read(
     sources: &Sources,
     run: &RunFlags,
-    unplayed: &UnplayedFlags,
-) -> Result<Finished<Standings>, JobError> {
+    job: &StandingsJob,
+) -> Result<Finished<StandingsState>, JobError> {
     let threads = run.threads();
     let mut said = Said {
         bar: progress_bar(sources.list(), run.quiet),
     };
-    let job = StandingsJob::new(MAX_PLAYERS, unplayed.rules());
-    let finished = crate::jobs::run::run(sources, threads, &job, &mut said);
+    let finished = crate::jobs::run::run(sources, threads, job, &mut said);
     said.bar.finish_and_clear();
     finished
 }
@@ -153,8 +196,8 @@ impl Sink<StandingsJob> for Said {
     fn batch(
         &mut self,
         _: Input<'_>,
-        _: &mut Vec<Option<GameEntry>>,
-        _: &Standings,
+        _: &mut StandingsBatch,
+        _: &StandingsState,
     ) -> Result<(), JobError> {
         Ok(())
     }
@@ -173,8 +216,8 @@ impl Sink<StandingsJob> for Said {
 fn trf_of(ranked: &[Ranked<'_>], event_named: bool, version: TrfVersion) -> Option<String> {
     let several = match ranked {
         [] => return Some(String::new()),
-        [(key, t, rows)] => {
-            return match trf::write(key, t, rows, version) {
+        [(key, _, _)] => {
+            return match standings::write(ranked, StandingsFormat::Trf(version), locale()) {
                 Ok(text) => Some(text),
                 Err(e) => {
                     let _ = say(&format!(

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::jobs::options::UsageError;
+use crate::jobs::options::{Codec, Format};
 use crate::jobs::run::{Input, JobError, ReadError, RunTotals, Sink, Sources};
-use crate::jobs::stats::columnar::Codec;
 use crate::jobs::stats::summary::StatsSummary;
-use crate::jobs::stats::{BatchStats, Format, Output, RowWriter, StatsJob, StatsOptions};
+use crate::jobs::stats::{BatchStats, Output, RowWriter, StatsJob, StatsOptions};
 
 use super::output::{
     LangFlag, OutputFlag, RunFlags, choice, decimal_here, exit_code, failure, inputs, locale,
@@ -133,6 +133,7 @@ pub(crate) fn run(args: Args) -> i32 {
         Err(refused) => return failure(&JobError::Usage(refused)),
     };
     let threads = args.run.threads();
+    let summary = opts.output == Output::StatsSummary;
     let (mut job, rows) = match StatsJob::new(opts, args.compression, threads) {
         Ok(made) => made,
         Err(e) => return failure(&e),
@@ -166,7 +167,7 @@ pub(crate) fn run(args: Args) -> i32 {
     } = writer;
     let ended = finished.and_then(|finished| {
         rows.finish(&mut out)?;
-        if job.options().output == Output::StatsSummary {
+        if summary {
             let mut summary = finished.state;
             summary.bytes = finished.totals.bytes;
             out.write_all(summary.render_in(locale()).as_bytes())?;

@@ -2,18 +2,18 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::jobs::options::ReportFormat;
 use crate::jobs::run::{Finished, Input, JobError, ReadError, RunTotals, Sink, Sources};
-use crate::jobs::validate::tournament::{DEFAULT_TRACKED_GAMES, MAX_TRACKED_GAMES};
 use crate::jobs::validate::{
-    GameReport, ProblemKind, Severity, Tournament, ValidateJob, ValidateOptions, ValidatedBatch,
-    termination_name,
+    DEFAULT_TRACKED_GAMES, GameReport, MAX_TRACKED_GAMES, Pairings, Problem, ProblemKind, Severity,
+    Tournament, ValidateJob, ValidateOptions, ValidatedBatch, termination_name,
 };
 
-use super::diagnostics::{GameLabel, render_problems};
+use super::diagnostics::{GameLabel, render_file_problems, render_problems};
 use super::output::{
     BOLD, CYAN, ColorChoice, LangFlag, Paint, RunFlags, UnplayedFlags, YELLOW, choice,
     decimal_here, exit_code, failure, inputs, locale, no_games_text, plural_here, progress_bar,
@@ -56,6 +56,39 @@ pub(crate) struct Args {
     track_games: u64,
     #[command(flatten)]
     unplayed: UnplayedFlags,
+    /// Compare the games with a pairing program's report (TRF-16 or TRF-26): every game a pairing of its
+    /// round with the same colours and result, every pairing played a game, byes and forfeits alike
+    #[arg(long, value_name = "FILE")]
+    pairings: Option<PathBuf>,
+}
+
+/// The TRF of `--pairings`, read; `None` once said why not (exit 2): a file that cannot be read, or a TRF
+/// error with its line and column.
+pub(crate) fn read_pairings(path: &Path) -> Option<Arc<Pairings>> {
+    let name = path.display().to_string();
+    let read = std::fs::read(path).map_err(|e| format!("{}: {e}", safe(&name)));
+    match read.and_then(|bytes| {
+        Pairings::read(&name, &bytes).map_err(|e| safe(&e.explain(locale())).into_owned())
+    }) {
+        Ok(pairings) => Some(Arc::new(pairings)),
+        Err(message) => {
+            let _ = say(&format!("pgnkit: --pairings: {message}\n"));
+            None
+        }
+    }
+}
+
+/// The problems of the pairings (the TRF `trf`) that no game answered, after the games' diagnostics; how
+/// many.
+pub(crate) fn pairing_text(
+    trf: &Path,
+    problems: &[Problem],
+    paint: &Paint,
+    text: &mut String,
+) -> u64 {
+    let problems: Vec<&Problem> = problems.iter().collect();
+    render_file_problems(&trf.display().to_string(), &problems, paint, text);
+    problems.iter().map(|p| p.times()).sum()
 }
 
 /// The notes of one file's games, said in one line when the file ends: a note per use would drown the
@@ -223,7 +256,13 @@ pub(crate) fn run(args: Args) -> i32 {
         unplayed: args.unplayed.rules(),
     };
     let threads = args.run.threads();
-    let job = ValidateJob::new(opts, json, args.track_games as usize, threads);
+    let mut job = ValidateJob::new(opts, json, args.track_games as usize, threads);
+    if let Some(path) = &args.pairings {
+        let Some(pairings) = read_pairings(path) else {
+            return 2;
+        };
+        job = job.with_pairings(pairings);
+    }
     let stdout = io::stdout();
     let mut printer = Printer {
         out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
@@ -348,6 +387,11 @@ fn close(
     // Findings about whole tournaments (round numbering), known only now: after the diagnostics, or on
     // stderr beside JSON records, whose stdout holds one object per game and nothing else.
     let mut text = String::new();
+    if let Some(trf) = &args.pairings {
+        let paint = Paint::new(args.color.enabled(json));
+        let problems = finished.state.pairing_problems();
+        counts.errors += pairing_text(trf, &problems, &paint, &mut text);
+    }
     if !args.no_tournament_checks {
         let paint = Paint::new(args.color.enabled(json));
         for w in &finished.state.finish() {

@@ -24,6 +24,7 @@ mod notation;
 mod notation_corpus;
 mod output_hardening;
 mod output_safety;
+mod pairings;
 mod perft;
 mod pgn_corpus;
 mod pgn_fixtures;

@@ -782,8 +782,9 @@ fn kinds_by_validate_and_by_report(
 ) -> (BTreeMap<String, u64>, BTreeMap<String, u64>) {
     use pgnkit_jobs::report::{GameFacts, Limits, ReportJob};
     use pgnkit_jobs::run::{self, Input, Job, JobError, ReadError, Sink, Sources, Threads};
-    use pgnkit_jobs::validate::tournament::DEFAULT_TRACKED_GAMES;
-    use pgnkit_jobs::validate::{ValidateJob, ValidateOptions, ValidatedBatch};
+    use pgnkit_jobs::validate::{
+        DEFAULT_TRACKED_GAMES, ValidateJob, ValidateOptions, ValidatedBatch,
+    };
 
     /// validate's problems by kind, batch by batch.
     #[derive(Default)]
@@ -843,7 +844,7 @@ fn kinds_by_validate_and_by_report(
     let mut collector = run::run(&sources, threads, &report, &mut Page)
         .unwrap()
         .state;
-    collector.finish();
+    collector.finish(Vec::new(), 0);
     let by_report = collector
         .problem_kinds()
         .iter()

@@ -881,73 +881,90 @@ with open(sys.argv[1], encoding="utf-8") as f:
 }
 
 /// stats' verdict on every game of the shared corpus (edge-case suites, injected errors, French letters...)
-/// is validate's: valid, error count, plies and the first error's place, through the jobs library as the
-/// command calls it.
+/// is validate's: valid, error count, plies and the first error's place, each command run as a user runs it
+/// on the whole corpus (stats' CSV rows against validate's JSON records, game by game).
 #[test]
 #[cfg_attr(
     not(shared_corpus),
     ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
 )]
 fn stats_agrees_with_validate_on_every_corpus_file() {
-    use std::sync::Arc;
-
-    use pgnkit::pgn::parse_all;
-    use pgnkit_jobs::messages::Locale;
-    use pgnkit_jobs::stats::game_stats;
-    use pgnkit_jobs::validate::{Severity, ValidateOptions, validate_game};
-
     let root = Path::new(env!("PGNKIT_SHARED_CORPUS"));
-    let mut files = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(p) = stack.pop() {
-        if p.is_dir() {
-            let entries = std::fs::read_dir(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            stack.extend(entries.filter_map(|e| e.ok()).map(|e| e.path()));
-        } else if p.extension().is_some_and(|e| e == "pgn") {
-            files.push(p);
-        }
-    }
-    assert!(files.len() > 100, "{}", files.len());
-    // What `pgnkit validate` runs with by default.
-    let opts = ValidateOptions {
-        lang: None,
-        finished: false,
-        tag_checks: true,
-        track_claims: true,
-        final_fen: false,
-        strict: false,
-        report_tags: false,
-        messages: Locale::En,
-        unplayed: Default::default(),
-    };
-    let file: Arc<str> = Arc::from("f");
+    let stats = run(&[
+        OsStr::new("stats"),
+        OsStr::new("--format"),
+        OsStr::new("csv"),
+        root.as_os_str(),
+    ]);
+    let (_, rows) = parse_csv(&stats);
+    let validate = util::pgnkit(
+        &[
+            OsStr::new("validate"),
+            OsStr::new("--format"),
+            OsStr::new("json"),
+            root.as_os_str(),
+        ],
+        None,
+    );
+    let records: Vec<serde_json::Value> = String::from_utf8(validate.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(rows.len(), records.len(), "{stats}");
     let (mut games, mut invalid) = (0, 0);
-    for path in files {
-        let bytes = std::fs::read(&path).unwrap();
-        for game in parse_all(&bytes) {
-            let mine = game_stats(&game, &file, None, &mut ());
-            let theirs = validate_game(&game, &file, &opts);
-            let first = theirs
-                .problems
-                .iter()
-                .filter(|p| p.severity == Severity::Error)
-                .map(|p| (p.line, p.column))
-                .min();
-            let mine_first = mine.first_error.as_deref().map(|e| {
+    for (row, record) in rows.iter().zip(&records) {
+        let place = format!("{} game {}", row["file"], row["game"]);
+        assert_eq!(
+            (row["file"].as_str(), row["game"].as_str()),
+            (
+                record["file"].as_str().unwrap(),
+                record["game"].to_string().as_str()
+            ),
+            "{place}"
+        );
+        let errors: Vec<&serde_json::Value> = record["problems"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["severity"] == "error")
+            .collect();
+        let error_count: u64 = errors
+            .iter()
+            .map(|p| p["count"].as_u64().unwrap_or(1))
+            .sum();
+        let first = errors
+            .iter()
+            .map(|p| (p["line"].as_u64().unwrap(), p["column"].as_u64().unwrap()))
+            .min();
+        let mine_first = Some(row["first_error"].as_str())
+            .filter(|e| !e.is_empty())
+            .map(|e| {
                 let mut parts = e.splitn(3, ':');
                 let line = parts.next().unwrap().parse::<u64>().unwrap();
                 (line, parts.next().unwrap().parse::<u64>().unwrap())
             });
-            assert_eq!(
-                (mine.valid, u64::from(mine.errors), mine.plies, mine_first),
-                (theirs.valid, theirs.errors(), theirs.plies, first),
-                "{} game {}",
-                path.display(),
-                mine.number
-            );
-            games += 1;
-            invalid += usize::from(!mine.valid);
-        }
+        assert_eq!(
+            (
+                row["valid"].as_str(),
+                row["errors"].parse::<u64>().unwrap(),
+                row["plies"].parse::<u64>().unwrap(),
+                mine_first
+            ),
+            (
+                if record["valid"] == true {
+                    "true"
+                } else {
+                    "false"
+                },
+                error_count,
+                record["plies"].as_u64().unwrap(),
+                first
+            ),
+            "{place}"
+        );
+        games += 1;
+        invalid += usize::from(record["valid"] == false);
     }
     assert!(games > 30_000, "{games}");
     assert!(invalid > 200, "{invalid}");

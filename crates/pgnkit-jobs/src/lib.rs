@@ -8,7 +8,7 @@
 
 pub mod convert;
 pub mod messages;
-pub mod moves;
+pub(crate) mod moves;
 pub mod options;
 pub mod report;
 pub mod run;

@@ -27,7 +27,7 @@ pub(crate) fn push_san(
 /// files are, and copying skips working out the disambiguation again.
 // In line: for a copied token the call itself cost as much as the copy (the spelling out is a call).
 #[inline(always)]
-pub fn push_san_body(
+pub(crate) fn push_san_body(
     out: &mut String,
     token: &[u8],
     canonical: bool,
@@ -86,7 +86,7 @@ fn push_san_spelled(out: &mut String, before: &Position, m: &Move, lang: Languag
 }
 
 /// Appends the UCI form of a legal move (castling as the position's castling mode wants it).
-pub fn push_uci(out: &mut String, before: &Position, m: &Move) {
+pub(crate) fn push_uci(out: &mut String, before: &Position, m: &Move) {
     let uci = Uci::from_move(before, m);
     let name = |sq: pgnkit::core::Square| {
         let i = sq.index() as u8;

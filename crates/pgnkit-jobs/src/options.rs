@@ -10,8 +10,7 @@ use std::str::FromStr;
 use pgnkit::notation::Language;
 
 use crate::messages::{Explain, JobReason, Locale};
-pub use crate::tournament::tiebreak_codes::TiebreakParseError;
-use crate::tournament::tiebreak_codes::{Kind, TiebreakCode, parse_list};
+use crate::tournament::tiebreak_codes::{Kind, TiebreakCode, TiebreakParseError, parse_list};
 
 /// How moves are written in PGN output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -106,22 +105,59 @@ pub trait Choices: Sized + Copy + 'static {
     const CHOICES: &'static [(&'static str, Self, &'static str)];
 }
 
-/// A word that is none of an option's [`Choices`].
+/// A word that is none of an option's values: one error for every option, said as the option expects.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownChoice {
     pub(crate) value: String,
-    /// The words that are.
-    pub(crate) choices: Vec<&'static str>,
+    /// What the option takes.
+    pub(crate) expected: Expected,
+}
+
+/// What an option takes, for [`UnknownChoice`]'s message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Expected {
+    /// One of the words of its [`Choices`].
+    Words(Vec<&'static str>),
+    /// A language code, or `auto` when `auto` is true.
+    Language { auto: bool },
+    /// `en` or `fr`.
+    Messages,
+    /// A way to split, or a number of games.
+    Split,
+}
+
+impl UnknownChoice {
+    fn new(value: &str, expected: Expected) -> UnknownChoice {
+        UnknownChoice {
+            value: value.to_string(),
+            expected,
+        }
+    }
 }
 
 impl fmt::Display for UnknownChoice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "'{}': use one of {}",
-            self.value,
-            self.choices.join(", ")
-        )
+        let value = &self.value;
+        match &self.expected {
+            Expected::Words(words) => write!(f, "'{value}': use one of {}", words.join(", ")),
+            Expected::Language { auto: true } => write!(
+                f,
+                "unknown language '{value}': use auto or one of {}",
+                language_codes()
+            ),
+            Expected::Language { auto: false } => write!(
+                f,
+                "unknown language '{value}': use one of {}",
+                language_codes()
+            ),
+            Expected::Messages => {
+                write!(f, "unknown message language '{value}': use en or fr")
+            }
+            Expected::Split => write!(
+                f,
+                "'{value}': split by event, round, eco, opening, or a number of games a file"
+            ),
+        }
     }
 }
 
@@ -133,9 +169,9 @@ fn choose<T: Choices>(word: &str) -> Result<T, UnknownChoice> {
         .iter()
         .find(|(name, _, _)| *name == word)
         .map(|&(_, value, _)| value)
-        .ok_or_else(|| UnknownChoice {
-            value: word.to_string(),
-            choices: T::CHOICES.iter().map(|(name, _, _)| *name).collect(),
+        .ok_or_else(|| {
+            let words = T::CHOICES.iter().map(|(name, _, _)| *name).collect();
+            UnknownChoice::new(word, Expected::Words(words))
         })
 }
 
@@ -445,32 +481,16 @@ impl FromStr for Tiebreaks {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Lang(pub Option<Language>);
 
-/// A word that is neither `auto` nor a language code (any case).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownLang(pub String);
-
-impl fmt::Display for UnknownLang {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown language '{}': use auto or one of {}",
-            self.0,
-            language_codes()
-        )
-    }
-}
-
-impl std::error::Error for UnknownLang {}
-
 impl FromStr for Lang {
-    type Err = UnknownLang;
-    fn from_str(s: &str) -> Result<Lang, UnknownLang> {
+    /// Neither `auto` nor a language code (any case).
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Lang, UnknownChoice> {
         if s.eq_ignore_ascii_case("auto") {
             return Ok(Lang(None));
         }
         Language::from_code(&s.to_ascii_lowercase())
             .map(|l| Lang(Some(l)))
-            .ok_or_else(|| UnknownLang(s.to_string()))
+            .ok_or_else(|| UnknownChoice::new(s, Expected::Language { auto: true }))
     }
 }
 
@@ -478,29 +498,13 @@ impl FromStr for Lang {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Letters(pub Language);
 
-/// A word that is not a language code.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownLetters(pub String);
-
-impl fmt::Display for UnknownLetters {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown language '{}': use one of {}",
-            self.0,
-            language_codes()
-        )
-    }
-}
-
-impl std::error::Error for UnknownLetters {}
-
 impl FromStr for Letters {
-    type Err = UnknownLetters;
-    fn from_str(s: &str) -> Result<Letters, UnknownLetters> {
+    /// Not a language code.
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Letters, UnknownChoice> {
         Language::from_code(s)
             .map(Letters)
-            .ok_or_else(|| UnknownLetters(s.to_string()))
+            .ok_or_else(|| UnknownChoice::new(s, Expected::Language { auto: false }))
     }
 }
 
@@ -513,46 +517,20 @@ fn language_codes() -> String {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Messages(pub Locale);
 
-/// A word that is not a message language.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownMessages(pub(crate) String);
-
-impl fmt::Display for UnknownMessages {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown message language '{}': use en or fr", self.0)
-    }
-}
-
-impl std::error::Error for UnknownMessages {}
-
 impl FromStr for Messages {
-    type Err = UnknownMessages;
-    fn from_str(s: &str) -> Result<Messages, UnknownMessages> {
+    /// Not a message language.
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<Messages, UnknownChoice> {
         Locale::from_code(s)
             .map(Messages)
-            .ok_or_else(|| UnknownMessages(s.to_string()))
+            .ok_or_else(|| UnknownChoice::new(s, Expected::Messages))
     }
 }
-
-/// A word that is not a way to split (`--split`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownSplit(pub String);
-
-impl fmt::Display for UnknownSplit {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "'{}': split by event, round, eco, opening, or a number of games a file",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for UnknownSplit {}
 
 impl FromStr for SplitBy {
-    type Err = UnknownSplit;
-    fn from_str(s: &str) -> Result<SplitBy, UnknownSplit> {
+    /// Not a way to split (`--split`).
+    type Err = UnknownChoice;
+    fn from_str(s: &str) -> Result<SplitBy, UnknownChoice> {
         match s {
             "event" => Ok(SplitBy::Event),
             "round" => Ok(SplitBy::Round),
@@ -560,7 +538,7 @@ impl FromStr for SplitBy {
             "opening" => Ok(SplitBy::Opening),
             n => match n.parse::<u64>() {
                 Ok(n) if n > 0 => Ok(SplitBy::Games(n)),
-                _ => Err(UnknownSplit(s.to_string())),
+                _ => Err(UnknownChoice::new(s, Expected::Split)),
             },
         }
     }

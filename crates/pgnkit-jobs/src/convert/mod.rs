@@ -10,7 +10,7 @@
 //! unchanged but for a comment that marks it as not converted (PGN), given as a record with its error (JSON
 //! lines), or left out (EPD, or when asked to skip invalid games), and counted.
 
-pub use crate::options::{Notation, OutputFormat};
+pub(crate) use crate::options::{Notation, OutputFormat};
 use std::fmt::{self, Write as _};
 
 use std::sync::Arc;

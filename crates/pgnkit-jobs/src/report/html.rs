@@ -19,13 +19,13 @@ use crate::validate::{Problem, Severity, termination_name};
 
 /// What the page is asked to show.
 #[derive(Clone, Copy, Debug)]
-pub struct PageOptions<'a> {
+pub(crate) struct PageOptions<'a> {
     /// The language of the labels.
-    pub lang: Locale,
+    pub(crate) lang: Locale,
     /// Only the tournaments whose Event tag is this (the games are all listed).
-    pub event: Option<&'a str>,
+    pub(crate) event: Option<&'a str>,
     /// Tie-breaks after points, in order (by default, FIDE's recommended list for each tournament's kind).
-    pub tiebreaks: &'a Tiebreaks,
+    pub(crate) tiebreaks: &'a Tiebreaks,
 }
 
 /// Appends a value from the input within the text of a line (a heading, a sentence): escaped, and isolated
@@ -70,7 +70,7 @@ code{font-family:ui-monospace,'DejaVu Sans Mono',monospace}
 
 /// The page, in the order: summary, files, tournaments (standings, crosstable), games, problems, what was
 /// left out.
-pub fn page(c: &Collector, opts: &PageOptions<'_>) -> String {
+pub(crate) fn page(c: &Collector, opts: &PageOptions<'_>) -> String {
     let lang = opts.lang;
     let t = |l: Label| l.text(lang);
     let mut out = String::with_capacity(64 * 1024);

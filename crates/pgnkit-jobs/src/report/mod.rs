@@ -3,10 +3,10 @@
 //! validate's reason and suggestion.
 //!
 //! The work is split as everywhere else: `examine` runs on the workers (validate's replay, with a companion
-//! visitor that keeps the position before each faulty move), [`Collector::add`] on the ordered output thread
+//! visitor that keeps the position before each faulty move), `Collector::add` on the ordered output thread
 //! (validate's cross-game checks, the tournament model's standings, which games the crosstables draw, the
 //! listing), [`Collector::finish`] once every game is in (validate's warnings about whole tournaments), and
-//! [`html::page`] writes the page at the end. The report's problems are validate's, kind by kind
+//! [`Collector::page`] writes the page at the end. The report's problems are validate's, kind by kind
 //! ([`Collector::problem_kinds`]). Whatever the input's size the page is bounded: every count is exact, but the listing,
 //! the details, the diagrams and the tournaments shown stop at [`Limits`], and the page says what it left
 //! out.
@@ -14,7 +14,7 @@
 pub(crate) mod board;
 pub(crate) mod crosstable;
 mod escape;
-pub mod html;
+pub(crate) mod html;
 mod job;
 pub(crate) mod labels;
 
@@ -27,6 +27,8 @@ use pgnkit::notation::{Language, San, SanPlus, suggest};
 use pgnkit::pgn::{Game, TokenKind};
 use pgnkit::walk::{MoveAt, MoveFailure, Visitor, Walk};
 
+use crate::messages::Locale;
+use crate::options::Tiebreaks;
 use crate::tournament::{Added, GameEntry, Standings};
 use crate::validate::tournament::RunWarning;
 use crate::validate::{GameReport, Severity, ValidateOptions, validate_game_with};
@@ -355,7 +357,7 @@ impl Collector {
 
     /// An empty report; `tag_checks` adds validate's cross-game warnings (duplicates, a player twice in a
     /// round, and round numbering at [`Collector::finish`]).
-    pub fn new(limits: Limits, tag_checks: bool) -> Collector {
+    pub(crate) fn new(limits: Limits, tag_checks: bool) -> Collector {
         Collector {
             limits,
             tag_checks,
@@ -390,7 +392,7 @@ impl Collector {
     }
 
     /// The limits in force.
-    pub fn limits(&self) -> &Limits {
+    pub(crate) fn limits(&self) -> &Limits {
         &self.limits
     }
 
@@ -404,7 +406,7 @@ impl Collector {
     }
 
     /// An input (or part of one) could not be read.
-    pub fn read_error(&mut self, message: String) {
+    fn read_error(&mut self, message: String) {
         self.read_failures += 1;
         // Bounded like everything else: a directory of a million unreadable files still makes a page.
         if self.read_errors.len() < self.limits.rows {
@@ -412,16 +414,16 @@ impl Collector {
         }
     }
 
-    /// Inputs (or parts of them) that could not be read, `n` of them, beyond those given to
-    /// [`Collector::read_error`]: counted, not listed.
-    pub fn more_read_errors(&mut self, n: u64) {
-        self.read_failures += n;
-    }
-
-    /// Once every game is in: validate's findings about the run, counted as validate counts them. The warnings
-    /// about whole tournaments (`round_numbering`, from its checks across games), and `no_games` when the
-    /// inputs, all read, held no game.
-    pub fn finish(&mut self) {
+    /// Once every game is in: the inputs (or parts of them) that could not be read, the messages of the first
+    /// of them (`read_errors`, listed up to [`Limits::rows`]) and how many more there were (`unlisted`,
+    /// counted); then validate's findings about the run, counted as validate counts them: the warnings about
+    /// whole tournaments (`round_numbering`, from its checks across games), and `no_games` when the inputs,
+    /// all read, held no game.
+    pub fn finish(&mut self, read_errors: Vec<String>, unlisted: u64) {
+        for message in read_errors {
+            self.read_error(message);
+        }
+        self.read_failures += unlisted;
         if self.tag_checks {
             let checks = std::mem::take(&mut self.checks);
             for w in checks.finish() {
@@ -449,8 +451,20 @@ impl Collector {
         self.errors > 0 || self.games == 0
     }
 
+    /// The page, its labels and messages in `lang`; standings and crosstables only for the tournaments whose
+    /// Event tag is `event` when it is given (every game is listed), ranked by each tournament's default
+    /// tie-breaks (FIDE's recommended list for its kind), as `pgnkit standings` ranks without `--tiebreaks`.
+    pub fn page(&self, event: Option<&str>, lang: Locale) -> String {
+        let opts = html::PageOptions {
+            lang,
+            event,
+            tiebreaks: &Tiebreaks::default(),
+        };
+        html::page(self, &opts)
+    }
+
     /// Adds one game, in input order.
-    pub fn add(&mut self, facts: GameFacts) {
+    pub(crate) fn add(&mut self, facts: GameFacts) {
         let GameFacts {
             mut report,
             diagrams,
@@ -640,12 +654,7 @@ mod tests {
         assert_eq!(c.games_not_detailed, 3);
         assert_eq!((c.diagrams_drawn, c.diagrams_not_drawn), (1, 4));
         assert!(c.has_problems());
-        assert_eq!(
-            c.standings
-                .ranked(&crate::options::Tiebreaks::default())
-                .len(),
-            1
-        );
+        assert_eq!(c.standings.ranked(&Tiebreaks::default()).len(), 1);
     }
 
     #[test]

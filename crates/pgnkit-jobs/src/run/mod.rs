@@ -6,6 +6,8 @@
 //!
 //! How the inputs are read (files, directories, decompression), cut into batches and put back in order, and
 //! the sizes that tune it, are the run's own: a front-end names sources, a thread count, a job and a sink.
+//! A batch holds one input's games, unless the job's inputs are parts of one stream ([`JoinedInputs`]):
+//! small texts held in memory then share batches, so that what a batch makes spans them.
 
 mod error;
 pub(crate) mod input;
@@ -13,7 +15,7 @@ pub(crate) mod pipeline;
 pub(crate) mod reading;
 
 use std::num::NonZeroUsize;
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -21,7 +23,7 @@ use pgnkit::pgn::GameReader;
 
 pub use error::{Capped, JobError, ReadError};
 pub use input::{InputError, SkipReason, Skipped, Source, SpecialKind};
-use reading::Event;
+use reading::{Event, Texts};
 
 /// The inputs of a run, in order, each with the name it is shown by, and what a directory search left out.
 #[derive(Debug, Clone, Default)]
@@ -44,7 +46,13 @@ impl Sources {
 
     /// These sources, read in this order.
     pub fn new(list: Vec<Source>) -> Sources {
-        let names = list.iter().map(|s| Arc::from(s.display_name())).collect();
+        let names = list
+            .iter()
+            .map(|source| match source {
+                Source::Text { name, .. } => Arc::from(name.as_str()),
+                _ => Arc::from(source.display_name()),
+            })
+            .collect();
         Sources {
             list,
             names,
@@ -98,9 +106,6 @@ pub struct Threads(NonZeroUsize);
 const THREADS_PER_CORE: usize = 1;
 
 impl Threads {
-    /// One thread: everything on the calling thread.
-    pub const ONE: Threads = Threads(NonZeroUsize::MIN);
-
     /// One thread per core, as counted by `available_parallelism` (which follows CPU affinity and cgroup
     /// quotas).
     pub(crate) fn cores() -> Threads {
@@ -161,6 +166,68 @@ pub trait Job: Sync {
 
     /// The sink is done with `batch`: what it holds may be reused or freed where it is cheapest.
     fn recycle(&self, _batch: Self::Batch) {}
+
+    /// The work of a batch holding several inputs' games, for a job whose inputs are parts of one stream;
+    /// `None` (the default): a batch holds one input's games.
+    fn joined_inputs(&self) -> Option<&dyn JoinedInputs<Batch = Self::Batch>> {
+        None
+    }
+}
+
+/// A job whose inputs are parts of one stream: consecutive small texts held in memory (a column of one-game
+/// texts, as Spark hands them) are taken several to a batch, cut by size across them, so that what a batch
+/// makes spans them: one Arrow record batch for thousands of texts, where a batch each would cost more than
+/// the games. Each game stays in its own input: [`Parts`] gives each text with its name and its games,
+/// numbered and located from the start of the text as a file's are. A file, standard input, or a text too
+/// large for one batch is read alone in batches of its own, through [`Job::work`].
+///
+/// The merge step and the sink see such a batch within the frame of the last text it holds: the texts before
+/// it start and end first, with no batch of their own.
+pub trait JoinedInputs: Sync {
+    /// The job's batch.
+    type Batch;
+
+    /// The per-game work of the texts of `parts`, as one batch, on a worker thread.
+    fn work_parts(&self, parts: Parts<'_>) -> Result<Self::Batch, JobError>;
+}
+
+/// Consecutive small texts of a run, read by one worker, one after the other ([`JoinedInputs`]): each text
+/// with a reader over its games.
+pub struct Parts<'r> {
+    sources: &'r Sources,
+    texts: Range<usize>,
+}
+
+impl<'r> Iterator for Parts<'r> {
+    type Item = (Input<'r>, GameReader<'r>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let input = self.sources.input(self.texts.next()?);
+        // Only texts are taken together.
+        let text: &'r [u8] = match input.source {
+            Source::Text { text, .. } => text,
+            _ => &[],
+        };
+        Some((input, GameReader::new(text)))
+    }
+}
+
+/// A job's work, as the workers do it.
+struct JobWork<'j, J>(&'j J);
+
+impl<J: Job> reading::Work for JobWork<'_, J> {
+    type Out = Result<J::Batch, JobError>;
+
+    fn batch(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Self::Out {
+        self.0.work(input, games)
+    }
+
+    fn texts(&self, parts: Parts<'_>) -> Texts<Self::Out> {
+        match self.0.joined_inputs() {
+            Some(joined) => Texts::Joined(joined.work_parts(parts)),
+            None => parts.each(|input, games| self.0.work(input, games)),
+        }
+    }
 }
 
 /// Where a run's results go, in input order: each input's start and end, its merged batches, its read
@@ -228,10 +295,10 @@ pub fn run<J: Job, S: Sink<J>>(
     // never at once.
     let sink = std::cell::RefCell::new(sink);
     let stopped = reading::read(
-        &sources.list,
+        sources,
         threads.get(),
         job.batch_bytes(),
-        |index, games| job.work(sources.input(index), games),
+        &JobWork(job),
         |event| {
             let mut sink = sink.borrow_mut();
             let step = match event {

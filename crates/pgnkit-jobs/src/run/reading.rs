@@ -1,16 +1,21 @@
 //! Reading a run's inputs: every source is opened in turn (decompressed as needed) and read in batches of
 //! whole games; batches are processed in parallel and their results come back in input order, framed by the
-//! start and end of each source.
+//! start and end of each source. Small texts held in memory are not opened: consecutive ones are taken by one
+//! worker together and each read whole ([`Parts`]), so that a column of one-game texts costs its games, not a
+//! hand-off between threads, a reader and its buffer per text.
 
 use std::io::Read;
-use std::ops::ControlFlow;
+use std::ops::{ControlFlow, Range};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::ReadError;
 use super::input::{self, Source};
 use super::pipeline::run_ordered;
-use pgnkit::pgn::{Batch, BatchReader, BlockReader, DEFAULT_BLOCK, GameLists, GameReader};
+use super::{Input, Parts, ReadError, Sources};
+use pgnkit::pgn::{
+    BOM, Batch, BatchReader, BlockReader, DEFAULT_BLOCK, GameLists, GameReader, MAX_BATCH_GAMES,
+    game_starts,
+};
 
 /// Bytes of whole games per batch for the worker threads: small enough that the last batches of a file keep
 /// every thread busy and that a batch is still in a shared cache when a worker takes it from the reading
@@ -21,6 +26,72 @@ pub(crate) const BATCH_SIZE: usize = 128 << 10;
 thread_local! {
     /// A worker's game lists, lent to the reader of each batch it takes.
     static LISTS: std::cell::Cell<GameLists> = std::cell::Cell::default();
+}
+
+/// What the workers make of the games.
+pub(crate) trait Work: Sync {
+    type Out: Send;
+
+    /// The result of a batch of one source's games.
+    fn batch(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Self::Out;
+
+    /// The results of small texts taken together: one each ([`Parts::each`]), or one for them all.
+    fn texts(&self, parts: Parts<'_>) -> Texts<Self::Out>;
+}
+
+/// What a worker made of small texts taken together.
+pub(crate) enum Texts<R> {
+    /// A result per text, in order.
+    Each(Vec<R>),
+    /// One result holding every text's games.
+    Joined(R),
+}
+
+impl<'r> Parts<'r> {
+    fn new(sources: &'r Sources, texts: Range<usize>) -> Self {
+        Parts { sources, texts }
+    }
+
+    /// A result per text, made by `work`.
+    pub(crate) fn each<R>(self, work: impl Fn(Input<'_>, &mut GameReader<'_>) -> R) -> Texts<R> {
+        Texts::Each(
+            self.map(|(input, mut games)| work(input, &mut games))
+                .collect(),
+        )
+    }
+}
+
+/// The sources from `first` on that one worker takes together, each read whole: consecutive texts held in
+/// memory, together at most `batch_size` bytes and [`MAX_BATCH_GAMES`] games as the splitter counts them (no
+/// more than a batch of a file holds, so a text of many tiny games still costs bounded memory per batch).
+/// Empty when the source at `first` is no text, or a text that one batch cannot hold: that one is read as a
+/// file is, in batches.
+fn small_texts(
+    sources: &[Source],
+    first: usize,
+    batch_size: usize,
+    starts: &mut Vec<usize>,
+) -> Range<usize> {
+    let (mut end, mut bytes, mut games) = (first, 0, 0);
+    while let Some(Source::Text { text, .. }) = sources.get(end) {
+        if text.len() > batch_size - bytes {
+            break;
+        }
+        starts.clear();
+        game_starts(text.strip_prefix(BOM).unwrap_or(text), true, true, starts);
+        if games + starts.len() > MAX_BATCH_GAMES {
+            break;
+        }
+        bytes += text.len();
+        games += starts.len();
+        end += 1;
+    }
+    first..end
+}
+
+/// The bytes of the texts `texts`.
+fn text_bytes(sources: &[Source], texts: Range<usize>) -> u64 {
+    sources[texts].iter().filter_map(Source::size_hint).sum()
 }
 
 /// What the ordered output side sees, in input order.
@@ -38,11 +109,56 @@ pub(crate) enum Event<R> {
     End { source: usize, bytes: u64 },
 }
 
+/// The events of small texts taken together, each framed by its start and end. Joined, the one result comes
+/// within the last text's frame, after every text it holds has started.
+fn emit_texts<R, B>(
+    sources: &[Source],
+    texts: Range<usize>,
+    results: Texts<R>,
+    emit: &mut impl FnMut(Event<R>) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    let end = |source: usize| Event::End {
+        source,
+        bytes: text_bytes(sources, source..source + 1),
+    };
+    match results {
+        Texts::Each(results) => {
+            for (source, result) in texts.zip(results) {
+                emit(Event::Start { source })?;
+                emit(Event::Batch { source, result })?;
+                emit(end(source))?;
+            }
+        }
+        Texts::Joined(result) => {
+            let last = texts.end.saturating_sub(1);
+            for source in texts.start..last {
+                emit(Event::Start { source })?;
+                emit(end(source))?;
+            }
+            emit(Event::Start { source: last })?;
+            emit(Event::Batch {
+                source: last,
+                result,
+            })?;
+            emit(end(last))?;
+        }
+    }
+    ControlFlow::Continue(())
+}
+
 enum Item {
     Start(usize),
     Batch(usize, Batch),
+    /// Small texts, taken together.
+    Texts(Range<usize>),
     Error(usize, ReadError),
     End(usize, u64),
+}
+
+/// What a worker made of an item.
+enum Done<R> {
+    Event(Event<R>),
+    Texts(Range<usize>, Texts<R>),
 }
 
 /// Reads the sources one after the other, yielding their batches framed by start/end items.
@@ -58,6 +174,8 @@ struct Items<'s> {
     closing: bool,
     /// Buffers of processed batches, handed back by the workers for the reader to fill again.
     returned: Arc<Mutex<Vec<Vec<u8>>>>,
+    /// The splitter's game starts in a text (see `small_texts`).
+    starts: Vec<usize>,
 }
 
 impl Items<'_> {
@@ -79,6 +197,12 @@ impl Iterator for Items<'_> {
             return Some(Item::End(self.index - 1, bytes));
         }
         let Some(reader) = self.reader.as_mut() else {
+            let texts = small_texts(self.sources, self.index, self.block_size, &mut self.starts);
+            if !texts.is_empty() {
+                self.done += text_bytes(self.sources, texts.clone());
+                self.index = texts.end;
+                return Some(Item::Texts(texts));
+            }
             return Some(match input::open(source) {
                 Ok(opened) => {
                     self.raw = opened.raw_bytes_read;
@@ -110,44 +234,58 @@ impl Iterator for Items<'_> {
     }
 }
 
-/// Reads every source and hands its games to `work`, a batch at a time, on `jobs` threads; `emit` receives
-/// the events in input order. `progress` is called on the calling thread with the raw (on-disk) bytes read so
-/// far. Returns the value `emit` stopped with, if it did.
+/// Reads every source and hands its games to `work`, a batch at a time (or small texts together), on `jobs`
+/// threads; `emit` receives the events in input order. `progress` is called on the calling thread with the
+/// raw (on-disk) bytes read so far. Returns the value `emit` stopped with, if it did.
 ///
 /// With one thread, blocks are parsed where they are read (no split, no copy: the fastest path); with more,
 /// the reader cuts batches of whole games of about `batch_size` bytes that the pool parses and processes.
-pub(crate) fn read<R, B, W, E>(
-    sources: &[Source],
+pub(crate) fn read<W, B, E>(
+    sources: &Sources,
     jobs: usize,
     batch_size: usize,
-    work: W,
+    work: &W,
     emit: E,
     progress: impl FnMut(u64),
 ) -> Option<B>
 where
-    R: Send,
-    W: Fn(usize, &mut GameReader<'_>) -> R + Sync,
-    E: FnMut(Event<R>) -> ControlFlow<B>,
+    W: Work,
+    E: FnMut(Event<W::Out>) -> ControlFlow<B>,
 {
     if jobs <= 1 {
-        read_single(sources, work, emit, progress)
+        read_single(sources, batch_size, work, emit, progress)
     } else {
         read_parallel(sources, jobs, batch_size, work, emit, progress)
     }
 }
 
-fn read_single<R, B, W, E>(
-    sources: &[Source],
-    work: W,
+fn read_single<W, B, E>(
+    sources: &Sources,
+    batch_size: usize,
+    work: &W,
     mut emit: E,
     mut progress: impl FnMut(u64),
 ) -> Option<B>
 where
-    W: Fn(usize, &mut GameReader<'_>) -> R,
-    E: FnMut(Event<R>) -> ControlFlow<B>,
+    W: Work,
+    E: FnMut(Event<W::Out>) -> ControlFlow<B>,
 {
     let mut done = 0u64;
-    for (source, input) in sources.iter().enumerate() {
+    let mut starts = Vec::new();
+    let mut source = 0;
+    while source < sources.len() {
+        let texts = small_texts(sources, source, batch_size, &mut starts);
+        if !texts.is_empty() {
+            let results = work.texts(Parts::new(sources, texts.clone()));
+            done += text_bytes(sources, texts.clone());
+            progress(done);
+            source = texts.end;
+            if let ControlFlow::Break(b) = emit_texts(sources, texts, results, &mut emit) {
+                return Some(b);
+            }
+            continue;
+        }
+        let input = &sources[source];
         let mut text_bytes = 0;
         let step = (|| {
             let opened = match input::open(input) {
@@ -164,7 +302,7 @@ where
             let raw = opened.raw_bytes_read.clone();
             let mut reader = BlockReader::new(opened.reader, DEFAULT_BLOCK);
             loop {
-                match reader.next_block(|games| work(source, games)) {
+                match reader.next_block(|games| work.batch(sources.input(source), games)) {
                     Ok(Some(result)) => {
                         progress(done + raw.load(Ordering::Relaxed));
                         emit(Event::Batch { source, result })?;
@@ -191,26 +329,26 @@ where
         }) {
             return Some(b);
         }
+        source += 1;
     }
     None
 }
 
 /// The parallel path; `block_size` is the batch size.
-fn read_parallel<R, B, W, E>(
-    sources: &[Source],
+fn read_parallel<W, B, E>(
+    sources: &Sources,
     jobs: usize,
     block_size: usize,
-    work: W,
-    emit: E,
+    work: &W,
+    mut emit: E,
     mut progress: impl FnMut(u64),
 ) -> Option<B>
 where
-    R: Send,
-    W: Fn(usize, &mut GameReader<'_>) -> R + Sync,
-    E: FnMut(Event<R>) -> ControlFlow<B>,
+    W: Work,
+    E: FnMut(Event<W::Out>) -> ControlFlow<B>,
 {
     let mut items = Items {
-        sources,
+        sources: sources.list(),
         block_size,
         index: 0,
         reader: None,
@@ -218,6 +356,7 @@ where
         done: 0,
         closing: false,
         returned: Arc::default(),
+        starts: Vec::new(),
     };
     let returned = items.returned.clone();
     let items = std::iter::from_fn(move || {
@@ -229,20 +368,27 @@ where
         items,
         jobs,
         |item| match item {
-            Item::Start(source) => Event::Start { source },
+            Item::Start(source) => Done::Event(Event::Start { source }),
             Item::Batch(source, batch) => {
                 let mut games = batch.games().with_lists(LISTS.take());
-                let result = work(source, &mut games);
+                let result = work.batch(sources.input(source), &mut games);
                 LISTS.set(games.into_lists());
                 if let Ok(mut returned) = returned.lock() {
                     returned.push(batch.bytes);
                 }
-                Event::Batch { source, result }
+                Done::Event(Event::Batch { source, result })
             }
-            Item::Error(source, error) => Event::Error { source, error },
-            Item::End(source, bytes) => Event::End { source, bytes },
+            Item::Texts(texts) => {
+                let results = work.texts(Parts::new(sources, texts.clone()));
+                Done::Texts(texts, results)
+            }
+            Item::Error(source, error) => Done::Event(Event::Error { source, error }),
+            Item::End(source, bytes) => Done::Event(Event::End { source, bytes }),
         },
-        emit,
+        |done| match done {
+            Done::Event(event) => emit(event),
+            Done::Texts(texts, results) => emit_texts(sources, texts, results, &mut emit),
+        },
     )
 }
 
@@ -252,12 +398,26 @@ mod tests {
     use std::path::PathBuf;
 
     /// The work of these tests: counting a batch's games.
-    fn count(_: usize, games: &mut GameReader<'_>) -> usize {
+    struct Count;
+
+    fn count(_: Input<'_>, games: &mut GameReader<'_>) -> usize {
         let mut n = 0;
         while games.next_game().is_some() {
             n += 1;
         }
         n
+    }
+
+    impl Work for Count {
+        type Out = usize;
+
+        fn batch(&self, input: Input<'_>, games: &mut GameReader<'_>) -> usize {
+            count(input, games)
+        }
+
+        fn texts(&self, parts: Parts<'_>) -> Texts<usize> {
+            parts.each(count)
+        }
     }
 
     #[test]
@@ -270,11 +430,11 @@ mod tests {
             "[Event \"1\"]\n\n1. e4 *\n\n[Event \"2\"]\n\n1. d4 *\n".repeat(50),
         )
         .unwrap();
-        let sources = vec![
+        let sources = Sources::new(vec![
             Source::File(a.clone()),
             Source::File(PathBuf::from("/no/such/file.pgn")),
             Source::File(a),
-        ];
+        ]);
         for jobs in [1, 2] {
             let mut log = Vec::new();
             let mut games = 0;
@@ -291,10 +451,10 @@ mod tests {
                 ControlFlow::<()>::Continue(())
             };
             let stopped = if jobs == 1 {
-                read(&sources, 1, 1 << 20, count, on_event, |_| {})
+                read(&sources, 1, 1 << 20, &Count, on_event, |_| {})
             } else {
                 // Tiny batches: many of them.
-                read_parallel(&sources, jobs, 64, count, on_event, |_| {})
+                read_parallel(&sources, jobs, 64, &Count, on_event, |_| {})
             };
             assert!(stopped.is_none());
             assert_eq!(
@@ -325,7 +485,7 @@ mod tests {
         assert!(complete > 100 && complete < 5000, "{complete}");
         let whole = dir.join("whole.pgn");
         std::fs::write(&whole, &text).unwrap();
-        let sources = vec![Source::File(damaged), Source::File(whole)];
+        let sources = Sources::new(vec![Source::File(damaged), Source::File(whole)]);
         for jobs in [1, 2] {
             let mut log = Vec::new();
             let mut games = [0usize; 2];
@@ -353,7 +513,7 @@ mod tests {
                 }
                 ControlFlow::<()>::Continue(())
             };
-            let stopped = read(&sources, jobs, 4096, count, on_event, |_| {});
+            let stopped = read(&sources, jobs, 4096, &Count, on_event, |_| {});
             assert!(stopped.is_none());
             assert_eq!(
                 log,

@@ -102,7 +102,10 @@ fn two_files(dir: &str) -> (PathBuf, Sources, u64) {
 #[test]
 fn the_merge_step_and_the_sink_see_every_batch_in_input_order_on_any_number_of_threads() {
     let (dir, sources, bytes) = two_files("order");
-    for threads in [Threads::ONE, Threads(NonZeroUsize::new(2).unwrap())] {
+    for threads in [
+        Threads(NonZeroUsize::MIN),
+        Threads(NonZeroUsize::new(2).unwrap()),
+    ] {
         let mut log = Log::default();
         let finished = run(&sources, threads, &Numbering, &mut log).unwrap();
         assert_eq!(
@@ -129,7 +132,10 @@ fn the_merge_step_and_the_sink_see_every_batch_in_input_order_on_any_number_of_t
 #[test]
 fn a_sink_error_ends_the_run_with_it() {
     let (dir, sources, _) = two_files("stop");
-    for threads in [Threads::ONE, Threads(NonZeroUsize::new(2).unwrap())] {
+    for threads in [
+        Threads(NonZeroUsize::MIN),
+        Threads(NonZeroUsize::new(2).unwrap()),
+    ] {
         let mut log = Log {
             fail_at: Some(100),
             ..Log::default()
@@ -151,7 +157,7 @@ fn threads_none_or_zero_are_all_cores_and_requests_are_capped() {
     let cores = Threads::cores().get();
     assert_eq!(Threads::asked(None), (Threads::cores(), None));
     assert_eq!(Threads::asked(Some(0)), (Threads::cores(), None));
-    assert_eq!(Threads::asked(Some(1)).0, Threads::ONE);
+    assert_eq!(Threads::asked(Some(1)).0, Threads(NonZeroUsize::MIN));
     assert_eq!(Threads::asked(Some(cores)).0.get(), cores);
     for asked in [cores * THREADS_PER_CORE + 1, usize::MAX] {
         let (threads, capped) = Threads::asked(Some(asked));
@@ -212,5 +218,274 @@ fn texts_in_memory_are_read_as_they_are_in_order_on_any_threads() {
         assert_eq!(finished.totals.read_errors, 0);
         let bytes: u64 = sources.list().iter().filter_map(Source::size_hint).sum();
         assert_eq!(finished.totals.bytes, bytes);
+    }
+}
+
+/// Each game as (its input, its number in the input, its Event), with the batch it came in; the inputs begun
+/// so far, to check that every input whose games are merged has begun.
+struct Spanning {
+    joins: bool,
+}
+
+/// A batch of [`Spanning`]: its games, and whether a worker made it of small texts taken together.
+#[derive(Default)]
+struct SpanningBatch {
+    games: Vec<(usize, u64, String)>,
+    of_parts: bool,
+}
+
+fn games_of(input: Input<'_>, games: &mut GameReader<'_>, into: &mut SpanningBatch) {
+    while let Some(game) = games.next_game() {
+        let event = game.tag("Event").map(|t| t.into_owned());
+        into.games
+            .push((input.index, game.index, event.unwrap_or_default()));
+    }
+}
+
+impl Job for Spanning {
+    type Batch = SpanningBatch;
+    /// The inputs begun.
+    type State = Vec<usize>;
+
+    fn initial_state(&self) -> Vec<usize> {
+        Vec::new()
+    }
+
+    fn batch_bytes(&self) -> usize {
+        1000
+    }
+
+    fn work(
+        &self,
+        input: Input<'_>,
+        games: &mut GameReader<'_>,
+    ) -> Result<SpanningBatch, JobError> {
+        let mut batch = SpanningBatch::default();
+        games_of(input, games, &mut batch);
+        Ok(batch)
+    }
+
+    fn begin_input(&self, begun: &mut Vec<usize>, input: Input<'_>) {
+        begun.push(input.index);
+    }
+
+    fn merge(&self, begun: &mut Vec<usize>, input: Input<'_>, batch: &mut SpanningBatch) {
+        assert_eq!(begun.last(), Some(&input.index));
+        assert!(batch.games.iter().all(|g| begun.contains(&g.0)));
+    }
+
+    fn joined_inputs(&self) -> Option<&dyn JoinedInputs<Batch = SpanningBatch>> {
+        self.joins.then_some(self)
+    }
+}
+
+impl JoinedInputs for Spanning {
+    type Batch = SpanningBatch;
+
+    fn work_parts(&self, parts: Parts<'_>) -> Result<SpanningBatch, JobError> {
+        let mut batch = SpanningBatch {
+            of_parts: true,
+            ..SpanningBatch::default()
+        };
+        for (input, mut games) in parts {
+            games_of(input, &mut games, &mut batch);
+        }
+        Ok(batch)
+    }
+}
+
+/// What a sink of [`Spanning`] saw: the frames, the games with the input each batch was delivered under.
+#[derive(Default)]
+struct Frames {
+    lines: Vec<String>,
+    open: Option<usize>,
+    batches: Vec<(usize, SpanningBatch)>,
+}
+
+impl Sink<Spanning> for Frames {
+    fn start(&mut self, input: Input<'_>, _: &Vec<usize>) -> Result<(), JobError> {
+        assert_eq!(self.open.replace(input.index), None, "inputs nest");
+        self.lines.push(format!("start {}", input.index));
+        Ok(())
+    }
+
+    fn batch(
+        &mut self,
+        input: Input<'_>,
+        batch: &mut SpanningBatch,
+        _: &Vec<usize>,
+    ) -> Result<(), JobError> {
+        assert_eq!(
+            self.open,
+            Some(input.index),
+            "a batch within its input's frame"
+        );
+        self.batches.push((input.index, std::mem::take(batch)));
+        Ok(())
+    }
+
+    fn read_error(&mut self, _: Input<'_>, error: ReadError) -> Result<(), JobError> {
+        panic!("{error}")
+    }
+
+    fn end(&mut self, input: Input<'_>, bytes: u64, _: &Vec<usize>) -> Result<(), JobError> {
+        assert_eq!(self.open.take(), Some(input.index));
+        assert_eq!(Some(bytes), input.source.size_hint());
+        self.lines.push(format!("end {}", input.index));
+        Ok(())
+    }
+}
+
+/// Texts of one game each, then one a batch cannot hold, an empty one, one of three games after a BOM,
+/// and one game each again.
+fn mixed_texts() -> (Sources, Vec<(usize, u64, String)>) {
+    let game = |event: String| format!("[Event \"{event}\"]\n\n1. e4 e5 2. Nf3 *\n\n");
+    let mut texts: Vec<String> = (0..300).map(|i| game(format!("small {i}"))).collect();
+    texts.push((0..100).map(|k| game(format!("large {k}"))).collect());
+    texts.push(String::new());
+    texts.push(format!(
+        "\u{feff}{}",
+        (0..3)
+            .map(|k| game(format!("three {k}")))
+            .collect::<String>()
+    ));
+    texts.extend((0..200).map(|i| game(format!("after {i}"))));
+    let mut games = Vec::new();
+    for (input, text) in texts.iter().enumerate() {
+        for (number, event) in text.split("[Event \"").skip(1).enumerate() {
+            let event = event.split('"').next().unwrap_or_default();
+            games.push((input, number as u64, event.to_owned()));
+        }
+    }
+    let sources = texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| Source::Text {
+            name: i.to_string(),
+            text: text.into_bytes().into(),
+        })
+        .collect();
+    (Sources::new(sources), games)
+}
+
+#[test]
+fn a_job_whose_inputs_are_parts_of_one_stream_gets_batches_of_several_small_texts() {
+    let (sources, expected) = mixed_texts();
+    let large = 300;
+    for threads in [1, 2] {
+        let threads = Threads(NonZeroUsize::new(threads).unwrap());
+        let mut frames = Frames::default();
+        let finished = run(&sources, threads, &Spanning { joins: true }, &mut frames).unwrap();
+        // Every input begun, started and ended, in order, one after the other.
+        assert_eq!(finished.state, (0..sources.len()).collect::<Vec<_>>());
+        let frames_expected: Vec<String> = (0..sources.len())
+            .flat_map(|i| [format!("start {i}"), format!("end {i}")])
+            .collect();
+        assert_eq!(frames.lines, frames_expected, "{threads:?}");
+        // Every game once, in order, with its own input and its number within it.
+        let games: Vec<_> = frames
+            .batches
+            .iter()
+            .flat_map(|(_, b)| b.games.iter().cloned())
+            .collect();
+        assert_eq!(games, expected, "{threads:?}");
+        // The small texts share batches (about 40 bytes each, 1000 bytes a batch), delivered under the last
+        // text they hold; the large text is read alone, in batches of its own.
+        for (delivered_under, batch) in &frames.batches {
+            let inputs: Vec<usize> = batch.games.iter().map(|g| g.0).collect();
+            assert_eq!(batch.of_parts, !inputs.contains(&large), "{inputs:?}");
+            if batch.of_parts {
+                assert!(inputs.iter().all(|i| i <= delivered_under));
+            } else {
+                assert!(inputs.iter().all(|&i| i == large) && *delivered_under == large);
+            }
+        }
+        let of_parts = frames.batches.iter().filter(|(_, b)| b.of_parts).count();
+        assert!(
+            of_parts > 1 && of_parts < 100,
+            "{of_parts} batches of small texts"
+        );
+        assert!(frames.batches.iter().any(|(_, b)| !b.of_parts));
+    }
+}
+
+#[test]
+fn a_job_that_does_not_join_its_inputs_gets_a_batch_per_small_text() {
+    let (sources, expected) = mixed_texts();
+    for threads in [1, 2] {
+        let threads = Threads(NonZeroUsize::new(threads).unwrap());
+        let mut frames = Frames::default();
+        run(&sources, threads, &Spanning { joins: false }, &mut frames).unwrap();
+        let games: Vec<_> = frames
+            .batches
+            .iter()
+            .flat_map(|(_, b)| b.games.iter().cloned())
+            .collect();
+        assert_eq!(games, expected, "{threads:?}");
+        for (delivered_under, batch) in &frames.batches {
+            assert!(!batch.of_parts);
+            assert!(batch.games.iter().all(|g| g.0 == *delivered_under));
+        }
+    }
+}
+
+#[test]
+fn small_texts_of_many_tiny_games_make_no_larger_batches_than_a_file() {
+    // 200 games of `*` in 800 bytes: two such texts are more games than a batch of a file holds.
+    let tiny: Arc<[u8]> = "*\n\n\n".repeat(200).into_bytes().into();
+    let sources = Sources::new(
+        (0..10)
+            .map(|i| Source::Text {
+                name: i.to_string(),
+                text: tiny.clone(),
+            })
+            .collect(),
+    );
+    struct Big;
+    impl Job for Big {
+        type Batch = usize;
+        type State = ();
+        fn initial_state(&self) {}
+        fn work(&self, _: Input<'_>, games: &mut GameReader<'_>) -> Result<usize, JobError> {
+            let mut n = 0;
+            while games.next_game().is_some() {
+                n += 1;
+            }
+            Ok(n)
+        }
+        fn joined_inputs(&self) -> Option<&dyn JoinedInputs<Batch = usize>> {
+            Some(self)
+        }
+    }
+    impl JoinedInputs for Big {
+        type Batch = usize;
+        fn work_parts(&self, parts: Parts<'_>) -> Result<usize, JobError> {
+            let mut n = 0;
+            for (input, mut games) in parts {
+                n += Big.work(input, &mut games)?;
+            }
+            Ok(n)
+        }
+    }
+    struct Sizes(Vec<usize>);
+    impl Sink<Big> for Sizes {
+        fn batch(&mut self, _: Input<'_>, games: &mut usize, _: &()) -> Result<(), JobError> {
+            self.0.push(*games);
+            Ok(())
+        }
+        fn read_error(&mut self, _: Input<'_>, error: ReadError) -> Result<(), JobError> {
+            panic!("{error}")
+        }
+    }
+    for threads in [1, 2] {
+        let mut sizes = Sizes(Vec::new());
+        let threads = Threads(NonZeroUsize::new(threads).unwrap());
+        run(&sources, threads, &Big, &mut sizes).unwrap();
+        assert_eq!(sizes.0.iter().sum::<usize>(), 2000);
+        assert!(
+            sizes.0.iter().all(|&n| n <= pgnkit::pgn::MAX_BATCH_GAMES),
+            "{:?}",
+            sizes.0
+        );
     }
 }

@@ -133,7 +133,7 @@ impl fmt::Display for OverBudget {
 
 /// A value an expression reads from a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Field {
+pub(crate) enum Field {
     /// A column of the per-game stats CSV, by its index in the header.
     Column(usize),
     /// A PGN tag, by its exact name.
@@ -141,7 +141,7 @@ pub enum Field {
 }
 
 #[derive(Clone, Debug)]
-pub enum Operand {
+pub(crate) enum Operand {
     Field(Field),
     Text(Box<str>),
     /// An unquoted number: its value.
@@ -149,7 +149,7 @@ pub enum Operand {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Comparison {
+pub(crate) enum Comparison {
     Eq,
     Ne,
     Lt,
@@ -173,7 +173,7 @@ impl Comparison {
 
 /// A parsed `--where` expression.
 #[derive(Clone, Debug)]
-pub enum Expr {
+pub(crate) enum Expr {
     /// Every one holds (kept flat: a long chain nests nothing).
     And(Vec<Expr>),
     /// Any one holds.
@@ -579,7 +579,7 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 /// Parses an expression; lowercase names must be among `columns`. An expression beyond the budget
 /// (`MAX_TEXT_BYTES`, `MAX_CLAUSES`, `MAX_REGEXES`, `REGEX_BUDGET`) is refused with
 /// [`ExprError::over_budget`] set.
-pub fn parse(text: &str, columns: &[&str]) -> Result<Expr, ExprError> {
+pub(crate) fn parse(text: &str, columns: &[&str]) -> Result<Expr, ExprError> {
     if text.len() > MAX_TEXT_BYTES {
         return Err(ExprError::over(1, OverBudget::Text { bytes: text.len() }));
     }
@@ -658,7 +658,7 @@ impl Expr {
     }
 
     /// The tags the expression reads, each once, in the order written.
-    pub fn tags(&self) -> Vec<&str> {
+    pub(crate) fn tags(&self) -> Vec<&str> {
         let mut seen = std::collections::HashSet::new();
         self.fields()
             .into_iter()

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use pgnkit::pgn::GameReader;
 
-use super::{SelectBatch, SelectOptions, TagSightings, select_batch};
+use super::{MissingTag, SelectBatch, SelectOptions, TagSightings, select_batch};
 use crate::run::{Input, Job, JobError};
 
 /// select's job.
@@ -26,8 +26,13 @@ impl SelectJob {
         }
     }
 
-    pub fn options(&self) -> &SelectOptions {
-        &self.opts
+    /// The tags `--where` names that no game of the run had (`state` is the run's), in the expression's
+    /// order, each with the nearest tag name the games had: a misspelt tag chose nothing without a word.
+    pub fn missing_tags<'a>(&'a self, state: &'a SelectState) -> Vec<MissingTag<'a>> {
+        match &self.opts.filter {
+            Some(filter) => state.tags.missing(&filter.tags()),
+            None => Vec::new(),
+        }
     }
 }
 
@@ -37,7 +42,7 @@ pub struct SelectState {
     /// The keys of the chosen games so far (`--dedupe`).
     seen: HashSet<u128, BuildHasherDefault<KeyHasher>>,
     /// Which tags `--where` names the games have.
-    pub tags: TagSightings,
+    pub(crate) tags: TagSightings,
 }
 
 /// Keys are already uniform 128-bit hashes: their low half is a good enough hash for the set.

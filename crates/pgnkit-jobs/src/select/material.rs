@@ -6,7 +6,7 @@ use pgnkit::core::{Board, Color, Piece, Role};
 
 /// A balance of material to look for: the exact pieces of one side and of the other, in either colour.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Material {
+pub(crate) struct Material {
     /// Pieces per role ([`Role::index`]) of each side, kings included.
     sides: [[u8; 6]; 2],
     /// Pieces on the board in all: a quick first test.
@@ -27,7 +27,7 @@ impl Material {
     /// Reads `KRP v KR` (also `KRPvKR`, `KRP KR`, `KRP-KR`, `rp r`): the pieces of each side by their
     /// English letters, K Q R B N P in either case, repeated for each piece (`KPP`: two pawns); the king may
     /// be left out.
-    pub fn parse(text: &str) -> Result<Material, MaterialError> {
+    pub(crate) fn parse(text: &str) -> Result<Material, MaterialError> {
         let fail = |m: String| Err(MaterialError(m));
         let compact: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
         let halves: Vec<&str> = if let Some((a, b)) = compact.split_once(['v', 'V', '-']) {

@@ -10,13 +10,13 @@
 //! A game is replayed only when the choice needs it: a `--where` on tags alone reads the tags and stops
 //! there.
 
-pub mod expr;
+pub(crate) mod expr;
 mod job;
-pub mod material;
+pub(crate) mod material;
 
 pub use job::{SelectJob, SelectState};
 
-pub use crate::options::SplitBy;
+pub(crate) use crate::options::SplitBy;
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 use std::ops::Range;
@@ -28,8 +28,8 @@ use crate::stats::rows::{self, GAME_HEADER, Row};
 use crate::stats::table::without_replay;
 use crate::stats::{GameStats, MainLineSink, RowTags, Tallies, game_stats_with};
 use crate::tournament::round_number;
-use expr::{Expr, Field};
-use material::Material;
+use expr::{Expr, ExprError, Field};
+use material::{Material, MaterialError};
 use pgnkit::core::fen::{self, InvalidFen};
 use pgnkit::core::{Move, Position, PositionKey};
 use pgnkit::notation::Language;
@@ -38,7 +38,7 @@ use pgnkit::walk::MoveAt;
 
 /// A position to look for (`--reaches`).
 #[derive(Clone, Debug)]
-pub struct Target {
+pub(crate) struct Target {
     zobrist: u64,
     key: PositionKey,
 }
@@ -53,20 +53,21 @@ impl Target {
 
     /// The position a `--reaches` value names: a FEN, an EPD's four fields, or `startpos`
     /// ([`fen::expand_startpos`], the spelling `pgnkit fen` and `perft` accept).
-    pub fn parse(text: &str) -> Result<Target, InvalidFen> {
+    pub(crate) fn parse(text: &str) -> Result<Target, InvalidFen> {
         fen::parse_fen(fen::expand_startpos(text)).map(|pos| Target::new(&pos))
     }
 }
 
-/// What the user asked of select.
+/// What the user asked of select. What chooses the games (`--where`, `--reaches`, `--material`) is read
+/// from its text by [`SelectOptions::choosing`].
 #[derive(Debug, Default)]
 pub struct SelectOptions {
     /// `--where`.
-    pub filter: Option<Expr>,
+    pub(crate) filter: Option<Expr>,
     /// `--reaches`: the main line reaches any of these.
-    pub reaches: Vec<Target>,
+    pub(crate) reaches: Vec<Target>,
     /// `--material`: the main line reaches a position with any of these.
-    pub materials: Vec<Material>,
+    pub(crate) materials: Vec<Material>,
     /// `--dedupe`: compute each game's key.
     pub dedupe: bool,
     /// Piece letters to read moves with; `None` detects them per game.
@@ -112,7 +113,51 @@ const COUNT_COLUMNS: [&str; 6] = [
     "en_passant",
 ];
 
+/// A text of `--where`, `--reaches` or `--material` that is none (see [`SelectOptions::choosing`]).
+#[derive(Debug)]
+pub enum FilterError {
+    /// `--where`: the expression, where it goes wrong.
+    Where(ExprError),
+    /// `--reaches`: the position given, and why it is none.
+    Reaches { fen: String, error: InvalidFen },
+    /// `--material`.
+    Material(MaterialError),
+}
+
 impl SelectOptions {
+    /// The options that choose the games of `filter` (`--where`, over the per-game stats CSV's columns and
+    /// the tags), `reaches` (`--reaches`: a FEN, an EPD's four fields, or `startpos`) and `materials`
+    /// (`--material`), read in that order; the other options at their defaults.
+    pub fn choosing(
+        filter: Option<&str>,
+        reaches: &[String],
+        materials: &[String],
+    ) -> Result<SelectOptions, FilterError> {
+        let filter = filter
+            .map(|text| expr::parse(text, &GAME_HEADER))
+            .transpose()
+            .map_err(FilterError::Where)?;
+        let reaches = reaches
+            .iter()
+            .map(|fen| {
+                Target::parse(fen).map_err(|error| FilterError::Reaches {
+                    fen: fen.clone(),
+                    error,
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let materials = materials
+            .iter()
+            .map(|text| Material::parse(text).map_err(FilterError::Material))
+            .collect::<Result<_, _>>()?;
+        Ok(SelectOptions {
+            filter,
+            reaches,
+            materials,
+            ..SelectOptions::default()
+        })
+    }
+
     /// The names of the columns `--where` reads.
     fn columns_read(&self) -> Vec<&'static str> {
         let fields = self.filter.as_ref().map(Expr::fields).unwrap_or_default();
@@ -145,11 +190,6 @@ impl SelectOptions {
     }
 }
 
-/// The columns `--where` may name: the per-game stats CSV's.
-pub fn columns() -> &'static [&'static str] {
-    &GAME_HEADER
-}
-
 /// A chosen game, as the output side receives it.
 #[derive(Clone, Debug)]
 pub struct Chosen {
@@ -179,7 +219,7 @@ pub struct SelectBatch {
 /// game has each, and for one that none has, the nearest tag name games do have. A misspelt tag
 /// (`Whiteelo`) is empty in every game, so the expression silently chose nothing; the run can say so.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TagSightings(Vec<Sighting>);
+pub(crate) struct TagSightings(Vec<Sighting>);
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Sighting {
@@ -195,7 +235,7 @@ struct Near {
     name: Box<str>,
 }
 
-/// A tag an expression names that no game had ([`TagSightings::missing`]).
+/// A tag an expression names that no game had ([`SelectJob::missing_tags`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MissingTag<'a> {
     pub(crate) name: &'a str,
@@ -246,7 +286,7 @@ impl TagSightings {
 
     /// The tags of `names` ([`Expr::tags`] of the expression these sightings are of) that no game had, in
     /// order, with the nearest tag name seen.
-    pub fn missing<'a>(&'a self, names: &[&'a str]) -> Vec<MissingTag<'a>> {
+    pub(crate) fn missing<'a>(&'a self, names: &[&'a str]) -> Vec<MissingTag<'a>> {
         names
             .iter()
             .enumerate()
@@ -632,7 +672,7 @@ mod tests {
 
     fn filter(text: &str) -> SelectOptions {
         SelectOptions {
-            filter: Some(expr::parse(text, columns()).unwrap()),
+            filter: Some(expr::parse(text, &GAME_HEADER).unwrap()),
             keep_text: true,
             ..SelectOptions::default()
         }

@@ -1,6 +1,6 @@
 //! `pgnkit standings`' outputs over the tournament model ([`crate::tournament`]): a table per tournament for
-//! people, CSV rows, JSON objects, and FIDE's report file ([`trf`]); and the entry of a game with its
-//! fingerprint, for a job that has not replayed it.
+//! people, CSV rows, JSON objects, and FIDE's report file (`trf`), each through [`write()`]; and the entry
+//! of a game with its fingerprint, for a job that has not replayed it.
 
 use std::collections::HashSet;
 
@@ -8,6 +8,7 @@ use pgnkit::pgn::Game;
 
 use crate::localized;
 use crate::messages::{Locale, localized_decimal};
+use crate::options::StandingsFormat;
 use crate::safe_text::{Align, name_column, push_cell, safe};
 use crate::tournament::{
     GameEntry, Standing, Standings, TiebreakCode, Tournament, TournamentKey, codes_of,
@@ -15,9 +16,9 @@ use crate::tournament::{
 use crate::validate::game_fingerprint;
 
 mod job;
-pub mod trf;
+mod trf;
 
-pub use job::StandingsJob;
+pub use job::{StandingsBatch, StandingsJob, StandingsState};
 
 /// The entry of a game (`GameEntry::of`), with validate's fingerprint of its moves when it can count (a game
 /// that is no pairing is not replayed).
@@ -90,6 +91,26 @@ fn nearest<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a st
 /// A tournament with its players ranked, as [`Standings::ranked`] gives it.
 pub type Ranked<'a> = (&'a TournamentKey, &'a Tournament, Vec<Standing>);
 
+/// `ranked` written in `format`: the text table in `locale`, each heading naming the tie-break codes its
+/// tournament was ranked by (each [`Standing`] carries them: the rows are the one record of what ranked
+/// them); a TRF is of the one tournament `ranked` holds (nothing when it holds none; the caller chooses one
+/// among several), its records 202 and 212 naming those codes, refused when the format cannot hold it.
+pub fn write(
+    ranked: &[Ranked<'_>],
+    format: StandingsFormat,
+    locale: Locale,
+) -> Result<String, trf::TrfError> {
+    Ok(match format {
+        StandingsFormat::Text => text(ranked, locale),
+        StandingsFormat::Csv => csv(ranked),
+        StandingsFormat::Json => json(ranked),
+        StandingsFormat::Trf(version) => match ranked.first() {
+            Some((key, t, rows)) => trf::write(key, t, rows, version)?,
+            None => String::new(),
+        },
+    })
+}
+
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -127,7 +148,7 @@ fn all_codes(ranked: &[Ranked<'_>]) -> Vec<TiebreakCode> {
 /// ([`FIGURE_COLUMNS`]), then a column per tie-break code named by [`TiebreakCode::column`] (`BH/C1` is
 /// `BH_C1`), those of every tournament written, in the order first met; a code a tournament was not ranked
 /// by is empty on its rows.
-pub fn csv(ranked: &[Ranked<'_>]) -> String {
+fn csv(ranked: &[Ranked<'_>]) -> String {
     let codes = all_codes(ranked);
     let mut out = format!("event,site,year,rank,player,{}", FIGURE_COLUMNS.join(","));
     for code in &codes {
@@ -160,7 +181,7 @@ pub fn csv(ranked: &[Ranked<'_>]) -> String {
 
 /// One JSON object per tournament, one per line: its `tiebreaks` (the codes it was ranked by, in order) and
 /// its `players`, each with the figures and a member per code named by [`TiebreakCode::column`].
-pub fn json(ranked: &[Ranked<'_>]) -> String {
+fn json(ranked: &[Ranked<'_>]) -> String {
     let mut out = String::new();
     for (key, t, rows) in ranked {
         let players: Vec<serde_json::Value> = rows
@@ -203,7 +224,7 @@ pub fn json(ranked: &[Ranked<'_>]) -> String {
 
 /// A table per tournament, for people, in `locale`: names cut to a column and shown safe to print; a column
 /// per tie-break code, headed by the code (`BH/C1`).
-pub fn text(ranked: &[Ranked<'_>], locale: Locale) -> String {
+fn text(ranked: &[Ranked<'_>], locale: Locale) -> String {
     let mut out = String::new();
     for (key, t, rows) in ranked {
         // Said whole (it is what `--event` wants), but safe to print.

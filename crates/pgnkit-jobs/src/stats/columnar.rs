@@ -13,7 +13,7 @@
 //! The schema is fixed by the columns (`super::table`), whatever the games contain: a column that is
 //! missing in every game is still there, all null, with its type.
 
-pub use crate::options::Codec;
+pub(crate) use crate::options::Codec;
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Duration;

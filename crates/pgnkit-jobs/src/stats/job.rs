@@ -12,9 +12,11 @@ use pgnkit::pgn::GameReader;
 use super::columnar::{self, Codec, Encoding, ParquetFailure, ParquetOut};
 use super::spill::{CopyFailure, Spill, SpillError, Spilled};
 use super::summary::{Limits, StatsSummary};
-use super::{BatchError, BatchStats, Format, Output, Shapes, StatsOptions, run_batch, table};
+use super::{
+    BatchError, BatchStats, Format, Output, Shapes, StatsOptions, run_batch, run_parts, table,
+};
 use crate::run::reading::BATCH_SIZE;
-use crate::run::{Input, Job, JobError, Threads};
+use crate::run::{Input, Job, JobError, JoinedInputs, Parts, Threads};
 
 /// Per-move rows are about 20 times the size of the moves they describe: smaller batches keep the output
 /// waiting in memory small.
@@ -106,8 +108,13 @@ impl StatsJob {
         }
     }
 
-    pub fn options(&self) -> &StatsOptions {
-        &self.opts
+    /// An output buffer the sink is done with, or a new one.
+    fn buffer(&self) -> Vec<u8> {
+        self.buffers
+            .lock()
+            .ok()
+            .and_then(|mut b| b.pop())
+            .unwrap_or_default()
     }
 }
 
@@ -125,13 +132,13 @@ impl Job for StatsJob {
     }
 
     fn work(&self, input: Input<'_>, games: &mut GameReader<'_>) -> Result<BatchStats, JobError> {
-        let buf = self
-            .buffers
-            .lock()
-            .ok()
-            .and_then(|mut b| b.pop())
-            .unwrap_or_default();
-        Ok(run_batch(games, input.name, &self.opts, &self.shapes, buf)?)
+        Ok(run_batch(
+            games,
+            input.name,
+            &self.opts,
+            &self.shapes,
+            self.buffer(),
+        )?)
     }
 
     fn begin_input(&self, summary: &mut StatsSummary, _input: Input<'_>) {
@@ -148,6 +155,20 @@ impl Job for StatsJob {
         if let Ok(mut buffers) = self.buffers.lock() {
             buffers.push(batch.text);
         }
+    }
+
+    fn joined_inputs(&self) -> Option<&dyn JoinedInputs<Batch = BatchStats>> {
+        Some(self)
+    }
+}
+
+/// Every row names its input and numbers its game within it, so the rows of many small texts (a column of
+/// one-game texts) share a batch: one record batch for them all.
+impl JoinedInputs for StatsJob {
+    type Batch = BatchStats;
+
+    fn work_parts(&self, parts: Parts<'_>) -> Result<BatchStats, JobError> {
+        Ok(run_parts(parts, &self.opts, &self.shapes, self.buffer())?)
     }
 }
 
@@ -224,6 +245,116 @@ impl From<CopyFailure> for JobError {
         match e {
             CopyFailure::Write(e) => JobError::Output(e),
             CopyFailure::Spill(e) => JobError::from(BatchError::Spill(e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow_array::RecordBatch;
+
+    use super::*;
+    use crate::run::{ReadError, Sink, Source, Sources, run};
+
+    /// Games unlike each other: clocks, castling and a promotion, a start position, a move that does not
+    /// replay, a result marker only.
+    const GAMES: [&str; 5] = [
+        "[Event \"A\"]\n[White \"X\"]\n[Black \"Y\"]\n[Result \"1-0\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:03:00] } 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+        "[Event \"B\"]\n[SetUp \"1\"]\n[FEN \"8/P7/8/8/8/8/k6K/8 w - - 0 60\"]\n\n60. a8=Q+ Kb1 61. Qb7+ *\n",
+        "[Event \"C\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 1/2-1/2\n",
+        "[Event \"D\"]\n\n1. e4 e5 2. Ke3 *\n",
+        "1-0\n",
+    ];
+
+    /// Texts of one game each and of several, an empty one, one after a BOM, one named with a comma.
+    fn texts() -> Vec<(String, Vec<u8>)> {
+        let mut texts: Vec<(String, Vec<u8>)> = (0..40)
+            .map(|i| (i.to_string(), GAMES[i % GAMES.len()].as_bytes().to_vec()))
+            .collect();
+        texts.push(("all".into(), GAMES.join("\n").into_bytes()));
+        texts.push(("empty".into(), Vec::new()));
+        texts.push((
+            "bom".into(),
+            [&b"\xef\xbb\xbf"[..], GAMES[2].as_bytes()].concat(),
+        ));
+        texts.push(("a, \"quoted\" name".into(), GAMES[0].as_bytes().to_vec()));
+        texts.push(("last".into(), GAMES[1].as_bytes().to_vec()));
+        texts
+    }
+
+    struct Tables(Vec<RecordBatch>);
+
+    impl Sink<StatsJob> for Tables {
+        fn batch(
+            &mut self,
+            _: Input<'_>,
+            batch: &mut BatchStats,
+            _: &super::super::summary::StatsSummary,
+        ) -> Result<(), JobError> {
+            self.0.extend(batch.table.take());
+            Ok(())
+        }
+
+        fn read_error(&mut self, _: Input<'_>, error: ReadError) -> Result<(), JobError> {
+            panic!("{error}")
+        }
+    }
+
+    /// The rows of small texts taken together by the run are those of each text read alone, as Python's
+    /// stats of texts made them before it went through the run (one table per text, joined).
+    #[test]
+    fn the_rows_of_texts_taken_together_are_those_of_each_text_alone() {
+        let texts = texts();
+        let sources = Sources::new(
+            texts
+                .iter()
+                .map(|(name, text)| Source::Text {
+                    name: name.clone(),
+                    text: Arc::from(&text[..]),
+                })
+                .collect(),
+        );
+        for output in [Output::Games, Output::Moves] {
+            let opts = StatsOptions {
+                lang: None,
+                output,
+                format: Format::Parquet,
+                tags: match output {
+                    Output::Games => vec!["SetUp".into()],
+                    _ => Vec::new(),
+                },
+            };
+            let shapes = Shapes::of(&opts);
+            let schema = shapes.schema.clone().unwrap();
+            let alone: Vec<RecordBatch> = texts
+                .iter()
+                .filter_map(|(name, text)| {
+                    let mut games = GameReader::new(text);
+                    run_batch(&mut games, name, &opts, &shapes, Vec::new())
+                        .unwrap()
+                        .table
+                })
+                .collect();
+            let alone = arrow_select::concat::concat_batches(&schema, &alone).unwrap();
+            assert!(alone.num_rows() > 40, "{output:?}");
+            for threads in [1, 2] {
+                let threads = Threads::asked(Some(threads)).0;
+                let mut tables = Tables(Vec::new());
+                run(
+                    &sources,
+                    threads,
+                    &StatsJob::arrow(opts.clone()),
+                    &mut tables,
+                )
+                .unwrap();
+                // Far fewer record batches than texts, none empty.
+                assert!(tables.0.len() < 5, "{output:?}: {} tables", tables.0.len());
+                assert!(tables.0.iter().all(|t| t.num_rows() > 0));
+                let together = arrow_select::concat::concat_batches(&schema, &tables.0).unwrap();
+                assert_eq!(together, alone, "{output:?} on {threads:?}");
+            }
         }
     }
 }

@@ -17,10 +17,10 @@
 //! Validity follows `validate` without a second implementation: the replay here notes every sign of an
 //! error that `validate` could report (a reader error, an unplayable start, a move that does not replay, a
 //! termination marker that contradicts the Result tag). A game with none of them has no error in
-//! `validate` either; a game with one is handed to [`validate_game`](crate::validate::validate_game) itself, which then gives the error
+//! `validate` either; a game with one is handed to validate's `validate_game` itself, which then gives the error
 //! count and the first error. Errors are rare, so the cost of the second pass is too.
 
-pub mod columnar;
+pub(crate) mod columnar;
 mod job;
 pub(crate) mod rows;
 pub(crate) mod spill;
@@ -29,12 +29,14 @@ pub(crate) mod table;
 
 pub use job::{RowWriter, StatsJob};
 
-pub use crate::options::Format;
+pub(crate) use crate::options::Format;
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::{ArrowError, SchemaRef};
+
+use crate::run::Parts;
 use parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory;
 use parquet::errors::ParquetError;
 
@@ -242,9 +244,9 @@ pub(crate) struct ReplayFacts {
 
 /// Everything stats says about one game.
 #[derive(Clone, Debug)]
-pub struct GameStats<'a> {
+pub(crate) struct GameStats<'a> {
     /// 1-based index of the game in its file.
-    pub number: u64,
+    pub(crate) number: u64,
     /// Line of the file where the game starts.
     pub(crate) line: u64,
     pub(crate) tags: RowTags<'a>,
@@ -253,17 +255,17 @@ pub struct GameStats<'a> {
     /// `None` when the game cannot be replayed (unsupported variant, illegal FEN tag).
     pub(crate) replayed: Option<ReplayFacts>,
     /// Main-line half-moves replayed, up to the first move that does not replay.
-    pub plies: u32,
+    pub(crate) plies: u32,
     /// Validate's `valid`: no error, variations included.
-    pub valid: bool,
+    pub(crate) valid: bool,
     /// Validate's error count.
-    pub errors: u32,
+    pub(crate) errors: u32,
     /// The error that comes first in the file, as `line:column: message`.
-    pub first_error: Option<String>,
+    pub(crate) first_error: Option<String>,
 }
 
 /// Receives the main line's moves as they are replayed (the per-move CSV rows).
-pub trait MainLineSink {
+pub(crate) trait MainLineSink {
     /// A main-line move `m` (`None`: a null move) is about to be played in `before`.
     fn before_move(
         &mut self,
@@ -361,7 +363,7 @@ impl<S: MainLineSink> Visitor for Tally<'_, '_, '_, S> {
 /// Analyses one game: one replay, validate's, which gives the verdict (the error count and the first error
 /// exactly as `validate` reports them) while a `Tally` counts the main line and feeds `sink`. `file`
 /// names the input in validate's messages.
-pub fn game_stats<'a>(
+pub(crate) fn game_stats<'a>(
     game: &Game<'a>,
     file: &Arc<str>,
     lang: Option<Language>,
@@ -732,6 +734,33 @@ impl From<BatchError> for crate::run::JobError {
     }
 }
 
+/// The inputs whose games a batch holds, one after the other: one input's (a batch of a file), or those of
+/// small texts taken together ([`Parts`]).
+trait BatchInputs<'g> {
+    /// Calls `f` with each input's name and games, in order.
+    fn for_each_input(self, f: impl FnMut(&Arc<str>, &mut GameReader<'g>));
+}
+
+/// A batch of one input's games.
+struct OneInput<'b, 'g> {
+    name: Arc<str>,
+    games: &'b mut GameReader<'g>,
+}
+
+impl<'g> BatchInputs<'g> for OneInput<'_, 'g> {
+    fn for_each_input(self, mut f: impl FnMut(&Arc<str>, &mut GameReader<'g>)) {
+        f(&self.name, self.games);
+    }
+}
+
+impl<'r> BatchInputs<'r> for Parts<'r> {
+    fn for_each_input(self, mut f: impl FnMut(&Arc<str>, &mut GameReader<'r>)) {
+        for (input, mut games) in self {
+            f(input.name, &mut games);
+        }
+    }
+}
+
 /// Runs stats over one batch of games, writing CSV or JSON rows into `buf` (cleared first; pass a recycled
 /// buffer to save allocations) or gathering Arrow arrays (encoded into a row group when `shapes` has the
 /// factory); per-move rows past `shapes.spill`'s threshold go to a temporary file (`BatchStats::spilled`).
@@ -741,133 +770,137 @@ pub(crate) fn run_batch(
     file: &str,
     opts: &StatsOptions,
     shapes: &Shapes,
+    buf: Vec<u8>,
+) -> Result<BatchStats, BatchError> {
+    let bytes = games.remaining();
+    let input = OneInput {
+        name: Arc::from(file),
+        games,
+    };
+    batch_rows(input, bytes, opts, shapes, buf)
+}
+
+/// The same over small texts taken together: one batch of rows for them all (one record batch, not one per
+/// text), each row naming its text. No record batch when they hold no game.
+pub(crate) fn run_parts(
+    parts: Parts<'_>,
+    opts: &StatsOptions,
+    shapes: &Shapes,
+    buf: Vec<u8>,
+) -> Result<BatchStats, BatchError> {
+    // The texts' size is not known here: the arrays grow as needed.
+    let mut out = batch_rows(parts, 0, opts, shapes, buf)?;
+    if out.games == 0 {
+        out.table = None;
+    }
+    Ok(out)
+}
+
+/// The rows of `inputs`' games; `bytes` of games, about, to size the arrays.
+fn batch_rows<'g>(
+    inputs: impl BatchInputs<'g>,
+    bytes: usize,
+    opts: &StatsOptions,
+    shapes: &Shapes,
     mut buf: Vec<u8>,
 ) -> Result<BatchStats, BatchError> {
     buf.clear();
     let mut out = BatchStats::default();
-    let name: Arc<str> = Arc::from(file);
     match (opts.output, opts.format, &shapes.schema) {
         (Output::StatsSummary, _, _) => {
-            while let Some(group) = games.next_group() {
-                for game in group {
-                    let (stats, fingerprint) = game_stats_fingerprinted(game, &name, opts.lang);
-                    out.add(&stats);
-                    out.records
-                        .push(summary::GameRecord::of(&stats, game, fingerprint));
+            inputs.for_each_input(|name, games| {
+                while let Some(group) = games.next_group() {
+                    for game in group {
+                        let (stats, fingerprint) = game_stats_fingerprinted(game, name, opts.lang);
+                        out.add(&stats);
+                        out.records
+                            .push(summary::GameRecord::of(&stats, game, fingerprint));
+                    }
                 }
-            }
+            });
         }
         (Output::Games, Format::Parquet, Some(schema)) => {
             // A batch hands out at most MAX_BATCH_GAMES games.
-            let rows = (games.remaining() / GAME_BYTES).min(MAX_BATCH_GAMES);
+            let rows = (bytes / GAME_BYTES).min(MAX_BATCH_GAMES);
             let mut cells = columnar::ArrowCells::new(schema, rows);
-            game_rows(games, &name, opts, &mut out, &mut cells);
+            game_rows(inputs, opts, &mut out, &mut cells);
             out.set_table(cells.finish()?, shapes)?;
         }
         (Output::Games, Format::Jsonl, _) => {
             let mut cells = table::JsonCells::new(&mut buf, &shapes.json_keys);
-            game_rows(games, &name, opts, &mut out, &mut cells);
+            game_rows(inputs, opts, &mut out, &mut cells);
         }
         (Output::Games, _, _) => {
             let mut cells = table::CsvCells::new(&mut buf);
-            game_rows(games, &name, opts, &mut out, &mut cells);
+            game_rows(inputs, opts, &mut out, &mut cells);
         }
         (Output::Moves, Format::Parquet, Some(schema)) => {
-            let rows = (games.remaining() / MOVE_BYTES).min(MOST_MOVE_ROWS_RESERVED);
+            let rows = (bytes / MOVE_BYTES).min(MOST_MOVE_ROWS_RESERVED);
             let cells = columnar::ArrowCells::new(schema, rows);
-            let cells = move_rows(games, &name, opts, &mut out, cells, shapes.spill.as_ref())?;
+            let cells = move_rows(inputs, opts, &mut out, cells, shapes.spill.as_ref())?;
             out.set_table(cells.finish()?, shapes)?;
         }
         (Output::Moves, Format::Jsonl, _) => {
             let cells = table::JsonCells::new(&mut buf, &shapes.json_keys);
-            move_rows(games, &name, opts, &mut out, cells, shapes.spill.as_ref())?;
+            move_rows(inputs, opts, &mut out, cells, shapes.spill.as_ref())?;
         }
         (Output::Moves, _, _) => {
             let cells = table::CsvCells::new(&mut buf);
-            move_rows(games, &name, opts, &mut out, cells, shapes.spill.as_ref())?;
+            move_rows(inputs, opts, &mut out, cells, shapes.spill.as_ref())?;
         }
     }
     out.text = buf;
     Ok(out)
 }
 
-/// The Arrow rows of PGN texts held in memory (`name` each, for the `file` column), as one record batch: for
-/// callers with many small texts (one game each, from a data frame), for which a batch per text would cost
-/// more than the games. `None` when the texts hold no game. `shapes` must have the schema (Parquet format);
-/// the rows are all kept, as the caller wants them in memory.
-pub fn table_of_texts<'t>(
-    texts: impl IntoIterator<Item = (&'t [u8], &'t str)>,
-    opts: &StatsOptions,
-    shapes: &Shapes,
-) -> Result<Option<RecordBatch>, BatchError> {
-    let schema = shapes
-        .schema
-        .as_ref()
-        .ok_or_else(|| ParquetError::General("no Arrow schema: not the Parquet format".into()))?;
-    let mut out = BatchStats::default();
-    let mut cells = columnar::ArrowCells::new(schema, 0);
-    for (text, name) in texts {
-        let name: Arc<str> = Arc::from(name);
-        let mut games = GameReader::new(text);
-        cells = match opts.output {
-            Output::Moves => move_rows(&mut games, &name, opts, &mut out, cells, None)?,
-            _ => {
-                game_rows(&mut games, &name, opts, &mut out, &mut cells);
-                cells
-            }
-        };
-    }
-    if out.games == 0 {
-        return Ok(None);
-    }
-    Ok(Some(cells.finish()?))
-}
-
 /// One row per game of the batch.
-fn game_rows(
-    games: &mut GameReader<'_>,
-    file: &Arc<str>,
+fn game_rows<'g>(
+    inputs: impl BatchInputs<'g>,
     opts: &StatsOptions,
     out: &mut BatchStats,
     cells: &mut impl table::Cells,
 ) {
     let mut scratch = String::new();
     let mut stats = Vec::with_capacity(GROUP_GAMES);
-    while let Some(group) = games.next_group() {
-        // A group's games are replayed, then its rows written: each step's code serves the whole group.
-        stats.clear();
-        stats.extend(
-            group
-                .iter()
-                .map(|game| game_stats(game, file, opts.lang, &mut ())),
-        );
-        for (game, stats) in group.iter().zip(&stats) {
-            out.add(stats);
-            rows::write_game(cells, &mut scratch, file, stats, game, &opts.tags);
+    inputs.for_each_input(|file, games| {
+        while let Some(group) = games.next_group() {
+            // A group's games are replayed, then its rows written: each step's code serves the whole group.
+            stats.clear();
+            stats.extend(
+                group
+                    .iter()
+                    .map(|game| game_stats(game, file, opts.lang, &mut ())),
+            );
+            for (game, stats) in group.iter().zip(&stats) {
+                out.add(stats);
+                rows::write_game(cells, &mut scratch, file, stats, game, &opts.tags);
+            }
         }
-    }
+    });
 }
 
 /// One row per main-line half-move of the batch's games; gives the cells back, holding the rows not spilled
 /// (those are in `out.spilled`).
-fn move_rows<C: table::Cells + spill::Spillable>(
-    games: &mut GameReader<'_>,
-    file: &Arc<str>,
+fn move_rows<'g, C: table::Cells + spill::Spillable>(
+    inputs: impl BatchInputs<'g>,
     opts: &StatsOptions,
     out: &mut BatchStats,
     cells: C,
     spill: Option<&spill::Spill>,
 ) -> Result<C, BatchError> {
-    let mut sink = rows::MoveRows::new(cells, file).spilling(spill);
-    while let Some(group) = games.next_group() {
-        // Read a group, then replay it: the reader's code serves the whole group while it is cached.
-        for game in group {
-            sink.start_game(game.index + 1);
-            // The rows need the moves, not the game's counts or opening.
-            let stats = game_stats_with(game, file, opts.lang, Tallies::NONE, &mut sink);
-            out.add(&stats);
+    let mut sink = rows::MoveRows::new(cells, "").spilling(spill);
+    inputs.for_each_input(|file, games| {
+        sink.start_file(file);
+        while let Some(group) = games.next_group() {
+            // Read a group, then replay it: the reader's code serves the whole group while it is cached.
+            for game in group {
+                sink.start_game(game.index + 1);
+                // The rows need the moves, not the game's counts or opening.
+                let stats = game_stats_with(game, file, opts.lang, Tallies::NONE, &mut sink);
+                out.add(&stats);
+            }
         }
-    }
+    });
     let (cells, spilled) = sink.finish();
     out.spilled = spilled?;
     Ok(cells)

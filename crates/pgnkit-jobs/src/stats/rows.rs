@@ -342,13 +342,11 @@ pub(crate) struct MoveRows<'s, C> {
 impl<'s, C: Cells + Spillable> MoveRows<'s, C> {
     /// Rows of `file` written through `cells`, all kept in them.
     pub(crate) fn new(cells: C, file: &str) -> Self {
-        MoveRows {
+        let mut rows = MoveRows {
             cells,
             overflow: Overflow::new(None),
-            file: file.to_owned(),
-            file_is_plain: file.bytes().all(|b| {
-                b.is_ascii() && !b.is_ascii_control() && !matches!(b, b',' | b'"' | b'\\')
-            }),
+            file: String::new(),
+            file_is_plain: true,
             game: 0,
             game_text: String::from("0"),
             san: String::new(),
@@ -359,7 +357,20 @@ impl<'s, C: Cells + Spillable> MoveRows<'s, C> {
             after_fen_of: None,
             fen_writer: fen::FenWriter::new(),
             notes: MoveNotes::default(),
-        }
+        };
+        rows.start_file(file);
+        rows
+    }
+
+    /// The rows that follow are of `file`'s games (a batch of small texts taken together has several).
+    pub(crate) fn start_file(&mut self, file: &str) {
+        self.file.clear();
+        self.file.push_str(file);
+        self.file_is_plain = file
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_control() && !matches!(b, b',' | b'"' | b'\\'));
+        // Game numbers start again: the FEN after another file's row is no row's `fen_before` here.
+        self.after_fen_of = None;
     }
 
     /// The rows that follow belong to game `number` (1-based).

@@ -42,8 +42,8 @@ pub(crate) use crosstable::PairingKind;
 #[cfg(test)]
 pub(crate) use identity::round_of;
 pub(crate) use identity::{
-    Date, NotAPairing, TournamentKey, fide_id_of, is_unknown, names_nobody, not_a_pairing,
-    round_number, year_of,
+    Date, NotAPairing, PlayerInfo, TournamentKey, fide_id_of, is_unknown, names_nobody,
+    not_a_pairing, round_number, year_of,
 };
 #[cfg(test)]
 pub(crate) use standings::LeftOut;

@@ -276,7 +276,7 @@ impl LeftOut {
 
 /// What [`Standings::add`] did with a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Added {
+pub(crate) enum Added {
     /// Counted in its tournament, the `tournament`-th met ([`Standings::tournament`]).
     Counted {
         /// The tournament's index, in the order met.
@@ -724,7 +724,7 @@ pub struct Standings {
 
 impl Standings {
     /// Empty standings that will keep at most `max_players` players over all tournaments.
-    pub fn new(max_players: usize) -> Standings {
+    pub(crate) fn new(max_players: usize) -> Standings {
         Standings::within(Bounds::players(max_players))
     }
 
@@ -750,7 +750,7 @@ impl Standings {
 
     /// Adds one game (`None`: a game without a tournament), and says what became of it: a game that is no
     /// pairing, or the same as one already counted, is counted apart in its tournament's `LeftOut`.
-    pub fn add(&mut self, entry: Option<&GameEntry>) -> Added {
+    pub(crate) fn add(&mut self, entry: Option<&GameEntry>) -> Added {
         let Some(e) = entry else {
             self.without_event += 1;
             return Added::NoTournament;

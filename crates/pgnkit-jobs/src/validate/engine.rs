@@ -321,7 +321,7 @@ pub(crate) fn game_fingerprint(game: &Game<'_>) -> u64 {
 }
 
 /// What validate found of a game that could be replayed, besides its report.
-pub struct Replay {
+pub(crate) struct Replay {
     /// The language and variant the game was replayed with, and how its start was read.
     pub(crate) prepared: Prepared,
     /// The main line as far as it was replayed.
@@ -660,13 +660,17 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
 }
 
 /// Validates one game. `file` names the input in the report.
-pub fn validate_game(game: &Game<'_>, file: &Arc<str>, opts: &ValidateOptions) -> GameReport {
+pub(crate) fn validate_game(
+    game: &Game<'_>,
+    file: &Arc<str>,
+    opts: &ValidateOptions,
+) -> GameReport {
     validate_game_with(game, file, opts, &mut Alone).0
 }
 
 /// Validates one game with a companion visitor that sees every move of the same walk; with the report comes
 /// what the replay found, when the game could be replayed.
-pub fn validate_game_with<C: Visitor>(
+pub(crate) fn validate_game_with<C: Visitor>(
     game: &Game<'_>,
     file: &Arc<str>,
     opts: &ValidateOptions,

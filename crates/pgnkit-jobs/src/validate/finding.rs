@@ -14,6 +14,7 @@ use pgnkit::pgn::{DiagnosticKind, DiagnosticSeverity, GameResult};
 use pgnkit::walk::{MoveFailure, SetupRepair};
 
 use super::kind::ProblemKind;
+use super::pairings::PairingFinding;
 use super::tag_text::TagText;
 use crate::localized;
 use crate::messages::{Explain, Locale, did_you_mean, plural, side_name};
@@ -149,6 +150,8 @@ pub(crate) enum Finding {
         other_id: u64,
         earlier: EarlierGame,
     },
+    /// A difference between the games and the pairing program's report (`--pairings`).
+    Pairing(Box<PairingFinding>),
     /// convert could not write a token and validate found nothing to say why.
     Unwritable(WriteError),
 }
@@ -367,6 +370,7 @@ impl Finding {
             Bye { .. } => ProblemKind::Bye,
             FideIdNameVariant { .. } => ProblemKind::FideIdNameVariant,
             NameWithTwoFideIds { .. } => ProblemKind::NameWithTwoFideIds,
+            Pairing(finding) => finding.kind(),
         }
     }
 }
@@ -701,6 +705,7 @@ impl Explain for Finding {
                 "{name} a l'identifiant FIDE {fide_id} ici et {other_id} dans {} : deux joueurs du même nom",
                 earlier.explain(locale)
             ),
+            Pairing(finding) => finding.explain(locale),
             Unwritable(error) => match (locale, error) {
                 (Locale::En, _) => error.to_string(),
                 (Locale::Fr, WriteError::MoveNotGiven { .. }) => "coup non rejoué".into(),

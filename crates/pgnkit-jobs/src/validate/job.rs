@@ -2,10 +2,12 @@
 //! asked), then the checks across games and inputs in input order (the tournament checks), which may add to
 //! a game's problems and so to its record.
 
+use std::sync::Arc;
 use std::thread::ThreadId;
 
 use pgnkit::pgn::GameReader;
 
+use super::pairings::{Pairings, PgnGame};
 use super::{GameReport, Tournament, ValidateOptions, validate_game};
 use crate::run::pipeline::SpentBin;
 use crate::run::{Input, Job, JobError, Threads};
@@ -15,13 +17,15 @@ pub struct ValidateJob {
     opts: ValidateOptions,
     records: bool,
     track_games: usize,
+    /// The pairing program's report the games are compared with, if any.
+    pairings: Option<Arc<Pairings>>,
     /// The batches the sink is done with, freed by the threads that built them.
     spent: SpentBin<ValidatedBatch>,
 }
 
 impl ValidateJob {
     /// validate with `opts` on `threads`; `records`: each game's JSON record too; the checks across games
-    /// follow `track_games` games (see [`Tournament::with_limit`]).
+    /// follow `track_games` games (see `Tournament::with_limit`).
     pub fn new(
         opts: ValidateOptions,
         records: bool,
@@ -32,7 +36,17 @@ impl ValidateJob {
             opts,
             records,
             track_games,
+            pairings: None,
             spent: SpentBin::new(threads.get()),
+        }
+    }
+
+    /// The same job, comparing the games with the pairings of a TRF as well (`--pairings`): each game in
+    /// input order, then what no game answered (`Tournament::pairing_problems`).
+    pub fn with_pairings(self, pairings: Arc<Pairings>) -> ValidateJob {
+        ValidateJob {
+            pairings: Some(pairings),
+            ..self
         }
     }
 }
@@ -45,6 +59,9 @@ pub struct ValidatedBatch {
     pub records: Vec<u8>,
     /// Where each game's record ends in `records`.
     record_ends: Vec<usize>,
+    /// With pairings to compare with: each game as the cross-check reads it (`None` for a game of no
+    /// tournament), beside `games`.
+    pairing_games: Vec<Option<PgnGame>>,
     /// The thread that built the reports, to free them (see [`SpentBin`]).
     maker: ThreadId,
 }
@@ -54,7 +71,11 @@ impl Job for ValidateJob {
     type State = Tournament;
 
     fn initial_state(&self) -> Tournament {
-        Tournament::new_in(self.opts.messages).with_limit(self.track_games)
+        let tournament = Tournament::new_in(self.opts.messages).with_limit(self.track_games);
+        match &self.pairings {
+            Some(pairings) => tournament.with_pairings(pairings.clone()),
+            None => tournament,
+        }
     }
 
     fn work(
@@ -65,6 +86,7 @@ impl Job for ValidateJob {
         self.spent.empty();
         let mut games = Vec::new();
         let (mut records, mut record_ends) = (Vec::new(), Vec::new());
+        let mut pairing_games = Vec::new();
         if self.records {
             // A record usually takes less room than the game it describes: with room for the batch's bytes
             // the buffer is not moved to a larger one (which would hold both for a while). The room not
@@ -77,6 +99,9 @@ impl Job for ValidateJob {
             let first = games.len();
             for game in group {
                 games.push(validate_game(game, input.name, &self.opts));
+                if self.pairings.is_some() {
+                    pairing_games.push(PgnGame::of_game(game, input.name, self.opts.unplayed));
+                }
             }
             if self.records {
                 for report in &games[first..] {
@@ -96,20 +121,25 @@ impl Job for ValidateJob {
             games,
             records,
             record_ends,
+            pairing_games,
             maker: std::thread::current().id(),
         })
     }
 
     /// The tournament checks (the games of all inputs together: a tournament kept as one file per round is
-    /// one tournament); the records of the games they add problems to are written again.
+    /// one tournament) and the comparison with the pairings; the records of the games they add problems to
+    /// are written again.
     fn merge(&self, tournament: &mut Tournament, _input: Input<'_>, batch: &mut ValidatedBatch) {
-        if !self.opts.tag_checks {
+        if !self.opts.tag_checks && self.pairings.is_none() {
             return;
         }
         // From the first game whose problems grew, the records are gathered anew.
         let mut rewritten: Option<Vec<u8>> = None;
         for (i, report) in batch.games.iter_mut().enumerate() {
-            let added = tournament.check(report);
+            let mut added = self.opts.tag_checks && tournament.check(report);
+            if let Some(Some(game)) = batch.pairing_games.get(i) {
+                added |= tournament.check_pairing(report, game);
+            }
             if !self.records {
                 continue;
             }

@@ -39,6 +39,19 @@ pub enum ProblemKind {
     InvalidFen,
     /// A variant other than standard chess or Chess960: not replayed.
     UnsupportedVariant,
+    /// `--pairings`: a game that is no pairing of its round in the TRF (other players, or no round number).
+    PairingNotInTrf,
+    /// `--pairings`: a game whose players the TRF pairs with the other colours.
+    PairingColours,
+    /// `--pairings`: a game (or bye) whose result differs from the TRF's, a forfeit against a game played
+    /// included.
+    PairingResult,
+    /// `--pairings`: a pairing the TRF says was played, with no game in the PGN.
+    PairingWithoutGame,
+    /// `--pairings`: a player of a game that the TRF does not know (said once).
+    PairingUnknownPlayer,
+    /// `--pairings`: a player of the TRF that no game names (said once).
+    PairingPlayerWithoutGames,
     // --- warnings: suspicious, or allowed but worth knowing ---
     /// A null move (`--`, `Z0`) in the main line: a pass, not a chess move (warning: analysis files use it).
     NullMove,
@@ -141,9 +154,23 @@ impl ProblemKind {
     pub(crate) fn severity(self) -> Severity {
         use ProblemKind::*;
         match self {
-            Syntax | UnreadableMove | NoPieceCanReach | LeavesKingInCheck | CastlingNotAllowed
-            | IllegalPawnMove | Ambiguous | MovesAfterGameEnd | ResultMismatch | InvalidFen
-            | UnsupportedVariant => Severity::Error,
+            Syntax
+            | UnreadableMove
+            | NoPieceCanReach
+            | LeavesKingInCheck
+            | CastlingNotAllowed
+            | IllegalPawnMove
+            | Ambiguous
+            | MovesAfterGameEnd
+            | ResultMismatch
+            | InvalidFen
+            | UnsupportedVariant
+            | PairingNotInTrf
+            | PairingColours
+            | PairingResult
+            | PairingWithoutGame
+            | PairingUnknownPlayer
+            | PairingPlayerWithoutGames => Severity::Error,
             NullMove
             | ResultContradictsBoard
             | MovesAfterAutomaticDraw
@@ -186,6 +213,12 @@ impl ProblemKind {
         use ProblemKind::*;
         match self {
             Syntax => "syntax",
+            PairingNotInTrf => "pairing_not_in_trf",
+            PairingColours => "pairing_colours",
+            PairingResult => "pairing_result",
+            PairingWithoutGame => "pairing_without_game",
+            PairingUnknownPlayer => "pairing_unknown_player",
+            PairingPlayerWithoutGames => "pairing_player_without_games",
             UnreadableMove => "unreadable_move",
             NoPieceCanReach => "no_piece_can_reach",
             LeavesKingInCheck => "leaves_king_in_check",

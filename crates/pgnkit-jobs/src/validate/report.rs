@@ -166,14 +166,14 @@ impl Serialize for ProblemRecord<'_> {
 
 /// A game's problems as JSON writes them: a list of `ProblemRecord`s.
 #[derive(Clone, Copy)]
-pub struct ProblemRecords<'p> {
+pub(crate) struct ProblemRecords<'p> {
     problems: &'p [Problem],
     locale: Locale,
 }
 
 impl<'p> ProblemRecords<'p> {
     /// `problems` written with their words in `locale`.
-    pub fn new(problems: &'p [Problem], locale: Locale) -> ProblemRecords<'p> {
+    pub(crate) fn new(problems: &'p [Problem], locale: Locale) -> ProblemRecords<'p> {
         ProblemRecords { problems, locale }
     }
 }
@@ -185,7 +185,7 @@ impl Serialize for ProblemRecords<'_> {
 }
 
 /// Everything validate found out about one game: what the checks across games, the renderers and the
-/// summaries read. What JSON writes of it is [`GameRecord`].
+/// summaries read. What JSON writes of it is its record (`GameRecord`, see [`GameReport::record`]).
 #[derive(Debug, Clone)]
 pub struct GameReport {
     pub file: Arc<str>,
@@ -204,17 +204,17 @@ pub struct GameReport {
     /// The termination marker after the moves, if any.
     pub(crate) marker: Option<GameResult>,
     /// Language of the piece letters (its code in JSON: `en`, `fr`, ...).
-    pub lang: Language,
+    pub(crate) lang: Language,
     /// How the language was found: `given` (--lang), `letters` (only one language fits the letters),
     /// `replay` (only one fitting language replays the game), `guessed` (several replay it; preference chose),
     /// `irrelevant` (no piece letters).
-    pub lang_confidence: Confidence,
+    pub(crate) lang_confidence: Confidence,
     /// Other languages that read this game's letters the same way.
     pub(crate) lang_equivalents: Vec<Language>,
     /// Main-line half-moves replayed (up to the first illegal move).
     pub plies: u32,
     /// No errors, variations included.
-    pub valid: bool,
+    pub(crate) valid: bool,
     /// How the final position ended the game by rule, if it did (`none` in JSON when it did not).
     pub termination: Option<Termination>,
     /// The draws the player to move could claim in the final position.
@@ -341,7 +341,7 @@ pub fn termination_name(t: Option<Termination>) -> &'static str {
 }
 
 /// Serializes an optional termination as [`termination_name`] does.
-pub fn termination_or_none<S: Serializer>(
+pub(crate) fn termination_or_none<S: Serializer>(
     t: &Option<Termination>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {

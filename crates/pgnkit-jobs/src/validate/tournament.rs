@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use pgnkit::core::Color;
 
+use super::pairings::{PairingCheck, Pairings, PgnGame};
 use super::report::{EarlierGame, Finding, GameReport, Problem, RoundGaps, TagText};
 use super::tags::TagProblem;
 use crate::messages::Locale;
@@ -23,10 +24,10 @@ use crate::tournament::{NotAPairing, is_unknown, names_nobody, not_a_pairing, ro
 /// (and say so). Tracking costs about 48 bytes per game (a map entry for the game, one per player and round
 /// with the opponent's name hashed, in hash tables that double as they grow): at this limit about 3 MB, which keeps validate at two threads
 /// under 16 MiB on any input, JSON output included. A tournament, or a season of one, is far below it.
-/// [`Tournament::with_limit`] sets another.
+/// `Tournament::with_limit` sets another.
 pub const DEFAULT_TRACKED_GAMES: usize = 50_000;
 
-/// The most games [`Tournament::with_limit`] takes: an `Ordinal` numbers them.
+/// The most games `Tournament::with_limit` takes: an `Ordinal` numbers them.
 pub const MAX_TRACKED_GAMES: usize = Ordinal::MAX as usize;
 
 /// The number of games tracked before tracking stops (a type of its own for its default).
@@ -138,7 +139,7 @@ pub struct RunWarning {
     pub problem: Problem,
 }
 
-/// The checks across the games of a run: fed each report in input order by [`Tournament::check`], then asked
+/// The checks across the games of a run: fed each report in input order by `Tournament::check`, then asked
 /// for the run's findings by [`Tournament::finish`].
 #[derive(Default)]
 pub struct Tournament {
@@ -170,6 +171,8 @@ pub struct Tournament {
     /// Set once the limit is reached: the checks above stop, and round numbering is no longer reported
     /// (rounds not recorded would look missing).
     pub saturated: bool,
+    /// The cross-check against a pairing program's report, when asked for (`--pairings`).
+    pairings: Option<PairingCheck>,
 }
 
 /// The warnings about a game's players, for a game of a tournament (its Event tag names one): each side that
@@ -213,7 +216,7 @@ pub(crate) fn player_problems<V: AsRef<str>>(tags: &[(&[u8], V)]) -> Vec<TagProb
 
 impl Tournament {
     /// Checks with nothing seen yet: one per run.
-    pub fn new() -> Tournament {
+    pub(crate) fn new() -> Tournament {
         Tournament::default()
     }
 
@@ -226,11 +229,42 @@ impl Tournament {
 
     /// These checks, tracking at most `games` games (at least 1, at most [`MAX_TRACKED_GAMES`]) instead of
     /// [`DEFAULT_TRACKED_GAMES`]: memory grows by about 48 bytes per game tracked.
-    pub fn with_limit(self, games: usize) -> Tournament {
+    pub(crate) fn with_limit(self, games: usize) -> Tournament {
         Tournament {
             limit: Limit(games.clamp(1, MAX_TRACKED_GAMES)),
             ..self
         }
+    }
+
+    /// These checks, and the games compared with the pairings of `pairings` (it bounds its own memory: a cell
+    /// per player and round of the TRF).
+    pub(crate) fn with_pairings(self, pairings: Arc<Pairings>) -> Tournament {
+        Tournament {
+            pairings: Some(PairingCheck::new(pairings)),
+            ..self
+        }
+    }
+
+    /// Adds to `report` how its game (`game`, as the cross-check reads it) differs from the pairings;
+    /// returns whether any was added.
+    pub(crate) fn check_pairing(&mut self, report: &mut GameReport, game: &PgnGame) -> bool {
+        let Some(check) = self.pairings.as_mut() else {
+            return false;
+        };
+        let findings = check.check(game);
+        let added = !findings.is_empty();
+        for finding in findings {
+            report
+                .problems
+                .push(game_level(report, Finding::Pairing(Box::new(finding))));
+        }
+        added
+    }
+
+    /// What the pairings say and no game of the run answered (nothing without `--pairings`), each at its
+    /// line of the TRF: to be asked once every game has been checked.
+    pub fn pairing_problems(&self) -> Vec<Problem> {
+        self.pairings.as_ref().map_or_else(Vec::new, at_trf_lines)
     }
 
     /// The most games these checks track.
@@ -280,7 +314,7 @@ impl Tournament {
     }
 
     /// Adds the cross-game warnings to `report`; returns whether any was added.
-    pub fn check(&mut self, report: &mut GameReport) -> bool {
+    pub(crate) fn check(&mut self, report: &mut GameReport) -> bool {
         let before = report.problems.len();
         let file = self.file_index(&report.file);
         let here = At::new(file, report.game);
@@ -559,6 +593,15 @@ fn numbering(t: &Rounds) -> Option<(RoundGaps, u64)> {
     let tournament = (t.event.clone(), t.site.clone(), t.year.clone());
     let gaps = RoundGaps::new(tournament, gaps, missing, round_zero, runs);
     Some((gaps, pointed))
+}
+
+/// What a cross-check with the pairings found that no game answered, as problems at their lines of the TRF.
+pub(crate) fn at_trf_lines(check: &PairingCheck) -> Vec<Problem> {
+    check
+        .finish()
+        .into_iter()
+        .map(|(line, finding)| Problem::new(Finding::Pairing(Box::new(finding)), line as u64, 1, 0))
+        .collect()
 }
 
 /// A warning about the whole game, located at its first line.
