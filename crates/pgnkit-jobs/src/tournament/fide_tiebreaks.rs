@@ -256,6 +256,9 @@ impl Engine {
                             .get(p)
                             .and_then(|row| row.get(r))
                             .copied()
+                            .filter(|c| c.outcome != Outcome::Unfinished)
+                            // A pairing without a result counts as the TRF writes it, no pairing that
+                            // round: FIDE's checker, reading pgnkit's TRF, then ranks as pgnkit does.
                             .unwrap_or(RoundCell::ABSENT);
                         let opponent = cell
                             .opponent
