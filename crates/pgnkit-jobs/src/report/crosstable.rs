@@ -242,7 +242,10 @@ pub(crate) fn per_round(
     }
     let mut bye_cells = vec![vec![None; rounds.len()]; players.len()];
     for &(player, round, code) in byes {
-        if let (Some(&c), Some(&p)) = (column.get(&Some(round)), index.get(&player)) {
+        // A game of that round is what the player did in it: no bye is shown beside it.
+        if let (Some(&c), Some(&p)) = (column.get(&Some(round)), index.get(&player))
+            && cells[p][c].is_empty()
+        {
             bye_cells[p][c] = Some(code);
         }
     }

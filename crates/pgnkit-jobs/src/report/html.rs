@@ -774,10 +774,11 @@ mod tests {
 
     #[test]
     fn round_robin_grid_and_swiss_rounds() {
+        // Games with moves: a game without any is a forfeit (`--moveless`' default), marked `+`/`-`.
         let html = page_of(
-            "[Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n\n\
-             [Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"2\"]\n[White \"B\"]\n[Black \"C\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n\
-             [Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"3\"]\n[White \"C\"]\n[Black \"A\"]\n[Result \"0-1\"]\n\n0-1\n",
+            "[Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+             [Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"2\"]\n[White \"B\"]\n[Black \"C\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n\n\
+             [Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"3\"]\n[White \"C\"]\n[Black \"A\"]\n[Result \"0-1\"]\n\n1. e4 e5 0-1\n",
             Locale::En,
         );
         // A beat both: first; the row of A reads 1 against B (rank 2 or 3) and 1 against C.

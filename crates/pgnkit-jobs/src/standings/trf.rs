@@ -685,9 +685,9 @@ mod tests {
     ];
 
     /// The tie-break codes of FIDE C.07 (2024), articles 6 to 10, and its modifiers (article 14).
-    const C07_CODES: [&str; 16] = [
-        "DE", "WIN", "WON", "BPG", "BWG", "GE", "BH", "FB", "AOB", "SB", "KS", "ARO", "TPR", "PTP",
-        "APRO", "APPO",
+    const C07_CODES: [&str; 17] = [
+        "DE", "WIN", "WON", "BPG", "BWG", "GE", "PS", "BH", "FB", "AOB", "SB", "KS", "ARO", "TPR",
+        "PTP", "APRO", "APPO",
     ];
 
     /// Every tag a tournament record is filled from, so that each record is written.

@@ -710,7 +710,8 @@ mod tests {
     use super::*;
 
     /// The record of a game of `event` (none when empty) at `site` in `year`, between two players rated
-    /// `elos` (0: unrated), ending as `outcome`; no moves.
+    /// `elos` (0: unrated), ending as `outcome`, with two moves (a game without any is a forfeit under
+    /// `--moveless`' default).
     fn record_at(
         (event, site, year): (&str, &str, &str),
         white: &str,
@@ -736,7 +737,7 @@ mod tests {
             Outcome::BlackWins => "0-1",
             Outcome::Unfinished | Outcome::Unknown => "*",
         };
-        pgn.push_str(&format!("[Result \"{marker}\"]\n\n{marker}\n"));
+        pgn.push_str(&format!("[Result \"{marker}\"]\n\n1. e4 e5 {marker}\n"));
         let game = &pgnkit::pgn::parse_all(pgn.as_bytes())[0];
         GameRecord {
             entry: GameEntry::of(game),
@@ -820,8 +821,9 @@ mod tests {
     fn players_equal_on_points_are_ranked_by_the_standings_tie_breaks() {
         let mut s = StatsSummary::new(Limits::default());
         use Outcome::*;
-        // fixtures/stats/tournament.pgn's round robin: Carol and Dan on 1 point, Carol ahead on
-        // Sonneborn-Berger (she drew the two leaders; Dan beat her).
+        // fixtures/stats/tournament.pgn's round robin: Carol and Dan on 1 point. A round robin's default
+        // tie-breaks (C.07's example list: DE, WIN, SB, KS) put Dan ahead by direct encounter: he beat her
+        // (Sonneborn-Berger, third, would have put Carol ahead: she drew the two leaders).
         for (w, b, outcome) in [
             ("Alice", "Bob", WhiteWins),
             ("Carol", "Dan", BlackWins),
@@ -836,7 +838,7 @@ mod tests {
             .into_iter()
             .map(|(name, rank, _, _)| (name, rank))
             .collect();
-        let expected = [("Alice", 1), ("Bob", 2), ("Carol", 3), ("Dan", 4)];
+        let expected = [("Alice", 1), ("Bob", 2), ("Dan", 3), ("Carol", 4)];
         assert_eq!(
             ranks,
             expected.map(|(n, r)| (n.to_string(), r)),
@@ -845,7 +847,7 @@ mod tests {
         );
         let text = s.render();
         assert!(
-            text.contains("     3  Carol") && text.contains("     4  Dan"),
+            text.contains("     3  Dan") && text.contains("     4  Carol"),
             "{text}"
         );
     }

@@ -1087,8 +1087,11 @@ mod tests {
     fn direct_encounter_among_tied_players_who_all_met() {
         // A, B, C each beat one of the others (a cycle) and D lost to all: A, B, C tie on 2 points and on
         // everything else; they all met and scored 1 each among themselves, so direct encounter splits nobody.
+        // Games with moves: a game without any is a forfeit (`--moveless`' default).
         let game = |w: &str, b: &str, r: &str| {
-            format!("[Event \"E\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n{r}\n\n")
+            format!(
+                "[Event \"E\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n1. e4 e5 {r}\n\n"
+            )
         };
         let cycle = [
             game("A", "B", "1-0"),
@@ -1109,7 +1112,9 @@ mod tests {
                         .map(|v| v.0)
                 ))
                 .collect::<Vec<_>>(),
-            [(1, Some(2)), (1, Some(2)), (1, Some(2)), (4, None)]
+            // C.07's DE is a rank among the players it compares, 0 where it separates nobody (as FIDE's
+            // checker writes it): 0 for the three, and for D, tied with nobody.
+            [(1, Some(0)), (1, Some(0)), (1, Some(0)), (4, Some(0))]
         );
         let s = standings(
             &[
@@ -1120,11 +1125,11 @@ mod tests {
             .concat(),
         );
         let rows = &s.ranked(&codes("DE"))[0].2;
-        // Z 1.5, Y 1, X 0.5: no tie; direct encounter does not apply.
+        // Z 1.5, Y 1, X 0.5: no tie; direct encounter separates nobody (0).
         assert!(rows.iter().all(|r| {
             r.tiebreak(TiebreakCode::plain(Kind::DirectEncounter))
                 .map(|v| v.0)
-                .is_none()
+                == Some(0)
         }));
         let s = standings(
             &[
@@ -1150,16 +1155,18 @@ mod tests {
                 )
             })
             .collect();
+        // DE's value (in hundredths) is the rank it gives within the group: X 1, Y 2; W and Z, not separated, 0.
         assert_eq!(
             order,
             [
-                ("W", 1, Some(1)),
-                ("Z", 1, Some(1)),
-                ("X", 3, Some(2)),
-                ("Y", 4, Some(0))
+                ("W", 1, Some(0)),
+                ("Z", 1, Some(0)),
+                ("X", 3, Some(100)),
+                ("Y", 4, Some(200))
             ]
         );
-        // Tied players who have not all met: not applied. A and C tie with B, but A and C never played.
+        // Tied players who have not all met (A and C never played, nor B and D), each with a win and a loss
+        // among the others: no one could not be caught, so DE separates nobody (0).
         let s = standings(
             &[
                 game("A", "B", "1-0"),
@@ -1174,7 +1181,7 @@ mod tests {
             rows.iter().all(|r| r
                 .tiebreak(TiebreakCode::plain(Kind::DirectEncounter))
                 .map(|v| v.0)
-                .is_none()),
+                == Some(0)),
             "{rows:?}"
         );
         assert!(rows.iter().all(|r| r.rank == 1));
