@@ -11,7 +11,8 @@ use crate::messages::{Locale, localized_decimal};
 use crate::options::StandingsFormat;
 use crate::safe_text::{Align, name_column, push_cell, safe};
 use crate::tournament::{
-    GameEntry, Standing, Standings, TiebreakCode, Tournament, TournamentKey, codes_of,
+    GameEntry, Standing, Standings, TiebreakCode, TiebreakColumns, Tournament, TournamentKey,
+    codes_of,
 };
 use crate::validate::game_fingerprint;
 
@@ -265,32 +266,15 @@ fn text(ranked: &[Ranked<'_>], locale: Locale) -> String {
         if let Some(said) = t.left_out.said(locale) {
             out.push_str(&format!("  ({said})\n"));
         }
-        // Each code's column as wide as its heading or its widest value.
-        let values: Vec<Vec<String>> = rows
-            .iter()
-            .map(|r| {
-                r.tiebreaks
-                    .iter()
-                    .map(|(_, v)| localized_decimal(locale, &v.to_string()).into_owned())
-                    .collect()
-            })
-            .collect();
-        let widths: Vec<usize> = codes
-            .iter()
-            .enumerate()
-            .map(|(k, code)| {
-                values
-                    .iter()
-                    .filter_map(|v| v.get(k).map(String::len))
-                    .chain([code.to_string().len()])
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect();
         // Names are cut to a column of at most NAME_COLUMNS: a row's length does not grow with the longest
         // name of the tournament.
         let player = localized!(locale, "player", "joueur");
         let width = name_column(rows.iter().map(|r| r.player.as_str()), &player);
+        // rank, name, then rating, points, games, wins, aro, perf: 8 + 42 columns.
+        let columns = TiebreakColumns::of(rows, locale, 8 + width + 42);
+        if let Some(said) = columns.left_out_said(locale) {
+            out.push_str(&said);
+        }
         out.push_str(&match locale {
             Locale::En => "  rank  ".to_string(),
             Locale::Fr => format!("  {:>4}  ", "rang"),
@@ -301,11 +285,11 @@ fn text(ranked: &[Ranked<'_>], locale: Locale) -> String {
             // The same widths as the rows: Elo, parties, gains, moyenne des adversaires.
             Locale::Fr => "     Elo  points  part.  gain  m.adv  perf",
         });
-        for (code, w) in codes.iter().zip(&widths) {
+        for (code, w) in columns.codes.iter().zip(&columns.widths) {
             out.push_str(&format!("  {:>w$}", code.to_string()));
         }
         out.push('\n');
-        for (r, values) in rows.iter().zip(&values) {
+        for (r, values) in rows.iter().zip(&columns.values) {
             // The unfinished count (f[4]) is said once per tournament above the table.
             let f = r
                 .figures("-")
@@ -316,7 +300,7 @@ fn text(ranked: &[Ranked<'_>], locale: Locale) -> String {
                 "  {:>6}  {:>6}  {:>5}  {:>4}  {:>5}  {:>4}",
                 f[0], f[1], f[2], f[3], f[5], f[6],
             ));
-            for (v, w) in values.iter().zip(&widths) {
+            for (v, w) in values.iter().zip(&columns.widths) {
                 out.push_str(&format!("  {v:>w$}"));
             }
             out.push('\n');

@@ -29,7 +29,7 @@ use crate::options::Tiebreaks;
 use crate::safe_text::{Align, name_column, push_cell, safe};
 use crate::tournament::crosstable::Outcome as RoundOutcome;
 use crate::tournament::{
-    Bounds, GameEntry, Standing, Standings, Tournament, TournamentKey, codes_of,
+    Bounds, GameEntry, Standing, Standings, TiebreakColumns, Tournament, TournamentKey,
 };
 use pgnkit::core::Termination;
 use pgnkit::pgn::{Game, GameResult};
@@ -538,28 +538,11 @@ fn write_standings(
 ) -> Result<usize, std::fmt::Error> {
     let player = localized!(locale, "player", "joueur");
     let width = name_column(rows.iter().map(|r| r.player.as_str()), &player);
-    let codes = codes_of(rows);
-    let values: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| {
-            r.tiebreaks
-                .iter()
-                .map(|(_, v)| localized_decimal(locale, &v.to_string()).into_owned())
-                .collect()
-        })
-        .collect();
-    let widths: Vec<usize> = codes
-        .iter()
-        .enumerate()
-        .map(|(k, code)| {
-            values
-                .iter()
-                .filter_map(|v| v.get(k).map(String::len))
-                .chain([code.to_string().len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    // rank, name, then rating, games, points, score, rated, opponents' average, perf: 8 + 55 columns.
+    let columns = TiebreakColumns::of(rows, locale, 8 + width + 55);
+    if let Some(said) = columns.left_out_said(locale) {
+        s.push_str(&said);
+    }
     write!(
         s,
         "  {:>4}  {:<width$}  {:>6}  {:>5}  {:>6}  {:>6}  {:>5}  {:>7}  {:>5}",
@@ -573,12 +556,12 @@ fn write_standings(
         localized!(locale, "opp avg", "moy adv"),
         "perf"
     )?;
-    for (code, w) in codes.iter().zip(&widths) {
+    for (code, w) in columns.codes.iter().zip(&columns.widths) {
         write!(s, "  {:>w$}", code.to_string())?;
     }
     writeln!(s)?;
     let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
-    for (r, values) in rows.iter().zip(&values) {
+    for (r, values) in rows.iter().zip(&columns.values) {
         write!(s, "  {:>4}  ", r.rank)?;
         push_cell(s, &r.player, width, Align::Left);
         let score = if r.games == 0 {
@@ -597,7 +580,7 @@ fn write_standings(
             or_dash(r.aro.map(|v| v.to_string())),
             or_dash(r.performance.map(|v| v.to_string())),
         )?;
-        for (v, w) in values.iter().zip(&widths) {
+        for (v, w) in values.iter().zip(&columns.widths) {
             write!(s, "  {v:>w$}")?;
         }
         writeln!(s)?;
@@ -646,10 +629,11 @@ fn write_crosstable(
                 "  grille américaine (points du joueur de la ligne contre celui de la colonne) :"
             )
         } else {
+            // Two lines: one would pass the width of the tables.
             localized!(
                 locale,
-                "  crosstable (points of the row's player against the column's; + a forfeit won, - a forfeit lost; byes: F full point, H half point, Z zero point, U pairing-allocated):",
-                "  grille américaine (points du joueur de la ligne contre celui de la colonne ; + gain par forfait, - perte par forfait ; exempts : F un point, H un demi-point, Z zéro point, U exempt de l'appariement) :"
+                "  crosstable (points of the row's player against the column's;\n  + a forfeit won, - a forfeit lost; byes: F full point, H half point, Z zero point, U pairing-allocated):",
+                "  grille américaine (points du joueur de la ligne contre celui de la colonne ;\n  + gain par forfait, - perte par forfait ; exempts : F un point, H un demi-point, Z zéro point, U exempt de l'appariement) :"
             )
         }
     )?;

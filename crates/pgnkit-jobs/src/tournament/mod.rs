@@ -47,6 +47,8 @@ pub(crate) use identity::{
 };
 #[cfg(test)]
 pub(crate) use standings::LeftOut;
-pub(crate) use standings::{Added, Bounds, Pairing, Standing, Tournament, codes_of, decimal};
+pub(crate) use standings::{
+    Added, Bounds, Pairing, Standing, TiebreakColumns, Tournament, codes_of, decimal,
+};
 pub use standings::{GameEntry, Standings};
 pub(crate) use tiebreak_codes::TiebreakCode;

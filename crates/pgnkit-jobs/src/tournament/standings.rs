@@ -854,6 +854,89 @@ pub(crate) fn codes_of(rows: &[Standing]) -> Vec<TiebreakCode> {
         .unwrap_or_default()
 }
 
+/// The widest a text table's line may grow with its tie-break columns, in terminal columns: a list of codes
+/// as long as the arbiter likes must not make lines no terminal shows (CSV and JSON keep every code).
+pub(crate) const TEXT_TABLE_COLUMNS: usize = 150;
+
+/// The tie-break columns of a text table of `rows`, after `used` terminal columns of other cells: the codes
+/// shown, each as wide as its heading or its widest value, the values of each row (as `locale` writes
+/// decimals), and the codes left out because the line would pass [`TEXT_TABLE_COLUMNS`] (the last ones:
+/// the first codes decide most ties).
+pub(crate) struct TiebreakColumns {
+    pub(crate) codes: Vec<TiebreakCode>,
+    pub(crate) widths: Vec<usize>,
+    /// Per row, the values of the codes shown.
+    pub(crate) values: Vec<Vec<String>>,
+    pub(crate) left_out: Vec<TiebreakCode>,
+}
+
+impl TiebreakColumns {
+    /// Each column two spaces from the cell before it.
+    pub(crate) fn of(rows: &[Standing], locale: Locale, used: usize) -> TiebreakColumns {
+        let mut codes = codes_of(rows);
+        let mut values: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                r.tiebreaks
+                    .iter()
+                    .map(|(_, v)| {
+                        crate::messages::localized_decimal(locale, &v.to_string()).into_owned()
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut widths: Vec<usize> = codes
+            .iter()
+            .enumerate()
+            .map(|(k, code)| {
+                values
+                    .iter()
+                    .filter_map(|v| v.get(k).map(String::len))
+                    .chain([code.to_string().len()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut line = used;
+        let shown = widths
+            .iter()
+            .take_while(|&&w| {
+                line += 2 + w;
+                line <= TEXT_TABLE_COLUMNS
+            })
+            .count();
+        let left_out = codes.split_off(shown);
+        widths.truncate(shown);
+        for v in &mut values {
+            v.truncate(shown);
+        }
+        TiebreakColumns {
+            codes,
+            widths,
+            values,
+            left_out,
+        }
+    }
+
+    /// The line saying which codes the table leaves out, if any (with its line end).
+    pub(crate) fn left_out_said(&self, locale: Locale) -> Option<String> {
+        if self.left_out.is_empty() {
+            return None;
+        }
+        let codes = self
+            .left_out
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        Some(localized!(
+            locale,
+            "  (not shown, for the table's width: {codes}; `pgnkit standings --format csv` or `json` has them)\n",
+            "  (non affichés, pour la largeur du tableau : {codes} ; `pgnkit standings --format csv` ou `json` les donne)\n"
+        ))
+    }
+}
+
 /// The most cells (players × rounds) of a tournament's cross table that the tie-breaks are computed over: the
 /// table is dense, and a "tournament" of a database (one Event, Site and year for years of casual games) can
 /// have thousands of players and rounds. Beyond it the players are ranked by points alone.
@@ -1081,6 +1164,32 @@ mod tests {
         assert!(t.pairings(99).is_empty());
         assert_eq!(rows[0].player_index, b);
         assert_eq!((rows[0].unfinished, rows[0].games), (1, 1));
+    }
+
+    #[test]
+    fn text_tables_leave_out_the_last_codes_past_their_width() {
+        let pgn = [
+            game("A", "B", "1", "1-0", "1. e4 e5"),
+            game("B", "C", "2", "1/2-1/2", "1. e4 e5"),
+            game("C", "A", "3", "0-1", "1. e4 e5"),
+        ]
+        .concat();
+        let s = standings(&pgn);
+        let rows = &s.ranked(&codes("BH,SB,WIN"))[0].2;
+        let all = TiebreakColumns::of(rows, Locale::En, 0);
+        assert_eq!(all.codes.len(), 3);
+        assert!(all.left_out.is_empty() && all.left_out_said(Locale::En).is_none());
+        // Room for the first column alone.
+        let used = TEXT_TABLE_COLUMNS - 2 - all.widths[0];
+        let some = TiebreakColumns::of(rows, Locale::En, used);
+        assert_eq!(some.codes, all.codes[..1]);
+        assert_eq!(some.left_out, all.codes[1..]);
+        assert!(some.values.iter().all(|v| v.len() == 1));
+        let said = some.left_out_said(Locale::Fr).unwrap();
+        assert!(
+            said.contains("SB, WIN") && said.contains("non affichés"),
+            "{said}"
+        );
     }
 
     #[test]
