@@ -35,8 +35,9 @@ pub(crate) struct Args {
     format: StandingsFormat,
     /// Tie-breaks after points, in order, by FIDE's codes (C.07), comma-separated: PTS, DE, WIN, WON, BPG,
     /// BWG, GE, PS, BH, FB, AOB, SB, KS, ARO, TPR, PTP, APRO, APPO, with a modifier /C1, /C2 (cut) or /M1, /M2
-    /// (median), e.g. DE,BH/C1,BH,SB. Default: FIDE's recommended list for each tournament's kind (round robin:
-    /// DE,WIN,SB,KS; Swiss: BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB)
+    /// (median), e.g. DE,BH/C1,BH,SB: the list of the tournament's regulations. Default: C.07's example list for
+    /// each tournament's kind (round robin: DE,WIN,SB,KS; Swiss: BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB). The former
+    /// names buchholz_cut1, buchholz, sonneborn_berger, wins and direct_encounter read as BH/C1, BH, SB, WIN, DE
     #[arg(long, value_name = "CODES")]
     tiebreaks: Option<String>,
     /// Write to FILE instead of standard output
