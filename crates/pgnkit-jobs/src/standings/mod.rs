@@ -93,7 +93,7 @@ fn nearest<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a st
 pub type Ranked<'a> = (&'a TournamentKey, &'a Tournament, Vec<Standing>);
 
 /// `ranked` written in `format`: the text table in `locale`, each heading naming the tie-break codes its
-/// tournament was ranked by (each [`Standing`] carries them: the rows are the one record of what ranked
+/// tournament was ranked by (each row carries them: the rows are the one record of what ranked
 /// them); a TRF is of the one tournament `ranked` holds (nothing when it holds none; the caller chooses one
 /// among several), its records 202 and 212 naming those codes, refused when the format cannot hold it.
 pub fn write(
