@@ -680,7 +680,7 @@ const MOST_MOVE_ROWS_RESERVED: usize = 128 * 1024;
 
 /// Why a batch's rows could not be made.
 #[derive(Debug)]
-pub enum BatchError {
+pub(crate) enum BatchError {
     /// The Arrow arrays or their Parquet encoding (a bug, or a limit of the format).
     Encode(ParquetError),
     /// The temporary file of rows past the batch's share of memory.
