@@ -9,9 +9,7 @@ use crate::jobs::localized;
 use crate::jobs::messages::Explain;
 use crate::jobs::options::SplitBy;
 use crate::jobs::run::{Input, JobError, ReadError, RunTotals, Sink, Sources};
-use crate::jobs::select::{
-    FilterError, MissingTag, SelectBatch, SelectJob, SelectOptions, SelectState,
-};
+use crate::jobs::select::{FilterError, SelectBatch, SelectJob, SelectOptions, SelectState};
 
 use super::convert::notes_text;
 use super::output::{
@@ -276,7 +274,7 @@ impl Sink<SelectJob> for Writer {
 fn warnings(
     writer: &Writer,
     totals: &RunTotals,
-    missing: &[MissingTag<'_>],
+    missing: &[impl Explain],
     sources: &Sources,
 ) -> io::Result<()> {
     let games = writer.counts.games;
@@ -345,7 +343,7 @@ fn close(writer: Writer, args: &Args, totals: &RunTotals, started: Instant) -> i
 
 /// A warning for each tag `--where` names that no game of the run has, with the nearest tag name seen: a
 /// misspelt tag is empty in every game, so the expression chose nothing without a word.
-fn missing_tags_warnings(missing: &[MissingTag<'_>]) -> String {
+fn missing_tags_warnings(missing: &[impl Explain]) -> String {
     missing
         .iter()
         .map(|missing| {

@@ -257,8 +257,9 @@ impl GameReport {
         self.count(Severity::Note)
     }
 
-    /// What JSON writes of it, its messages in `locale`.
-    pub fn record(&self, locale: Locale) -> GameRecord<'_> {
+    /// What JSON writes of it, for serde (`GameRecord`: the schema of `docs/validate-json.md`), its messages
+    /// in `locale`.
+    pub fn record(&self, locale: Locale) -> impl Serialize + '_ {
         GameRecord {
             file: &self.file,
             game: self.game,
@@ -297,7 +298,7 @@ impl GameReport {
 /// A game's report as JSON writes it, one object per game (the schema of `docs/validate-json.md`), its
 /// messages in a chosen language.
 #[derive(Serialize)]
-pub struct GameRecord<'r> {
+pub(crate) struct GameRecord<'r> {
     file: &'r str,
     game: u64,
     white: &'r str,
