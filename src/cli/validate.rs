@@ -224,10 +224,10 @@ impl Counts {
         self.games += 1;
         self.plies += u64::from(report.plies);
         self.variation_moves += u64::from(report.variation_moves);
-        let errors = report.errors();
+        let errors = report.count(Severity::Error);
         self.errors += errors;
-        self.warnings += report.warnings();
-        self.notes += report.notes();
+        self.warnings += report.count(Severity::Warning);
+        self.notes += report.count(Severity::Note);
         self.games_with_errors += u64::from(errors > 0);
         *self
             .terminations

@@ -242,18 +242,28 @@ pub struct GameReport {
 }
 
 impl GameReport {
-    /// Errors (a record that stands for several counts them all: see `Problem::count`).
-    pub fn errors(&self) -> u64 {
+    /// Its problems of `severity` (a record that stands for several counts them all: [`Problem::times`]);
+    /// notes are uses of non-standard spellings ([`Severity::Note`]).
+    pub fn count(&self, severity: Severity) -> u64 {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == severity)
+            .map(Problem::times)
+            .sum()
+    }
+
+    /// Errors ([`GameReport::count`]).
+    pub(crate) fn errors(&self) -> u64 {
         self.count(Severity::Error)
     }
 
     /// Warnings.
-    pub fn warnings(&self) -> u64 {
+    pub(crate) fn warnings(&self) -> u64 {
         self.count(Severity::Warning)
     }
 
-    /// Uses of non-standard spellings (see [`Severity::Note`]).
-    pub fn notes(&self) -> u64 {
+    /// Uses of non-standard spellings.
+    pub(crate) fn notes(&self) -> u64 {
         self.count(Severity::Note)
     }
 
@@ -284,14 +294,6 @@ impl GameReport {
             final_fen: &self.final_fen,
             problems: ProblemRecords::new(&self.problems, locale),
         }
-    }
-
-    fn count(&self, severity: Severity) -> u64 {
-        self.problems
-            .iter()
-            .filter(|p| p.severity == severity)
-            .map(Problem::times)
-            .sum()
     }
 }
 
