@@ -125,19 +125,19 @@ fn options(args: &Args) -> Option<SelectOptions> {
             Ok(opts) => opts,
             Err(FilterError::Where(e)) => {
                 let text = args.filter.as_deref().unwrap_or_default();
-                let _ = say(&match e.over_budget {
+                let _ = say(&if e.over_budget {
                     // Refused for its size: the expression may be long, it is not shown again.
-                    Some(over) => localized!(
+                    localized!(
                         locale(),
-                        "pgnkit: --where: column {}: {}\n",
-                        "pgnkit : --where : colonne {} : {}\n",
-                        e.column,
-                        over.explain(locale())
-                    ),
-                    None => format!(
+                        "pgnkit: --where: {}\n",
+                        "pgnkit : --where : {}\n",
+                        e.explain(locale())
+                    )
+                } else {
+                    format!(
                         "pgnkit: --where: {e}\n  {text}\n  {}^\n",
                         " ".repeat(e.column - 1)
-                    ),
+                    )
                 });
                 return None;
             }
