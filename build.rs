@@ -7,12 +7,11 @@
 //! `env!("PGNKIT_SHARED_CORPUS")`, an absolute path. `PGNKIT_REQUIRE_CORPUS=1` (set by `.ci/run`) makes an
 //! absent corpus a build error, so a corpus test can never be skipped there.
 //!
-//! The same for two programs nobody here wrote, that the TRF tests run when they are there (issue 39):
-//! `BBPPAIRINGS` naming bbpPairings' `bbpPairings.exe` sets `--cfg bbppairings`, `TIEBREAKCHECKER` naming
-//! FIDE's `tiebreakchecker.py` (TEC-FIDE/TieBreakServer) sets `--cfg tiebreakchecker`; the tests find them at
-//! `env!("PGNKIT_BBPPAIRINGS")` and `env!("PGNKIT_TIEBREAKCHECKER")`, and are listed as ignored without them.
-//! Unset, each is looked for beside the repository, where docs/notes/fide-check.md builds them:
-//! `../tools/bbpPairings/bbpPairings.exe` and `../tools/TieBreakServer/tiebreakchecker.py`.
+//! The same for bbpPairings, a pairing engine nobody here wrote, that the TRF tests run when it is there
+//! (issue 39): `BBPPAIRINGS` naming its `bbpPairings.exe` sets `--cfg bbppairings`; the tests find it at
+//! `env!("PGNKIT_BBPPAIRINGS")`, and are listed as ignored without it. Unset, it is looked for beside the
+//! repository, where docs/notes/fide-check.md builds it: `../tools/bbpPairings/bbpPairings.exe`. `.ci/run`
+//! builds it from the shared folder's source and sets the variable.
 //!
 //! What makes cargo run this again: either variable changing, and the corpus's README.md while the corpus is
 //! there (so its removal is noticed). An absent corpus is not watched: cargo re-runs a build script on every
@@ -39,35 +38,20 @@ fn main() {
     let corpus = corpus.canonicalize().unwrap_or(corpus);
     println!("cargo::rustc-env=PGNKIT_SHARED_CORPUS={}", corpus.display());
 
-    for (variable, cfg, exported, beside) in [
-        (
-            "BBPPAIRINGS",
-            "bbppairings",
-            "PGNKIT_BBPPAIRINGS",
-            "../tools/bbpPairings/bbpPairings.exe",
-        ),
-        (
-            "TIEBREAKCHECKER",
-            "tiebreakchecker",
-            "PGNKIT_TIEBREAKCHECKER",
-            "../tools/TieBreakServer/tiebreakchecker.py",
-        ),
-    ] {
-        println!("cargo::rerun-if-env-changed={variable}");
-        println!("cargo::rustc-check-cfg=cfg({cfg})");
-        let program = match env::var_os(variable) {
-            Some(p) if !p.is_empty() => root.join(p),
-            _ => root.join(beside),
-        };
-        let program = program.canonicalize().unwrap_or(program);
-        match Some(program).filter(|p| p.is_file()) {
-            Some(path) => {
-                println!("cargo::rustc-cfg={cfg}");
-                println!("cargo::rustc-env={exported}={}", path.display());
-                println!("cargo::rerun-if-changed={}", path.display());
-            }
-            None => println!("cargo::rustc-env={exported}="),
+    println!("cargo::rerun-if-env-changed=BBPPAIRINGS");
+    println!("cargo::rustc-check-cfg=cfg(bbppairings)");
+    let program = match env::var_os("BBPPAIRINGS") {
+        Some(p) if !p.is_empty() => root.join(p),
+        _ => root.join("../tools/bbpPairings/bbpPairings.exe"),
+    };
+    let program = program.canonicalize().unwrap_or(program);
+    match Some(program).filter(|p| p.is_file()) {
+        Some(path) => {
+            println!("cargo::rustc-cfg=bbppairings");
+            println!("cargo::rustc-env=PGNKIT_BBPPAIRINGS={}", path.display());
+            println!("cargo::rerun-if-changed={}", path.display());
         }
+        None => println!("cargo::rustc-env=PGNKIT_BBPPAIRINGS="),
     }
 
     if corpus.is_dir() {

@@ -23,6 +23,11 @@
 //! * one `001` record per player, in start-rank order, at the fixed columns of `PLAYER_COLUMNS`: sex and
 //!   birth date are blank (PGN does not carry them), the title only when it is a FIDE title, the name cut to
 //!   33 characters, points and rank from the standings, then one 10-column block per round.
+//! * in TRF-26 only, after the players: `240` records, one per round and kind of bye that round has, listing
+//!   the start ranks of the players given a full-point (`F`) or half-point (`H`) bye (a bye game of the PGN):
+//!   the byes a pairing program must know of before it pairs the next round. A round in which a player has
+//!   no game stays only in that player's round block (`Z`): a PGN does not say whether it was an announced
+//!   absence, a withdrawal or a game left out of the file, so it is not written as a zero-point bye.
 //!
 //! Choices, where PGN says less than a TRF needs:
 //! * **Start ranks** (the pairing numbers): by rating, highest first, unrated players last, then by name.
@@ -388,7 +393,31 @@ pub(crate) fn write(
         out.push_str(line.trim_end());
         out.push_str("\r\n");
     }
+    if version == TrfVersion::Trf26 {
+        push_bye_records(&mut out, &table);
+    }
     Ok(out)
+}
+
+/// TRF-26's `240` records (see the module documentation): `240 F 003    4    9`, the kind of bye at column
+/// 5, the round at 7-9, then each player's start rank in four columns after a space.
+fn push_bye_records(out: &mut String, table: &CrossTable) {
+    for round in 0..table.round_count() {
+        for (code, outcome) in [('F', Outcome::FullPointBye), ('H', Outcome::HalfPointBye)] {
+            let players: Vec<usize> = (0..table.rounds.len())
+                .filter(|&p| table.rounds[p].get(round).map(|c| c.outcome) == Some(outcome))
+                .collect();
+            if players.is_empty() {
+                continue;
+            }
+            let mut line = format!("240 {code} {:03}", round + 1);
+            for p in players {
+                line.push_str(&format!(" {:>4}", p + 1));
+            }
+            out.push_str(&line);
+            out.push_str("\r\n");
+        }
+    }
 }
 
 #[cfg(test)]
