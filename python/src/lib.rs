@@ -20,12 +20,12 @@ use pyo3::types::PyBytes;
 use pgnkit::notation::Language;
 use pgnkit::pgn::GameReader;
 use pgnkit_jobs::messages::Locale;
-use pgnkit_jobs::options::{Format, Lang, Letters, Notation, OutputFormat};
+use pgnkit_jobs::options::{Format, Lang, Letters, Notation, OutputFormat, UsageError};
 use pgnkit_jobs::run::{
     self, Input, InputError, Job, JobError, JoinedInputs, Parts, ReadError, Sink, Source, Sources,
     Threads,
 };
-use pgnkit_jobs::stats::{Output, Shapes, StatsJob, StatsOptions, check_tags};
+use pgnkit_jobs::stats::{Output, StatsJob, StatsOptions, check_tags};
 use pgnkit_jobs::validate::{
     GameRead, MAX_TRACKED_GAMES, ReadGamesJob, ValidateJob, ValidateOptions, ValidatedBatch,
 };
@@ -385,7 +385,10 @@ fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> Result<StatsOptio
             "tags are columns of the per-game rows: not with per_move=True",
         ));
     }
-    check_tags(&tags).map_err(|m| Failure::usage(format!("tags: {m}")))?;
+    check_tags(&tags).map_err(|refused| match refused {
+        UsageError::Tags(why) => Failure::usage(format!("tags: {why}")),
+        refused => Failure::usage(refused.to_string()),
+    })?;
     Ok(StatsOptions {
         lang: None,
         output: if per_move {
@@ -403,10 +406,7 @@ fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> Result<StatsOptio
 #[pyo3(signature = (*, tags=None, per_move=false))]
 fn stats_schema(py: Python<'_>, tags: Option<Vec<String>>, per_move: bool) -> PyResult<Py<PyAny>> {
     let opts = stats_options(tags, per_move)?;
-    let schema = Shapes::of(&opts)
-        .schema
-        .ok_or_else(|| Failure::Encode("no Arrow schema".into()))?;
-    Ok(schema.as_ref().to_pyarrow(py)?.unbind())
+    Ok(opts.arrow_schema().as_ref().to_pyarrow(py)?.unbind())
 }
 
 /// stats' rows of `sources` as Arrow record batches, in input order.

@@ -6,7 +6,7 @@ use crate::jobs::validate::{GameReport, Problem, Severity};
 use crate::jobs::messages::{Explain, Locale};
 
 use super::output::{BOLD, CYAN, Paint, RED, YELLOW, locale};
-use crate::jobs::safe_text::{char_columns, columns, safe};
+use crate::jobs::safe_text::{columns, safe};
 
 /// What names a game in a diagnostic's heading.
 pub(crate) struct GameLabel<'r> {
@@ -143,7 +143,8 @@ pub(crate) fn render_file_problems(
 /// The line the problem is on, numbered, with carets under the move (as wide as what they stand under).
 fn push_excerpt(p: &Problem, colour: &'static str, paint: &Paint, text: &mut String) {
     let line = p.line.to_string();
-    // As wide as what it stands under: a tab for a tab, two spaces under a wide character.
+    // As wide as what it stands under: a tab for a tab, two spaces under a wide character (the line is
+    // already safe to show: a character takes the columns its text does).
     let caret_at: String = p
         .source_line
         .chars()
@@ -152,7 +153,7 @@ fn push_excerpt(p: &Problem, colour: &'static str, paint: &Paint, text: &mut Str
             let (pad, n) = if c == '\t' {
                 ('\t', 1)
             } else {
-                (' ', char_columns(c))
+                (' ', columns(c.encode_utf8(&mut [0; 4])))
             };
             std::iter::repeat_n(pad, n)
         })

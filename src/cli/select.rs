@@ -9,9 +9,7 @@ use crate::jobs::localized;
 use crate::jobs::messages::Explain;
 use crate::jobs::options::SplitBy;
 use crate::jobs::run::{Input, JobError, ReadError, RunTotals, Sink, Sources};
-use crate::jobs::select::{
-    FilterError, MissingTag, SelectBatch, SelectJob, SelectOptions, SelectState,
-};
+use crate::jobs::select::{FilterError, SelectBatch, SelectJob, SelectOptions, SelectState};
 
 use super::convert::notes_text;
 use super::output::{
@@ -127,19 +125,19 @@ fn options(args: &Args) -> Option<SelectOptions> {
             Ok(opts) => opts,
             Err(FilterError::Where(e)) => {
                 let text = args.filter.as_deref().unwrap_or_default();
-                let _ = say(&match e.over_budget {
+                let _ = say(&if e.over_budget {
                     // Refused for its size: the expression may be long, it is not shown again.
-                    Some(over) => localized!(
+                    localized!(
                         locale(),
-                        "pgnkit: --where: column {}: {}\n",
-                        "pgnkit : --where : colonne {} : {}\n",
-                        e.column,
-                        over.explain(locale())
-                    ),
-                    None => format!(
+                        "pgnkit: --where: {}\n",
+                        "pgnkit : --where : {}\n",
+                        e.explain(locale())
+                    )
+                } else {
+                    format!(
                         "pgnkit: --where: {e}\n  {text}\n  {}^\n",
                         " ".repeat(e.column - 1)
-                    ),
+                    )
                 });
                 return None;
             }
@@ -276,7 +274,7 @@ impl Sink<SelectJob> for Writer {
 fn warnings(
     writer: &Writer,
     totals: &RunTotals,
-    missing: &[MissingTag<'_>],
+    missing: &[impl Explain],
     sources: &Sources,
 ) -> io::Result<()> {
     let games = writer.counts.games;
@@ -345,7 +343,7 @@ fn close(writer: Writer, args: &Args, totals: &RunTotals, started: Instant) -> i
 
 /// A warning for each tag `--where` names that no game of the run has, with the nearest tag name seen: a
 /// misspelt tag is empty in every game, so the expression chose nothing without a word.
-fn missing_tags_warnings(missing: &[MissingTag<'_>]) -> String {
+fn missing_tags_warnings(missing: &[impl Explain]) -> String {
     missing
         .iter()
         .map(|missing| {

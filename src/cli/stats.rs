@@ -111,7 +111,7 @@ fn options(args: &Args) -> Result<StatsOptions, UsageError> {
         (false, true) => Output::Moves,
         (false, false) => Output::Games,
     };
-    crate::jobs::stats::check_tags(&args.tags).map_err(|e| UsageError::Tags(Box::new(e)))?;
+    crate::jobs::stats::check_tags(&args.tags)?;
     let format = match output {
         Output::StatsSummary => Format::Csv,
         _ => choose_format(args)?,
@@ -134,19 +134,18 @@ pub(crate) fn run(args: Args) -> i32 {
     };
     let threads = args.run.threads();
     let summary = opts.output == Output::StatsSummary;
-    let (mut job, rows) = match StatsJob::new(opts, args.compression, threads) {
-        Ok(made) => made,
-        Err(e) => return failure(&e),
-    };
     let Some(out) = open_output(args.output.output.as_deref(), &sources) else {
         return 2;
     };
     // A long game's rows beyond a batch's share of memory go to a temporary file: beside the output, on the
     // disk that is to hold them anyway, else where TMPDIR says.
-    job.spill_into(
-        out.staging_dir()
-            .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf),
-    );
+    let spill = out
+        .staging_dir()
+        .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf);
+    let (job, rows) = match StatsJob::new(opts, args.compression, threads, spill) {
+        Ok(made) => made,
+        Err(e) => return failure(&e),
+    };
     let mut writer = Writer {
         out,
         rows,

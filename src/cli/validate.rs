@@ -224,10 +224,10 @@ impl Counts {
         self.games += 1;
         self.plies += u64::from(report.plies);
         self.variation_moves += u64::from(report.variation_moves);
-        let errors = report.errors();
+        let errors = report.count(Severity::Error);
         self.errors += errors;
-        self.warnings += report.warnings();
-        self.notes += report.notes();
+        self.warnings += report.count(Severity::Warning);
+        self.notes += report.count(Severity::Note);
         self.games_with_errors += u64::from(errors > 0);
         *self
             .terminations
@@ -272,6 +272,7 @@ pub(crate) fn run(args: Args) -> i32 {
         quiet: args.run.quiet,
         counts: Counts::default(),
         file_notes: FileNotes::default(),
+        track_games: args.track_games as usize,
         said_saturated: false,
     };
     let started = Instant::now();
@@ -292,6 +293,8 @@ struct Printer<'o> {
     quiet: bool,
     counts: Counts,
     file_notes: FileNotes,
+    /// The most games the checks across games follow (`--track-games`, which the job was given).
+    track_games: usize,
     said_saturated: bool,
 }
 
@@ -345,7 +348,7 @@ impl Sink<ValidateJob> for Printer<'_> {
         }
         if tournament.saturated && !self.said_saturated && !self.quiet {
             self.said_saturated = true;
-            say_over(&self.bar, &saturated_text(input.name, tournament.limit()))?;
+            say_over(&self.bar, &saturated_text(input.name, self.track_games))?;
         }
         Ok(())
     }

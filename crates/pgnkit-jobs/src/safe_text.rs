@@ -66,7 +66,7 @@ pub(crate) fn push_safe_keeping_tabs(out: &mut String, chars: impl Iterator<Item
 
 /// The terminal columns `c` takes: 2 for a wide East Asian character, 0 for a combining mark or another
 /// character that takes no room, 1 otherwise. (Called on shown characters, which are never controls.)
-pub fn char_columns(c: char) -> usize {
+pub(crate) fn char_columns(c: char) -> usize {
     c.width().unwrap_or(0)
 }
 

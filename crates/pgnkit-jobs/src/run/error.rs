@@ -123,7 +123,7 @@ impl std::error::Error for JobError {
 
 /// More threads asked than the run may have ([`super::Threads::asked`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Capped {
+pub(crate) struct Capped {
     pub(crate) asked: usize,
     /// What the run has instead: one per core.
     pub(crate) most: usize,

@@ -122,7 +122,7 @@ pub struct Skipped {
 
 /// Why a directory entry is not read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SkipReason {
+pub(crate) enum SkipReason {
     /// A FIFO, socket or device with a PGN name: opening or reading it could wait forever. Named on the command
     /// line it would be read.
     NotRegularFile(SpecialKind),
@@ -134,7 +134,7 @@ pub enum SkipReason {
 
 /// A kind of file that is not a regular file nor a directory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SpecialKind {
+pub(crate) enum SpecialKind {
     Fifo,
     Socket,
     CharDevice,

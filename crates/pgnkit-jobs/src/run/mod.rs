@@ -21,8 +21,10 @@ use std::sync::Arc;
 
 use pgnkit::pgn::GameReader;
 
-pub use error::{Capped, JobError, ReadError};
-pub use input::{InputError, SkipReason, Skipped, Source, SpecialKind};
+use crate::messages::Explain;
+use error::Capped;
+pub use error::{JobError, ReadError};
+pub use input::{InputError, Skipped, Source};
 use reading::{Event, Texts};
 
 /// The inputs of a run, in order, each with the name it is shown by, and what a directory search left out.
@@ -113,8 +115,8 @@ impl Threads {
     }
 
     /// As many as asked up to the cap (one per core); none or 0, all cores. A request over the cap is
-    /// capped, and said in the second value.
-    pub fn asked(jobs: Option<usize>) -> (Threads, Option<Capped>) {
+    /// capped, and the second value explains it (to be said to the user).
+    pub fn asked(jobs: Option<usize>) -> (Threads, Option<impl Explain>) {
         let cores = Threads::cores().get();
         let most = cores * THREADS_PER_CORE;
         match jobs.and_then(NonZeroUsize::new) {
@@ -131,7 +133,7 @@ impl Threads {
     }
 
     /// The number of threads.
-    pub fn get(self) -> usize {
+    pub(crate) fn get(self) -> usize {
         self.0.get()
     }
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::messages::Locale;
 use std::io;
 
 /// Each batch's games' Event values, numbered by the merge step across inputs.
@@ -155,19 +156,22 @@ fn a_sink_error_ends_the_run_with_it() {
 #[test]
 fn threads_none_or_zero_are_all_cores_and_requests_are_capped() {
     let cores = Threads::cores().get();
-    assert_eq!(Threads::asked(None), (Threads::cores(), None));
-    assert_eq!(Threads::asked(Some(0)), (Threads::cores(), None));
+    for none in [None, Some(0)] {
+        let (threads, capped) = Threads::asked(none);
+        assert_eq!(threads, Threads::cores());
+        assert!(capped.is_none());
+    }
     assert_eq!(Threads::asked(Some(1)).0, Threads(NonZeroUsize::MIN));
     assert_eq!(Threads::asked(Some(cores)).0.get(), cores);
     for asked in [cores * THREADS_PER_CORE + 1, usize::MAX] {
         let (threads, capped) = Threads::asked(Some(asked));
-        assert_eq!(threads.get(), cores * THREADS_PER_CORE);
+        let most = cores * THREADS_PER_CORE;
+        assert_eq!(threads.get(), most);
         assert_eq!(
-            capped,
-            Some(Capped {
-                asked,
-                most: cores * THREADS_PER_CORE
-            })
+            capped.map(|c| c.explain(Locale::En)),
+            Some(format!(
+                "--jobs {asked} capped to {most}, the number of cores available"
+            ))
         );
     }
 }

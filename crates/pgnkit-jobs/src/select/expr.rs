@@ -56,7 +56,7 @@ const DFA_CACHE_PER_REGEX: usize = 2 << 20;
 
 /// Why an expression is refused for what it would cost rather than for its syntax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OverBudget {
+pub(crate) enum OverBudget {
     /// Longer than `MAX_TEXT_BYTES`.
     Text { bytes: usize },
     /// More than `MAX_CLAUSES` comparisons.
@@ -196,8 +196,11 @@ pub struct ExprError {
     pub column: usize,
     /// What is wrong, in English.
     pub(crate) message: String,
-    /// Set when the expression is refused for what it would cost ([`OverBudget`]), not for its syntax.
-    pub over_budget: Option<OverBudget>,
+    /// True when the expression is refused for what it would cost (its length, its comparisons, its regular
+    /// expressions), not for its syntax: [`Explain`] says why in the user's language.
+    pub over_budget: bool,
+    /// What is over the budget, when something is.
+    pub(crate) budget: Option<OverBudget>,
 }
 
 impl ExprError {
@@ -205,7 +208,8 @@ impl ExprError {
         ExprError {
             column,
             message,
-            over_budget: None,
+            over_budget: false,
+            budget: None,
         }
     }
 
@@ -213,7 +217,8 @@ impl ExprError {
         ExprError {
             column,
             message: over.to_string(),
-            over_budget: Some(over),
+            over_budget: true,
+            budget: Some(over),
         }
     }
 }
@@ -225,6 +230,23 @@ impl fmt::Display for ExprError {
 }
 
 impl std::error::Error for ExprError {}
+
+/// Where the expression goes wrong and why: over the budget in the user's language, a syntax error in
+/// English (as [`Display`](fmt::Display) says it).
+impl Explain for ExprError {
+    fn explain(&self, locale: Locale) -> String {
+        match self.budget {
+            Some(over) => crate::localized!(
+                locale,
+                "column {}: {}",
+                "colonne {} : {}",
+                self.column,
+                over.explain(locale)
+            ),
+            None => self.to_string(),
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq)]
 enum Token {
@@ -885,7 +907,7 @@ mod tests {
             let e = error(text);
             // Refused at once: before the budget, 1,300 such patterns compiled for 70 s.
             assert!(started.elapsed().as_secs() < 10, "{e}");
-            (e.over_budget, e.column)
+            (e.budget, e.column)
         };
         // 1,300 patterns that each compile to megabytes: refused by their number.
         let hostile: Vec<String> = (0..1300)
@@ -941,7 +963,9 @@ mod tests {
                 .explain(Locale::Fr)
                 .contains("comparaisons")
         );
-        assert_eq!(error("plies >").over_budget, None);
+        assert_eq!(error("plies >").budget, None);
+        assert!(!error("plies >").over_budget);
+        assert!(error(&"x".repeat(MAX_TEXT_BYTES + 1)).over_budget);
     }
 
     #[test]

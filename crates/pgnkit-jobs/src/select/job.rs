@@ -8,7 +8,8 @@ use std::sync::Mutex;
 
 use pgnkit::pgn::GameReader;
 
-use super::{MissingTag, SelectBatch, SelectOptions, TagSightings, select_batch};
+use super::{SelectBatch, SelectOptions, TagSightings, select_batch};
+use crate::messages::Explain;
 use crate::run::{Input, Job, JobError};
 
 /// select's job.
@@ -27,8 +28,9 @@ impl SelectJob {
     }
 
     /// The tags `--where` names that no game of the run had (`state` is the run's), in the expression's
-    /// order, each with the nearest tag name the games had: a misspelt tag chose nothing without a word.
-    pub fn missing_tags<'a>(&'a self, state: &'a SelectState) -> Vec<MissingTag<'a>> {
+    /// order, each explained with the nearest tag name the games had: a misspelt tag chose nothing without a
+    /// word.
+    pub fn missing_tags<'a>(&'a self, state: &'a SelectState) -> Vec<impl Explain + 'a> {
         match &self.opts.filter {
             Some(filter) => state.tags.missing(&filter.tags()),
             None => Vec::new(),

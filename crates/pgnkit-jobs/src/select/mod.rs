@@ -237,7 +237,7 @@ struct Near {
 
 /// A tag an expression names that no game had ([`SelectJob::missing_tags`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MissingTag<'a> {
+pub(crate) struct MissingTag<'a> {
     pub(crate) name: &'a str,
     /// The nearest tag name the games have (by edit distance, ignoring case first), when one is close.
     pub(crate) nearest: Option<&'a str>,

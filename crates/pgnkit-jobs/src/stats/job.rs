@@ -38,11 +38,14 @@ pub struct StatsJob {
 
 impl StatsJob {
     /// stats with `opts` on `threads`, and the writer of its rows (Parquet compressed with `codec`). Per-move
-    /// rows to Parquet are encoded by the workers when there are several, a row group a batch.
+    /// rows to Parquet are encoded by the workers when there are several, a row group a batch. Per-move rows
+    /// past a batch's share of memory go to temporary files in `spill` (best beside the output: on the disk
+    /// that is to hold them anyway); other rows stay in memory.
     pub fn new(
         opts: StatsOptions,
         codec: Codec,
         threads: Threads,
+        spill: PathBuf,
     ) -> Result<(StatsJob, RowWriter), JobError> {
         let encoding = match opts.output {
             Output::Moves if threads.get() > 1 => Encoding::InWorkers,
@@ -67,13 +70,14 @@ impl StatsJob {
                 Some(header)
             }
         };
-        let job = StatsJob {
+        let mut job = StatsJob {
             opts,
             shapes,
             codec,
             batch_bytes,
             buffers: Mutex::default(),
         };
+        job.spill_into(spill);
         Ok((job, RowWriter { parquet, header }))
     }
 
@@ -95,9 +99,8 @@ impl StatsJob {
         }
     }
 
-    /// Per-move rows past a batch's share of memory go to temporary files in `dir` (best beside the output:
-    /// on the disk that is to hold them anyway). Other rows stay in memory.
-    pub fn spill_into(&mut self, dir: PathBuf) {
+    /// Per-move rows past a batch's share of memory go to temporary files in `dir`.
+    fn spill_into(&mut self, dir: PathBuf) {
         if self.opts.output == Output::Moves {
             let props = self
                 .shapes

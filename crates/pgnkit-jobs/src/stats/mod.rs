@@ -30,6 +30,7 @@ pub(crate) mod table;
 pub use job::{RowWriter, StatsJob};
 
 pub(crate) use crate::options::Format;
+use crate::options::UsageError;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -72,6 +73,12 @@ pub struct StatsOptions {
 }
 
 impl StatsOptions {
+    /// The Arrow schema of the rows, whatever the format: the record batches [`BatchStats::table`] holds
+    /// for [`Format::Parquet`].
+    pub fn arrow_schema(&self) -> SchemaRef {
+        columnar::schema(&self.columns())
+    }
+
     /// The columns of the rows: the per-game or per-move ones, `--tags` after the per-game ones; none for
     /// the summary.
     pub(crate) fn columns(&self) -> Vec<table::Column<'_>> {
@@ -486,9 +493,9 @@ pub struct BatchStats {
 /// Parquet writers' factory when workers encode their own row groups, and where per-move rows go past a
 /// size in memory.
 #[derive(Debug, Default)]
-pub struct Shapes {
+pub(crate) struct Shapes {
     pub(crate) json_keys: Vec<Vec<u8>>,
-    pub schema: Option<SchemaRef>,
+    pub(crate) schema: Option<SchemaRef>,
     pub(crate) row_groups: Option<Arc<ArrowRowGroupWriterFactory>>,
     /// `None`: a batch keeps all its rows in memory, whatever their size.
     pub(crate) spill: Option<spill::Spill>,
@@ -496,7 +503,7 @@ pub struct Shapes {
 
 impl Shapes {
     /// The keys and schema of `opts`' rows (no factory: see `columnar::ParquetOut::factory`).
-    pub fn of(opts: &StatsOptions) -> Shapes {
+    pub(crate) fn of(opts: &StatsOptions) -> Shapes {
         let columns = opts.columns();
         match opts.format {
             Format::Csv => Shapes::default(),
@@ -520,9 +527,9 @@ pub(crate) const MAX_TAG_COLUMNS: usize = 256;
 /// The longest `--tags` name, in bytes: every JSON row repeats it as a key.
 pub(crate) const MAX_TAG_NAME_BYTES: usize = 255;
 
-/// Why a `--tags` list is refused ([`check_tags`]).
+/// Why a `--tags` list is refused ([`check_tags`]: [`UsageError::Tags`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TagsError {
+pub(crate) enum TagsError {
     /// More names than `MAX_TAG_COLUMNS`.
     TooMany { given: usize },
     /// Not a PGN tag name (letters, digits and `_`, at most `MAX_TAG_NAME_BYTES`).
@@ -638,8 +645,14 @@ impl std::fmt::Display for TagsError {
 impl std::error::Error for TagsError {}
 
 /// Tag names for `--tags`: at most `MAX_TAG_COLUMNS` PGN tag names (letters, digits, `_`), each once, none
-/// the name of a column, and no two names among them and the columns that differ only by case.
-pub fn check_tags(tags: &[String]) -> Result<(), TagsError> {
+/// the name of a column, and no two names among them and the columns that differ only by case; else
+/// [`UsageError::Tags`], which says why.
+pub fn check_tags(tags: &[String]) -> Result<(), UsageError> {
+    tag_names_refused(tags).map_err(|refused| UsageError::Tags(Box::new(refused)))
+}
+
+/// Why `tags` are no `--tags` list ([`check_tags`]).
+fn tag_names_refused(tags: &[String]) -> Result<(), TagsError> {
     if tags.len() > MAX_TAG_COLUMNS {
         return Err(TagsError::TooMany { given: tags.len() });
     }
@@ -680,7 +693,7 @@ const MOST_MOVE_ROWS_RESERVED: usize = 128 * 1024;
 
 /// Why a batch's rows could not be made.
 #[derive(Debug)]
-pub enum BatchError {
+pub(crate) enum BatchError {
     /// The Arrow arrays or their Parquet encoding (a bug, or a limit of the format).
     Encode(ParquetError),
     /// The temporary file of rows past the batch's share of memory.
@@ -943,7 +956,7 @@ mod tests {
     }
 
     fn tags(names: &[&str]) -> Result<(), TagsError> {
-        check_tags(&names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
+        tag_names_refused(&names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
     }
 
     #[test]
@@ -1011,15 +1024,18 @@ mod tests {
     #[test]
     fn absurd_tag_lists_are_refused() {
         let many: Vec<String> = (0..20_000).map(|i| format!("T{i}")).collect();
-        assert_eq!(check_tags(&many), Err(TagsError::TooMany { given: 20_000 }));
-        assert_eq!(check_tags(&many[..MAX_TAG_COLUMNS]), Ok(()));
-        assert!(check_tags(&many[..MAX_TAG_COLUMNS + 1]).is_err());
+        assert_eq!(
+            tag_names_refused(&many),
+            Err(TagsError::TooMany { given: 20_000 })
+        );
+        assert_eq!(tag_names_refused(&many[..MAX_TAG_COLUMNS]), Ok(()));
+        assert!(tag_names_refused(&many[..MAX_TAG_COLUMNS + 1]).is_err());
         let long = "T".repeat(MAX_TAG_NAME_BYTES + 1);
-        let refused = check_tags(std::slice::from_ref(&long)).unwrap_err();
+        let refused = tag_names_refused(std::slice::from_ref(&long)).unwrap_err();
         assert_eq!(refused, TagsError::NotATagName(long.clone()));
         // The message shows the start of the name, not all of it.
         assert!(refused.to_string().len() < 200, "{refused}");
-        assert_eq!(check_tags(&[long[1..].to_string()]), Ok(()));
+        assert_eq!(tag_names_refused(&[long[1..].to_string()]), Ok(()));
         for bad in ["", "A B", "Tag-1", "Tagé"] {
             assert!(
                 matches!(tags(&[bad]), Err(TagsError::NotATagName(_))),

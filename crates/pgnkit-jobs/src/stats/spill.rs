@@ -340,11 +340,11 @@ pub(crate) enum SpillStep {
 
 /// A temporary file of spilled rows that could not be written or read back.
 #[derive(Debug)]
-pub struct SpillError {
+pub(crate) struct SpillError {
     pub(crate) step: SpillStep,
     /// Where the file was made (empty when reading: the file has no name).
-    pub dir: PathBuf,
-    pub error: io::Error,
+    pub(crate) dir: PathBuf,
+    pub(crate) error: io::Error,
 }
 
 impl SpillError {

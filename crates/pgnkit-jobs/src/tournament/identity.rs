@@ -87,7 +87,7 @@ pub(crate) fn names_nobody(name: &str) -> bool {
 /// Why a game of a tournament is no pairing of two players: standings, TRF, report and the summary leave it
 /// out (and say how many), and validate warns about it (`unknown_player`, `player_against_self`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NotAPairing {
+pub(crate) enum NotAPairing {
     /// White or Black (or both) names nobody ([`names_nobody`]).
     UnknownPlayer,
     /// White and Black are the same name (trimmed): a player against himself.

@@ -242,23 +242,34 @@ pub struct GameReport {
 }
 
 impl GameReport {
-    /// Errors (a record that stands for several counts them all: see `Problem::count`).
-    pub fn errors(&self) -> u64 {
+    /// Its problems of `severity` (a record that stands for several counts them all: [`Problem::times`]);
+    /// notes are uses of non-standard spellings ([`Severity::Note`]).
+    pub fn count(&self, severity: Severity) -> u64 {
+        self.problems
+            .iter()
+            .filter(|p| p.severity == severity)
+            .map(Problem::times)
+            .sum()
+    }
+
+    /// Errors ([`GameReport::count`]).
+    pub(crate) fn errors(&self) -> u64 {
         self.count(Severity::Error)
     }
 
     /// Warnings.
-    pub fn warnings(&self) -> u64 {
+    pub(crate) fn warnings(&self) -> u64 {
         self.count(Severity::Warning)
     }
 
-    /// Uses of non-standard spellings (see [`Severity::Note`]).
-    pub fn notes(&self) -> u64 {
+    /// Uses of non-standard spellings.
+    pub(crate) fn notes(&self) -> u64 {
         self.count(Severity::Note)
     }
 
-    /// What JSON writes of it, its messages in `locale`.
-    pub fn record(&self, locale: Locale) -> GameRecord<'_> {
+    /// What JSON writes of it, for serde (`GameRecord`: the schema of `docs/validate-json.md`), its messages
+    /// in `locale`.
+    pub fn record(&self, locale: Locale) -> impl Serialize + '_ {
         GameRecord {
             file: &self.file,
             game: self.game,
@@ -284,20 +295,12 @@ impl GameReport {
             problems: ProblemRecords::new(&self.problems, locale),
         }
     }
-
-    fn count(&self, severity: Severity) -> u64 {
-        self.problems
-            .iter()
-            .filter(|p| p.severity == severity)
-            .map(Problem::times)
-            .sum()
-    }
 }
 
 /// A game's report as JSON writes it, one object per game (the schema of `docs/validate-json.md`), its
 /// messages in a chosen language.
 #[derive(Serialize)]
-pub struct GameRecord<'r> {
+pub(crate) struct GameRecord<'r> {
     file: &'r str,
     game: u64,
     white: &'r str,

@@ -268,7 +268,8 @@ impl Tournament {
     }
 
     /// The most games these checks track.
-    pub fn limit(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn limit(&self) -> usize {
         self.limit.0
     }
 
