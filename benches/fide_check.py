@@ -2,7 +2,7 @@
 """Cross-checks pgnkit's standings and TRF against two programs nobody here wrote: FIDE's tie-break checker
 (TEC-FIDE/TieBreakServer, `tiebreakchecker.py`) and the bbpPairings pairing engine.
 
-    benches/fide_check.py [--min-players N] [--codes PTS,BH/C1,BH,SB,WIN,ARO] [--trf-format trf]
+    benches/fide_check.py [--min-players N] [--codes PTS,DE,WIN,...] [--trf-format trf]
                           [--pgnkit BIN] [--bbppairings EXE] [--tiebreakchecker PY] [--keep DIR]
                           [--event NAME] [--all-rows] FILE.pgn [FILE.pgn ...]
 
@@ -25,10 +25,9 @@ The programs: --bbppairings or $BBPPAIRINGS (bbpPairings.exe), --tiebreakchecker
 (tiebreakchecker.py, run with this Python), --pgnkit or $PGNKIT (default target/release/pgnkit of this
 repository). Python 3 standard library only.
 
-Codes and pgnkit's values: PTS points, BH buchholz, BH/C1 buchholz_cut1, SB sonneborn_berger, WIN wins,
-ARO aro (no rated opponent: pgnkit says nothing, the checker 0; taken as equal), TPR performance, DE
-direct_encounter (pgnkit's is empty unless applied: compared only where pgnkit has one). A column named
-after the code itself (`BH/C1`, `BH_C1`, `bh_c1`) is preferred when pgnkit's JSON has one.
+Codes and pgnkit's values: pgnkit is asked for the codes compared (`standings --tiebreaks`, PTS left out),
+so its JSON has a member per code named by the code with `/` written `_` (`BH/C1` is `BH_C1`); PTS is
+`points`.
 
 Several tournaments can share an Event (other Site or year): `standings --event` chooses by Event alone,
 so the games of the one wanted are first chosen with `pgnkit select --where` on Event, Site and year.
