@@ -2,7 +2,7 @@
 """Cross-checks pgnkit's standings and TRF against two programs nobody here wrote: FIDE's tie-break checker
 (TEC-FIDE/TieBreakServer, `tiebreakchecker.py`) and the bbpPairings pairing engine.
 
-    benches/fide_check.py [--min-players N] [--codes PTS,BH/C1,BH,SB,WIN,ARO] [--trf-format trf]
+    benches/fide_check.py [--min-players N] [--codes PTS,DE,WIN,...] [--trf-format trf]
                           [--pgnkit BIN] [--bbppairings EXE] [--tiebreakchecker PY] [--keep DIR]
                           [--event NAME] [--all-rows] FILE.pgn [FILE.pgn ...]
 
@@ -25,10 +25,9 @@ The programs: --bbppairings or $BBPPAIRINGS (bbpPairings.exe), --tiebreakchecker
 (tiebreakchecker.py, run with this Python), --pgnkit or $PGNKIT (default target/release/pgnkit of this
 repository). Python 3 standard library only.
 
-Codes and pgnkit's values: PTS points, BH buchholz, BH/C1 buchholz_cut1, SB sonneborn_berger, WIN wins,
-ARO aro (no rated opponent: pgnkit says nothing, the checker 0; taken as equal), TPR performance, DE
-direct_encounter (pgnkit's is empty unless applied: compared only where pgnkit has one). A column named
-after the code itself (`BH/C1`, `BH_C1`, `bh_c1`) is preferred when pgnkit's JSON has one.
+Codes and pgnkit's values: pgnkit is asked for the codes compared (`standings --tiebreaks`, PTS left out),
+so its JSON has a member per code named by the code with `/` written `_` (`BH/C1` is `BH_C1`); PTS is
+`points`.
 
 Several tournaments can share an Event (other Site or year): `standings --event` chooses by Event alone,
 so the games of the one wanted are first chosen with `pgnkit select --where` on Event, Site and year.
@@ -47,19 +46,10 @@ from decimal import Decimal, InvalidOperation
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-DEFAULT_CODES = "PTS,BH/C1,BH,SB,WIN,ARO"
-
-# pgnkit's JSON field for each FIDE code (before columns are named by the codes themselves).
-LEGACY_FIELDS = {
-    "PTS": "points",
-    "BH": "buchholz",
-    "BH/C1": "buchholz_cut1",
-    "SB": "sonneborn_berger",
-    "WIN": "wins",
-    "ARO": "aro",
-    "TPR": "performance",
-    "DE": "direct_encounter",
-}
+# Every code both pgnkit and the checker compute, with the modifiers arbiters use.
+DEFAULT_CODES = (
+    "PTS,DE,WIN,WON,BPG,BWG,GE,PS,BH,BH/C1,BH/C2,BH/M1,FB,AOB,SB,SB/C1,KS,ARO,ARO/C1,TPR,PTP,APRO,APPO"
+)
 
 # The TRF's 001 record: start rank in columns 5-8, name in 15-47 (1-based, inclusive).
 START_RANK = (4, 8)
@@ -142,9 +132,9 @@ def match_players(trf, players):
 
 
 def pgnkit_value(player, code):
-    """pgnkit's value of a code for a player, as a Decimal (None: pgnkit has none)."""
-    candidates = [code, code.replace("/", "_"), code.replace("/", "_").lower()]
-    candidates.append(LEGACY_FIELDS.get(code, code.lower()))
+    """pgnkit's value of a code for a player, as a Decimal (None: pgnkit has none): its JSON member named by
+    the code's column (`BH/C1` is `BH_C1`); `PTS` is `points` unless asked for."""
+    candidates = [code.replace("/", "_")] + (["points"] if code == "PTS" else [])
     for name in candidates:
         if name in player:
             value = player[name]
@@ -186,8 +176,7 @@ def checker_error(out, err):
 
 def same(code, ours, theirs):
     if ours is None:
-        # ARO without rated opponents: the checker writes 0. DE that pgnkit did not apply: not compared.
-        return code == "DE" or theirs == 0
+        return False
     return ours == theirs
 
 
@@ -209,7 +198,10 @@ class Check:
         os.makedirs(self.work, exist_ok=True)
 
     def standings(self, fmt, paths, event=None):
-        cmd = [self.pgnkit, "standings", "-q", "--format", fmt]
+        # Every code compared, so that pgnkit's JSON has each; the TRF's 202 lists them (the checker is
+        # given them with -t all the same).
+        after_points = [c for c in self.codes if c != "PTS"] or ["PTS"]
+        cmd = [self.pgnkit, "standings", "-q", "--format", fmt, "--tiebreaks", ",".join(after_points)]
         if event is not None:
             cmd += ["--event", event]
         code, out, err = run(cmd + paths)

@@ -139,7 +139,7 @@ const PAGES: &[Page] = &[
             ),
             (
                 "tiebreaks",
-                "Départages après les points, dans l'ordre, séparés par des virgules : buchholz_cut1, buchholz, sonneborn_berger, wins, direct_encounter",
+                "Départages après les points, dans l'ordre, par leurs codes FIDE (C.07), séparés par des virgules : PTS, DE, WIN, WON, BPG, BWG, GE, PS, BH, FB, AOB, SB, KS, ARO, TPR, PTP, APRO, APPO, avec un modificateur /C1, /C2 (coupe) ou /M1, /M2 (médiane), par exemple DE,BH/C1,BH,SB : la liste du règlement du tournoi. Par défaut : la liste d'exemple du C.07 pour le genre de chaque tournoi (toutes rondes : DE,WIN,SB,KS ; système suisse : BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB). Les anciens noms buchholz_cut1, buchholz, sonneborn_berger, wins et direct_encounter se lisent BH/C1, BH, SB, WIN, DE",
             ),
             ("moveless", MOVELESS),
             ("allocated_bye", ALLOCATED_BYE),

@@ -3,10 +3,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::jobs::options::{StandingsFormat, TrfVersion};
+use crate::jobs::messages::Explain;
+use crate::jobs::options::{StandingsFormat, Tiebreaks, TrfVersion};
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
 use crate::jobs::standings::{self, Ranked, StandingsBatch, StandingsJob, StandingsState};
-use crate::jobs::tournament::{Standings, Tiebreak};
+use crate::jobs::tournament::Standings;
 
 use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
@@ -32,15 +33,13 @@ pub(crate) struct Args {
     /// What to write; a TRF is of one tournament: `--event` chooses it when the inputs hold several
     #[arg(long, default_value = "text", value_parser = choice::<StandingsFormat>())]
     format: StandingsFormat,
-    /// Tie-breaks after points, in order, comma-separated: buchholz_cut1, buchholz, sonneborn_berger, wins,
-    /// direct_encounter (the points among the tied players, when they have all met; FIDE puts it first for
-    /// round robins)
-    #[arg(
-        long,
-        value_delimiter = ',',
-        default_value = "buchholz_cut1,buchholz,sonneborn_berger,wins,direct_encounter"
-    )]
-    tiebreaks: Vec<String>,
+    /// Tie-breaks after points, in order, by FIDE's codes (C.07), comma-separated: PTS, DE, WIN, WON, BPG,
+    /// BWG, GE, PS, BH, FB, AOB, SB, KS, ARO, TPR, PTP, APRO, APPO, with a modifier /C1, /C2 (cut) or /M1, /M2
+    /// (median), e.g. DE,BH/C1,BH,SB: the list of the tournament's regulations. Default: C.07's example list for
+    /// each tournament's kind (round robin: DE,WIN,SB,KS; Swiss: BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB). The former
+    /// names buchholz_cut1, buchholz, sonneborn_berger, wins and direct_encounter read as BH/C1, BH, SB, WIN, DE
+    #[arg(long, value_name = "CODES")]
+    tiebreaks: Option<String>,
     /// Write to FILE instead of standard output
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
@@ -62,7 +61,7 @@ const MAX_PLAYERS: usize = 1_000_000;
 const TOURNAMENTS_LISTED: usize = 20;
 
 pub(crate) fn run(args: Args) -> i32 {
-    let Some(tiebreaks) = tiebreaks_of(&args.tiebreaks) else {
+    let Some(tiebreaks) = tiebreaks_of(args.tiebreaks.as_deref()) else {
         return 2;
     };
     let Some(sources) = inputs(&args.paths) else {
@@ -102,13 +101,11 @@ pub(crate) fn run(args: Args) -> i32 {
         .filter(|(key, _, _)| args.event.as_ref().is_none_or(|e| key.event == e.trim()))
         .collect();
     let text = match args.format {
-        StandingsFormat::Trf(version) => {
-            match trf_of(&ranked, args.event.is_some(), version, &tiebreaks) {
-                Some(text) => Ok(text),
-                None => return 2,
-            }
-        }
-        format => standings::write(&ranked, format, &tiebreaks, locale()),
+        StandingsFormat::Trf(version) => match trf_of(&ranked, args.event.is_some(), version) {
+            Some(text) => Ok(text),
+            None => return 2,
+        },
+        format => standings::write(&ranked, format, locale()),
     };
     // Only a TRF can be refused, and trf_of said why.
     let Ok(text) = text else {
@@ -155,21 +152,24 @@ fn pairing_differences(state: &StandingsState, trf: Option<&Path>) -> (String, u
     (text, count)
 }
 
-/// The tie-breaks `--tiebreaks` names, in order; `None` (said) for a name that is none.
-fn tiebreaks_of(names: &[String]) -> Option<Vec<Tiebreak>> {
-    let mut tiebreaks = Vec::new();
-    for name in names {
-        match Tiebreak::from_name(name.trim()) {
-            Some(t) => tiebreaks.push(t),
-            None => {
-                let _ = say(&format!(
-                    "pgnkit: --tiebreaks: unknown tie-break '{name}': use buchholz_cut1, buchholz, sonneborn_berger, wins or direct_encounter\n"
-                ));
-                return None;
-            }
+/// The tie-breaks `--tiebreaks` names, in order (each tournament's default without it); `None`, said in the
+/// run's language, for a list that is none.
+fn tiebreaks_of(codes: Option<&str>) -> Option<Tiebreaks> {
+    let Some(codes) = codes else {
+        return Some(Tiebreaks::default());
+    };
+    match codes.parse::<Tiebreaks>() {
+        Ok(tiebreaks) => Some(tiebreaks),
+        Err(e) => {
+            let _ = say(&localized!(
+                locale(),
+                "pgnkit standings: --tiebreaks: {}\n",
+                "pgnkit standings : --tiebreaks : {}\n",
+                safe(&e.explain(locale()))
+            ));
+            None
         }
     }
-    Some(tiebreaks)
 }
 
 /// Every game of the inputs into the standings.
@@ -214,21 +214,11 @@ impl Sink<StandingsJob> for Said {
 
 /// The TRF of the one tournament in `ranked` (nothing when there is none); `None`, said on stderr, when there
 /// are several (`--event` named several, or none was named) or the format cannot hold it.
-fn trf_of(
-    ranked: &[Ranked<'_>],
-    event_named: bool,
-    version: TrfVersion,
-    tiebreaks: &[Tiebreak],
-) -> Option<String> {
+fn trf_of(ranked: &[Ranked<'_>], event_named: bool, version: TrfVersion) -> Option<String> {
     let several = match ranked {
         [] => return Some(String::new()),
         [(key, _, _)] => {
-            return match standings::write(
-                ranked,
-                StandingsFormat::Trf(version),
-                tiebreaks,
-                locale(),
-            ) {
+            return match standings::write(ranked, StandingsFormat::Trf(version), locale()) {
                 Ok(text) => Some(text),
                 Err(e) => {
                     let _ = say(&format!(

@@ -36,5 +36,6 @@ mod report;
 mod select;
 mod standings;
 mod stats;
+mod tiebreaks;
 mod trf_editions;
 mod validate;

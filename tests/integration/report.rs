@@ -350,6 +350,27 @@ fn standings_are_those_of_pgnkit_standings() {
     ];
     let (code, html) = report(&dir, &inputs);
     assert_eq!(code, Some(1));
+    // The tie-breaks each tournament was ranked by, in its order (the CSV has a column for every code of
+    // every tournament, in the order first met).
+    let mut args = vec!["standings", "--format", "json"];
+    args.extend_from_slice(&inputs);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+    let codes: HashMap<(String, String, String), Vec<String>> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let t: serde_json::Value = serde_json::from_str(line).unwrap();
+            let key = ["event", "site", "year"].map(|k| t[k].as_str().unwrap().to_string());
+            let codes = t["tiebreaks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().replace('/', "_"))
+                .collect();
+            (key.into(), codes)
+        })
+        .collect();
     let mut args = vec!["standings", "--format", "csv"];
     args.extend_from_slice(&inputs);
     let out = run(&args);
@@ -364,7 +385,8 @@ fn standings_are_those_of_pgnkit_standings() {
                 .map(String::as_str)
                 .zip(r.unwrap().iter().map(String::from))
                 .collect();
-            [
+            let key = ["event", "site", "year"].map(|k| r[k].clone());
+            let fixed = [
                 "rank",
                 "player",
                 "rating",
@@ -372,16 +394,14 @@ fn standings_are_those_of_pgnkit_standings() {
                 "games",
                 "wins",
                 "unfinished",
-                "buchholz",
-                "buchholz_cut1",
-                "sonneborn_berger",
                 "aro",
                 "performance",
-                "direct_encounter",
-            ]
-            .iter()
-            .map(|k| r[k].clone())
-            .collect()
+            ];
+            fixed
+                .iter()
+                .map(|k| r[k].clone())
+                .chain(codes[&key.into()].iter().map(|c| r[c.as_str()].clone()))
+                .collect()
         })
         .collect();
     let shown = table_rows(&html, "standings");
@@ -425,10 +445,12 @@ fn crosstables_round_robin_and_per_round() {
                 continue;
             }
             pgn.push_str(&format!(
-                "[Event \"Swiss\"]\n[Site \"X\"]\n[Date \"2024.01.0{round}\"]\n[Round \"{round}.{board}\"]\n[White \"P{w:02}\"]\n[Black \"P{b:02}\"]\n[Result \"1-0\"]\n\n1-0\n\n"
+                "[Event \"Swiss\"]\n[Site \"X\"]\n[Date \"2024.01.0{round}\"]\n[Round \"{round}.{board}\"]\n[White \"P{w:02}\"]\n[Black \"P{b:02}\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n"
             ));
         }
     }
+    // Games with moves: a decided game without any is a forfeit, marked `+`/`-` (see
+    // a_forfeit_is_marked_in_the_report_and_the_summary).
     let path = dir.join("swiss.pgn");
     std::fs::write(&path, pgn).unwrap();
     let (_, html) = report(&dir, &[path.to_str().unwrap()]);

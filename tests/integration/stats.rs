@@ -518,35 +518,49 @@ fn summary_standings_and_crosstable_of_a_hand_made_tournament() {
     ]);
     r.expect(0);
     let text = r.text();
-    // rank, player, rating, games, points, score, rated games, opponents' average, performance
+    // rank, player, rating, games, points, score, rated games, opponents' average, performance, then the
+    // tie-breaks `pgnkit standings` ranks this round robin by (C.07's example list for one: DE, WIN, SB, KS),
+    // worked by hand as in standings::a_hand_checked_round_robin: WIN the rounds won; SB Alice 1 × 1.5 (Bob)
+    // + ½ × 1 (Carol) + 1 × 1 (Dan) = 3, Bob ½ × 1 + 1 × 1 = 1.5, Carol ½ × 2.5 + ½ × 1.5 = 2, Dan 1 × 1 = 1;
+    // KS the points against those who scored half the four rounds or more (Alice alone): Carol's draw.
     assert_eq!(
         standing(&text, "Spring Open", "Alice"),
         [
-            "1", "Alice", "2200", "3", "2½", "83.3%", "2", "2050", "2243"
+            "1", "Alice", "2200", "3", "2½", "83.3%", "2", "2050", "2243", "0", "2", "3", "0"
         ]
     );
     assert_eq!(
         standing(&text, "Spring Open", "Bob"),
-        ["2", "Bob", "2100", "3", "1½", "50.0%", "2", "2100", "1907"]
+        [
+            "2", "Bob", "2100", "3", "1½", "50.0%", "2", "2100", "1907", "0", "1", "1.5", "0"
+        ]
+    );
+    // Dan has no rating: his games count, his opponents' ratings give him a performance, and his
+    // opponents' games against him stay out of theirs. Equal with Carol on points, he is third as
+    // `pgnkit standings` ranks him: DE, first, counts his win over her (DE 1 to her 2).
+    assert_eq!(
+        standing(&text, "Spring Open", "Dan"),
+        [
+            "3", "Dan", "-", "3", "1", "33.3%", "3", "2100", "1975", "1", "1", "1", "0"
+        ]
     );
     assert_eq!(
         standing(&text, "Spring Open", "Carol"),
-        ["3", "Carol", "2000", "3", "1", "33.3%", "2", "2150", "2150"]
-    );
-    // Dan has no rating: his games count, his opponents' ratings give him a performance, and his
-    // opponents' games against him stay out of theirs. Equal with Carol on points, he is fourth as
-    // `pgnkit standings` ranks him: her Sonneborn-Berger is higher.
-    assert_eq!(
-        standing(&text, "Spring Open", "Dan"),
-        ["4", "Dan", "-", "3", "1", "33.3%", "3", "2100", "1975"]
+        [
+            "4", "Carol", "2000", "3", "1", "33.3%", "2", "2150", "2150", "2", "0", "2", "0.5"
+        ]
     );
     assert!(
         text.contains("event \"Spring Open\" (Graz, 2024): 7 games, 4 players; 1 without a result (not scored)"),
         "{r}"
     );
+    // Club Blitz: Eve and Bob met twice (a double round robin): WIN 1; SB 1 × ½ + ½ × ½ = 0.75; KS 0 (Bob
+    // scored less than half).
     assert_eq!(
         standing(&text, "Club Blitz", "Eve"),
-        ["1", "Eve", "1900", "2", "1½", "75.0%", "2", "2100", "2293"]
+        [
+            "1", "Eve", "1900", "2", "1½", "75.0%", "2", "2100", "2293", "0", "1", "0.75", "0"
+        ]
     );
     let crosstable: Vec<Vec<&str>> = text
         .split("\nevent ")
@@ -562,11 +576,12 @@ fn summary_standings_and_crosstable_of_a_hand_made_tournament() {
         .collect();
     assert_eq!(
         crosstable,
+        // In rank order: Alice, Bob, Dan, Carol.
         [
-            ["x", "1", "½", "1"],
-            ["0", "x", "½", "1"],
-            ["½", "½", "x", "0"],
-            ["0", "0", "1", "x"]
+            ["x", "1", "1", "½"],
+            ["0", "x", "1", "½"],
+            ["0", "0", "x", "1"],
+            ["½", "½", "0", "x"]
         ],
         "{text}"
     );

@@ -52,9 +52,11 @@ fn trf_is_trf26_and_trf16_is_the_former_edition() {
     assert_eq!(record(&trf26, "212"), Some("PTS,DE,SB,WIN"), "{trf26}");
     assert_eq!(record(&trf26, "222"), Some("40/5400+30:1800+30"), "{trf26}");
     assert_eq!(record(&trf26, "122"), Some("40/5400+30:1800+30"), "{trf26}");
-    // The default order, by its codes.
+    // Without --tiebreaks, a round robin's default: C.07's recommended list for an individual round robin
+    // (DE, WIN, SB, KS), by its codes.
     let plain = trf("trf", event, &file, &[]);
-    assert_eq!(record(&plain, "202"), Some("BH/C1,BH,SB,WIN,DE"), "{plain}");
+    assert_eq!(record(&plain, "202"), Some("DE,WIN,SB,KS"), "{plain}");
+    assert_eq!(record(&plain, "212"), Some("PTS,DE,WIN,SB,KS"), "{plain}");
     // TRF-16 is TRF-26 without the new records: byte for byte, CR LF included.
     for code in ["202", "212", "222"] {
         assert_eq!(record(&trf16, code), None, "{trf16}");
@@ -124,15 +126,12 @@ fn bbppairings_reads_both_editions() {
 /// TRFs they were computed from are still what pgnkit writes.
 #[test]
 fn fide_checkers_values_are_pgnkits() {
-    // Complete round robins: no round without a game, so C.07's unplayed rounds (article 16) do not arise and
-    // the checker's PTS, BH, BH/C1, SB and WIN are pgnkit's.
-    let codes = ["PTS", "BH/C1", "BH", "SB", "WIN"];
-    let fields = [
-        "points",
-        "buchholz_cut1",
-        "buchholz",
-        "sonneborn_berger",
-        "wins",
+    // The checker was asked for the codes of each TRF-26's record 212 (regenerate.sh): PTS and the tie-breaks
+    // pgnkit ranked the tournament by, each tournament's default for its kind (the club's complete round
+    // robin: DE, WIN, SB, KS; TWIC's Vezerkepzo, of which the file holds 6 rounds of 9, is ranked as a Swiss).
+    let expected_codes = [
+        ("club-round-robin", "PTS,DE,WIN,SB,KS"),
+        ("vezerkepzo", "PTS,BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB"),
     ];
     let dir = temp_dir("trf_editions", "tiebreakchecker");
     let fixtures = root().join("fixtures/trf_editions");
@@ -166,7 +165,23 @@ fn fide_checkers_values_are_pgnkits() {
         let ours: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
         let mut lines = table.lines();
         let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-        assert_eq!(header[2..], codes, "{edition} of {event}: {table}");
+        let (_, codes) = expected_codes
+            .iter()
+            .find(|(n, _)| name.starts_with(n))
+            .unwrap();
+        assert_eq!(
+            header[2..].join(","),
+            *codes,
+            "{edition} of {event}: {table}"
+        );
+        // pgnkit's own list of the tie-breaks it ranked by is the one the checker was asked for.
+        let listed: Vec<&str> = ours["tiebreaks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        assert_eq!(header[3..], listed[..], "{edition} of {event}");
         let mut seen = 0;
         for line in lines.filter(|l| !l.is_empty()) {
             let cells: Vec<&str> = line.split(',').collect();
@@ -177,10 +192,22 @@ fn fide_checkers_values_are_pgnkits() {
                 .iter()
                 .find(|p| p["player"] == names[&start].as_str())
                 .unwrap_or_else(|| panic!("{edition}: no player {}", names[&start]));
-            for ((code, field), cell) in codes.iter().zip(fields).zip(&cells[2..]) {
+            // The checker ranks by the same codes: its rank is pgnkit's.
+            assert_eq!(
+                player["rank"].as_u64(),
+                Some(cells[1].parse().unwrap()),
+                "{edition} of {event}: rank of {}",
+                names[&start]
+            );
+            for (code, cell) in header[2..].iter().zip(&cells[2..]) {
+                let field = if *code == "PTS" {
+                    "points".to_string()
+                } else {
+                    code.replace('/', "_")
+                };
                 let theirs: f64 = cell.parse().unwrap();
                 assert_eq!(
-                    player[field].as_f64(),
+                    player[&field].as_f64(),
                     Some(theirs),
                     "{edition} of {event}: {code} of {}",
                     names[&start]

@@ -10,6 +10,7 @@ use std::str::FromStr;
 use pgnkit::notation::Language;
 
 use crate::messages::{Explain, JobReason, Locale};
+use crate::tournament::tiebreak_codes::{Kind, TiebreakCode, TiebreakParseError, parse_list};
 
 /// How moves are written in PGN output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -428,6 +429,52 @@ pub struct UnplayedRules {
     pub moveless: Moveless,
     /// Which full-point byes are the pairing-allocated bye.
     pub allocated_bye: AllocatedBye,
+}
+
+/// The tie-breaks after points (`--tiebreaks`): FIDE's C.07 codes with their modifiers, in order
+/// (`DE,BH/C1,BH,SB`; FIDE's checker's `BH#C1` too), or, by default, the order FIDE recommends for the kind
+/// of each tournament (`crate::tournament::fide_tiebreaks::default_tiebreaks`). The names of the five
+/// tie-breaks pgnkit had before the codes still read, as the codes they are: `buchholz_cut1` (`BH/C1`),
+/// `buchholz` (`BH`), `sonneborn_berger` (`SB`), `wins` (`WIN`), `direct_encounter` (`DE`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tiebreaks(Option<Vec<TiebreakCode>>);
+
+impl Tiebreaks {
+    /// The codes asked for, in order; `None` for each tournament's default.
+    pub(crate) fn chosen(&self) -> Option<&[TiebreakCode]> {
+        self.0.as_deref()
+    }
+
+    /// Exactly these codes (none: points alone).
+    #[cfg(test)]
+    pub(crate) fn of(codes: &[TiebreakCode]) -> Tiebreaks {
+        Tiebreaks(Some(codes.to_vec()))
+    }
+}
+
+/// The code a name of the tie-breaks before FIDE's codes stands for.
+fn former_name(name: &str) -> Option<TiebreakCode> {
+    Some(match name.trim() {
+        "buchholz_cut1" => TiebreakCode::cut(Kind::Buchholz, 1),
+        "buchholz" => TiebreakCode::plain(Kind::Buchholz),
+        "sonneborn_berger" => TiebreakCode::plain(Kind::SonnebornBerger),
+        "wins" => TiebreakCode::plain(Kind::Wins),
+        "direct_encounter" => TiebreakCode::plain(Kind::DirectEncounter),
+        _ => return None,
+    })
+}
+
+impl FromStr for Tiebreaks {
+    type Err = TiebreakParseError;
+    fn from_str(s: &str) -> Result<Tiebreaks, TiebreakParseError> {
+        // The former names first, each where it stands, so that a list may mix both.
+        let codes: Vec<String> = s
+            .split([',', ' ', '\t'])
+            .filter(|w| !w.trim().is_empty())
+            .map(|w| former_name(w).map_or_else(|| w.to_string(), |c| c.to_string()))
+            .collect();
+        parse_list(&codes.join(",")).map(|codes| Tiebreaks(Some(codes)))
+    }
 }
 
 /// The piece letters moves are read with: `auto` detects them per game, or one language.

@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 
+use crate::tournament::crosstable::{Outcome, PairingKind};
 use crate::tournament::{Pairing, Tournament, TournamentKey};
 
 /// At most this many players: a grid even when not every pair met (an unfinished round-robin).
@@ -25,6 +26,10 @@ pub(crate) const GRID_WIDEST: usize = 40;
 /// The most round columns of a per-round table: more than any real event has, few enough that the table stays
 /// a few hundred kilobytes at [`super::Limits::crosstable_players`] rows.
 pub(crate) const MAX_ROUND_COLUMNS: usize = 60;
+
+/// A bye as the model places it ([`Tournament::byes_placed`]): the player's index among the tournament's
+/// players, the round (from 1) and the bye's TRF code.
+pub(crate) type Bye = (usize, u32, char);
 
 /// A game of a tournament as the model gives it: White's index among its players, and the game seen from
 /// White's side (the opponent is Black).
@@ -133,6 +138,24 @@ pub(crate) fn score(half_points: Option<u8>) -> &'static str {
     }
 }
 
+/// A game's score as a crosstable writes it for the player who scored `half_points`: [`score`], or TRF's
+/// marks of a forfeit, `+` won and `-` lost (a double forfeit is lost by both).
+pub(crate) fn mark(kind: PairingKind, half_points: Option<u8>) -> &'static str {
+    match Outcome::of_pairing(kind, half_points) {
+        Outcome::ForfeitWin => "+",
+        Outcome::ForfeitLoss => "-",
+        _ => score(half_points),
+    }
+}
+
+/// Black's score in a game White scored `half_points` in: a double forfeit is lost by both.
+fn other_side(kind: PairingKind, half_points: Option<u8>) -> Option<u8> {
+    match (kind, half_points) {
+        (PairingKind::Forfeit, Some(0)) => Some(0),
+        _ => half_points.map(|hp| 2 - hp.min(2)),
+    }
+}
+
 /// The grid: `cells[i][j]` are the scores of player `i` against player `j` (rank order), in the order played.
 pub(crate) fn grid(players: &[usize], games: &[Played<'_>]) -> Vec<Vec<Vec<&'static str>>> {
     let n = players.len();
@@ -140,8 +163,8 @@ pub(crate) fn grid(players: &[usize], games: &[Played<'_>]) -> Vec<Vec<Vec<&'sta
     let mut cells = vec![vec![Vec::new(); n]; n];
     for (white, p) in games {
         if let (Some(&w), Some(&b)) = (index.get(white), index.get(&p.opponent)) {
-            cells[w][b].push(score(p.half_points));
-            cells[b][w].push(score(p.half_points.map(|hp| 2 - hp.min(2))));
+            cells[w][b].push(mark(p.kind, p.half_points));
+            cells[b][w].push(mark(p.kind, other_side(p.kind, p.half_points)));
         }
     }
     cells
@@ -157,6 +180,8 @@ pub(crate) struct RoundCell {
     pub(crate) white: bool,
     /// The player's half points, `None` unfinished.
     pub(crate) half_points: Option<u8>,
+    /// Whether the game was played, forfeited or lasted less than a move.
+    pub(crate) kind: PairingKind,
 }
 
 /// A per-round table: its columns and, per player in rank order, per column, the games played in it.
@@ -166,19 +191,29 @@ pub(crate) struct PerRound {
     pub(crate) rounds: Vec<Option<u32>>,
     /// `cells[player][column]`: the player's games in that round.
     pub(crate) cells: Vec<Vec<Vec<RoundCell>>>,
+    /// `byes[player][column]`: the player's bye in that round, by its TRF code.
+    pub(crate) byes: Vec<Vec<Option<char>>>,
     /// Rounds beyond the columns shown.
     pub(crate) rounds_not_shown: usize,
     /// Games in those rounds, each counted once.
     pub(crate) games_not_shown: u64,
 }
 
-/// The per-round table of `players` (in rank order) over their games, at most `max_columns` rounds wide (the
+/// The per-round table of `players` (in rank order) over their games and `byes`, at most `max_columns` rounds wide (the
 /// lowest round numbers; games without one last).
-pub(crate) fn per_round(players: &[usize], games: &[Played<'_>], max_columns: usize) -> PerRound {
+pub(crate) fn per_round(
+    players: &[usize],
+    games: &[Played<'_>],
+    byes: &[Bye],
+    max_columns: usize,
+) -> PerRound {
     // Numbers first, by value, then no number: the order of `(is_none, number)`.
     let order = |round: Option<u32>| (round.is_none(), round);
-    let distinct: std::collections::BTreeSet<(bool, Option<u32>)> =
-        games.iter().map(|(_, p)| order(p.round)).collect();
+    let distinct: std::collections::BTreeSet<(bool, Option<u32>)> = games
+        .iter()
+        .map(|(_, p)| order(p.round))
+        .chain(byes.iter().map(|&(_, round, _)| order(Some(round))))
+        .collect();
     let rounds: Vec<Option<u32>> = distinct.iter().take(max_columns).map(|&(_, r)| r).collect();
     let column: HashMap<Option<u32>, usize> =
         rounds.iter().enumerate().map(|(i, &r)| (r, i)).collect();
@@ -195,18 +230,30 @@ pub(crate) fn per_round(players: &[usize], games: &[Played<'_>], max_columns: us
                 opponent: b,
                 white: true,
                 half_points: p.half_points,
+                kind: p.kind,
             });
             cells[b][c].push(RoundCell {
                 opponent: w,
                 white: false,
-                half_points: p.half_points.map(|hp| 2 - hp.min(2)),
+                half_points: other_side(p.kind, p.half_points),
+                kind: p.kind,
             });
+        }
+    }
+    let mut bye_cells = vec![vec![None; rounds.len()]; players.len()];
+    for &(player, round, code) in byes {
+        // A game of that round is what the player did in it: no bye is shown beside it.
+        if let (Some(&c), Some(&p)) = (column.get(&Some(round)), index.get(&player))
+            && cells[p][c].is_empty()
+        {
+            bye_cells[p][c] = Some(code);
         }
     }
     PerRound {
         rounds_not_shown: distinct.len() - rounds.len(),
         rounds,
         cells,
+        byes: bye_cells,
         games_not_shown,
     }
 }
@@ -266,6 +313,35 @@ mod tests {
     }
 
     #[test]
+    fn forfeits_are_marked_as_trf_marks_them() {
+        let players = ids(&["A", "B", "C"]);
+        let forfeit = |round: &str, white: &str, black: &str, hp: u8| {
+            let (w, mut p) = pairing(round, white, black, Some(hp));
+            p.kind = PairingKind::Forfeit;
+            (w, p)
+        };
+        // A wins by forfeit against B; B and C both forfeit.
+        let games = [forfeit("1", "A", "B", 2), forfeit("2", "B", "C", 0)];
+        let games = played(&games);
+        let cells = grid(&players, &games);
+        assert_eq!(
+            (cells[0][1].as_slice(), cells[1][0].as_slice()),
+            (&["+"][..], &["-"][..])
+        );
+        assert_eq!(
+            (cells[1][2].as_slice(), cells[2][1].as_slice()),
+            (&["-"][..], &["-"][..])
+        );
+        let table = per_round(&players, &games, &[], MAX_ROUND_COLUMNS);
+        assert_eq!(table.cells[1][1][0].kind, PairingKind::Forfeit);
+        assert_eq!(
+            table.cells[2][1][0].half_points,
+            Some(0),
+            "a double forfeit is lost by both"
+        );
+    }
+
+    #[test]
     fn per_round_cells_and_round_order() {
         let players = ids(&["A", "B", "C", "D"]);
         let games = [
@@ -274,14 +350,19 @@ mod tests {
             pairing("2.2", "B", "D", Some(2)),
             pairing("?", "D", "C", None),
         ];
+        // D had a half-point bye in round 2, B one in round 3 (a round without games).
+        let byes = [(id("D"), 2, 'H'), (id("B"), 3, 'F')];
         let PerRound {
             rounds,
             cells,
+            byes,
             rounds_not_shown,
             games_not_shown,
-        } = per_round(&players, &played(&games), MAX_ROUND_COLUMNS);
+        } = per_round(&players, &played(&games), &byes, MAX_ROUND_COLUMNS);
         // 2.1 and 2.2 are round 2; a Round that is no number goes last.
-        assert_eq!(rounds, [Some(2), Some(10), None]);
+        assert_eq!(rounds, [Some(2), Some(3), Some(10), None]);
+        assert_eq!(byes[3], [None, None, None, None], "D played B in round 2");
+        assert_eq!(byes[1], [None, Some('F'), None, None]);
         assert_eq!((rounds_not_shown, games_not_shown), (0, 0));
         // A: round 2 black against C (a draw), round 10 white against B (a loss).
         assert_eq!(
@@ -289,18 +370,20 @@ mod tests {
             [RoundCell {
                 opponent: 2,
                 white: false,
-                half_points: Some(1)
+                half_points: Some(1),
+                kind: PairingKind::Played,
             }]
         );
         assert_eq!(
-            cells[0][1],
+            cells[0][2],
             [RoundCell {
                 opponent: 1,
                 white: true,
-                half_points: Some(0)
+                half_points: Some(0),
+                kind: PairingKind::Played,
             }]
         );
-        assert_eq!(cells[3][2][0].half_points, None);
+        assert_eq!(cells[3][3][0].half_points, None);
         assert_eq!(cells[1][0][0].half_points, Some(2));
     }
 
@@ -316,11 +399,11 @@ mod tests {
         }
         games.push(pairing("?", "B", "A", Some(2)));
         let games = played(&games);
-        let all = per_round(&players, &games, 100);
+        let all = per_round(&players, &games, &[], 100);
         assert_eq!(all.rounds.len(), 11);
         assert_eq!(all.rounds[10], None);
         assert_eq!(all.cells[0][0].len(), 2, "4.1 and 4.2 in one column");
-        let cut = per_round(&players, &games, 5);
+        let cut = per_round(&players, &games, &[], 5);
         assert_eq!(cut.rounds, [Some(1), Some(2), Some(3), Some(4), Some(5)]);
         assert_eq!((cut.rounds_not_shown, cut.games_not_shown), (6, 11));
         assert!(cut.cells.iter().all(|row| row.len() == 5));

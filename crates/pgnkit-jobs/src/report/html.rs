@@ -7,7 +7,8 @@
 //! script reads right and leaves the words around it in their order.
 
 use crate::messages::{Explain, localized_decimal};
-use crate::tournament::{Standing, Tiebreak, Tournament, TournamentKey, decimal};
+use crate::options::Tiebreaks;
+use crate::tournament::{Standing, Tournament, TournamentKey, codes_of, decimal};
 
 use super::board::{self, Diagram};
 use super::crosstable::{self, Shape};
@@ -23,8 +24,8 @@ pub(crate) struct PageOptions<'a> {
     pub(crate) lang: Locale,
     /// Only the tournaments whose Event tag is this (the games are all listed).
     pub(crate) event: Option<&'a str>,
-    /// Tie-breaks after points, in order.
-    pub(crate) tiebreaks: &'a [Tiebreak],
+    /// Tie-breaks after points, in order (by default, FIDE's recommended list for each tournament's kind).
+    pub(crate) tiebreaks: &'a Tiebreaks,
 }
 
 /// Appends a value from the input within the text of a line (a heading, a sentence): escaped, and isolated
@@ -228,17 +229,14 @@ fn tournaments(c: &Collector, opts: &PageOptions<'_>, out: &mut String) {
 fn standings_table(rows: &[Standing], limit: usize, opts: &PageOptions<'_>, out: &mut String) {
     let lang = opts.lang;
     let t = |l: Label| l.text(lang);
-    let tiebreak_names: Vec<&str> = opts
-        .tiebreaks
-        .iter()
-        .map(|tb| t(tiebreak_label(*tb)))
-        .collect();
+    let codes = codes_of(rows);
     out.push_str(&format!("<h4>{}</h4>\n", t(Label::Standings)));
-    if !tiebreak_names.is_empty() {
+    if !codes.is_empty() {
+        let names: Vec<String> = codes.iter().map(ToString::to_string).collect();
         out.push_str(&format!(
             "<p class=\"where\">{}: {}</p>\n",
             t(Label::Tiebreaks),
-            escape(&tiebreak_names.join(", "))
+            escape(&names.join(", "))
         ));
     }
     out.push_str("<table class=\"standings\"><thead><tr>");
@@ -250,20 +248,21 @@ fn standings_table(rows: &[Standing], limit: usize, opts: &PageOptions<'_>, out:
         Label::Games,
         Label::Wins,
         Label::Unfinished,
-        Label::Buchholz,
-        Label::BuchholzCut1,
-        Label::SonnebornBerger,
         Label::Aro,
         Label::Performance,
-        Label::DirectEncounter,
     ] {
         out.push_str(&format!("<th>{}</th>", t(label)));
+    }
+    // Each tie-break headed by its code, as FIDE's regulations and the TRF name it.
+    for code in &codes {
+        out.push_str(&format!("<th>{}</th>", escape(&code.to_string())));
     }
     out.push_str("</tr></thead><tbody>\n");
     for r in rows.iter().take(limit) {
         out.push_str(&format!("<tr><td class=\"n\">{}</td>", r.rank));
         push_value_cell(&r.player, out);
-        for value in r.figures("") {
+        let values = r.tiebreaks.iter().map(|(_, v)| v.to_string());
+        for value in r.figures("").into_iter().chain(values) {
             out.push_str("<td class=\"n\">");
             out.push_str(&figure(&value, lang));
             out.push_str("</td>");
@@ -277,16 +276,6 @@ fn standings_table(rows: &[Standing], limit: usize, opts: &PageOptions<'_>, out:
             t(Label::PlayersNotShown),
             rows.len() - limit
         ));
-    }
-}
-
-fn tiebreak_label(tb: Tiebreak) -> Label {
-    match tb {
-        Tiebreak::BuchholzCut1 => Label::BuchholzCut1,
-        Tiebreak::Buchholz => Label::Buchholz,
-        Tiebreak::SonnebornBerger => Label::SonnebornBerger,
-        Tiebreak::Wins => Label::Wins,
-        Tiebreak::DirectEncounter => Label::DirectEncounter,
     }
 }
 
@@ -306,6 +295,7 @@ fn crosstable(
     }
     let players: Vec<usize> = rows.iter().map(|r| r.player_index).collect();
     let pairings = c.pairings.of(key, tournament);
+    let byes = tournament.byes_placed();
     match Shape::of(&players, &pairings) {
         Shape::Grid => {
             let cells = crosstable::grid(&players, &pairings);
@@ -321,6 +311,9 @@ fn crosstable(
             for i in 1..=players.len() {
                 out.push_str(&format!("<th>{i}</th>"));
             }
+            if !byes.is_empty() {
+                out.push_str(&format!("<th>{}</th>", t(Label::Byes)));
+            }
             out.push_str(&format!(
                 "<th>{}</th></tr></thead><tbody>\n",
                 t(Label::Points)
@@ -335,6 +328,14 @@ fn crosstable(
                         out.push_str(&format!("<td>{}</td>", cell.join(" ")));
                     }
                 }
+                if !byes.is_empty() {
+                    let codes: Vec<String> = byes
+                        .iter()
+                        .filter(|b| b.0 == r.player_index)
+                        .map(|b| b.2.to_string())
+                        .collect();
+                    out.push_str(&format!("<td>{}</td>", codes.join(" ")));
+                }
                 out.push_str(&format!(
                     "<td class=\"n\">{}</td></tr>\n",
                     figure(&decimal(r.half_points, false), lang)
@@ -343,7 +344,8 @@ fn crosstable(
             out.push_str("</tbody></table>\n");
         }
         Shape::PerRound => {
-            let table = crosstable::per_round(&players, &pairings, crosstable::MAX_ROUND_COLUMNS);
+            let table =
+                crosstable::per_round(&players, &pairings, &byes, crosstable::MAX_ROUND_COLUMNS);
             let (rounds, cells) = (&table.rounds, &table.cells);
             out.push_str(&format!(
                 "<p class=\"where\">{}</p>\n",
@@ -367,8 +369,8 @@ fn crosstable(
             for (i, r) in rows.iter().enumerate() {
                 out.push_str(&format!("<tr><td class=\"n\">{}</td>", r.rank));
                 push_value_cell(&r.player, out);
-                for games in &cells[i] {
-                    let shown: Vec<String> = games
+                for (games, bye) in cells[i].iter().zip(&table.byes[i]) {
+                    let mut shown: Vec<String> = games
                         .iter()
                         .map(|g| {
                             format!(
@@ -379,10 +381,11 @@ fn crosstable(
                                 } else {
                                     t(Label::ColourBlack)
                                 },
-                                crosstable::score(g.half_points)
+                                crosstable::mark(g.kind, g.half_points)
                             )
                         })
                         .collect();
+                    shown.extend(bye.map(|code| format!("{} {code}", t(Label::Bye))));
                     out.push_str(&format!("<td>{}</td>", shown.join(", ")));
                 }
                 out.push_str(&format!(
@@ -684,7 +687,7 @@ mod tests {
             &PageOptions {
                 lang,
                 event: None,
-                tiebreaks: &Tiebreak::DEFAULT,
+                tiebreaks: &Tiebreaks::default(),
             },
         )
     }
@@ -771,10 +774,11 @@ mod tests {
 
     #[test]
     fn round_robin_grid_and_swiss_rounds() {
+        // Games with moves: a game without any is a forfeit (`--moveless`' default), marked `+`/`-`.
         let html = page_of(
-            "[Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n\n\
-             [Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"2\"]\n[White \"B\"]\n[Black \"C\"]\n[Result \"1/2-1/2\"]\n\n1/2-1/2\n\n\
-             [Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"3\"]\n[White \"C\"]\n[Black \"A\"]\n[Result \"0-1\"]\n\n0-1\n",
+            "[Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+             [Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"2\"]\n[White \"B\"]\n[Black \"C\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 1/2-1/2\n\n\
+             [Event \"RR\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"3\"]\n[White \"C\"]\n[Black \"A\"]\n[Result \"0-1\"]\n\n1. e4 e5 0-1\n",
             Locale::En,
         );
         // A beat both: first; the row of A reads 1 against B (rank 2 or 3) and 1 against C.

@@ -28,7 +28,8 @@ use pgnkit::pgn::{Game, TokenKind};
 use pgnkit::walk::{MoveAt, MoveFailure, Visitor, Walk};
 
 use crate::messages::Locale;
-use crate::tournament::{Added, GameEntry, Standings, Tiebreak};
+use crate::options::Tiebreaks;
+use crate::tournament::{Added, GameEntry, Standings};
 use crate::validate::tournament::RunWarning;
 use crate::validate::{GameReport, Severity, ValidateOptions, validate_game_with};
 
@@ -451,12 +452,13 @@ impl Collector {
     }
 
     /// The page, its labels and messages in `lang`; standings and crosstables only for the tournaments whose
-    /// Event tag is `event` when it is given (every game is listed), ranked by the default tie-breaks.
+    /// Event tag is `event` when it is given (every game is listed), ranked by each tournament's default
+    /// tie-breaks (FIDE's recommended list for its kind), as `pgnkit standings` ranks without `--tiebreaks`.
     pub fn page(&self, event: Option<&str>, lang: Locale) -> String {
         let opts = html::PageOptions {
             lang,
             event,
-            tiebreaks: &Tiebreak::DEFAULT,
+            tiebreaks: &Tiebreaks::default(),
         };
         html::page(self, &opts)
     }
@@ -652,7 +654,7 @@ mod tests {
         assert_eq!(c.games_not_detailed, 3);
         assert_eq!((c.diagrams_drawn, c.diagrams_not_drawn), (1, 4));
         assert!(c.has_problems());
-        assert_eq!(c.standings.ranked(&[]).len(), 1);
+        assert_eq!(c.standings.ranked(&Tiebreaks::default()).len(), 1);
     }
 
     #[test]

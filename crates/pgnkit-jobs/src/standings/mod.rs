@@ -10,7 +10,10 @@ use crate::localized;
 use crate::messages::{Locale, localized_decimal};
 use crate::options::StandingsFormat;
 use crate::safe_text::{Align, name_column, push_cell, safe};
-use crate::tournament::{GameEntry, Standing, Standings, Tiebreak, Tournament, TournamentKey};
+use crate::tournament::{
+    GameEntry, Standing, Standings, TiebreakCode, TiebreakColumns, Tournament, TournamentKey,
+    codes_of,
+};
 use crate::validate::game_fingerprint;
 
 mod job;
@@ -89,22 +92,21 @@ fn nearest<'a>(wanted: &str, names: impl Iterator<Item = &'a str>) -> Vec<&'a st
 /// A tournament with its players ranked, as [`Standings::ranked`] gives it.
 pub type Ranked<'a> = (&'a TournamentKey, &'a Tournament, Vec<Standing>);
 
-/// `ranked` written in `format`: the text table in `locale` with the `tiebreaks` it was ranked by named in
-/// each heading; a TRF is of the one tournament `ranked` holds (nothing when it holds none; the caller
-/// chooses one among several), its records 202 and 212 naming `tiebreaks`, refused when the format cannot
-/// hold it.
+/// `ranked` written in `format`: the text table in `locale`, each heading naming the tie-break codes its
+/// tournament was ranked by (each row carries them: the rows are the one record of what ranked
+/// them); a TRF is of the one tournament `ranked` holds (nothing when it holds none; the caller chooses one
+/// among several), its records 202 and 212 naming those codes, refused when the format cannot hold it.
 pub fn write(
     ranked: &[Ranked<'_>],
     format: StandingsFormat,
-    tiebreaks: &[Tiebreak],
     locale: Locale,
 ) -> Result<String, trf::TrfError> {
     Ok(match format {
-        StandingsFormat::Text => text(ranked, tiebreaks, locale),
+        StandingsFormat::Text => text(ranked, locale),
         StandingsFormat::Csv => csv(ranked),
         StandingsFormat::Json => json(ranked),
         StandingsFormat::Trf(version) => match ranked.first() {
-            Some((key, t, rows)) => trf::write(key, t, rows, version, tiebreaks)?,
+            Some((key, t, rows)) => trf::write(key, t, rows, version)?,
             None => String::new(),
         },
     })
@@ -118,15 +120,47 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-/// One CSV row per player, after a header (columns are only ever added at the end).
+/// The columns of the figures every line has, after the player ([`Standing::figures`]), in CSV and JSON.
+const FIGURE_COLUMNS: [&str; 7] = [
+    "rating",
+    "points",
+    "games",
+    "wins",
+    "unfinished",
+    "aro",
+    "performance",
+];
+
+/// The tie-break codes of every tournament of `ranked`, each once, in the order first met: the CSV's last
+/// columns.
+fn all_codes(ranked: &[Ranked<'_>]) -> Vec<TiebreakCode> {
+    let mut codes: Vec<TiebreakCode> = Vec::new();
+    for (_, _, rows) in ranked {
+        for code in codes_of(rows) {
+            if !codes.contains(&code) {
+                codes.push(code);
+            }
+        }
+    }
+    codes
+}
+
+/// One CSV row per player, after a header: the tournament, the rank, the player, the figures
+/// ([`FIGURE_COLUMNS`]), then a column per tie-break code named by [`TiebreakCode::column`] (`BH/C1` is
+/// `BH_C1`), those of every tournament written, in the order first met; a code a tournament was not ranked
+/// by is empty on its rows.
 fn csv(ranked: &[Ranked<'_>]) -> String {
-    let mut out = String::from(
-        "event,site,year,rank,player,rating,points,games,wins,unfinished,buchholz,buchholz_cut1,sonneborn_berger,aro,performance,direct_encounter\n",
-    );
+    let codes = all_codes(ranked);
+    let mut out = format!("event,site,year,rank,player,{}", FIGURE_COLUMNS.join(","));
+    for code in &codes {
+        out.push(',');
+        out.push_str(&code.column());
+    }
+    out.push('\n');
     for (key, _, rows) in ranked {
         for r in rows {
             out.push_str(&format!(
-                "{},{},{},{},{},{}\n",
+                "{},{},{},{},{},{}",
                 csv_field(&key.event),
                 csv_field(&key.site),
                 csv_field(&key.year),
@@ -134,19 +168,27 @@ fn csv(ranked: &[Ranked<'_>]) -> String {
                 csv_field(&r.player),
                 r.figures("").join(",")
             ));
+            for &code in &codes {
+                out.push(',');
+                if let Some(v) = r.tiebreak(code) {
+                    out.push_str(&v.to_string());
+                }
+            }
+            out.push('\n');
         }
     }
     out
 }
 
-/// One JSON object per tournament, one per line.
+/// One JSON object per tournament, one per line: its `tiebreaks` (the codes it was ranked by, in order) and
+/// its `players`, each with the figures and a member per code named by [`TiebreakCode::column`].
 fn json(ranked: &[Ranked<'_>]) -> String {
     let mut out = String::new();
     for (key, t, rows) in ranked {
         let players: Vec<serde_json::Value> = rows
             .iter()
             .map(|r| {
-                serde_json::json!({
+                let mut player = serde_json::json!({
                     "rank": r.rank,
                     "player": r.player,
                     "rating": r.rating,
@@ -154,15 +196,16 @@ fn json(ranked: &[Ranked<'_>]) -> String {
                     "games": r.games,
                     "wins": r.wins,
                     "unfinished": r.unfinished,
-                    "buchholz": r.buchholz as f64 / 2.0,
-                    "buchholz_cut1": r.buchholz_cut1 as f64 / 2.0,
-                    "sonneborn_berger": r.sonneborn_berger_quarters as f64 / 4.0,
                     "aro": r.aro,
                     "performance": r.performance,
-                    "direct_encounter": r.direct_encounter.map(|v| v as f64 / 2.0),
-                })
+                });
+                for &(code, value) in &r.tiebreaks {
+                    player[code.column()] = serde_json::json!(value.0 as f64 / 100.0);
+                }
+                player
             })
             .collect();
+        let codes: Vec<String> = codes_of(rows).iter().map(ToString::to_string).collect();
         let record = serde_json::json!({
             "event": key.event,
             "site": key.site,
@@ -171,6 +214,7 @@ fn json(ranked: &[Ranked<'_>]) -> String {
             "duplicate_games": t.left_out.duplicates,
             "unknown_player_games": t.left_out.unknown_player,
             "self_play_games": t.left_out.against_self,
+            "tiebreaks": codes,
             "players": players,
         });
         out.push_str(&record.to_string());
@@ -179,10 +223,10 @@ fn json(ranked: &[Ranked<'_>]) -> String {
     out
 }
 
-/// A table per tournament, for people, in `locale`: names cut to a column and shown safe to print.
-fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak], locale: Locale) -> String {
+/// A table per tournament, for people, in `locale`: names cut to a column and shown safe to print; a column
+/// per tie-break code, headed by the code (`BH/C1`).
+fn text(ranked: &[Ranked<'_>], locale: Locale) -> String {
     let mut out = String::new();
-    let names: Vec<&str> = tiebreaks.iter().map(|t| t.name()).collect();
     for (key, t, rows) in ranked {
         // Said whole (it is what `--event` wants), but safe to print.
         let (event, site, year) = (safe(&key.event), safe(&key.site), safe(&key.year));
@@ -200,12 +244,25 @@ fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak], locale: Locale) -> String
                 ", parties inachevées (non comptées) : {n}"
             ));
         }
-        let names = names.join(", ");
-        out.push_str(&localized!(
-            locale,
-            "; ranked by points, then {names}\n",
-            " ; classés aux points, puis {names}\n"
-        ));
+        let codes = codes_of(rows);
+        if codes.is_empty() {
+            out.push_str(&localized!(
+                locale,
+                "; ranked by points\n",
+                " ; classés aux points\n"
+            ));
+        } else {
+            let names = codes
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", ");
+            out.push_str(&localized!(
+                locale,
+                "; ranked by points, then {names}\n",
+                " ; classés aux points, puis {names}\n"
+            ));
+        }
         if let Some(said) = t.left_out.said(locale) {
             out.push_str(&format!("  ({said})\n"));
         }
@@ -213,22 +270,26 @@ fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak], locale: Locale) -> String
         // name of the tournament.
         let player = localized!(locale, "player", "joueur");
         let width = name_column(rows.iter().map(|r| r.player.as_str()), &player);
+        // rank, name, then rating, points, games, wins, aro, perf: 8 + 42 columns.
+        let columns = TiebreakColumns::of(rows, locale, 8 + width + 42);
+        if let Some(said) = columns.left_out_said(locale) {
+            out.push_str(&said);
+        }
         out.push_str(&match locale {
             Locale::En => "  rank  ".to_string(),
             Locale::Fr => format!("  {:>4}  ", "rang"),
         });
         push_cell(&mut out, &player, width, Align::Left);
         out.push_str(match locale {
-            Locale::En => {
-                "  rating  points  games  wins  buchholz  bh-cut1  s-b      aro  perf  d-e\n"
-            }
-            // The same widths as the rows: Elo, parties, gains, moyenne des adversaires, confrontation
-            // directe.
-            Locale::Fr => {
-                "     Elo  points  part.  gain  buchholz  bh-cut1    s-b  m.adv  perf  c-d\n"
-            }
+            Locale::En => "  rating  points  games  wins    aro  perf",
+            // The same widths as the rows: Elo, parties, gains, moyenne des adversaires.
+            Locale::Fr => "     Elo  points  part.  gain  m.adv  perf",
         });
-        for r in rows {
+        for (code, w) in columns.codes.iter().zip(&columns.widths) {
+            out.push_str(&format!("  {:>w$}", code.to_string()));
+        }
+        out.push('\n');
+        for (r, values) in rows.iter().zip(&columns.values) {
             // The unfinished count (f[4]) is said once per tournament above the table.
             let f = r
                 .figures("-")
@@ -236,9 +297,13 @@ fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak], locale: Locale) -> String
             out.push_str(&format!("  {:>4}  ", r.rank));
             push_cell(&mut out, &r.player, width, Align::Left);
             out.push_str(&format!(
-                "  {:>6}  {:>6}  {:>5}  {:>4}  {:>8}  {:>7}  {:>5}  {:>5}  {:>4}  {:>3}\n",
-                f[0], f[1], f[2], f[3], f[5], f[6], f[7], f[8], f[9], f[10],
+                "  {:>6}  {:>6}  {:>5}  {:>4}  {:>5}  {:>4}",
+                f[0], f[1], f[2], f[3], f[5], f[6],
             ));
+            for (v, w) in values.iter().zip(&columns.widths) {
+                out.push_str(&format!("  {v:>w$}"));
+            }
+            out.push('\n');
         }
         out.push('\n');
     }
@@ -248,6 +313,7 @@ fn text(ranked: &[Ranked<'_>], tiebreaks: &[Tiebreak], locale: Locale) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::Tiebreaks;
     use crate::tournament::{LeftOut, Standings};
     use pgnkit::pgn::parse_all;
 
@@ -279,7 +345,7 @@ mod tests {
         ]
         .concat();
         let s = standings(&pgn);
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(&Tiebreaks::default());
         let (_, t, rows) = &ranked[0];
         assert_eq!(t.games(), 4);
         assert_eq!(t.left_out.duplicates, 1);
@@ -291,7 +357,7 @@ mod tests {
         let other = pgn.replace("[Event \"E\"]", "[Event \"F\"]");
         let s = standings(&(pgn.clone() + &other));
         assert!(
-            s.ranked(&[])
+            s.ranked(&Tiebreaks::default())
                 .iter()
                 .all(|(_, t, _)| t.games() == 4 && t.left_out.duplicates == 1)
         );
@@ -305,7 +371,7 @@ mod tests {
         ]
         .concat();
         let s = standings(&pgn);
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(&Tiebreaks::default());
         assert_eq!(
             ranked[0].1.left_out,
             LeftOut {

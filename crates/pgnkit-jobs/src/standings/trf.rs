@@ -52,7 +52,7 @@ use std::fmt;
 
 use crate::options::TrfVersion;
 use crate::tournament::crosstable::{CrossTable, Outcome, RoundCell};
-use crate::tournament::{Date, PlayerInfo, Standing, Tiebreak, Tournament, TournamentKey, decimal};
+use crate::tournament::{Date, Standing, Tournament, TournamentKey, codes_of, decimal};
 
 /// The fixed columns of a `001` record (1-based, inclusive), as the TRF-16 description gives them.
 #[cfg(test)]
@@ -137,23 +137,6 @@ impl fmt::Display for TrfError {
 }
 
 impl std::error::Error for TrfError {}
-
-/// Players' start ranks (1-based), by player index: by rating, highest first, unrated last, then by name.
-pub(crate) fn start_ranks(t: &Tournament) -> Vec<usize> {
-    let players: Vec<&PlayerInfo> = t.players().collect();
-    let mut order: Vec<usize> = (0..players.len()).collect();
-    order.sort_by(|&a, &b| {
-        let (pa, pb) = (players[a], players[b]);
-        pb.rating
-            .cmp(&pa.rating)
-            .then_with(|| pa.name.cmp(&pb.name))
-    });
-    let mut rank = vec![0; players.len()];
-    for (n, &i) in order.iter().enumerate() {
-        rank[i] = n + 1;
-    }
-    rank
-}
 
 /// The tournament round by round (its players in start-rank order), and the date of each round.
 type Rounds = (CrossTable, BTreeMap<usize, Date>);
@@ -249,19 +232,6 @@ fn kind(t: &Tournament) -> String {
     }
 }
 
-/// FIDE's code (C.07) of a tie-break, for records 202 and 212.
-fn fide_code(tiebreak: Tiebreak) -> &'static str {
-    match tiebreak {
-        Tiebreak::BuchholzCut1 => "BH/C1",
-        Tiebreak::Buchholz => "BH",
-        Tiebreak::SonnebornBerger => "SB",
-        // Every decided game won counts, with or without moves, so a forfeit win is one: C.07's WIN (rounds
-        // with a win's points, played or not), not WON (games won over the board).
-        Tiebreak::Wins => "WIN",
-        Tiebreak::DirectEncounter => "DE",
-    }
-}
-
 /// Record 222's encoding of a `TimeControl` tag in PGN's syntax: periods joined by `:`, each `moves/seconds`,
 /// `seconds` or `seconds+increment` (PGN standard 9.6.1), or `moves/seconds+increment` as files write a
 /// period with an increment. TRF-26 encodes a time control with the same four forms (`M/S`, `M/S+I`, `S`,
@@ -290,13 +260,13 @@ fn push_record(out: &mut String, code: &str, value: Option<String>) {
 }
 
 /// The TRF of one tournament in `version`, whose ranked players are `rows` (from
-/// [`crate::tournament::Standings::ranked`]), ranked after points by `tiebreaks`.
+/// [`crate::tournament::Standings::ranked`]); in TRF-26, records 202 and 212 name the codes they were ranked
+/// by after points, in order.
 pub(crate) fn write(
     key: &TournamentKey,
     t: &Tournament,
     rows: &[Standing],
     version: TrfVersion,
-    tiebreaks: &[Tiebreak],
 ) -> Result<String, TrfError> {
     let n = t.players().len();
     if n > 9999 {
@@ -308,7 +278,7 @@ pub(crate) fn write(
             half_points: r.half_points,
         });
     }
-    let start = start_ranks(t);
+    let start = t.start_ranks();
     let (table, dates) = rounds(t, &start)?;
     let columns = table.round_count();
     let d = t.details();
@@ -348,9 +318,13 @@ pub(crate) fn write(
         out.push_str("\r\n");
     }
     if version == TrfVersion::Trf26 {
-        let codes: Vec<&str> = tiebreaks.iter().map(|&tb| fide_code(tb)).collect();
+        let codes: Vec<String> = codes_of(rows).iter().map(ToString::to_string).collect();
         push_record(&mut out, "202", Some(codes.join(",")));
-        let standings: Vec<&str> = std::iter::once("PTS").chain(codes).collect();
+        // The ranking order starts with points, once: `--tiebreaks PTS,...` asks for them again.
+        let after_points = codes.iter().skip_while(|c| *c == "PTS").cloned();
+        let standings: Vec<String> = std::iter::once("PTS".to_string())
+            .chain(after_points)
+            .collect();
         push_record(&mut out, "212", Some(standings.join(",")));
         let encoded = d.time_control.as_deref().and_then(encoded_time_control);
         push_record(&mut out, "222", encoded);
@@ -423,8 +397,10 @@ fn push_bye_records(out: &mut String, table: &CrossTable) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::Tiebreaks;
     use crate::standings::entry_of;
-    use crate::tournament::{Standings, Tiebreak};
+    use crate::tournament::Standings;
+    use crate::tournament::tiebreak_codes::parse_list;
     use pgnkit::pgn::parse_all;
 
     /// The `001` record as the published description lays it out (FIDE Handbook C.04 Annex 2, TRF16,
@@ -495,20 +471,17 @@ mod tests {
     }
 
     fn trf_of(pgn: &str) -> (String, Vec<Standing>) {
-        trf_in(pgn, TrfVersion::Trf26, &Tiebreak::DEFAULT)
+        trf_in(pgn, TrfVersion::Trf26, &Tiebreaks::default())
     }
 
-    fn trf_in(pgn: &str, version: TrfVersion, tiebreaks: &[Tiebreak]) -> (String, Vec<Standing>) {
+    fn trf_in(pgn: &str, version: TrfVersion, tiebreaks: &Tiebreaks) -> (String, Vec<Standing>) {
         let mut s = Standings::new(1000);
         for game in parse_all(pgn.as_bytes()) {
             s.add(entry_of(&game).as_ref());
         }
         let ranked = s.ranked(tiebreaks);
         let (key, t, rows) = &ranked[0];
-        (
-            write(key, t, rows, version, tiebreaks).unwrap(),
-            rows.clone(),
-        )
+        (write(key, t, rows, version).unwrap(), rows.clone())
     }
 
     fn game(w: &str, b: &str, round: &str, result: &str, extra: &str) -> String {
@@ -656,10 +629,10 @@ mod tests {
         for g in parse_all(pgn.as_bytes()) {
             s.add(entry_of(&g).as_ref());
         }
-        let ranked = s.ranked(&[]);
+        let ranked = s.ranked(&Tiebreaks::of(&[]));
         let (key, t, rows) = &ranked[0];
         assert_eq!(
-            write(key, t, rows, TrfVersion::Trf26, &[]),
+            write(key, t, rows, TrfVersion::Trf26),
             Err(TrfError::PointsTooLarge {
                 player: "A".into(),
                 half_points: 400
@@ -712,9 +685,9 @@ mod tests {
     ];
 
     /// The tie-break codes of FIDE C.07 (2024), articles 6 to 10, and its modifiers (article 14).
-    const C07_CODES: [&str; 16] = [
-        "DE", "WIN", "WON", "BPG", "BWG", "GE", "BH", "FB", "AOB", "SB", "KS", "ARO", "TPR", "PTP",
-        "APRO", "APPO",
+    const C07_CODES: [&str; 17] = [
+        "DE", "WIN", "WON", "BPG", "BWG", "GE", "PS", "BH", "FB", "AOB", "SB", "KS", "ARO", "TPR",
+        "PTP", "APRO", "APPO",
     ];
 
     /// Every tag a tournament record is filled from, so that each record is written.
@@ -752,7 +725,7 @@ mod tests {
         }
         let pgn = full_header_pgn("40/5400+30:1800+30");
         for version in [TrfVersion::Trf16, TrfVersion::Trf26] {
-            let (trf, _) = trf_in(&pgn, version, &Tiebreak::DEFAULT);
+            let (trf, _) = trf_in(&pgn, version, &Tiebreaks::default());
             let records = header_records(&trf);
             let codes: Vec<&str> = records.iter().map(|(c, _)| c.as_str()).collect();
             // Every record the tags fill, in the writer's order, and only those of the edition.
@@ -785,8 +758,8 @@ mod tests {
     #[test]
     fn trf26_is_trf16_with_the_new_records() {
         let pgn = full_header_pgn("5400+30");
-        let (trf16, _) = trf_in(&pgn, TrfVersion::Trf16, &Tiebreak::DEFAULT);
-        let (trf26, _) = trf_in(&pgn, TrfVersion::Trf26, &Tiebreak::DEFAULT);
+        let (trf16, _) = trf_in(&pgn, TrfVersion::Trf16, &Tiebreaks::default());
+        let (trf26, _) = trf_in(&pgn, TrfVersion::Trf26, &Tiebreaks::default());
         let new_records = ["202", "212", "222"];
         let without: Vec<&str> = trf26
             .split_inclusive("\r\n")
@@ -799,46 +772,40 @@ mod tests {
     #[test]
     fn records_202_and_212_name_the_tiebreaks_by_their_fide_codes() {
         let pgn = full_header_pgn("?");
-        let orders: [&[Tiebreak]; 3] = [
-            &Tiebreak::DEFAULT,
-            &[
-                Tiebreak::DirectEncounter,
-                Tiebreak::SonnebornBerger,
-                Tiebreak::Wins,
-            ],
-            &[Tiebreak::Buchholz],
+        // Chosen lists, in their order, and the default of this tournament (its EventType says Swiss: FIDE's
+        // list for a Swiss).
+        let orders = [
+            ("DE,SB,WIN", "DE,SB,WIN"),
+            ("BH", "BH"),
+            ("BH/C1,BH,SB,ARO/M1,PS#C2", "BH/C1,BH,SB,ARO/M1,PS/C2"),
+            ("buchholz_cut1,direct_encounter", "BH/C1,DE"),
         ];
-        for tiebreaks in orders {
-            let (trf, _) = trf_in(&pgn, TrfVersion::Trf26, tiebreaks);
+        let default = trf_in(&pgn, TrfVersion::Trf26, &Tiebreaks::default()).0;
+        assert!(
+            default.contains("\r\n202 BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB\r\n"),
+            "{default}"
+        );
+        for (asked, written) in orders {
+            let (trf, _) = trf_in(&pgn, TrfVersion::Trf26, &asked.parse().unwrap());
             let value = |code: &str| {
                 trf.split("\r\n")
                     .find(|l| l.starts_with(code))
                     .map(|l| l[4..].to_string())
                     .unwrap_or_else(|| panic!("{code}: {trf}"))
             };
-            let breaks: Vec<String> = value("202").split(',').map(String::from).collect();
-            assert_eq!(breaks.len(), tiebreaks.len());
-            for (code, &tb) in breaks.iter().zip(tiebreaks) {
-                // A C.07 code, with a modifier only where the tie-break has one (Buchholz cut 1: article 14.1).
-                let (base, modifier) = code.split_once('/').unwrap_or((code, ""));
+            assert_eq!(value("202"), written);
+            assert_eq!(
+                parse_list(&value("202")).unwrap(),
+                parse_list(written).unwrap()
+            );
+            for code in value("202").split(',') {
+                let (base, _) = code.split_once('/').unwrap_or((code, ""));
                 assert!(C07_CODES.contains(&base), "{code}");
-                assert_eq!(
-                    modifier == "C1",
-                    tb == Tiebreak::BuchholzCut1,
-                    "{code}: {tb:?}"
-                );
-                let expected = match tb {
-                    Tiebreak::BuchholzCut1 | Tiebreak::Buchholz => "BH",
-                    Tiebreak::SonnebornBerger => "SB",
-                    Tiebreak::Wins => "WIN",
-                    Tiebreak::DirectEncounter => "DE",
-                };
-                assert_eq!(base, expected, "{tb:?}");
             }
             assert_eq!(value("212"), format!("PTS,{}", value("202")));
         }
         // No tie-break: no 202, and 212 ranks by points alone.
-        let (trf, _) = trf_in(&pgn, TrfVersion::Trf26, &[]);
+        let (trf, _) = trf_in(&pgn, TrfVersion::Trf26, &Tiebreaks::of(&[]));
         assert!(!trf.contains("\r\n202"), "{trf}");
         assert!(trf.contains("\r\n212 PTS\r\n"), "{trf}");
     }
@@ -883,7 +850,11 @@ mod tests {
             ("40/5400+30:1800+30", Some("40/5400+30:1800+30")),
             ("G/90", None),
         ] {
-            let (trf, _) = trf_in(&full_header_pgn(tag), TrfVersion::Trf26, &Tiebreak::DEFAULT);
+            let (trf, _) = trf_in(
+                &full_header_pgn(tag),
+                TrfVersion::Trf26,
+                &Tiebreaks::default(),
+            );
             let line = trf.split("\r\n").find(|l| l.starts_with("222"));
             assert_eq!(line.map(|l| &l[4..]), record, "{trf}");
             // 122 keeps the tag as written, either way.

@@ -11,10 +11,13 @@
 //! of casual games). Events are listed biggest first.
 //!
 //! Per event, the standings are the tournament model's ([`crate::tournament`]), ranked as `pgnkit standings`
-//! ranks them (points, then its default tie-breaks): the same games counted (decided games score; a game
-//! that is no pairing or a copy of one already counted is left out, and the event says how many), the same
-//! players, ratings and performance (`crate::tournament::perf`). The summary shows a part of their figures:
-//! games, points, score, games against rated opponents, their average rating and the performance.
+//! ranks them without `--tiebreaks` (points, then FIDE's recommended tie-breaks for the kind of tournament):
+//! the same games counted (decided games score, forfeits and byes as the rounds score them; a game that is no
+//! pairing or a copy of one already counted is left out, and the event says how many), the same players,
+//! ratings, performance (`crate::tournament::perf`) and tie-breaks, headed by their FIDE codes. The summary
+//! shows a part of their figures: games, points, score, games against rated opponents, their average rating,
+//! the performance and the tie-breaks. Its crosstable marks forfeits as TRF does (`+` won, `-` lost) and
+//! gives each player's byes in TRF's codes (`F`, `H`, `Z`, `U`).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -22,9 +25,11 @@ use std::fmt::Write as _;
 use super::GameStats;
 use crate::localized;
 use crate::messages::{Locale, localized_decimal, plural as plural_in};
+use crate::options::Tiebreaks;
 use crate::safe_text::{Align, name_column, push_cell, safe};
+use crate::tournament::crosstable::Outcome as RoundOutcome;
 use crate::tournament::{
-    Bounds, GameEntry, Standing, Standings, Tiebreak, Tournament, TournamentKey,
+    Bounds, GameEntry, Standing, Standings, TiebreakColumns, Tournament, TournamentKey,
 };
 use pgnkit::core::Termination;
 use pgnkit::pgn::{Game, GameResult};
@@ -492,7 +497,7 @@ fn write_event(
     if players == 0 {
         return Ok(());
     }
-    let rows = t.ranked(&Tiebreak::DEFAULT);
+    let rows = t.ranked(&Tiebreaks::default());
     let shown = &rows[..rows.len().min(limits.listed_players)];
     let width = write_standings(s, shown, locale)?;
     if rows.len() > shown.len() {
@@ -533,7 +538,12 @@ fn write_standings(
 ) -> Result<usize, std::fmt::Error> {
     let player = localized!(locale, "player", "joueur");
     let width = name_column(rows.iter().map(|r| r.player.as_str()), &player);
-    writeln!(
+    // rank, name, then rating, games, points, score, rated, opponents' average, perf: 8 + 55 columns.
+    let columns = TiebreakColumns::of(rows, locale, 8 + width + 55);
+    if let Some(said) = columns.left_out_said(locale) {
+        s.push_str(&said);
+    }
+    write!(
         s,
         "  {:>4}  {:<width$}  {:>6}  {:>5}  {:>6}  {:>6}  {:>5}  {:>7}  {:>5}",
         localized!(locale, "rank", "rang"),
@@ -546,8 +556,12 @@ fn write_standings(
         localized!(locale, "opp avg", "moy adv"),
         "perf"
     )?;
+    for (code, w) in columns.codes.iter().zip(&columns.widths) {
+        write!(s, "  {:>w$}", code.to_string())?;
+    }
+    writeln!(s)?;
     let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
-    for r in rows {
+    for (r, values) in rows.iter().zip(&columns.values) {
         write!(s, "  {:>4}  ", r.rank)?;
         push_cell(s, &r.player, width, Align::Left);
         let score = if r.games == 0 {
@@ -555,7 +569,7 @@ fn write_standings(
         } else {
             50.0 * r.half_points as f64 / r.games as f64
         };
-        writeln!(
+        write!(
             s,
             "  {:>6}  {:>5}  {:>6}  {:>5}%  {:>5}  {:>7}  {:>5}",
             or_dash(r.rating.map(|v| v.to_string())),
@@ -566,6 +580,10 @@ fn write_standings(
             or_dash(r.aro.map(|v| v.to_string())),
             or_dash(r.performance.map(|v| v.to_string())),
         )?;
+        for (v, w) in values.iter().zip(&columns.widths) {
+            write!(s, "  {v:>w$}")?;
+        }
+        writeln!(s)?;
     }
     Ok(width)
 }
@@ -580,14 +598,18 @@ fn write_crosstable(
     locale: Locale,
 ) -> std::fmt::Result {
     let n = rows.len();
-    // (row player, column player) -> (decided games, the row player's half points), by player index.
-    let mut pairs: HashMap<(usize, usize), (u64, u64)> = HashMap::new();
+    // (row player, column player) -> the row player's half points in the games played (or of less than a
+    // move), and TRF's marks of the forfeits between them (`+` won, `-` lost), by player index.
+    let mut pairs: HashMap<(usize, usize), (Option<u64>, String)> = HashMap::new();
     for r in rows {
         for p in t.pairings(r.player_index) {
             if let Some(hp) = p.half_points {
                 let pair = pairs.entry((r.player_index, p.opponent)).or_default();
-                pair.0 += 1;
-                pair.1 += u64::from(hp);
+                match RoundOutcome::of_pairing(p.kind, Some(hp)) {
+                    RoundOutcome::ForfeitWin => pair.1.push('+'),
+                    RoundOutcome::ForfeitLoss => pair.1.push('-'),
+                    _ => *pair.0.get_or_insert(0) += u64::from(hp),
+                }
             }
         }
     }
@@ -595,18 +617,32 @@ fn write_crosstable(
     if n < 2 || 2 * pairs.len() < n * (n - 1) {
         return Ok(());
     }
+    let byes = t.byes_placed();
+    let forfeits = pairs.values().any(|(_, marks)| !marks.is_empty());
     writeln!(
         s,
         "{}",
-        localized!(
-            locale,
-            "  crosstable (points of the row's player against the column's):",
-            "  grille américaine (points du joueur de la ligne contre celui de la colonne) :"
-        )
+        if !forfeits && byes.is_empty() {
+            localized!(
+                locale,
+                "  crosstable (points of the row's player against the column's):",
+                "  grille américaine (points du joueur de la ligne contre celui de la colonne) :"
+            )
+        } else {
+            // Two lines: one would pass the width of the tables.
+            localized!(
+                locale,
+                "  crosstable (points of the row's player against the column's;\n  + a forfeit won, - a forfeit lost; byes: F full point, H half point, Z zero point, U pairing-allocated):",
+                "  grille américaine (points du joueur de la ligne contre celui de la colonne ;\n  + gain par forfait, - perte par forfait ; exempts : F un point, H un demi-point, Z zéro point, U exempt de l'appariement) :"
+            )
+        }
     )?;
     write!(s, "  {:>4}  {:<width$} ", "", "")?;
     for k in 1..=n {
         write!(s, " {k:>3}")?;
+    }
+    if !byes.is_empty() {
+        write!(s, "  {}", localized!(locale, "byes", "exempts"))?;
     }
     writeln!(s)?;
     for (k, row) in rows.iter().enumerate() {
@@ -618,11 +654,21 @@ fn write_crosstable(
                 "x".to_string()
             } else {
                 match pairs.get(&(row.player_index, col.player_index)) {
-                    Some(&(_, hp)) => points(hp),
+                    Some((played, marks)) => {
+                        played.map(points).unwrap_or_default() + marks.as_str()
+                    }
                     None => ".".to_string(),
                 }
             };
             write!(s, " {cell:>3}")?;
+        }
+        let codes: String = byes
+            .iter()
+            .filter(|b| b.0 == row.player_index)
+            .map(|b| b.2)
+            .collect();
+        if !codes.is_empty() {
+            write!(s, "  {codes}")?;
         }
         writeln!(s)?;
     }
@@ -648,7 +694,8 @@ mod tests {
     use super::*;
 
     /// The record of a game of `event` (none when empty) at `site` in `year`, between two players rated
-    /// `elos` (0: unrated), ending as `outcome`; no moves.
+    /// `elos` (0: unrated), ending as `outcome`, with two moves (a game without any is a forfeit under
+    /// `--moveless`' default).
     fn record_at(
         (event, site, year): (&str, &str, &str),
         white: &str,
@@ -674,7 +721,7 @@ mod tests {
             Outcome::BlackWins => "0-1",
             Outcome::Unfinished | Outcome::Unknown => "*",
         };
-        pgn.push_str(&format!("[Result \"{marker}\"]\n\n{marker}\n"));
+        pgn.push_str(&format!("[Result \"{marker}\"]\n\n1. e4 e5 {marker}\n"));
         let game = &pgnkit::pgn::parse_all(pgn.as_bytes())[0];
         GameRecord {
             entry: GameEntry::of(game),
@@ -699,7 +746,7 @@ mod tests {
     /// The ranked players of the `n`-th event met: (name, rank, games, half points).
     fn ranked(s: &StatsSummary, n: usize) -> Vec<(String, usize, u64, u64)> {
         let (_, t) = s.standings().tournament(n).unwrap();
-        t.ranked(&Tiebreak::DEFAULT)
+        t.ranked(&Tiebreaks::default())
             .into_iter()
             .map(|r| (r.player, r.rank, r.games, r.half_points))
             .collect()
@@ -718,7 +765,7 @@ mod tests {
         s.add(record("Other", "A", "B", (2400, 2200), Draw));
         let (_, t) = s.standings().tournament(0).unwrap();
         assert_eq!((t.games_met(), t.unfinished, t.players().len()), (5, 1, 4));
-        let rows = t.ranked(&Tiebreak::DEFAULT);
+        let rows = t.ranked(&Tiebreaks::default());
         let by_name = |n: &str| rows.iter().find(|p| p.player == n).unwrap();
         let a = by_name("A");
         assert_eq!((a.games, a.half_points, a.rated_games), (3, 5, 2));
@@ -758,8 +805,9 @@ mod tests {
     fn players_equal_on_points_are_ranked_by_the_standings_tie_breaks() {
         let mut s = StatsSummary::new(Limits::default());
         use Outcome::*;
-        // fixtures/stats/tournament.pgn's round robin: Carol and Dan on 1 point, Carol ahead on
-        // Sonneborn-Berger (she drew the two leaders; Dan beat her).
+        // fixtures/stats/tournament.pgn's round robin: Carol and Dan on 1 point. A round robin's default
+        // tie-breaks (C.07's example list: DE, WIN, SB, KS) put Dan ahead by direct encounter: he beat her
+        // (Sonneborn-Berger, third, would have put Carol ahead: she drew the two leaders).
         for (w, b, outcome) in [
             ("Alice", "Bob", WhiteWins),
             ("Carol", "Dan", BlackWins),
@@ -774,7 +822,7 @@ mod tests {
             .into_iter()
             .map(|(name, rank, _, _)| (name, rank))
             .collect();
-        let expected = [("Alice", 1), ("Bob", 2), ("Carol", 3), ("Dan", 4)];
+        let expected = [("Alice", 1), ("Bob", 2), ("Dan", 3), ("Carol", 4)];
         assert_eq!(
             ranks,
             expected.map(|(n, r)| (n.to_string(), r)),
@@ -783,7 +831,7 @@ mod tests {
         );
         let text = s.render();
         assert!(
-            text.contains("     3  Carol") && text.contains("     4  Dan"),
+            text.contains("     3  Dan") && text.contains("     4  Carol"),
             "{text}"
         );
     }

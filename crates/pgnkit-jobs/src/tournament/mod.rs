@@ -20,7 +20,8 @@
 //! * **Rounds** (`crosstable`): the games and byes placed in rounds (`Placement`) and the round-by-round
 //!   table in TRF's result codes (`CrossTable`).
 //! * **Pairings, results and standings** ([`Standings`], `Tournament`, `Pairing`, `Standing`) with
-//!   tie-breaks ([`Tiebreak`]) and the ranking, and the performance rating (`perf`).
+//!   the ranking by FIDE's C.07 tie-breaks (`fide_tiebreaks`, by their codes: `tiebreak_codes`) over the
+//!   tournament's `CrossTable`, and the performance rating (`perf`).
 
 // Read by the C.07 tie-breaks and the TRF reader and writer as they move onto it (issue 39).
 #[allow(dead_code)]
@@ -31,6 +32,7 @@ pub(crate) mod fide_tiebreaks;
 mod identity;
 pub(crate) mod perf;
 mod standings;
+pub(crate) mod tiebreak_codes;
 #[allow(dead_code)]
 pub(crate) mod trf_read;
 pub(crate) mod unplayed;
@@ -45,5 +47,8 @@ pub(crate) use identity::{
 };
 #[cfg(test)]
 pub(crate) use standings::LeftOut;
-pub(crate) use standings::{Added, Bounds, Pairing, Standing, Tournament, decimal};
-pub use standings::{GameEntry, Standings, Tiebreak};
+pub(crate) use standings::{
+    Added, Bounds, Pairing, Standing, TiebreakColumns, Tournament, codes_of, decimal,
+};
+pub use standings::{GameEntry, Standings};
+pub(crate) use tiebreak_codes::TiebreakCode;

@@ -19,27 +19,18 @@
 //! came twice in one file or in two files of the run. Validate warns about each (`unknown_player`,
 //! `player_against_self`, `duplicate_game`).
 //!
-//! Over the games present (FIDE Handbook C.07 definitions, without virtual opponents for unplayed rounds):
-//! * points: 1 a win, ½ a draw;
-//! * Buchholz: the sum of the final points of the opponents met, once per game;
-//! * Buchholz cut 1: Buchholz without the least of those contributions;
-//! * Sonneborn-Berger: the sum over games of (the player's score in that game × that opponent's points);
-//! * direct encounter (C.07 of 2024, article 6, for players who have all met): among the players still tied
-//!   (on points and the tie-breaks before it in the order), the points each scored in the games between them.
-//!   It is applied only when every two of them have played at least one decided game together; otherwise it
-//!   separates nobody and is shown empty. (C.07 also ranks, when not all have met, a player whose score
-//!   among them no other could still reach; PGN files of a partial event cannot say which games were still
-//!   to come, so that part is not applied.) The rule is applied once, not again to a subgroup it leaves
-//!   tied;
-//! * wins; ARO, the average rating of the rated opponents (rounded); performance as FIDE computes it for
-//!   norms ([`super::perf`]).
+//! Players are ranked by points, then by FIDE's tie-breaks (Handbook C.07) in the order asked
+//! ([`crate::options::Tiebreaks`]: codes such as `DE,BH/C1,BH,SB`), computed by [`super::fide_tiebreaks`]
+//! over the tournament's cross table ([`CrossTable`]: the rounds as TRF writes them, so that unplayed rounds,
+//! forfeits and byes count as C.07's article 16 says); players equal on points and every code share a rank
+//! and are listed in start order ([`Tournament::start_ranks`]). Without a list, each tournament is ranked by
+//! the list FIDE recommends for its kind ([`super::fide_tiebreaks::default_tiebreaks`]: round robin or
+//! Swiss, [`Tournament::kind`]). The standings, `report` and `stats --summary` all take their ranks and
+//! tie-breaks from here: one ranking, computed once per output.
 //!
-//! Players are ranked by points, then by the tie-breaks in the order asked ([`Tiebreak`]), then by name;
-//! players equal on all of them share a rank. The default order ([`Tiebreak::DEFAULT`]) is the one
-//! `pgnkit standings` always had (Buchholz cut 1, Buchholz, Sonneborn-Berger, wins) with direct encounter
-//! last: existing rankings stay as they were wherever the earlier tie-breaks decide, and players who were
-//! sharing a rank are split by their games together. For a round robin FIDE lists direct encounter first
-//! (`--tiebreaks direct_encounter,sonneborn_berger,wins`); in a Swiss the tied players have rarely all met.
+//! Beside the tie-breaks, every line has the figures that do not depend on them ([`Standing::figures`]):
+//! rating, points, games, wins, unfinished games, the average rating of the opponents met over the board and
+//! the performance as FIDE computes it for norms ([`super::perf`]).
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -47,16 +38,18 @@ use std::collections::{HashMap, HashSet};
 use pgnkit::Color;
 use pgnkit::pgn::{Game, GameResult};
 
-use super::crosstable::{PairingKind, Placed, Placement};
+use super::crosstable::{CrossTable, PairingKind, Placed, Placement};
+use super::fide_tiebreaks::{self, TournamentKind, Value, default_tiebreaks, tournament_kind};
 use super::identity::{
     Date, EntryTags, NotAPairing, PlayerInfo, TournamentKey, code3, date_of, known, not_a_pairing,
     player_of, round_of,
 };
 use super::perf::performance;
+use super::tiebreak_codes::TiebreakCode;
 use super::unplayed::{GameFacts, Reading};
 use crate::localized;
 use crate::messages::Locale;
-use crate::options::{AllocatedBye, UnplayedRules};
+use crate::options::{Tiebreaks, UnplayedRules};
 
 /// One game of a player, seen from that player's side: [`Tournament::pairings`] lists them in input order.
 /// A game appears twice, once in each player's list, with the same `game` number.
@@ -221,53 +214,6 @@ impl GameEntry {
     }
 }
 
-/// A tie-break, in `--tiebreaks`' names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tiebreak {
-    /// Buchholz without its least contribution.
-    BuchholzCut1,
-    /// The sum of the opponents' points.
-    Buchholz,
-    /// The sum of (score × opponent's points).
-    SonnebornBerger,
-    /// Decided games won.
-    Wins,
-    /// Points among the tied players, when they have all met (see the module documentation).
-    DirectEncounter,
-}
-
-impl Tiebreak {
-    /// Every tie-break, in the order `--help` lists them.
-    pub(crate) const ALL: [Tiebreak; 5] = [
-        Tiebreak::BuchholzCut1,
-        Tiebreak::Buchholz,
-        Tiebreak::SonnebornBerger,
-        Tiebreak::Wins,
-        Tiebreak::DirectEncounter,
-    ];
-
-    /// The order used without `--tiebreaks`: the former default (FIDE's usual Swiss order: Buchholz cut 1,
-    /// Buchholz, Sonneborn-Berger, wins), then direct encounter, so that it only splits players who would
-    /// otherwise share a rank (the module documentation says why).
-    pub(crate) const DEFAULT: [Tiebreak; 5] = Tiebreak::ALL;
-
-    /// The name used by `--tiebreaks` and shown in the text output.
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Tiebreak::BuchholzCut1 => "buchholz_cut1",
-            Tiebreak::Buchholz => "buchholz",
-            Tiebreak::SonnebornBerger => "sonneborn_berger",
-            Tiebreak::Wins => "wins",
-            Tiebreak::DirectEncounter => "direct_encounter",
-        }
-    }
-
-    /// The tie-break of that name, if any.
-    pub fn from_name(name: &str) -> Option<Tiebreak> {
-        Tiebreak::ALL.into_iter().find(|t| t.name() == name)
-    }
-}
-
 /// The games of a tournament left out of its tables, by reason.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LeftOut {
@@ -405,9 +351,76 @@ impl Tournament {
         games
     }
 
-    /// The players ranked by points, then by `tiebreaks` in order, then by name.
-    pub(crate) fn ranked(&self, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
+    /// The players ranked by points, then by `tiebreaks` in order (by default, those FIDE recommends for the
+    /// kind of tournament); players sharing a rank in start order.
+    pub(crate) fn ranked(&self, tiebreaks: &Tiebreaks) -> Vec<Standing> {
         rank(self, tiebreaks)
+    }
+
+    /// Round robin or Swiss, from `EventType` when it says, else from the players and the `rounds`.
+    pub(crate) fn kind(&self, rounds: usize) -> TournamentKind {
+        tournament_kind(
+            self.details.event_type.as_deref(),
+            self.players.len(),
+            rounds,
+        )
+    }
+
+    /// The codes `tiebreaks` rank this tournament of `rounds` rounds by.
+    fn tiebreak_codes(&self, tiebreaks: &Tiebreaks, rounds: usize) -> Vec<TiebreakCode> {
+        tiebreaks
+            .chosen()
+            .map_or_else(|| default_tiebreaks(self.kind(rounds)), <[_]>::to_vec)
+    }
+
+    /// Players' start ranks (1-based), by player index: by rating, highest first, unrated last, then by
+    /// name. The TRF numbers the players so, and players sharing a rank are listed so.
+    pub(crate) fn start_ranks(&self) -> Vec<usize> {
+        let players = &self.players;
+        let mut order: Vec<usize> = (0..players.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (pa, pb) = (&players[a], &players[b]);
+            pb.rating
+                .cmp(&pa.rating)
+                .then_with(|| pa.name.cmp(&pb.name))
+        });
+        let mut rank = vec![0; players.len()];
+        for (n, &i) in order.iter().enumerate() {
+            rank[i] = n + 1;
+        }
+        rank
+    }
+
+    /// A player's line before ranking: their games, and `half_points` (from the rounds).
+    fn line(&self, i: usize, half_points: u64) -> Standing {
+        let pairings = self.pairings(i);
+        let decided = pairings.iter().filter(|p| p.half_points.is_some());
+        // Only games played over the board count for the rating: not forfeits, not games of less than a
+        // move.
+        let rated: Vec<(u64, u8)> = decided
+            .clone()
+            .filter(|p| p.kind == PairingKind::Played)
+            .filter_map(|p| Some((u64::from(p.opponent_rating?), p.half_points?)))
+            .collect();
+        let rated_sum: u64 = rated.iter().map(|&(r, _)| r).sum();
+        let rated_games = rated.len() as u64;
+        let rated_half_points: u64 = rated.iter().map(|&(_, hp)| u64::from(hp)).sum();
+        let games = decided.clone().count() as u64;
+        Standing {
+            rank: 0,
+            player_index: i,
+            player: self.players[i].name.clone(),
+            rating: self.players[i].rating,
+            half_points,
+            games,
+            wins: decided.filter(|p| p.half_points == Some(2)).count() as u64,
+            unfinished: pairings.len() as u64 - games,
+            rated_games,
+            aro: (rated_games > 0)
+                .then(|| ((2 * rated_sum + rated_games) / (2 * rated_games)) as i64),
+            performance: performance(rated_sum, rated_games, rated_half_points),
+            tiebreaks: Vec::new(),
+        }
     }
 
     /// Every game of the tournament met: counted (decided or not, bye games included), left out, or beyond the
@@ -419,6 +432,24 @@ impl Tournament {
     /// The bye games counted, in input order.
     pub(crate) fn byes(&self) -> &[ByeGame] {
         &self.byes
+    }
+
+    /// Every bye as the rounds hold it (the pairing-allocated bye of `--allocated-bye unpaired` included):
+    /// the player, the round (from 1) and the bye's TRF code (`F`, `H`, `Z`, `U`), by player then round.
+    pub(crate) fn byes_placed(&self) -> Vec<(usize, u32, char)> {
+        let placement = self.placement();
+        let mut byes = Vec::new();
+        for (player, cells) in placement.cells.iter().enumerate() {
+            for (&column, cell) in cells {
+                if cell.opponent.is_none()
+                    && let (Some(code), Ok(round)) =
+                        (cell.outcome.code(), u32::try_from(column + 1))
+                {
+                    byes.push((player, round, code));
+                }
+            }
+        }
+        byes
     }
 
     /// The games and byes placed in rounds ([`Placement`]).
@@ -593,7 +624,7 @@ impl Tournament {
     }
 }
 
-/// One player's line of the standings. Points and tie-breaks are in half points (exact), shown divided by 2.
+/// One player's line of the standings. Points are in half points (exact), shown divided by 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Standing {
     /// 1 for the first; players equal on points and every tie-break share a rank.
@@ -604,37 +635,30 @@ pub struct Standing {
     pub(crate) player: String,
     /// The latest rating seen.
     pub(crate) rating: Option<u16>,
-    /// Points, in half points.
+    /// Points, in half points: games, forfeits and byes, as the rounds' TRF codes score them.
     pub(crate) half_points: u64,
-    /// Decided games.
+    /// Decided games (forfeits included).
     pub(crate) games: u64,
-    /// Decided games won.
+    /// Decided games won (forfeits included).
     pub(crate) wins: u64,
     /// Unfinished or result-less games (not scored).
     pub(crate) unfinished: u64,
-    /// Buchholz, in half points.
-    pub(crate) buchholz: u64,
-    /// Buchholz cut 1, in half points.
-    pub(crate) buchholz_cut1: u64,
-    /// Sonneborn-Berger in quarter points (half points × half points).
-    pub(crate) sonneborn_berger_quarters: u64,
-    /// Direct encounter in half points: the points scored against the players tied with this one, when they
-    /// have all met (tied on points and the tie-breaks before it in the order; on points alone when the order
-    /// does not use it); `None` when it does not apply (nobody tied, or not all met).
-    pub(crate) direct_encounter: Option<u64>,
-    /// Decided games against a rated opponent (those the ARO and the performance count).
+    /// Games played over the board against a rated opponent (those the ARO and the performance count).
     pub(crate) rated_games: u64,
-    /// The average rating of the rated opponents, rounded.
+    /// The average rating of the rated opponents met over the board, rounded.
     pub(crate) aro: Option<i64>,
     /// The performance rating ([`super::perf`]).
     pub(crate) performance: Option<i64>,
+    /// The tie-breaks the tournament is ranked by after points, in order, with this player's values; empty
+    /// when the tournament is too large for them ([`MAX_TABLE_CELLS`]).
+    pub(crate) tiebreaks: Vec<(TiebreakCode, Value)>,
 }
 
 impl Standing {
-    /// The figures after the player's name, as every format shows them (rating, points, games, wins,
-    /// unfinished, Buchholz, Buchholz cut 1, Sonneborn-Berger, ARO, performance, direct encounter), `missing`
-    /// for a value there is none of: one place, so that the CSV, the text table and the report cannot drift.
-    pub(crate) fn figures(&self, missing: &str) -> [String; 11] {
+    /// The figures after the player's name that do not depend on the tie-breaks, as every format shows them
+    /// (rating, points, games, wins, unfinished, ARO, performance), `missing` for a value there is none of:
+    /// one place, so that the CSV, the text table and the report cannot drift.
+    pub(crate) fn figures(&self, missing: &str) -> [String; 7] {
         let or_missing = |v: Option<String>| v.unwrap_or_else(|| missing.to_string());
         [
             or_missing(self.rating.map(|r| r.to_string())),
@@ -642,24 +666,17 @@ impl Standing {
             self.games.to_string(),
             self.wins.to_string(),
             self.unfinished.to_string(),
-            decimal(self.buchholz, false),
-            decimal(self.buchholz_cut1, false),
-            decimal(self.sonneborn_berger_quarters, true),
             or_missing(self.aro.map(|v| v.to_string())),
             or_missing(self.performance.map(|v| v.to_string())),
-            or_missing(self.direct_encounter.map(|v| decimal(v, false))),
         ]
     }
 
-    fn tiebreak(&self, t: Tiebreak) -> u64 {
-        match t {
-            // Compared in quarter points, as Sonneborn-Berger is kept.
-            Tiebreak::BuchholzCut1 => self.buchholz_cut1 * 2,
-            Tiebreak::Buchholz => self.buchholz * 2,
-            Tiebreak::SonnebornBerger => self.sonneborn_berger_quarters,
-            Tiebreak::Wins => self.wins,
-            Tiebreak::DirectEncounter => self.direct_encounter.unwrap_or(0),
-        }
+    /// This player's value of `code`, if the tournament was ranked by it.
+    pub(crate) fn tiebreak(&self, code: TiebreakCode) -> Option<Value> {
+        self.tiebreaks
+            .iter()
+            .find(|(c, _)| *c == code)
+            .map(|&(_, v)| v)
     }
 }
 
@@ -820,7 +837,7 @@ impl Standings {
     /// The tournaments, in the order first met, with their ranked players.
     pub fn ranked(
         &self,
-        tiebreaks: &[Tiebreak],
+        tiebreaks: &Tiebreaks,
     ) -> Vec<(&TournamentKey, &Tournament, Vec<Standing>)> {
         self.tournaments
             .iter()
@@ -829,163 +846,151 @@ impl Standings {
     }
 }
 
-/// Direct encounter for every player, among the players whose `keys` are equal (see
-/// [`Standing::direct_encounter`]).
-fn direct_encounter(t: &Tournament, keys: &[Vec<u64>]) -> Vec<Option<u64>> {
-    let mut groups: HashMap<&[u64], Vec<usize>> = HashMap::new();
-    for (i, k) in keys.iter().enumerate() {
-        groups.entry(k.as_slice()).or_default().push(i);
-    }
-    let mut group_of = vec![usize::MAX; keys.len()];
-    let mut out = vec![None; keys.len()];
-    for (g, members) in groups.values().enumerate() {
-        for &i in members {
-            group_of[i] = g;
-        }
-    }
-    for members in groups.values().filter(|m| m.len() > 1) {
-        let mut scores = Vec::with_capacity(members.len());
-        let mut all_met = true;
-        for &i in members {
-            let mut met: Vec<usize> = Vec::new();
-            let mut score = 0u64;
-            for p in t.pairings(i) {
-                if let Some(hp) = p.half_points
-                    && group_of[p.opponent] == group_of[i]
-                    && p.opponent != i
-                {
-                    met.push(p.opponent);
-                    score += u64::from(hp);
-                }
-            }
-            met.sort_unstable();
-            met.dedup();
-            all_met &= met.len() == members.len() - 1;
-            scores.push(score);
-        }
-        if all_met {
-            for (&i, s) in members.iter().zip(scores) {
-                out[i] = Some(s);
-            }
-        }
-    }
-    out
+/// The tie-break codes `rows` (one tournament's) were ranked by, in order: every line has the same; none when
+/// the tournament was ranked by points alone.
+pub(crate) fn codes_of(rows: &[Standing]) -> Vec<TiebreakCode> {
+    rows.first()
+        .map(|r| r.tiebreaks.iter().map(|&(code, _)| code).collect())
+        .unwrap_or_default()
 }
 
-fn rank(t: &Tournament, tiebreaks: &[Tiebreak]) -> Vec<Standing> {
-    // Decided games only: (opponent, half points, opponent's rating in that game).
-    let decided: Vec<Vec<(usize, u8, Option<u16>)>> = t
-        .pairings
-        .iter()
-        .map(|ps| {
-            ps.iter()
-                .filter_map(|p| p.half_points.map(|hp| (p.opponent, hp, p.opponent_rating)))
-                .collect()
-        })
-        .collect();
-    let points = points(t, &decided);
-    let mut rows: Vec<Standing> = t
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let games = &decided[i];
-            let contributions: Vec<u64> = games.iter().map(|&(o, _, _)| points[o]).collect();
-            let buchholz: u64 = contributions.iter().sum();
-            let cut = contributions.iter().min().copied().unwrap_or(0);
-            let rated: Vec<(u64, u8)> = games
-                .iter()
-                .filter_map(|&(_, hp, r)| r.map(|r| (u64::from(r), hp)))
-                .collect();
-            let rated_sum: u64 = rated.iter().map(|&(r, _)| r).sum();
-            let rated_games = rated.len() as u64;
-            let rated_half_points: u64 = rated.iter().map(|&(_, hp)| u64::from(hp)).sum();
-            Standing {
-                rank: 0,
-                player_index: i,
-                player: p.name.clone(),
-                rating: p.rating,
-                half_points: points[i],
-                games: games.len() as u64,
-                wins: games.iter().filter(|g| g.1 == 2).count() as u64,
-                unfinished: (t.pairings[i].len() - games.len()) as u64,
-                buchholz,
-                buchholz_cut1: buchholz - cut,
-                sonneborn_berger_quarters: games
+/// The widest a text table's line may grow with its tie-break columns, in terminal columns: a list of codes
+/// as long as the arbiter likes must not make lines no terminal shows (CSV and JSON keep every code).
+pub(crate) const TEXT_TABLE_COLUMNS: usize = 150;
+
+/// The tie-break columns of a text table of `rows`, after `used` terminal columns of other cells: the codes
+/// shown, each as wide as its heading or its widest value, the values of each row (as `locale` writes
+/// decimals), and the codes left out because the line would pass [`TEXT_TABLE_COLUMNS`] (the last ones:
+/// the first codes decide most ties).
+pub(crate) struct TiebreakColumns {
+    pub(crate) codes: Vec<TiebreakCode>,
+    pub(crate) widths: Vec<usize>,
+    /// Per row, the values of the codes shown.
+    pub(crate) values: Vec<Vec<String>>,
+    pub(crate) left_out: Vec<TiebreakCode>,
+}
+
+impl TiebreakColumns {
+    /// Each column two spaces from the cell before it.
+    pub(crate) fn of(rows: &[Standing], locale: Locale, used: usize) -> TiebreakColumns {
+        let mut codes = codes_of(rows);
+        let mut values: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                r.tiebreaks
                     .iter()
-                    .map(|&(o, hp, _)| u64::from(hp) * points[o])
-                    .sum(),
-                direct_encounter: None,
-                rated_games,
-                aro: (rated_games > 0)
-                    .then(|| ((2 * rated_sum + rated_games) / (2 * rated_games)) as i64),
-                performance: performance(rated_sum, rated_games, rated_half_points),
-            }
-        })
-        .collect();
-    // The sort keys grow one tie-break at a time: direct encounter depends on who is still tied by then.
-    let mut keys: Vec<Vec<u64>> = rows.iter().map(|r| vec![r.half_points]).collect();
-    let mut shown = false;
-    for &tb in tiebreaks {
-        if tb == Tiebreak::DirectEncounter {
-            let de = direct_encounter(t, &keys);
-            for (row, v) in rows.iter_mut().zip(&de) {
-                if !shown {
-                    row.direct_encounter = *v;
-                }
-            }
-            shown = true;
-            for (k, v) in keys.iter_mut().zip(de) {
-                k.push(v.unwrap_or(0));
-            }
-        } else {
-            for (k, row) in keys.iter_mut().zip(&rows) {
-                k.push(row.tiebreak(tb));
-            }
+                    .map(|(_, v)| {
+                        crate::messages::localized_decimal(locale, &v.to_string()).into_owned()
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut widths: Vec<usize> = codes
+            .iter()
+            .enumerate()
+            .map(|(k, code)| {
+                values
+                    .iter()
+                    .filter_map(|v| v.get(k).map(String::len))
+                    .chain([code.to_string().len()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut line = used;
+        let shown = widths
+            .iter()
+            .take_while(|&&w| {
+                line += 2 + w;
+                line <= TEXT_TABLE_COLUMNS
+            })
+            .count();
+        let left_out = codes.split_off(shown);
+        widths.truncate(shown);
+        for v in &mut values {
+            v.truncate(shown);
+        }
+        TiebreakColumns {
+            codes,
+            widths,
+            values,
+            left_out,
         }
     }
-    if !shown {
-        let by_points: Vec<Vec<u64>> = rows.iter().map(|r| vec![r.half_points]).collect();
-        for (row, v) in rows.iter_mut().zip(direct_encounter(t, &by_points)) {
-            row.direct_encounter = v;
+
+    /// The line saying which codes the table leaves out, if any (with its line end).
+    pub(crate) fn left_out_said(&self, locale: Locale) -> Option<String> {
+        if self.left_out.is_empty() {
+            return None;
         }
+        let codes = self
+            .left_out
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        Some(localized!(
+            locale,
+            "  (not shown, for the table's width: {codes}; `pgnkit standings --format csv` or `json` has them)\n",
+            "  (non affichés, pour la largeur du tableau : {codes} ; `pgnkit standings --format csv` ou `json` les donne)\n"
+        ))
     }
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by(|&a, &b| {
-        keys[b]
-            .cmp(&keys[a])
-            .then_with(|| rows[a].player.cmp(&rows[b].player))
-    });
-    let mut ranked: Vec<Standing> = Vec::with_capacity(rows.len());
-    for (n, &i) in order.iter().enumerate() {
-        let mut row = rows[i].clone();
-        row.rank = if n > 0 && keys[i] == keys[order[n - 1]] {
-            ranked[n - 1].rank
-        } else {
-            n + 1
-        };
-        ranked.push(row);
-    }
-    ranked
 }
 
-/// Each player's points in half points: their decided games, their byes, and the pairing-allocated byes of the
-/// rounds they alone had no game in when the rules say so (read from the rounds as TRF places them).
-fn points(t: &Tournament, decided: &[Vec<(usize, u8, Option<u16>)>]) -> Vec<u64> {
-    if t.rules.allocated_bye == AllocatedBye::Unpaired {
-        let placement = t.placement();
-        return (0..t.players.len())
-            .map(|i| u64::from(placement.half_points(i)))
-            .collect();
+/// The most cells (players × rounds) of a tournament's cross table that the tie-breaks are computed over: the
+/// table is dense, and a "tournament" of a database (one Event, Site and year for years of casual games) can
+/// have thousands of players and rounds. Beyond it the players are ranked by points alone.
+pub(crate) const MAX_TABLE_CELLS: usize = 1 << 21;
+
+/// The ranking: points and the tie-breaks of FIDE's C.07 ([`super::fide_tiebreaks`]) over the tournament's
+/// cross table, the players in start order ([`Tournament::start_ranks`]).
+fn rank(t: &Tournament, tiebreaks: &Tiebreaks) -> Vec<Standing> {
+    let n = t.players.len();
+    let placement = t.placement();
+    let start = t.start_ranks();
+    let mut by_start = vec![0; n];
+    for (i, &s) in start.iter().enumerate() {
+        by_start[s - 1] = i;
     }
-    let mut points: Vec<u64> = decided
-        .iter()
-        .map(|games| games.iter().map(|&(_, hp, _)| u64::from(hp)).sum())
+    let mut rows: Vec<Standing> = (0..n)
+        .map(|i| t.line(i, u64::from(placement.half_points(i))))
         .collect();
-    for bye in &t.byes {
-        points[bye.player] += u64::from(bye.half_points);
-    }
-    points
+    let order: Vec<(usize, u32)> = if n.saturating_mul(placement.rounds) <= MAX_TABLE_CELLS {
+        let table = CrossTable::of(t.players(), &placement, &start);
+        let codes = t.tiebreak_codes(tiebreaks, table.round_count());
+        let (values, ranking) =
+            fide_tiebreaks::values_and_ranking(&table, t.kind(table.round_count()), &codes);
+        for (row, values) in values.into_iter().enumerate() {
+            rows[by_start[row]].tiebreaks = codes.iter().copied().zip(values).collect();
+        }
+        ranking
+            .into_iter()
+            .map(|(row, rank)| (by_start[row], rank))
+            .collect()
+    } else {
+        let mut order: Vec<usize> = by_start.clone();
+        order.sort_by_key(|&i| std::cmp::Reverse(rows[i].half_points));
+        let mut ranked: Vec<(usize, u32)> = Vec::with_capacity(n);
+        for (k, &i) in order.iter().enumerate() {
+            let rank = match ranked.last() {
+                Some(&(prev, r)) if rows[prev].half_points == rows[i].half_points => r,
+                _ => k as u32 + 1,
+            };
+            ranked.push((i, rank));
+        }
+        ranked
+    };
+    let mut rows: Vec<Option<Standing>> = rows.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter_map(|(i, rank)| {
+            let row = rows[i].take()?;
+            Some(Standing {
+                rank: rank as usize,
+                ..row
+            })
+        })
+        .collect()
 }
 
 /// Half points (or quarter points with `quarters`) as a decimal: `3`, `2.5`, `6.25`.
@@ -1006,7 +1011,18 @@ pub(crate) fn decimal(value: u64, quarters: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tournament::tiebreak_codes::{Kind, parse_list};
     use pgnkit::pgn::parse_all;
+
+    /// Exactly the codes of `list`.
+    fn codes(list: &str) -> Tiebreaks {
+        Tiebreaks::of(&parse_list(list).unwrap())
+    }
+
+    /// A line's value of `code`, in hundredths.
+    fn value(row: &Standing, code: &str) -> i64 {
+        row.tiebreak(code.parse().unwrap()).unwrap().0
+    }
 
     fn standings(pgn: &str) -> Standings {
         let mut s = Standings::new(1000);
@@ -1028,7 +1044,7 @@ mod tests {
     fn points_buchholz_and_sonneborn_berger_by_hand() {
         let s = standings(ROUND_ROBIN);
         assert_eq!(s.without_event, 1);
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(&codes("BH/C1,BH,SB"));
         assert_eq!(ranked.len(), 1);
         let (key, t, rows) = &ranked[0];
         assert_eq!(
@@ -1042,20 +1058,20 @@ mod tests {
         assert_eq!((a.half_points, a.games, a.wins, a.unfinished), (3, 2, 1, 1));
         // Buchholz of A: B 1 + C 1 = 2; cut 1: 1; SB: 1 × 1 (B) + ½ × 1 (C) = 1.5.
         assert_eq!(
-            (a.buchholz, a.buchholz_cut1, a.sonneborn_berger_quarters),
-            (4, 2, 6)
+            (value(&a, "BH"), value(&a, "BH/C1"), value(&a, "SB")),
+            (200, 100, 150)
         );
         let b = by("B");
         // B: Buchholz A 1.5 + D 0.5 = 2; SB 0 × 1.5 + 1 × 0.5 = 0.5.
         assert_eq!(
-            (b.half_points, b.buchholz, b.sonneborn_berger_quarters),
-            (2, 4, 2)
+            (b.half_points, value(&b, "BH"), value(&b, "SB")),
+            (2, 200, 50)
         );
         let c = by("C");
         // C: Buchholz D 0.5 + A 1.5 = 2; SB ½ × 0.5 + ½ × 1.5 = 1.
         assert_eq!(
-            (c.half_points, c.buchholz, c.sonneborn_berger_quarters),
-            (2, 4, 4)
+            (c.half_points, value(&c, "BH"), value(&c, "SB")),
+            (2, 200, 100)
         );
         // B and C tie on points, Buchholz cut 1 (B: 1.5, C: 1.5) and Buchholz (2): SB decides, C first.
         let order: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
@@ -1065,7 +1081,7 @@ mod tests {
             [1, 2, 3, 4]
         );
         // With points alone, B and C share the second place.
-        let plain = s.ranked(&[]);
+        let plain = s.ranked(&Tiebreaks::of(&[]));
         assert_eq!(
             plain[0].2.iter().map(|r| r.rank).collect::<Vec<_>>(),
             [1, 2, 2, 4]
@@ -1079,7 +1095,7 @@ mod tests {
              [Event \"Open\"]\n[Site \"X\"]\n[Date \"1991.05.01\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1-0\n\n\
              [Event \"Open\"]\n[Site \"X\"]\n[EventDate \"1990.??.??\"]\n[Date \"1991.01.01\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n0-1\n",
         );
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(&Tiebreaks::default());
         let years: Vec<&str> = ranked.iter().map(|(k, _, _)| k.year.as_str()).collect();
         assert_eq!(years, ["1990", "1991"]);
         assert_eq!(ranked[0].2.iter().map(|r| r.games).sum::<u64>(), 4);
@@ -1094,7 +1110,7 @@ mod tests {
         {
             s.add(GameEntry::of(game).as_ref());
         }
-        assert_eq!(s.ranked(&[]).len(), 1);
+        assert_eq!(s.ranked(&Tiebreaks::default()).len(), 1);
         assert_eq!(s.games_left_out, 5);
     }
 
@@ -1105,7 +1121,7 @@ mod tests {
              [WhiteFed \"nor\"]\n[BlackElo \"2100\"]\n[BlackFideId \"12x\"]\n[Result \"0-1\"]\n\n0-1\n\n\
              [Event \"E\"]\n[Round \"?\"]\n[White \"B\"]\n[Black \"A\"]\n[BlackElo \"2800\"]\n[Result \"*\"]\n\n*\n",
         );
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(&Tiebreaks::default());
         let (_, t, rows) = &ranked[0];
         let a = t.players().position(|p| p.name == "A").unwrap();
         let b = t.players().position(|p| p.name == "B").unwrap();
@@ -1151,11 +1167,40 @@ mod tests {
     }
 
     #[test]
+    fn text_tables_leave_out_the_last_codes_past_their_width() {
+        let pgn = [
+            game("A", "B", "1", "1-0", "1. e4 e5"),
+            game("B", "C", "2", "1/2-1/2", "1. e4 e5"),
+            game("C", "A", "3", "0-1", "1. e4 e5"),
+        ]
+        .concat();
+        let s = standings(&pgn);
+        let rows = &s.ranked(&codes("BH,SB,WIN"))[0].2;
+        let all = TiebreakColumns::of(rows, Locale::En, 0);
+        assert_eq!(all.codes.len(), 3);
+        assert!(all.left_out.is_empty() && all.left_out_said(Locale::En).is_none());
+        // Room for the first column alone.
+        let used = TEXT_TABLE_COLUMNS - 2 - all.widths[0];
+        let some = TiebreakColumns::of(rows, Locale::En, used);
+        assert_eq!(some.codes, all.codes[..1]);
+        assert_eq!(some.left_out, all.codes[1..]);
+        assert!(some.values.iter().all(|v| v.len() == 1));
+        let said = some.left_out_said(Locale::Fr).unwrap();
+        assert!(
+            said.contains("SB, WIN") && said.contains("non affichés"),
+            "{said}"
+        );
+    }
+
+    #[test]
     fn direct_encounter_among_tied_players_who_all_met() {
         // A, B, C each beat one of the others (a cycle) and D lost to all: A, B, C tie on 2 points and on
         // everything else; they all met and scored 1 each among themselves, so direct encounter splits nobody.
+        // Games with moves: a game without any is a forfeit (`--moveless`' default).
         let game = |w: &str, b: &str, r: &str| {
-            format!("[Event \"E\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n{r}\n\n")
+            format!(
+                "[Event \"E\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n[Result \"{r}\"]\n\n1. e4 e5 {r}\n\n"
+            )
         };
         let cycle = [
             game("A", "B", "1-0"),
@@ -1167,12 +1212,18 @@ mod tests {
         ]
         .concat();
         let s = standings(&cycle);
-        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
+        let rows = &s.ranked(&codes("DE"))[0].2;
         assert_eq!(
             rows.iter()
-                .map(|r| (r.rank, r.direct_encounter))
+                .map(|r| (
+                    r.rank,
+                    r.tiebreak(TiebreakCode::plain(Kind::DirectEncounter))
+                        .map(|v| v.0)
+                ))
                 .collect::<Vec<_>>(),
-            [(1, Some(2)), (1, Some(2)), (1, Some(2)), (4, None)]
+            // C.07's DE is a rank among the players it compares, 0 where it separates nobody (as FIDE's
+            // checker writes it): 0 for the three, and for D, tied with nobody.
+            [(1, Some(0)), (1, Some(0)), (1, Some(0)), (4, Some(0))]
         );
         let s = standings(
             &[
@@ -1182,9 +1233,13 @@ mod tests {
             ]
             .concat(),
         );
-        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
-        // Z 1.5, Y 1, X 0.5: no tie; direct encounter does not apply.
-        assert!(rows.iter().all(|r| r.direct_encounter.is_none()));
+        let rows = &s.ranked(&codes("DE"))[0].2;
+        // Z 1.5, Y 1, X 0.5: no tie; direct encounter separates nobody (0).
+        assert!(rows.iter().all(|r| {
+            r.tiebreak(TiebreakCode::plain(Kind::DirectEncounter))
+                .map(|v| v.0)
+                == Some(0)
+        }));
         let s = standings(
             &[
                 game("Z", "Y", "0-1"),
@@ -1197,21 +1252,30 @@ mod tests {
         );
         // Z and W tie on 1.5 and drew (½ each among them: still tied); X and Y tie on 1 and X beat Y, so X
         // goes before Y whatever the names say.
-        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
-        let order: Vec<(&str, usize, Option<u64>)> = rows
+        let rows = &s.ranked(&codes("DE"))[0].2;
+        let order: Vec<(&str, usize, Option<i64>)> = rows
             .iter()
-            .map(|r| (r.player.as_str(), r.rank, r.direct_encounter))
+            .map(|r| {
+                (
+                    r.player.as_str(),
+                    r.rank,
+                    r.tiebreak(TiebreakCode::plain(Kind::DirectEncounter))
+                        .map(|v| v.0),
+                )
+            })
             .collect();
+        // DE's value (in hundredths) is the rank it gives within the group: X 1, Y 2; W and Z, not separated, 0.
         assert_eq!(
             order,
             [
-                ("W", 1, Some(1)),
-                ("Z", 1, Some(1)),
-                ("X", 3, Some(2)),
-                ("Y", 4, Some(0))
+                ("W", 1, Some(0)),
+                ("Z", 1, Some(0)),
+                ("X", 3, Some(100)),
+                ("Y", 4, Some(200))
             ]
         );
-        // Tied players who have not all met: not applied. A and C tie with B, but A and C never played.
+        // Tied players who have not all met (A and C never played, nor B and D), each with a win and a loss
+        // among the others: no one could not be caught, so DE separates nobody (0).
         let s = standings(
             &[
                 game("A", "B", "1-0"),
@@ -1221,9 +1285,12 @@ mod tests {
             ]
             .concat(),
         );
-        let rows = &s.ranked(&[Tiebreak::DirectEncounter])[0].2;
+        let rows = &s.ranked(&codes("DE"))[0].2;
         assert!(
-            rows.iter().all(|r| r.direct_encounter.is_none()),
+            rows.iter().all(|r| r
+                .tiebreak(TiebreakCode::plain(Kind::DirectEncounter))
+                .map(|v| v.0)
+                == Some(0)),
             "{rows:?}"
         );
         assert!(rows.iter().all(|r| r.rank == 1));
@@ -1251,7 +1318,7 @@ mod tests {
         ]
         .concat();
         let s = standings(&pgn);
-        let ranked = s.ranked(&Tiebreak::DEFAULT);
+        let ranked = s.ranked(&Tiebreaks::default());
         let (_, t, rows) = &ranked[0];
         let names: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
         assert_eq!(names, ["A", "B"]);
