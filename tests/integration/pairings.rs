@@ -465,3 +465,44 @@ fn a_trf_that_cannot_be_read_is_a_usage_error_at_its_line_and_column() {
     ];
     assert_eq!(pgnkit(&args, None).status.code(), Some(2));
 }
+
+/// The guide's worked example of an arbiter's Swiss runs on this fixture: each of its `pgnkit validate` steps
+/// prints what the guide shows (the timing line apart) and exits 0. Its standings and TRF steps are checked
+/// with the guide's other standings examples (tests/integration/standings.rs).
+#[test]
+fn the_guides_arbiter_example_prints_what_the_guide_shows() {
+    let guide = std::fs::read_to_string(root().join("docs/guide.md")).unwrap();
+    let section = guide
+        .split("### Worked example: an arbiter's Swiss")
+        .nth(1)
+        .expect("the guide has the arbiter's worked example");
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let mut checked = 0;
+    for block in section.split("```text\n").skip(1) {
+        let block = &block[..block.find("```").unwrap()];
+        let Some(rest) = block.strip_prefix("$ pgnkit validate ") else {
+            continue;
+        };
+        let (args, shown) = rest.split_once('\n').unwrap_or((rest, ""));
+        let args: Vec<&str> = std::iter::once("validate")
+            .chain(args.split_whitespace())
+            .collect();
+        let out = pgnkit(&args, None);
+        assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+        let without_timing = |text: &str| {
+            text.lines()
+                .filter(|l| !l.starts_with("validated "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let printed = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            without_timing(&printed).trim_end(),
+            without_timing(shown).trim_end(),
+            "{}",
+            show(&args, &out)
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 2, "the example's two validate steps");
+}
