@@ -8,8 +8,8 @@
 //! * tournament records, from column 5: `012` Event, `022` Site (the city), `032` EventCountry, `042` and
 //!   `052` the first and last day (`EventDate`, else the earliest complete `Date`; the latest `Date`) as
 //!   `YYYY/MM/DD`, `062` players, `072` rated players, `082` teams (0: an individual event), `092` the type
-//!   (from `EventType`, else "Individual: Round robin" when every two players met at least once, else
-//!   "Individual"), `102` Arbiter, `122` TimeControl, `132` each round's date (`YY/MM/DD` at columns 92-99,
+//!   ("Individual: Knockout" or "Individual: Match" when `EventType` says so, else the kind the tie-breaks
+//!   were computed for: "Individual: Round robin" or "Individual: Swiss-System"), `102` Arbiter, `122` TimeControl, `132` each round's date (`YY/MM/DD` at columns 92-99,
 //!   102-109...: the earliest complete `Date` of the round's games); a record whose data no tag gives is
 //!   left out;
 //! * in TRF-26 only, from column 5 too: `202` the tie-breaks after points, by their FIDE codes (C.07),
@@ -52,6 +52,7 @@ use std::fmt;
 
 use crate::options::TrfVersion;
 use crate::tournament::crosstable::{CrossTable, Outcome, RoundCell};
+use crate::tournament::fide_tiebreaks::TournamentKind;
 use crate::tournament::{Date, Standing, Tournament, TournamentKey, codes_of, decimal};
 
 /// The fixed columns of a `001` record (1-based, inclusive), as the TRF-16 description gives them.
@@ -199,36 +200,21 @@ fn slash_date(d: Date, short: bool) -> String {
     }
 }
 
-/// The tournament type for record 092.
-fn kind(t: &Tournament) -> String {
+/// The tournament type for record 092: a knockout or a match when the `EventType` tag says so, else the kind
+/// the tie-breaks were computed for (`Tournament::kind`: the `EventType` tag, else the numbers of players and
+/// rounds), so that a reader applying C.07 to the file (FIDE's checker reads "Swiss" and "Round robin" here)
+/// computes them by the same rules as pgnkit.
+fn kind(t: &Tournament, rounds: usize) -> String {
     if let Some(tag) = &t.details().event_type {
-        let lower = tag.to_ascii_lowercase();
-        let known = match lower.as_str() {
-            "rr" | "round robin" | "round-robin" | "tourn" => Some("Individual: Round robin"),
-            "swiss" => Some("Individual: Swiss-System"),
-            "k.o." | "ko" | "knockout" => Some("Individual: Knockout"),
-            "match" => Some("Individual: Match"),
-            _ => None,
-        };
-        return known.map_or_else(|| clean(tag), String::from);
+        match tag.trim().to_ascii_lowercase().as_str() {
+            "k.o." | "ko" | "knockout" => return "Individual: Knockout".into(),
+            "match" => return "Individual: Match".into(),
+            _ => {}
+        }
     }
-    let n = t.players().len();
-    let all_met = n > 2
-        && (0..n).all(|i| {
-            let mut met: Vec<usize> = t
-                .pairings(i)
-                .iter()
-                .map(|p| p.opponent)
-                .filter(|&o| o != i)
-                .collect();
-            met.sort_unstable();
-            met.dedup();
-            met.len() == n - 1
-        });
-    if all_met {
-        "Individual: Round robin".into()
-    } else {
-        "Individual".into()
+    match t.kind(rounds) {
+        TournamentKind::RoundRobin => "Individual: Round robin".into(),
+        TournamentKind::Swiss => "Individual: Swiss-System".into(),
     }
 }
 
@@ -300,7 +286,7 @@ pub(crate) fn write(
         ),
     );
     record("082", Some("0".into()));
-    record("092", Some(kind(t)));
+    record("092", Some(kind(t, columns)));
     record("102", d.arbiter.clone());
     record("122", d.time_control.clone());
     if !dates.is_empty() {

@@ -78,9 +78,11 @@ pub(crate) fn tournament_kind(
     if declared.contains("SWISS") {
         return TournamentKind::Swiss;
     }
+    // PGN's `EventType` "tourn" is its word for a round robin (PGN standard 9.2.1.1).
     if ["RR", "ROBIN", "BERGER"]
         .iter()
         .any(|w| declared.contains(w))
+        || declared.trim() == "TOURN"
     {
         return TournamentKind::RoundRobin;
     }
@@ -967,6 +969,9 @@ mod tests {
         assert_eq!(tournament_kind(Some("Swiss Dutch"), 10, 9), Swiss);
         assert_eq!(tournament_kind(Some("FIDE_DUTCH_2025"), 10, 9), Swiss);
         assert_eq!(tournament_kind(Some("Round robin"), 40, 5), RoundRobin);
+        // PGN's EventType for a round robin, whatever the counts; a word that only begins like it is not.
+        assert_eq!(tournament_kind(Some("tourn"), 10, 4), RoundRobin);
+        assert_eq!(tournament_kind(Some("Tournament"), 30, 9), Swiss);
         assert_eq!(tournament_kind(None, 10, 9), RoundRobin);
         assert_eq!(tournament_kind(None, 9, 9), RoundRobin);
         assert_eq!(tournament_kind(None, 6, 10), RoundRobin);
