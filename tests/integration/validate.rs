@@ -9,7 +9,7 @@ use std::process::{Output, Stdio};
 
 use serde_json::Value;
 
-use crate::util::{self, corpus, records, root, run, subset};
+use crate::util::{self, corpus, records, root, run, subset, temp_dir};
 
 /// (kind, line, column) of every problem of a record.
 fn problems(record: &Value) -> Vec<(String, u64, u64)> {
@@ -1581,6 +1581,62 @@ fn forfeits_and_byes_are_noted() {
     assert!(strict.iter().all(|p| p.2 == "note"), "{strict:?}");
     let args = ["validate", "--strict", file];
     assert_eq!(run(&args).status.code(), Some(0), "notes only");
+}
+
+/// A double forfeit written as files write it, `[Result "0-0"]` (or `-/-`, `-:-`, `0:0`) over a movetext of `*`:
+/// validate reads it as the standings do, a note, with no malformed Result tag and no mismatch with the `*`
+/// (before, a warning and an error for a game the standings counted as a double forfeit).
+#[test]
+fn a_double_forfeit_result_tag_is_a_note() {
+    let dir = temp_dir("validate", "double_forfeit_tag");
+    for result in ["0-0", "-/-", "-:-", "0:0"] {
+        let path = dir.join("round.pgn");
+        std::fs::write(
+            &path,
+            format!(
+                "[Event \"Forfeit Open\"]\n[Site \"Lyon\"]\n[Date \"2024.05.02\"]\n[Round \"2\"]\n\
+                 [White \"Berg\"]\n[Black \"Eklund\"]\n[Result \"{result}\"]\n\n*\n"
+            ),
+        )
+        .unwrap();
+        let path = path.display().to_string();
+        let found = problems_of(&["--strict", &path]);
+        let kinds: Vec<(&str, &str)> = found.iter().map(|p| (p.1.as_str(), p.2.as_str())).collect();
+        assert_eq!(kinds, [("forfeit", "note")], "{result}: {found:?}");
+        assert!(
+            found[0].4.starts_with("a double forfeit"),
+            "{result}: {found:?}"
+        );
+        assert_eq!(
+            run(&["validate", "--strict", &path]).status.code(),
+            Some(0),
+            "{result}"
+        );
+        // The standings read it alike: no point for either, `-` on both lines of the TRF (round 1, before the
+        // file's first round, is an absence).
+        let trf =
+            String::from_utf8(run(&["standings", "--format", "trf16", &path]).stdout).unwrap();
+        let blocks: Vec<&str> = trf
+            .split("\r\n")
+            .filter(|l| l.starts_with("001"))
+            .map(|l| l[91..].trim_end())
+            .collect();
+        assert_eq!(
+            blocks,
+            ["0000 - Z     2 w -", "0000 - Z     1 b -"],
+            "{result}: {trf}"
+        );
+    }
+    // A Result no reading gives stays a malformed tag.
+    std::fs::write(
+        dir.join("bad.pgn"),
+        "[Event \"Forfeit Open\"]\n[Site \"Lyon\"]\n[Date \"2024.05.02\"]\n[Round \"2\"]\n\
+         [White \"Berg\"]\n[Black \"Eklund\"]\n[Result \"2-0\"]\n\n*\n",
+    )
+    .unwrap();
+    let bad = dir.join("bad.pgn").display().to_string();
+    assert!(problems_of(&[&bad]).iter().any(|p| p.1 == "malformed_tag"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// fixtures/standings/fide-ids.pgn: each other spelling of a FIDE id's name is noted once, at its first game;

@@ -21,6 +21,12 @@ use crate::options::Moveless;
 /// Result tags that say neither player played.
 const DOUBLE_FORFEIT_RESULTS: [&str; 4] = ["0-0", "-/-", "-:-", "0:0"];
 
+/// Whether a Result tag says neither player played (`0-0`, `-/-`, `-:-`, `0:0`): PGN has no result for a double
+/// forfeit, and files write it so.
+pub(crate) fn says_double_forfeit(result: &str) -> bool {
+    DOUBLE_FORFEIT_RESULTS.contains(&result.trim())
+}
+
 /// Whether a White or Black tag names a bye rather than a player.
 pub(crate) fn names_a_bye(name: &str) -> bool {
     let name = name.trim();
@@ -76,7 +82,7 @@ impl GameFacts {
         decided: bool,
     ) -> GameFacts {
         let termination = termination.unwrap_or("");
-        let double_forfeit = result.is_some_and(|r| DOUBLE_FORFEIT_RESULTS.contains(&r.trim()))
+        let double_forfeit = result.is_some_and(says_double_forfeit)
             || (says_forfeit(termination) && termination.to_ascii_lowercase().contains("double"));
         // An empty side is a bye only where nothing was played and a result says what the bye was worth.
         let bye_side = |name: Option<&str>| {

@@ -13,7 +13,7 @@ use super::tournament::player_problems;
 use crate::messages::Locale;
 use crate::options::{AllocatedBye, UnplayedRules};
 use crate::safe_text::push_safe_keeping_tabs;
-use crate::tournament::unplayed::{GameFacts, Reading};
+use crate::tournament::unplayed::{GameFacts, Reading, says_double_forfeit};
 use crate::tournament::{fide_id_of, is_unknown, year_of};
 use pgnkit::core::fen;
 use pgnkit::core::{Color, GameState, Move, Position, Termination};
@@ -1080,9 +1080,12 @@ fn finish(
     // `1/2` and `½-½` in the tag are the draw they spell (noted with the tags).
     let tag_text = report.result.as_str();
     let tag_result = GameResult::from_tag(tag_text);
+    // A double forfeit written `0-0` in the tag has no marker of its own: `*` (no result) is its movetext.
+    let double_forfeit = says_double_forfeit(tag_text);
     if let (Some(marker), Some(span)) = (game.result, marker_span)
         && !tag_text.is_empty()
         && tag_result != Some(marker)
+        && !(double_forfeit && marker == GameResult::Unknown)
     {
         let finding = Finding::ResultMismatch {
             marker,

@@ -11,6 +11,7 @@ use pgnkit::pgn::{GameResult, SEVEN_TAG_ROSTER, roster_index};
 use pgnkit::walk::{Variant, variant_of};
 
 use super::report::{CheckedTag, Finding};
+use crate::tournament::unplayed::says_double_forfeit;
 
 /// A tag problem and the index of the tag it concerns (`None` for a missing tag: located at the game start).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -264,7 +265,11 @@ pub(crate) fn check_tags_until<V: AsRef<str>>(
                     value: value.to_owned(),
                 },
             ),
-            b"Result" if !is_valid_result(value) => push(i, malformed(CheckedTag::Result, value)),
+            // A double forfeit's `0-0` is no PGN result but says what happened: the tournament model reads it,
+            // and validate notes it as a forfeit.
+            b"Result" if !is_valid_result(value) && !says_double_forfeit(value) => {
+                push(i, malformed(CheckedTag::Result, value))
+            }
             b"WhiteElo" | b"BlackElo" if !is_valid_rating(value) => {
                 let tag = if *name == b"WhiteElo" {
                     CheckedTag::WhiteElo
