@@ -1,13 +1,14 @@
 //! FIDE's tie-break codes (Handbook C.07) as `--tiebreaks` and TRF-26's records 202 and 212 write them:
-//! [`Kind`] and [`TiebreakCode`] (a code with its modifier), read by [`parse_list`]; what they compute is
-//! [`super::fide_tiebreaks`]'. Apart from it so that the option of the jobs (`crate::options::Tiebreaks`)
-//! reads them without importing the tournament model, which imports the options.
+//! [`Kind`] and [`TiebreakCode`] (a code with its modifier), read by [`parse_list`]; [`super::fide_tiebreaks`]
+//! computes them. Kept apart from it so that the jobs' option (`crate::options::Tiebreaks`) reads the codes
+//! without the rest of the tournament model, which imports the options.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::localized;
 use crate::messages::{Explain, Locale};
+
 /// A tie-break of C.07, by its code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Kind {
