@@ -17,6 +17,7 @@ const OUTPUT: &str = "Écrire dans FICHIER au lieu de la sortie standard (FICHIE
 const LANG: &str = "Lettres des pièces des coups : `auto` les détecte partie par partie, ou un code de langue (en, fr, de, nl, es, it, pt, cs, pl, hu, fi, ro, da, no, sv, figurine)";
 const COLOR: &str = "Quand colorer";
 const MOVELESS: &str = "Ce qu'est une partie décidée sans aucun coup : `forfeit` (forfait, TRF + et -), `unrated` (moins d'un coup : W, D, L) ou `played` (ses coups manquent). Une balise Termination qui dit forfait en est un quoi que dise cette option";
+const TIEBREAKS: &str = "Départages après les points, dans l'ordre, par leurs codes FIDE (C.07), séparés par des virgules : PTS, DE, WIN, WON, BPG, BWG, GE, PS, BH, FB, AOB, SB, KS, ARO, TPR, PTP, APRO, APPO, avec un modificateur /C1, /C2 (coupe) ou /M1, /M2 (médiane), par exemple DE,BH/C1,BH,SB : la liste du règlement du tournoi. Par défaut : une liste dans l'ordre que la FIDE a recommandé pour le genre de chaque tournoi (toutes rondes : DE,WIN,SB,KS ; système suisse : BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB). Les anciens noms buchholz_cut1, buchholz, sonneborn_berger, wins et direct_encounter se lisent BH/C1, BH, SB, WIN, DE";
 const ALLOCATED_BYE: &str = "Quels byes d'un point sont le bye attribué par l'appariement (TRF U) : `none` (le point d'une partie de bye est un bye demandé, F ; une ronde sans partie une absence, Z), `bye-game` (le point d'une partie de bye est U) ou `unpaired` (de plus, le seul joueur sans partie d'une ronde a eu U, un point)";
 
 const PAGES: &[Page] = &[
@@ -137,10 +138,7 @@ const PAGES: &[Page] = &[
                 "format",
                 "`text` (un tableau par tournoi), `csv` (une ligne par joueur), `json` (un objet par tournoi) ou `trf` (le Tournament Report File de la FIDE, un tournoi)",
             ),
-            (
-                "tiebreaks",
-                "Départages après les points, dans l'ordre, par leurs codes FIDE (C.07), séparés par des virgules : PTS, DE, WIN, WON, BPG, BWG, GE, PS, BH, FB, AOB, SB, KS, ARO, TPR, PTP, APRO, APPO, avec un modificateur /C1, /C2 (coupe) ou /M1, /M2 (médiane), par exemple DE,BH/C1,BH,SB : la liste du règlement du tournoi. Par défaut : la liste d'exemple du C.07 pour le genre de chaque tournoi (toutes rondes : DE,WIN,SB,KS ; système suisse : BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB). Les anciens noms buchholz_cut1, buchholz, sonneborn_berger, wins et direct_encounter se lisent BH/C1, BH, SB, WIN, DE",
-            ),
+            ("tiebreaks", TIEBREAKS),
             ("moveless", MOVELESS),
             ("allocated_bye", ALLOCATED_BYE),
             ("output", OUTPUT),
@@ -168,6 +166,7 @@ const PAGES: &[Page] = &[
                 "event",
                 "Seuls les tournois dont la balise Event est NOM ont classement et grille (toutes les parties sont quand même contrôlées et listées)",
             ),
+            ("tiebreaks", TIEBREAKS),
             ("moveless", MOVELESS),
             ("allocated_bye", ALLOCATED_BYE),
             ("jobs", JOBS),

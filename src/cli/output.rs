@@ -14,7 +14,7 @@ use crate::jobs::messages::{Locale, plural as plural_in};
 
 use crate::jobs::messages::Explain;
 use crate::jobs::options::{
-    AllocatedBye, Choices, Lang, Messages, Moveless, UnknownChoice, UnplayedRules,
+    AllocatedBye, Choices, Lang, Messages, Moveless, Tiebreaks, UnknownChoice, UnplayedRules,
 };
 use crate::jobs::run::{JobError, Source, Sources, Threads};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -91,6 +91,41 @@ impl UnplayedFlags {
         UnplayedRules {
             moveless: self.moveless,
             allocated_bye: self.allocated_bye,
+        }
+    }
+}
+
+/// `--tiebreaks`: the tie-breaks the commands that rank tournaments (standings, report) rank by.
+#[derive(clap::Args)]
+pub(crate) struct TiebreakFlag {
+    /// Tie-breaks after points, in order, by FIDE's codes (C.07), comma-separated: PTS, DE, WIN, WON, BPG,
+    /// BWG, GE, PS, BH, FB, AOB, SB, KS, ARO, TPR, PTP, APRO, APPO, with a modifier /C1, /C2 (cut) or /M1, /M2
+    /// (median), e.g. DE,BH/C1,BH,SB: the list of the tournament's regulations. Default: a list in the order
+    /// FIDE has recommended for each tournament's kind (round robin: DE,WIN,SB,KS; Swiss:
+    /// BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB). The former names buchholz_cut1, buchholz, sonneborn_berger, wins and
+    /// direct_encounter read as BH/C1, BH, SB, WIN, DE
+    #[arg(long, value_name = "CODES")]
+    tiebreaks: Option<String>,
+}
+
+impl TiebreakFlag {
+    /// The tie-breaks asked for (each tournament's default without the flag); `None`, said in the run's
+    /// language with `command`'s name, for a list that is none.
+    pub(crate) fn tiebreaks(&self, command: &str) -> Option<Tiebreaks> {
+        let Some(codes) = &self.tiebreaks else {
+            return Some(Tiebreaks::default());
+        };
+        match codes.parse::<Tiebreaks>() {
+            Ok(tiebreaks) => Some(tiebreaks),
+            Err(e) => {
+                let _ = say(&localized!(
+                    locale(),
+                    "pgnkit {command}: --tiebreaks: {}\n",
+                    "pgnkit {command} : --tiebreaks : {}\n",
+                    safe(&e.explain(locale()))
+                ));
+                None
+            }
         }
     }
 }

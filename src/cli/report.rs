@@ -10,8 +10,8 @@ use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
 use crate::jobs::validate::ValidateOptions;
 
 use super::output::{
-    RunFlags, UnplayedFlags, exit_code, failure, inputs, locale, plural_here, progress_bar,
-    read_error, say, show_games, write_failure,
+    RunFlags, TiebreakFlag, UnplayedFlags, exit_code, failure, inputs, locale, plural_here,
+    progress_bar, read_error, say, show_games, write_failure,
 };
 use super::sink::open_output;
 
@@ -30,6 +30,8 @@ pub(crate) struct Args {
     #[arg(long, value_name = "NAME")]
     event: Option<String>,
     #[command(flatten)]
+    tiebreaks: TiebreakFlag,
+    #[command(flatten)]
     unplayed: UnplayedFlags,
     #[command(flatten)]
     run: RunFlags,
@@ -45,6 +47,9 @@ pub(crate) fn run(args: Args) -> i32 {
         ));
         return 2;
     }
+    let Some(tiebreaks) = args.tiebreaks.tiebreaks("report") else {
+        return 2;
+    };
     let Some(sources) = inputs(&args.paths) else {
         return 2;
     };
@@ -66,7 +71,7 @@ pub(crate) fn run(args: Args) -> i32 {
         ));
         return 2;
     }
-    let html = collector.page(args.event.as_deref(), locale());
+    let html = collector.page(args.event.as_deref(), &tiebreaks, locale());
     if let Err(e) = out.write_all(html.as_bytes()) {
         return write_failure(&e);
     }

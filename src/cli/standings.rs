@@ -3,16 +3,15 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::jobs::messages::Explain;
-use crate::jobs::options::{StandingsFormat, Tiebreaks, TrfVersion};
+use crate::jobs::options::{StandingsFormat, TrfVersion};
 use crate::jobs::run::{Finished, Input, JobError, ReadError, Sink, Sources};
 use crate::jobs::standings::{self, Ranked, StandingsBatch, StandingsJob, StandingsState};
 use crate::jobs::tournament::Standings;
 
 use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
-    ColorChoice, Paint, RunFlags, UnplayedFlags, choice, exit_code, failure, inputs, locale,
-    progress_bar, read_error, say, write_failure,
+    ColorChoice, Paint, RunFlags, TiebreakFlag, UnplayedFlags, choice, exit_code, failure, inputs,
+    locale, progress_bar, read_error, say, write_failure,
 };
 use super::sink::open_output;
 use super::validate::{pairing_text, read_pairings};
@@ -33,13 +32,8 @@ pub(crate) struct Args {
     /// What to write; a TRF is of one tournament: `--event` chooses it when the inputs hold several
     #[arg(long, default_value = "text", value_parser = choice::<StandingsFormat>())]
     format: StandingsFormat,
-    /// Tie-breaks after points, in order, by FIDE's codes (C.07), comma-separated: PTS, DE, WIN, WON, BPG,
-    /// BWG, GE, PS, BH, FB, AOB, SB, KS, ARO, TPR, PTP, APRO, APPO, with a modifier /C1, /C2 (cut) or /M1, /M2
-    /// (median), e.g. DE,BH/C1,BH,SB: the list of the tournament's regulations. Default: C.07's example list for
-    /// each tournament's kind (round robin: DE,WIN,SB,KS; Swiss: BH/C1,BH,DE,ARO/C1,WIN,BWG,BPG,SB). The former
-    /// names buchholz_cut1, buchholz, sonneborn_berger, wins and direct_encounter read as BH/C1, BH, SB, WIN, DE
-    #[arg(long, value_name = "CODES")]
-    tiebreaks: Option<String>,
+    #[command(flatten)]
+    tiebreaks: TiebreakFlag,
     /// Write to FILE instead of standard output
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
@@ -61,7 +55,7 @@ const MAX_PLAYERS: usize = 1_000_000;
 const TOURNAMENTS_LISTED: usize = 20;
 
 pub(crate) fn run(args: Args) -> i32 {
-    let Some(tiebreaks) = tiebreaks_of(args.tiebreaks.as_deref()) else {
+    let Some(tiebreaks) = args.tiebreaks.tiebreaks("standings") else {
         return 2;
     };
     let Some(sources) = inputs(&args.paths) else {
@@ -150,26 +144,6 @@ fn pairing_differences(state: &StandingsState, trf: Option<&Path>) -> (String, u
     }
     count += pairing_text(trf, &at_trf, &paint, &mut text);
     (text, count)
-}
-
-/// The tie-breaks `--tiebreaks` names, in order (each tournament's default without it); `None`, said in the
-/// run's language, for a list that is none.
-fn tiebreaks_of(codes: Option<&str>) -> Option<Tiebreaks> {
-    let Some(codes) = codes else {
-        return Some(Tiebreaks::default());
-    };
-    match codes.parse::<Tiebreaks>() {
-        Ok(tiebreaks) => Some(tiebreaks),
-        Err(e) => {
-            let _ = say(&localized!(
-                locale(),
-                "pgnkit standings: --tiebreaks: {}\n",
-                "pgnkit standings : --tiebreaks : {}\n",
-                safe(&e.explain(locale()))
-            ));
-            None
-        }
-    }
 }
 
 /// Every game of the inputs into the standings.

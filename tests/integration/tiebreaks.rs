@@ -353,3 +353,65 @@ fn a_forfeit_is_marked_in_the_report_and_the_summary() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `report --tiebreaks` ranks as `standings --tiebreaks` does with the same list: the order of the codes
+/// swaps Spring Open's third and fourth places in the page's standings table too; a bad code is refused
+/// (exit 2) before any page is written.
+#[test]
+fn the_report_ranks_by_the_list_standings_ranks_by() {
+    let dir = temp_dir("tiebreaks", "report");
+    let page = dir.join("page.html");
+    let page = page.to_str().unwrap();
+    let standings_table = |list: &str| -> Vec<String> {
+        let args = [
+            "report",
+            "-q",
+            "--messages",
+            "en",
+            "--tiebreaks",
+            list,
+            "--event",
+            "Spring Open",
+            "-o",
+            page,
+            ROUND_ROBIN,
+        ];
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", show(&args, &out));
+        let html = std::fs::read_to_string(page).unwrap();
+        let table = html.split("<table class=\"standings\">").nth(1).unwrap();
+        let table = table.split("</table>").next().unwrap();
+        ["Alice", "Bob", "Carol", "Dan"]
+            .into_iter()
+            .filter_map(|name| table.find(&format!(">{name}<")).map(|at| (at, name)))
+            .collect::<std::collections::BTreeMap<_, _>>()
+            .into_values()
+            .map(String::from)
+            .collect()
+    };
+    for (list, third, fourth) in [
+        ("DE,BH/C1,BH,SB", "Dan", "Carol"),
+        ("BH/C1,BH,SB,DE", "Carol", "Dan"),
+    ] {
+        let order = standings_table(list);
+        assert_eq!(order[2..], [third, fourth], "{list}: {order:?}");
+        let csv_text = standings(&["--format", "csv", "--tiebreaks", list, ROUND_ROBIN]);
+        let names: Vec<String> = ranking(&csv_text, "Spring Open")
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
+        assert_eq!(order, names, "{list}");
+    }
+    std::fs::remove_file(page).unwrap();
+    let args = ["report", "--tiebreaks", "BH,XYZ", "-o", page, ROUND_ROBIN];
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&args, &out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("pgnkit report: --tiebreaks: \"XYZ\" is no FIDE tie-break code"),
+        "{}",
+        show(&args, &out)
+    );
+    assert!(!Path::new(page).exists(), "no page for a refused run");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

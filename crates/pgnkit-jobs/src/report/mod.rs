@@ -452,13 +452,13 @@ impl Collector {
     }
 
     /// The page, its labels and messages in `lang`; standings and crosstables only for the tournaments whose
-    /// Event tag is `event` when it is given (every game is listed), ranked by each tournament's default
-    /// tie-breaks (FIDE's recommended list for its kind), as `pgnkit standings` ranks without `--tiebreaks`.
-    pub fn page(&self, event: Option<&str>, lang: Locale) -> String {
+    /// Event tag is `event` when it is given (every game is listed), ranked by `tiebreaks` as `pgnkit
+    /// standings` ranks by them (`Tiebreaks::default()`: each tournament's default list for its kind).
+    pub fn page(&self, event: Option<&str>, tiebreaks: &Tiebreaks, lang: Locale) -> String {
         let opts = html::PageOptions {
             lang,
             event,
-            tiebreaks: &Tiebreaks::default(),
+            tiebreaks,
         };
         html::page(self, &opts)
     }
