@@ -12,7 +12,7 @@ use crate::options::StandingsFormat;
 use crate::safe_text::{Align, name_column, push_cell, safe};
 use crate::tournament::{
     GameEntry, Standing, Standings, TiebreakCode, TiebreakColumns, Tournament, TournamentKey,
-    codes_of,
+    codes_of, decimal,
 };
 use crate::validate::game_fingerprint;
 
@@ -120,16 +120,42 @@ fn csv_field(s: &str) -> String {
     }
 }
 
-/// The columns of the figures every line has, after the player ([`Standing::figures`]), in CSV and JSON.
-const FIGURE_COLUMNS: [&str; 7] = [
+/// The CSV's columns after the player, before the tie-break codes: the columns of standings before the codes,
+/// in their order, so that scripts reading them by name or by position keep working.
+const CSV_FIGURE_COLUMNS: [&str; 11] = [
     "rating",
     "points",
     "games",
     "wins",
     "unfinished",
+    "buchholz",
+    "buchholz_cut1",
+    "sonneborn_berger",
     "aro",
     "performance",
+    "direct_encounter",
 ];
+
+/// A player's cells of [`CSV_FIGURE_COLUMNS`]: [`Standing::figures`] with the figures over the games the
+/// file has (`OverGames`) where the columns were.
+fn csv_figures(r: &Standing) -> [String; 11] {
+    let [rating, points, games, wins, unfinished, aro, performance] = r.figures("");
+    let g = r.over_games;
+    [
+        rating,
+        points,
+        games,
+        wins,
+        unfinished,
+        decimal(g.buchholz, false),
+        decimal(g.buchholz_cut1, false),
+        decimal(g.sonneborn_berger_quarters, true),
+        aro,
+        performance,
+        g.direct_encounter
+            .map_or_else(String::new, |v| decimal(v, false)),
+    ]
+}
 
 /// The tie-break codes of every tournament of `ranked`, each once, in the order first met: the CSV's last
 /// columns.
@@ -146,12 +172,15 @@ fn all_codes(ranked: &[Ranked<'_>]) -> Vec<TiebreakCode> {
 }
 
 /// One CSV row per player, after a header: the tournament, the rank, the player, the figures
-/// ([`FIGURE_COLUMNS`]), then a column per tie-break code named by [`TiebreakCode::column`] (`BH/C1` is
+/// ([`CSV_FIGURE_COLUMNS`]), then a column per tie-break code named by [`TiebreakCode::column`] (`BH/C1` is
 /// `BH_C1`), those of every tournament written, in the order first met; a code a tournament was not ranked
 /// by is empty on its rows.
 fn csv(ranked: &[Ranked<'_>]) -> String {
     let codes = all_codes(ranked);
-    let mut out = format!("event,site,year,rank,player,{}", FIGURE_COLUMNS.join(","));
+    let mut out = format!(
+        "event,site,year,rank,player,{}",
+        CSV_FIGURE_COLUMNS.join(",")
+    );
     for code in &codes {
         out.push(',');
         out.push_str(&code.column());
@@ -166,7 +195,7 @@ fn csv(ranked: &[Ranked<'_>]) -> String {
                 csv_field(&key.year),
                 r.rank,
                 csv_field(&r.player),
-                r.figures("").join(",")
+                csv_figures(r).join(",")
             ));
             for &code in &codes {
                 out.push(',');
@@ -196,8 +225,12 @@ fn json(ranked: &[Ranked<'_>]) -> String {
                     "games": r.games,
                     "wins": r.wins,
                     "unfinished": r.unfinished,
+                    "buchholz": r.over_games.buchholz as f64 / 2.0,
+                    "buchholz_cut1": r.over_games.buchholz_cut1 as f64 / 2.0,
+                    "sonneborn_berger": r.over_games.sonneborn_berger_quarters as f64 / 4.0,
                     "aro": r.aro,
                     "performance": r.performance,
+                    "direct_encounter": r.over_games.direct_encounter.map(|v| v as f64 / 2.0),
                 });
                 for &(code, value) in &r.tiebreaks {
                     player[code.column()] = serde_json::json!(value.0 as f64 / 100.0);

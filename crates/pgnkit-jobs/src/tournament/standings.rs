@@ -420,6 +420,7 @@ impl Tournament {
                 .then(|| ((2 * rated_sum + rated_games) / (2 * rated_games)) as i64),
             performance: performance(rated_sum, rated_games, rated_half_points),
             tiebreaks: Vec::new(),
+            over_games: OverGames::default(),
         }
     }
 
@@ -652,6 +653,25 @@ pub struct Standing {
     /// The tie-breaks the tournament is ranked by after points, in order, with this player's values; empty
     /// when the tournament is too large for them ([`MAX_TABLE_CELLS`]).
     pub(crate) tiebreaks: Vec<(TiebreakCode, Value)>,
+    /// Buchholz, Buchholz cut 1, Sonneborn-Berger and direct encounter over the games the file has, without
+    /// C.07's article 16: the figures standings gave before the codes, kept as the CSV and JSON columns
+    /// scripts read them by (`buchholz`...).
+    pub(crate) over_games: OverGames,
+}
+
+/// A player's tie-break figures over the decided games with an opponent as the file has them (forfeits
+/// included, no virtual opponent for a round without a game): see [`over_games`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct OverGames {
+    /// The sum of the opponents' points, once per game, in half points.
+    pub(crate) buchholz: u64,
+    /// `buchholz` without its least contribution, in half points.
+    pub(crate) buchholz_cut1: u64,
+    /// The sum over games of the player's score times the opponent's points, in quarter points.
+    pub(crate) sonneborn_berger_quarters: u64,
+    /// The points, in half points, scored against the players with as many points, when all of them have met
+    /// each other; `None` otherwise (nobody else on those points, or not all met).
+    pub(crate) direct_encounter: Option<u64>,
 }
 
 impl Standing {
@@ -955,6 +975,10 @@ fn rank(t: &Tournament, tiebreaks: &Tiebreaks) -> Vec<Standing> {
     let mut rows: Vec<Standing> = (0..n)
         .map(|i| t.line(i, u64::from(placement.half_points(i))))
         .collect();
+    let points: Vec<u64> = rows.iter().map(|r| r.half_points).collect();
+    for (row, figures) in rows.iter_mut().zip(over_games(t, &points)) {
+        row.over_games = figures;
+    }
     let order: Vec<(usize, u32)> = if n.saturating_mul(placement.rounds) <= MAX_TABLE_CELLS {
         let table = CrossTable::of(t.players(), &placement, &start);
         let codes = t.tiebreak_codes(tiebreaks, table.round_count());
@@ -991,6 +1015,53 @@ fn rank(t: &Tournament, tiebreaks: &Tiebreaks) -> Vec<Standing> {
             })
         })
         .collect()
+}
+
+/// Every player's [`OverGames`], their final points being `points` (half points, by player index).
+fn over_games(t: &Tournament, points: &[u64]) -> Vec<OverGames> {
+    let decided = |i: usize| {
+        t.pairings(i)
+            .iter()
+            .filter_map(|p| p.half_points.map(|hp| (p.opponent, u64::from(hp))))
+    };
+    let mut figures: Vec<OverGames> = (0..points.len())
+        .map(|i| {
+            let contributions: Vec<u64> = decided(i).map(|(o, _)| points[o]).collect();
+            let buchholz = contributions.iter().sum::<u64>();
+            OverGames {
+                buchholz,
+                buchholz_cut1: buchholz - contributions.iter().min().copied().unwrap_or(0),
+                sonneborn_berger_quarters: decided(i).map(|(o, hp)| hp * points[o]).sum(),
+                direct_encounter: None,
+            }
+        })
+        .collect();
+    let mut tied: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (i, &p) in points.iter().enumerate() {
+        tied.entry(p).or_default().push(i);
+    }
+    for group in tied.values().filter(|g| g.len() > 1) {
+        let mut all_met = true;
+        let mut scores = Vec::with_capacity(group.len());
+        for &i in group {
+            let mut met: Vec<usize> = Vec::new();
+            let mut score = 0;
+            for (o, hp) in decided(i).filter(|&(o, _)| o != i && points[o] == points[i]) {
+                met.push(o);
+                score += hp;
+            }
+            met.sort_unstable();
+            met.dedup();
+            all_met &= met.len() == group.len() - 1;
+            scores.push(score);
+        }
+        if all_met {
+            for (&i, score) in group.iter().zip(scores) {
+                figures[i].direct_encounter = Some(score);
+            }
+        }
+    }
+    figures
 }
 
 /// Half points (or quarter points with `quarters`) as a decimal: `3`, `2.5`, `6.25`.
