@@ -19,6 +19,7 @@ pub mod explain;
 pub mod notation;
 pub mod openings;
 pub mod pgn;
+pub mod repair;
 pub mod walk;
 
 #[cfg(feature = "serde")]
