@@ -11,6 +11,7 @@ mod man;
 mod output;
 mod perft;
 mod plan;
+mod repair;
 mod report;
 mod select;
 mod sink;
@@ -56,6 +57,10 @@ enum Command {
     /// Rewrite games in export-format PGN (any piece-letter language, SAN/LAN/UCI), JSON lines or EPD
     #[command(after_help = EXIT_CODES)]
     Convert(convert::Args),
+    /// Put right the slips of transcribed games (a wrong letter or square, a move left out, written twice or
+    /// swapped): a game is repaired when one correction lets the rest replay
+    #[command(after_help = EXIT_CODES)]
+    Repair(repair::Args),
     /// Write the games that match an expression, reach a position or are not duplicates, as they were
     #[command(after_help = SELECT_EXIT_CODES)]
     Select(select::Args),
@@ -144,6 +149,7 @@ fn dispatch(cli: Cli) -> i32 {
         Command::Fen(args) => fen::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Select(args) => select::run(args),
+        Command::Repair(args) => repair::run(args),
         Command::Standings(args) => standings::run(args),
         Command::Report(args) => report::run(args),
         Command::Perft(args) => perft::run(args),

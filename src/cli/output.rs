@@ -344,6 +344,7 @@ impl Paint {
 /// Colour codes for [`Paint::show`].
 pub(crate) const RED: &str = "1;31";
 pub(crate) const YELLOW: &str = "1;33";
+pub(crate) const GREEN: &str = "1;32";
 pub(crate) const CYAN: &str = "1;36";
 pub(crate) const BOLD: &str = "1";
 

@@ -10,6 +10,7 @@ pub mod convert;
 pub mod messages;
 pub(crate) mod moves;
 pub mod options;
+pub mod repair;
 pub mod report;
 pub mod run;
 pub mod safe_text;

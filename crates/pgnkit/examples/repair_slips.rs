@@ -50,7 +50,12 @@ fn main() -> ExitCode {
             })
             .unwrap_or_default();
         let kinds: Vec<String> = best
-            .map(|c| c.edits.iter().map(|e| format!("\"{}\"", e.kind.as_str())).collect())
+            .map(|c| {
+                c.edits
+                    .iter()
+                    .map(|e| format!("\"{}\"", e.kind.as_str()))
+                    .collect()
+            })
             .unwrap_or_default();
         let costs: Vec<String> = diagnosis
             .corrections()

@@ -135,7 +135,11 @@ mod tests {
         assert_eq!(slip_cost(b"Qe8", b"Qe3", 2), Some(2), "3 written as 8");
         assert_eq!(slip_cost(b"Qe8", b"Qe2", 2), Some(3));
         assert_eq!(slip_cost(b"Bd5", b"Nd5", 2), Some(2), "piece letter");
-        assert_eq!(slip_cost(b"Rge1", b"Rae1", 2), Some(2), "a disambiguation is no square");
+        assert_eq!(
+            slip_cost(b"Rge1", b"Rae1", 2),
+            Some(2),
+            "a disambiguation is no square"
+        );
         assert_eq!(slip_cost(b"Nd2", b"Nbd2", 2), Some(2));
         assert_eq!(slip_cost(b"Nd2", b"Bc4", 2), None);
     }

@@ -215,12 +215,13 @@ impl Diagnosis {
                 pos.play_unchecked(candidate.moves[at]);
                 at += 1;
             }
-            let san = |pos: &Position, mv: &Move| {
-                SanPlus::from_move(pos, mv).display(lang).to_string()
-            };
+            let san =
+                |pos: &Position, mv: &Move| SanPlus::from_move(pos, mv).display(lang).to_string();
             parts.push(match edit.kind {
                 EditKind::Substitution => edit.mv.map(|m| san(&pos, &m)).unwrap_or_default(),
-                EditKind::Insertion => format!("+{}", edit.mv.map(|m| san(&pos, &m)).unwrap_or_default()),
+                EditKind::Insertion => {
+                    format!("+{}", edit.mv.map(|m| san(&pos, &m)).unwrap_or_default())
+                }
                 EditKind::Deletion => format!("-{}", self.written_of(edit.token)),
                 EditKind::Transposition => {
                     let second = candidate.moves.get(ply + 2).map(|m| {
@@ -231,7 +232,11 @@ impl Diagnosis {
                     });
                     format!(
                         "{}/{}",
-                        candidate.moves.get(ply).map(|m| san(&pos, m)).unwrap_or_default(),
+                        candidate
+                            .moves
+                            .get(ply)
+                            .map(|m| san(&pos, m))
+                            .unwrap_or_default(),
                         second.unwrap_or_default()
                     )
                 }
@@ -251,7 +256,11 @@ impl Diagnosis {
 
 /// Searches a game's main line for its repair: `None` when the main line replays (or has no move token
 /// that fails, only unreadable text elsewhere).
-pub fn diagnose(game: &Game<'_>, prepared: &Prepared, options: &RepairOptions) -> Option<Diagnosis> {
+pub fn diagnose(
+    game: &Game<'_>,
+    prepared: &Prepared,
+    options: &RepairOptions,
+) -> Option<Diagnosis> {
     let mut tokens = Vec::new();
     let mut variations = Vec::new();
     let mut depth = 0u32;
@@ -330,7 +339,11 @@ pub fn diagnose(game: &Game<'_>, prepared: &Prepared, options: &RepairOptions) -
             .collect(),
         tokens,
         failed_at: found.failed_at,
-        variations: if options.broadcast { variations } else { Vec::new() },
+        variations: if options.broadcast {
+            variations
+        } else {
+            Vec::new()
+        },
         candidates: found.candidates,
         certain: found.certain,
         exhausted: found.exhausted,
@@ -470,7 +483,14 @@ fn search(
         return None;
     }
     let failed_at = trace.stop;
-    search.level(trace, 0, Vec::new(), Vec::new(), 0, options.max_edits.max(1));
+    search.level(
+        trace,
+        0,
+        Vec::new(),
+        Vec::new(),
+        0,
+        options.max_edits.max(1),
+    );
     let exhausted = search.reads > READ_BUDGET;
     let mut corrections = search.corrections;
     // Of two edit lists that reach one line (a move written twice: either copy deleted) the later is kept:
@@ -608,7 +628,14 @@ impl<'a> Search<'a> {
         });
         for (seed, after, resume) in partial.into_iter().take(BEAM) {
             let next = self.trace(after, resume);
-            self.level(next, resume, seed.moves, seed.edits, seed.cost, edits_left - 1);
+            self.level(
+                next,
+                resume,
+                seed.moves,
+                seed.edits,
+                seed.cost,
+                edits_left - 1,
+            );
         }
     }
 
@@ -645,7 +672,11 @@ impl<'a> Search<'a> {
                 let total = here.cost
                     + applied.cost
                     + MARK_COST * misses
-                    + if complete { line.result_cost(&tail.end) } else { 0 };
+                    + if complete {
+                        line.result_cost(&tail.end)
+                    } else {
+                        0
+                    };
                 let candidate = Candidate {
                     edits: all,
                     cost: total,

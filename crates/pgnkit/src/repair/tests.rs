@@ -13,7 +13,14 @@ fn repaired(text: &str, options: RepairOptions) -> String {
     let prepared = walk::prepare(&games[0], None).unwrap();
     let diagnosis = diagnose(&games[0], &prepared, &options).expect("a faulty game");
     let fix = diagnosis.repair().expect("a certain repair");
-    String::from_utf8(repaired_text(&games[0], &prepared, &diagnosis, fix, crate::explain::Locale::En)).unwrap()
+    String::from_utf8(repaired_text(
+        &games[0],
+        &prepared,
+        &diagnosis,
+        fix,
+        crate::explain::Locale::En,
+    ))
+    .unwrap()
 }
 
 const RUY: &str = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Na5 10. Bc2 c5 11. d4 Qc7 *";

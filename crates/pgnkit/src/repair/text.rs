@@ -44,7 +44,11 @@ pub fn repaired_text(
         candidate
             .moves
             .iter()
-            .map(|m| SanPlus::from_move_and_play(&mut pos, m).display(lang).to_string())
+            .map(|m| {
+                SanPlus::from_move_and_play(&mut pos, m)
+                    .display(lang)
+                    .to_string()
+            })
             .collect()
     };
     let san_at = |ply: usize| sans.get(ply).cloned().unwrap_or_default();
@@ -205,7 +209,10 @@ pub fn repaired_text(
             // Its comment stands between it and the written move.
             last_was_move = false;
         }
-        let is_removal = action.replace.as_deref().is_some_and(|r| r.starts_with('{'));
+        let is_removal = action
+            .replace
+            .as_deref()
+            .is_some_and(|r| r.starts_with('{'));
         if renumbering && let Some(p) = action.ply {
             out.extend_from_slice(number(start, p, last_was_move).as_bytes());
         }
