@@ -46,6 +46,10 @@ pub(crate) struct Args {
     /// Leave out games that cannot be converted (they are counted; the exit code is still 1)
     #[arg(long)]
     skip_invalid: bool,
+    /// Convert a game whose main line does not replay with its certain repair (as `pgnkit repair` makes it,
+    /// a comment at the correction saying what was written); a game without one is not converted
+    #[arg(long)]
+    repair: bool,
     #[command(flatten)]
     output: OutputFlag,
     #[command(flatten)]
@@ -60,6 +64,7 @@ pub(crate) struct Args {
 struct Counts {
     games: u64,
     converted: u64,
+    repaired: u64,
     kept: u64,
     skipped: u64,
 }
@@ -74,6 +79,7 @@ pub(crate) fn run(args: Args) -> i32 {
         keep: Strip::keep(&args.strip),
         skip_invalid: args.skip_invalid,
         add_opening: args.add_opening,
+        repair: args.repair,
     }) {
         Ok(job) => job,
         Err(refused) => return failure(&JobError::Usage(refused)),
@@ -119,6 +125,7 @@ impl Sink<ConvertJob> for Writer {
         let counts = &mut self.counts;
         counts.games += result.games;
         counts.converted += result.converted;
+        counts.repaired += result.repaired;
         counts.kept += result.kept;
         counts.skipped += result.skipped;
         if !result.notes.is_empty() {
@@ -226,6 +233,15 @@ fn summary_text(s: &Counts, totals: &RunTotals, elapsed: f64) -> String {
             )
         }
     };
+    if s.repaired > 0 {
+        let n = s.repaired;
+        let p = plural_here(n);
+        text.push_str(&localized!(
+            locale(),
+            "{n} of the converted games repaired first\n",
+            "{n} des parties converties corrigée{p} d'abord\n"
+        ));
+    }
     if totals.read_errors > 0 {
         let n = totals.read_errors;
         let p = plural_here(n);

@@ -103,14 +103,35 @@ pub(crate) fn render_problems(
         if !p.source_line.is_empty() {
             push_excerpt(p, colour, paint, text);
         }
-        if let Some(s) = &p.suggestion {
-            text.push_str("  ");
-            paint.push(CYAN, word("= help:", "= aide :"), text);
-            text.push(' ');
-            text.push_str(&safe(&s.explain(locale)));
-            text.push('\n');
-        }
+        push_help(p, paint, text);
         text.push('\n');
+    }
+}
+
+/// The `= help:` lines under a problem. A certain repair says more than "did you mean": the rest of the game
+/// replays after it. Otherwise the suggestion, then the corrections that fit equally, if several do.
+fn push_help(p: &Problem, paint: &Paint, text: &mut String) {
+    let locale = locale();
+    let heading = if locale == Locale::Fr {
+        "= aide :"
+    } else {
+        "= help:"
+    };
+    let repair = p.repair();
+    let certain = repair.is_some_and(|r| r.is_certain());
+    let several = repair.is_some_and(|r| r.fitting() > 1);
+    let mut help = |words: String| {
+        text.push_str("  ");
+        paint.push(CYAN, heading, text);
+        text.push(' ');
+        text.push_str(&safe(&words));
+        text.push('\n');
+    };
+    if let Some(s) = p.suggestion.as_ref().filter(|_| !certain) {
+        help(s.explain(locale));
+    }
+    if let Some(r) = repair.filter(|_| certain || several) {
+        help(r.explain(locale));
     }
 }
 

@@ -76,6 +76,10 @@ const PAGES: &[Page] = &[
                 "skip_invalid",
                 "Laisser de côté les parties qui ne peuvent être converties (elles sont comptées ; le code de sortie reste 1)",
             ),
+            (
+                "repair",
+                "Convertir une partie dont la ligne principale ne se rejoue pas avec sa correction certaine (celle de `pgnkit repair`, un commentaire à la correction disant ce qui était écrit) ; une partie qui n'en a pas n'est pas convertie",
+            ),
             ("output", OUTPUT),
             ("jobs", JOBS),
             (
@@ -173,6 +177,36 @@ const PAGES: &[Page] = &[
             (
                 "quiet",
                 "Ni barre de progression, ni bilan sur la sortie d'erreur",
+            ),
+        ],
+    ),
+    (
+        "repair",
+        "Corrige les erreurs de transcription (une lettre ou une case fausse, un coup oublié, écrit deux fois ou interverti) : une partie est corrigée quand une seule correction permet de rejouer la suite",
+        &[
+            ("paths", INPUTS),
+            ("lang", LANG),
+            ("output", OUTPUT),
+            (
+                "report",
+                "Écrire aussi dans FICHIER une ligne JSON par partie fautive : où, le genre de modification, ce qui était écrit, la correction, si elle est certaine, et les candidates avec jusqu'où chacune laisse rejouer la partie",
+            ),
+            (
+                "max_edits",
+                "Nombre maximal de modifications d'une correction (1 à 3)",
+            ),
+            (
+                "broadcast",
+                "Retirer aussi ce que laissent les retransmissions en direct : coups de roi vers le centre après la partie, coups après la fin, et une correction restée dans une variante là où la ligne principale s'arrête",
+            ),
+            ("jobs", JOBS),
+            (
+                "quiet",
+                "Ni barre de progression, ni bilan (les parties fautives restent signalées)",
+            ),
+            (
+                "color",
+                "Quand colorer les remarques (sur la sortie d'erreur)",
             ),
         ],
     ),

@@ -45,6 +45,7 @@ fn committed_man_pages_equal_the_generated_ones() {
             "pgnkit-convert.1",
             "pgnkit-fen.1",
             "pgnkit-perft.1",
+            "pgnkit-repair.1",
             "pgnkit-report.1",
             "pgnkit-select.1",
             "pgnkit-standings.1",

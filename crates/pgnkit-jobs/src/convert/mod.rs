@@ -25,6 +25,7 @@ use pgnkit::notation::Language;
 use pgnkit::openings::{self, Classifier, Opening, OpeningTable};
 use pgnkit::pgn::writer::{Keep, PrintedMoves, WriteError, Writer, export_result};
 use pgnkit::pgn::{DiagnosticKind, Game, GameReader, Span, TokenKind};
+use pgnkit::repair;
 use pgnkit::walk::{self, Confidence, MoveFailure, SetupError, WalkOptions};
 
 mod job;
@@ -53,6 +54,9 @@ pub struct ConvertOptions {
     pub add_opening: bool,
     /// The language of the notes about games (and of the comment that marks a game copied unconverted).
     pub messages: Locale,
+    /// A game whose main line does not replay is converted with its certain repair (`pgnkit repair`'s, with
+    /// its comments), when it has one.
+    pub repair: bool,
 }
 
 impl Default for ConvertOptions {
@@ -66,6 +70,7 @@ impl Default for ConvertOptions {
             skip_invalid: false,
             add_opening: false,
             messages: Locale::En,
+            repair: false,
         }
     }
 }
@@ -198,6 +203,28 @@ pub struct Note {
     pub action: Option<&'static str>,
 }
 
+/// A note on `game` for stderr.
+fn game_note(
+    game: &Game<'_>,
+    level: NoteLevel,
+    problems: Vec<Problem>,
+    action: Option<&'static str>,
+) -> Note {
+    let tag = |name: &str| {
+        game.tag(name)
+            .map_or_else(TagText::default, |v| TagText::new(&v))
+    };
+    Note {
+        level,
+        game: game.index + 1,
+        white: tag("White"),
+        black: tag("Black"),
+        round: tag("Round"),
+        problems,
+        action,
+    }
+}
+
 /// What became of one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Fate {
@@ -214,6 +241,8 @@ pub struct BatchOutput {
     pub text: Vec<u8>,
     pub games: u64,
     pub converted: u64,
+    /// Of the converted games, those converted with their repair (`ConvertOptions::repair`).
+    pub repaired: u64,
     pub kept: u64,
     pub skipped: u64,
     pub notes: Vec<Note>,
@@ -228,6 +257,8 @@ pub(crate) struct Converter {
     main_san: String,
     main_uci: String,
     epd: String,
+    /// Games converted with their repair so far.
+    repaired: u64,
 }
 
 /// What [`Converter::replay`] found for a game.
@@ -248,6 +279,7 @@ impl Converter {
             main_san: String::new(),
             main_uci: String::new(),
             epd: String::new(),
+            repaired: 0,
         }
     }
 
@@ -317,21 +349,7 @@ impl Converter {
         out: &mut Vec<u8>,
         notes: &mut Vec<Note>,
     ) -> Fate {
-        let note = |level, problems: Vec<Problem>, action| {
-            let tag = |name: &str| {
-                game.tag(name)
-                    .map_or_else(TagText::default, |v| TagText::new(&v))
-            };
-            Note {
-                level,
-                game: game.index + 1,
-                white: tag("White"),
-                black: tag("Black"),
-                round: tag("Round"),
-                problems,
-                action,
-            }
-        };
+        let note = |level, problems: Vec<Problem>, action| game_note(game, level, problems, action);
         let warning = |finding, span| {
             let mut problem = problem_at(game, finding, span);
             problem.severity = Severity::Warning;
@@ -347,23 +365,18 @@ impl Converter {
         });
         let replayed = match replayed {
             Ok(r) => r,
-            Err(failure) => {
-                let fr = self.opts.messages == Locale::Fr;
-                let action = match (self.opts.skip_invalid, self.opts.format, fr) {
-                    (true, _, false) | (false, OutputFormat::Epd, false) => "skipped",
-                    (true, _, true) | (false, OutputFormat::Epd, true) => "ignorée",
-                    (false, OutputFormat::Pgn, false) => "copied unchanged, marked by a comment",
-                    (false, OutputFormat::Pgn, true) => {
-                        "copiée telle quelle, signalée par un commentaire"
-                    }
-                    (false, OutputFormat::Jsonl, false) => "recorded with its error",
-                    (false, OutputFormat::Jsonl, true) => "enregistrée avec son erreur",
-                };
-                let problems = self.explain(game, file, &failure);
-                let fate = self.keep_invalid(game, file, &problems[0], out);
-                notes.push(note(NoteLevel::Error, problems, Some(action)));
-                return fate;
+            Err(
+                failure @ Failure::Move {
+                    in_variation: false,
+                    ..
+                },
+            ) if self.opts.repair => {
+                if let Some(fate) = self.convert_repaired(game, file, &failure, out, notes) {
+                    return fate;
+                }
+                return self.not_converted(game, file, &failure, out, notes);
             }
+            Err(failure) => return self.not_converted(game, file, &failure, out, notes),
         };
         if replayed.confidence == Confidence::Guessed && replayed.guessed_among.len() > 1 {
             let first = game
@@ -422,6 +435,69 @@ impl Converter {
     /// Why a game was not converted, in validate's words: the errors validate finds in it (a result that
     /// differs from its tag aside: convert writes the tag's), or the failure itself when validate has nothing
     /// to say (the writer could not place a token).
+    /// A game that cannot be converted: kept, skipped or recorded as the options say, with a note.
+    fn not_converted(
+        &mut self,
+        game: &Game<'_>,
+        file: &str,
+        failure: &Failure,
+        out: &mut Vec<u8>,
+        notes: &mut Vec<Note>,
+    ) -> Fate {
+        let fr = self.opts.messages == Locale::Fr;
+        let action = match (self.opts.skip_invalid, self.opts.format, fr) {
+            (true, _, false) | (false, OutputFormat::Epd, false) => "skipped",
+            (true, _, true) | (false, OutputFormat::Epd, true) => "ignorée",
+            (false, OutputFormat::Pgn, false) => "copied unchanged, marked by a comment",
+            (false, OutputFormat::Pgn, true) => "copiée telle quelle, signalée par un commentaire",
+            (false, OutputFormat::Jsonl, false) => "recorded with its error",
+            (false, OutputFormat::Jsonl, true) => "enregistrée avec son erreur",
+        };
+        let problems = self.explain(game, file, failure);
+        let fate = self.keep_invalid(game, file, &problems[0], out);
+        notes.push(game_note(game, NoteLevel::Error, problems, Some(action)));
+        fate
+    }
+
+    /// A game whose main line stops, converted with its certain repair (the text `pgnkit repair` writes);
+    /// `None` when it has none, or when the repaired game still cannot be converted.
+    fn convert_repaired(
+        &mut self,
+        game: &Game<'_>,
+        file: &str,
+        failure: &Failure,
+        out: &mut Vec<u8>,
+        notes: &mut Vec<Note>,
+    ) -> Option<Fate> {
+        let prepared = walk::prepare(game, self.opts.from).ok()?;
+        let diagnosis = repair::diagnose(game, &prepared, &repair::RepairOptions::default())?;
+        let fix = diagnosis.repair()?;
+        let text = repair::repaired_text(game, &prepared, &diagnosis, fix, self.opts.messages);
+        let mut games = pgnkit::pgn::parse_all(&text);
+        let mut repaired = games.pop().filter(|_| games.is_empty())?;
+        repaired.index = game.index;
+        repaired.line = game.line;
+        repaired.offset = game.offset;
+        self.replay(&repaired).ok()?;
+        let mut problems = self.explain(game, file, failure);
+        for p in &mut problems {
+            p.severity = Severity::Warning;
+        }
+        let before = notes.len();
+        let fate = self.convert_game(&repaired, file, out, notes);
+        self.repaired += u64::from(fate == Fate::Converted);
+        let action = if self.opts.messages == Locale::Fr {
+            "corrigée (un commentaire à la correction dit ce qui était écrit), puis convertie"
+        } else {
+            "repaired (a comment at the correction says what was written), then converted"
+        };
+        notes.insert(
+            before,
+            game_note(game, NoteLevel::Warning, problems, Some(action)),
+        );
+        Some(fate)
+    }
+
     fn explain(&self, game: &Game<'_>, file: &str, failure: &Failure) -> Vec<Problem> {
         let opts = ValidateOptions {
             lang: self.opts.from,
@@ -532,6 +608,7 @@ fn convert_games(games: &mut GameReader<'_>, file: &str, opts: &ConvertOptions) 
             }
         }
     }
+    output.repaired = converter.repaired;
     output
 }
 

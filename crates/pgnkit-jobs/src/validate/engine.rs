@@ -12,6 +12,7 @@ use super::tags::{TagProblem, check_ply_count, check_tags, is_checked_tag};
 use super::tournament::player_problems;
 use crate::messages::Locale;
 use crate::options::{AllocatedBye, UnplayedRules};
+use crate::repair::found::GameRepair;
 use crate::safe_text::push_safe_keeping_tabs;
 use crate::tournament::unplayed::{GameFacts, Reading, says_double_forfeit};
 use crate::tournament::{fide_id_of, is_unknown, year_of};
@@ -23,6 +24,7 @@ use pgnkit::notation::{
 use pgnkit::pgn::{
     DiagnosticKind, Encoding, Game, GameResult, Locator, MoveToken, Span, TokenKind, roster_index,
 };
+use pgnkit::repair::RepairOptions;
 use pgnkit::walk::{
     self, Confidence, MoveAt, MoveFailure, Prepared, SetupError, Visitor, Walk, WalkOptions,
 };
@@ -659,6 +661,25 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
     }
 }
 
+/// Puts what the repair search finds on the problem of the main line's first failing move.
+#[inline(never)]
+fn attach_repair(game: &Game<'_>, prepared: &Prepared, problems: &mut [Problem]) {
+    let Some((found, diagnosis)) = GameRepair::find(game, prepared, &RepairOptions::default())
+    else {
+        return;
+    };
+    let Some(&token) = diagnosis.tokens.get(diagnosis.failed_at) else {
+        return;
+    };
+    let offset = game.offset + u64::from(game.tokens[token].span.start);
+    if let Some(p) = problems
+        .iter_mut()
+        .find(|p| p.offset == offset && !p.in_variation && p.severity == Severity::Error)
+    {
+        p.repair = Some(Box::new(found));
+    }
+}
+
 /// Validates one game. `file` names the input in the report.
 pub(crate) fn validate_game(
     game: &Game<'_>,
@@ -878,6 +899,11 @@ pub(crate) fn validate_game_with<C: Visitor>(
         }
     }
     report.variation_moves = walk.variation_moves;
+    // The main line stops: what `pgnkit repair` would do, on the record of the move where it stops (a game
+    // the reader could not read whole is not searched, as repair does not search it).
+    if walk.main_stopped && !game.has_errors() {
+        attach_repair(game, &prepared, &mut rep.problems);
+    }
     if walk.main_stopped && walk.unchecked > 0 {
         report.unchecked_moves = Some(walk.unchecked);
         if let Some(p) = rep

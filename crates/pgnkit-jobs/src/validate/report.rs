@@ -19,6 +19,8 @@ use pgnkit::notation::Language;
 use pgnkit::pgn::GameResult;
 use pgnkit::walk::Confidence;
 
+use crate::repair::found::GameRepair;
+
 /// One problem, located in the file: what was found (`Finding`, which gives its kind and its words) and
 /// where. What JSON writes of it is `ProblemRecord`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +43,8 @@ pub struct Problem {
     pub in_variation: bool,
     /// The one legal move that the text plausibly meant, and why.
     pub suggestion: Option<Suggestion>,
+    /// At the first move of the main line that fails: what `pgnkit repair` finds (boxed: rare, and large).
+    pub(crate) repair: Option<Box<GameRepair>>,
     /// How many problems this record stands for: a note counts every use of its spelling in the game (its
     /// location is the first), and identical consecutive problems (same finding and move) are kept once with
     /// their number. `None` for a single problem.
@@ -55,6 +59,11 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// What `pgnkit repair` finds for the game, on the record of its main line's first failing move.
+    pub fn repair(&self) -> Option<&GameRepair> {
+        self.repair.as_deref()
+    }
+
     /// A problem, with its kind's severity, at a line and column of the file (`offset` its byte), with no
     /// move, no suggestion and no source line yet.
     pub(crate) fn new(finding: Finding, line: u64, column: u64, offset: u64) -> Problem {
@@ -68,6 +77,7 @@ impl Problem {
             move_text: None,
             in_variation: false,
             suggestion: None,
+            repair: None,
             count: None,
             offset,
             source_line: String::new(),
@@ -135,6 +145,7 @@ impl Serialize for ProblemRecord<'_> {
             + usize::from(p.move_text.is_some())
             + usize::from(p.in_variation)
             + usize::from(p.suggestion.is_some())
+            + usize::from(p.repair.is_some())
             + usize::from(p.count.is_some());
         let mut s = serializer.serialize_struct("Problem", fields)?;
         s.serialize_field("severity", &p.severity)?;
@@ -156,6 +167,9 @@ impl Serialize for ProblemRecord<'_> {
         s.serialize_field("message", &Words(&p.finding, self.locale))?;
         if let Some(suggestion) = &p.suggestion {
             s.serialize_field("suggestion", &Words(suggestion, self.locale))?;
+        }
+        if let Some(repair) = &p.repair {
+            s.serialize_field("repair", &repair.record(self.locale))?;
         }
         if let Some(count) = p.count {
             s.serialize_field("count", &count)?;

@@ -1,0 +1,342 @@
+//! What the repair search found in one game, located and worded: the record validate's JSON carries as
+//! `repair`, whose words are validate's `help:` line, and a line of `repair --report`. Below validate and the
+//! repair job, which both use it.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::localized;
+use crate::messages::{Explain, Locale, plural};
+use pgnkit::core::{Color, Position};
+use pgnkit::notation::{Language, SanPlus};
+use pgnkit::pgn::{Game, Span};
+use pgnkit::repair::{self, Candidate, Diagnosis, EditKind};
+use pgnkit::walk::Prepared;
+
+/// One edit as the report writes it, located at the written token it concerns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct EditRecord {
+    /// `substitution`, `insertion`, `deletion`, `transposition` or `broadcast_artefact`.
+    pub(crate) kind: &'static str,
+    /// The ply of the repaired main line where it takes effect, from 1.
+    pub(crate) ply: u32,
+    /// `22.` or `22...`: the move number of that ply.
+    pub(crate) move_number: String,
+    /// Where the written token it concerns is (for an insertion: the token the move goes before).
+    pub(crate) line: u64,
+    /// See `line`.
+    pub(crate) column: u64,
+    /// What was written there (none for an insertion).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) written: Option<String>,
+    /// The move put there, in the game's piece letters (a substitution, an insertion; for a transposition, the
+    /// two moves in their new order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) correction: Option<String>,
+}
+
+/// A correction or an attempt, as the report writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct CandidateRecord {
+    /// Its edits, in the order of the game.
+    pub(crate) edits: Vec<EditRecord>,
+    /// The whole main line replays after it.
+    pub(crate) replays: bool,
+    /// Plies of the repaired main line that replay.
+    pub(crate) plies_replayed: u32,
+    /// Written moves after its last edit that replay.
+    pub(crate) later_moves: u32,
+    /// How unlikely it is (lower is more plausible; see `pgnkit::repair`).
+    pub(crate) cost: u32,
+}
+
+/// Where a game's main line first fails as written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct FailureRecord {
+    pub(crate) line: u64,
+    pub(crate) column: u64,
+    pub(crate) ply: u32,
+    pub(crate) move_number: String,
+    pub(crate) written: String,
+}
+
+/// What repair found for one faulty game: validate's `repair` field, a line of `repair --report`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameRepair {
+    /// One correction fits best: the game is repaired with it.
+    pub(crate) certain: bool,
+    /// The first move that fails as written.
+    pub(crate) failed: FailureRecord,
+    /// The corrections that fit (the whole main line replays), best first, then the attempts that get
+    /// furthest.
+    pub(crate) candidates: Vec<CandidateRecord>,
+    /// The search spent its budget: nothing is certain.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub(crate) exhausted: bool,
+    #[serde(skip)]
+    lang: Language,
+}
+
+impl GameRepair {
+    /// What the search found in `game`, located; `None` when the main line replays.
+    pub(crate) fn find(
+        game: &Game<'_>,
+        prepared: &Prepared,
+        options: &repair::RepairOptions,
+    ) -> Option<(GameRepair, Diagnosis)> {
+        let diagnosis = repair::diagnose(game, prepared, options)?;
+        let record = GameRepair::of(game, prepared, &diagnosis);
+        Some((record, diagnosis))
+    }
+
+    fn of(game: &Game<'_>, prepared: &Prepared, diagnosis: &Diagnosis) -> GameRepair {
+        let locate = |token: usize| {
+            let span = diagnosis
+                .tokens
+                .get(token)
+                .map_or(Span::default(), |&i| game.tokens[i].span);
+            let location = game.location(span.start);
+            (location.line, u64::from(location.column))
+        };
+        let written = |token: usize| diagnosis.written().get(token).cloned();
+        let (line, column) = locate(diagnosis.failed_at);
+        let failed = FailureRecord {
+            line,
+            column,
+            ply: diagnosis.failed_at as u32 + 1,
+            move_number: move_number(&prepared.start, diagnosis.failed_at),
+            written: written(diagnosis.failed_at).unwrap_or_default(),
+        };
+        let candidates = diagnosis
+            .candidates
+            .iter()
+            .map(|c| {
+                let sans = sans_of(prepared, c);
+                let edits = c
+                    .edits
+                    .iter()
+                    .map(|e| {
+                        let (line, column) = locate(e.token);
+                        let ply = e.ply as usize - 1;
+                        let correction = match e.kind {
+                            EditKind::Substitution | EditKind::Insertion => sans.get(ply).cloned(),
+                            EditKind::Transposition => Some(format!(
+                                "{} {}",
+                                sans.get(ply).cloned().unwrap_or_default(),
+                                sans.get(ply + 2).cloned().unwrap_or_default()
+                            )),
+                            EditKind::Deletion => None,
+                            EditKind::BroadcastArtefact => {
+                                e.variation.map(|_| sans[ply.min(sans.len())..].join(" "))
+                            }
+                        };
+                        let written = match e.kind {
+                            EditKind::Insertion => None,
+                            EditKind::Transposition => Some(format!(
+                                "{} {}",
+                                written(e.token).unwrap_or_default(),
+                                written(e.token + 2).unwrap_or_default()
+                            )),
+                            EditKind::BroadcastArtefact => Some(
+                                (e.token..e.token + e.len)
+                                    .filter_map(written)
+                                    .collect::<Vec<_>>()
+                                    .join(" "),
+                            ),
+                            _ => written(e.token),
+                        };
+                        EditRecord {
+                            kind: e.kind.as_str(),
+                            ply: e.ply,
+                            move_number: move_number(&prepared.start, ply),
+                            line,
+                            column,
+                            written,
+                            correction,
+                        }
+                    })
+                    .collect();
+                CandidateRecord {
+                    edits,
+                    replays: c.complete,
+                    plies_replayed: c.moves.len() as u32,
+                    later_moves: c.later_moves,
+                    cost: c.cost,
+                }
+            })
+            .collect();
+        GameRepair {
+            certain: diagnosis.certain,
+            failed,
+            candidates,
+            exhausted: diagnosis.exhausted,
+            lang: prepared.lang.lang,
+        }
+    }
+
+    /// The repair, when certain.
+    pub(crate) fn repair(&self) -> Option<&CandidateRecord> {
+        if self.certain {
+            self.candidates.first()
+        } else {
+            None
+        }
+    }
+
+    /// The corrections that fit.
+    pub(crate) fn corrections(&self) -> impl Iterator<Item = &CandidateRecord> {
+        self.candidates.iter().filter(|c| c.replays)
+    }
+
+    /// One correction fits best: the game is repaired with it.
+    pub fn is_certain(&self) -> bool {
+        self.certain
+    }
+
+    /// How many corrections fit (the whole main line replays after each).
+    pub fn fitting(&self) -> usize {
+        self.corrections().count()
+    }
+
+    /// What JSON writes of it: its help line in `locale`, then the record.
+    pub(crate) fn record(&self, locale: Locale) -> RepairRecord<'_> {
+        RepairRecord {
+            help: self.explain(locale),
+            found: self,
+        }
+    }
+}
+
+/// A [`GameRepair`] with its words, as validate's JSON writes it.
+#[derive(Serialize)]
+pub(crate) struct RepairRecord<'a> {
+    help: String,
+    #[serde(flatten)]
+    found: &'a GameRepair,
+}
+
+/// The SAN, with check marks, of a candidate's moves in the game's letters.
+fn sans_of(prepared: &Prepared, candidate: &Candidate) -> Vec<String> {
+    let mut pos = prepared.start.clone();
+    candidate
+        .moves
+        .iter()
+        .map(|m| {
+            SanPlus::from_move_and_play(&mut pos, m)
+                .display(prepared.lang.lang)
+                .to_string()
+        })
+        .collect()
+}
+
+/// `12.` or `12...`: the number of the move at `ply` (from 0) of a line from `start`.
+fn move_number(start: &Position, ply: usize) -> String {
+    let black_first = start.turn() == Color::Black;
+    let half = ply + usize::from(black_first);
+    let number = start.fullmoves() as usize + half / 2;
+    if half % 2 == 0 {
+        format!("{number}.")
+    } else {
+        format!("{number}...")
+    }
+}
+
+/// One edit in words: `22. Ra3 for Ra4`, `22... Kh8 left out`...
+fn edit_words(edit: &EditRecord, locale: Locale) -> String {
+    let number = &edit.move_number;
+    let written = edit.written.as_deref().unwrap_or("");
+    let correction = edit.correction.as_deref().unwrap_or("");
+    match (edit.kind, locale) {
+        ("substitution", Locale::En) => format!("{number} {correction} for {written}"),
+        ("substitution", Locale::Fr) => format!("{number} {correction} au lieu de {written}"),
+        ("insertion", Locale::En) => format!("{number} {correction} left out"),
+        ("insertion", Locale::Fr) => format!("{number} {correction} oublié"),
+        ("deletion", Locale::En) => format!("{number} {written} removed"),
+        ("deletion", Locale::Fr) => format!("{number} {written} supprimé"),
+        ("transposition", Locale::En) => {
+            format!("{number} {correction} (written in the other order, {written})")
+        }
+        ("transposition", Locale::Fr) => {
+            format!("{number} {correction} (écrits dans l'autre ordre, {written})")
+        }
+        (_, Locale::En) if edit.correction.is_some() => {
+            format!(
+                "the variation at {number} promoted over the moves that stop (a broadcast's correction)"
+            )
+        }
+        (_, Locale::Fr) if edit.correction.is_some() => format!(
+            "la variante en {number} promue à la place des coups qui s'arrêtent (une correction de la retransmission)"
+        ),
+        (_, Locale::En) => format!("{number} {written} removed (played after the game)"),
+        (_, Locale::Fr) => format!("{number} {written} supprimés (joués après la partie)"),
+    }
+}
+
+/// A candidate's edits in words.
+pub(crate) fn candidate_words(c: &CandidateRecord, locale: Locale) -> String {
+    c.edits
+        .iter()
+        .map(|e| edit_words(e, locale))
+        .collect::<Vec<_>>()
+        .join(localized!(locale, ", then ", ", puis ").as_str())
+}
+
+/// The help line validate shows and the note repair gives: `probably 22. Ra3 for Ra4 — the only correction
+/// after which the 57 later moves replay`, or the corrections that fit equally.
+impl Explain for GameRepair {
+    fn explain(&self, locale: Locale) -> String {
+        let fitting: Vec<&CandidateRecord> = self.corrections().collect();
+        if let Some(best) = self.repair() {
+            let n = u64::from(best.later_moves);
+            let only = if fitting.len() == 1 {
+                localized!(locale, "the only correction", "la seule correction")
+            } else {
+                localized!(
+                    locale,
+                    "the likeliest correction",
+                    "la correction la plus probable"
+                )
+            };
+            let words = candidate_words(best, locale);
+            let s = plural(locale, n);
+            return localized!(
+                locale,
+                "probably {words} — {only} after which the {n} later move{s} replay",
+                "sans doute {words} — {only} après laquelle les {n} coup{s} suivant{s} se rejouent",
+            );
+        }
+        if self.exhausted {
+            return localized!(
+                locale,
+                "no repair: the search stopped at its limit",
+                "pas de correction : la recherche s'est arrêtée à sa limite"
+            );
+        }
+        match fitting.as_slice() {
+            [] => localized!(
+                locale,
+                "no correction of a few edits lets the rest of the game replay",
+                "aucune correction de quelques modifications ne permet de rejouer la suite de la partie"
+            ),
+            several => {
+                let mut text = localized!(
+                    locale,
+                    "{} corrections fit equally well: ",
+                    "{} corrections conviennent aussi bien : ",
+                    several.len()
+                );
+                for (i, c) in several.iter().take(3).enumerate() {
+                    if i > 0 {
+                        text.push_str("; ");
+                    }
+                    let _ = write!(text, "{}", candidate_words(c, locale));
+                }
+                if several.len() > 3 {
+                    text.push_str("; …");
+                }
+                text
+            }
+        }
+    }
+}
