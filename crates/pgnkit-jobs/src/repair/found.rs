@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::localized;
-use crate::messages::{Explain, Locale, plural};
+use crate::messages::{Explain, Locale};
 use pgnkit::core::{Color, Position};
 use pgnkit::notation::{Language, SanPlus};
 use pgnkit::pgn::{Game, Span};
@@ -299,12 +299,23 @@ impl Explain for GameRepair {
                 )
             };
             let words = candidate_words(best, locale);
-            let s = plural(locale, n);
-            return localized!(
-                locale,
-                "probably {words} — {only} after which the {n} later move{s} replay",
-                "sans doute {words} — {only} après laquelle les {n} coup{s} suivant{s} se rejouent",
-            );
+            return match n {
+                0 => localized!(
+                    locale,
+                    "probably {words} — {only} (no later move to check it by)",
+                    "sans doute {words} — {only} (aucun coup suivant pour la vérifier)",
+                ),
+                1 => localized!(
+                    locale,
+                    "probably {words} — {only} after which the one later move replays",
+                    "sans doute {words} — {only} après laquelle le coup suivant se rejoue",
+                ),
+                _ => localized!(
+                    locale,
+                    "probably {words} — {only} after which the {n} later moves replay",
+                    "sans doute {words} — {only} après laquelle les {n} coups suivants se rejouent",
+                ),
+            };
         }
         if self.exhausted {
             return localized!(
