@@ -299,6 +299,13 @@ impl Explain for GameRepair {
                 )
             };
             let words = candidate_words(best, locale);
+            let removal = best
+                .edits
+                .last()
+                .is_some_and(|e| e.kind == "broadcast_artefact" && e.correction.is_none());
+            if removal {
+                return localized!(locale, "probably {words}", "sans doute {words}");
+            }
             return match n {
                 0 => localized!(
                     locale,

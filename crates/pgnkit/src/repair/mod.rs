@@ -20,8 +20,9 @@
 //! to [`RepairOptions::max_edits`]. Corrections are ranked by their number of edits, then by their cost:
 //! how unlikely the slip is (characters changed, a move added), the check and mate marks the repaired line
 //! contradicts (counted only in a game that writes marks) and a Result tag the final position contradicts.
-//! A repair is **certain** only when one correction costs strictly less than every other: two that fit equally
-//! leave the game as it is, with both listed.
+//! A repair is **certain** only when one correction costs strictly less than every other, and some later move
+//! bears it out: two that fit equally leave the game as it is, with both listed, and so does a slip at the
+//! last move, which any near move would fit (the removal of moves played after the end needs no later move).
 //!
 //! The search is bounded: each candidate replays the rest once and stops at its first failure, and a game
 //! gets at most [`READ_BUDGET`] move readings; past that the diagnosis is marked `exhausted` and nothing is
@@ -69,6 +70,9 @@ const DELETION_COST: u32 = 5;
 const INSERTION_COST: u32 = 4;
 const TRANSPOSITION_COST: u32 = 2;
 const ARTEFACT_COST: u32 = 2;
+/// A variation that replays to its end where the main line stops is the broadcast's correction more surely
+/// than a slip of the move it replaces.
+const PROMOTION_COST: u32 = 1;
 const MARK_COST: u32 = 3;
 const RESULT_COST: u32 = 3;
 
@@ -450,6 +454,8 @@ struct Applied {
     resume: usize,
     cost: u32,
     misses: u32,
+    /// Moves of the edit itself that bear it out (a promoted variation's moves after its first).
+    checked: u32,
 }
 
 struct Search<'a> {
@@ -505,11 +511,19 @@ fn search(
             unique.push(c);
         }
     }
+    // A correction nothing after it bears out (a slip at the last move) is a guess, however near: only the
+    // removal of what followed the end of the game needs no later move.
+    let borne_out = |c: &Candidate| {
+        c.later_moves > 0
+            || c.edits.last().is_some_and(|e| {
+                e.kind == EditKind::BroadcastArtefact && e.variation.is_none()
+            })
+    };
     let certain = !exhausted
         && match unique.as_slice() {
             [] => false,
-            [_] => true,
-            [a, b, ..] => (a.edits.len(), a.cost) < (b.edits.len(), b.cost),
+            [a] => borne_out(a),
+            [a, b, ..] => borne_out(a) && (a.edits.len(), a.cost) < (b.edits.len(), b.cost),
         };
     let mut attempts = search.attempts;
     attempts.sort_by_key(|a| (std::cmp::Reverse(a.moves.len()), a.cost));
@@ -680,7 +694,7 @@ impl<'a> Search<'a> {
                 let candidate = Candidate {
                     edits: all,
                     cost: total,
-                    later_moves: (tail.stop - applied.resume) as u32,
+                    later_moves: (tail.stop - applied.resume) as u32 + applied.checked,
                     moves,
                     complete,
                 };
@@ -778,6 +792,7 @@ impl<'a> Search<'a> {
                     resume: at + 1,
                     cost,
                     misses,
+                    checked: 0,
                 });
             }
         }
@@ -804,6 +819,7 @@ impl<'a> Search<'a> {
                     DELETION_COST
                 },
                 misses: 0,
+                checked: 0,
             });
         }
 
@@ -823,6 +839,7 @@ impl<'a> Search<'a> {
                 resume: at,
                 cost: INSERTION_COST,
                 misses: 0,
+                checked: 0,
             });
         }
 
@@ -858,6 +875,7 @@ impl<'a> Search<'a> {
                     resume: at + 3,
                     cost: TRANSPOSITION_COST,
                     misses,
+                    checked: 0,
                 });
             }
         }
@@ -892,6 +910,7 @@ impl<'a> Search<'a> {
                 resume: n,
                 cost: ARTEFACT_COST,
                 misses: 0,
+                checked: 0,
             });
         }
         for (index, &branch) in self.branches.iter().enumerate() {
@@ -916,6 +935,7 @@ impl<'a> Search<'a> {
                 }
             }
             if moves.len() == tokens.len() {
+                let checked = moves.len() as u32 - 1;
                 out.push(Applied {
                     edit: Edit {
                         kind: EditKind::BroadcastArtefact,
@@ -928,8 +948,9 @@ impl<'a> Search<'a> {
                     moves,
                     after: pos,
                     resume: n,
-                    cost: ARTEFACT_COST,
+                    cost: PROMOTION_COST,
                     misses,
+                    checked,
                 });
             }
         }
