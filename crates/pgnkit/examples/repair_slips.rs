@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         let best = diagnosis.candidates.first();
         let uci: Vec<String> = best
             .map(|c| {
-                let mut pos = prepared.start.clone();
+                let mut pos = prepared.start;
                 c.moves
                     .iter()
                     .map(|m| {

@@ -218,7 +218,7 @@ pub(crate) struct RepairRecord<'a> {
 
 /// The SAN, with check marks, of a candidate's moves in the game's letters.
 fn sans_of(prepared: &Prepared, candidate: &Candidate) -> Vec<String> {
-    let mut pos = prepared.start.clone();
+    let mut pos = prepared.start;
     candidate
         .moves
         .iter()
@@ -235,7 +235,7 @@ fn move_number(start: &Position, ply: usize) -> String {
     let black_first = start.turn() == Color::Black;
     let half = ply + usize::from(black_first);
     let number = start.fullmoves() as usize + half / 2;
-    if half % 2 == 0 {
+    if half.is_multiple_of(2) {
         format!("{number}.")
     } else {
         format!("{number}...")
@@ -254,11 +254,25 @@ fn edit_words(edit: &EditRecord, locale: Locale) -> String {
         ("insertion", Locale::Fr) => format!("{number} {correction} oublié"),
         ("deletion", Locale::En) => format!("{number} {written} removed"),
         ("deletion", Locale::Fr) => format!("{number} {written} supprimé"),
-        ("transposition", Locale::En) => {
-            format!("{number} {correction} (written in the other order, {written})")
-        }
-        ("transposition", Locale::Fr) => {
-            format!("{number} {correction} (écrits dans l'autre ordre, {written})")
+        ("transposition", _) => {
+            // The two moves of one side, a move apart: `11. d4 and 12. Nbd2 in the other order`.
+            let next = number.trim_end_matches('.').parse::<u64>().map_or_else(
+                |_| number.clone(),
+                |n| {
+                    format!(
+                        "{}{}",
+                        n + 1,
+                        &number[number.find('.').unwrap_or(number.len())..]
+                    )
+                },
+            );
+            let mut moves = correction.split(' ');
+            let (a, b) = (moves.next().unwrap_or(""), moves.next().unwrap_or(""));
+            localized!(
+                locale,
+                "{number} {a} and {next} {b} in the other order",
+                "{number} {a} et {next} {b} dans l'autre ordre"
+            )
         }
         (_, Locale::En) if edit.correction.is_some() => {
             format!(
@@ -344,14 +358,16 @@ impl Explain for GameRepair {
                     "{} corrections conviennent aussi bien : ",
                     several.len()
                 );
+                let separator = localized!(locale, "; ", " ; ");
                 for (i, c) in several.iter().take(3).enumerate() {
                     if i > 0 {
-                        text.push_str("; ");
+                        text.push_str(&separator);
                     }
                     let _ = write!(text, "{}", candidate_words(c, locale));
                 }
                 if several.len() > 3 {
-                    text.push_str("; …");
+                    text.push_str(&separator);
+                    text.push('…');
                 }
                 text
             }

@@ -211,7 +211,7 @@ impl Diagnosis {
     pub fn correction_text(&self, candidate: &Candidate, prepared: &Prepared) -> String {
         let lang = prepared.lang.lang;
         let mut parts = Vec::new();
-        let mut pos = prepared.start.clone();
+        let mut pos = prepared.start;
         let mut at = 0usize;
         for edit in &candidate.edits {
             let ply = edit.ply as usize - 1;
@@ -229,7 +229,7 @@ impl Diagnosis {
                 EditKind::Deletion => format!("-{}", self.written_of(edit.token)),
                 EditKind::Transposition => {
                     let second = candidate.moves.get(ply + 2).map(|m| {
-                        let mut p = pos.clone();
+                        let mut p = pos;
                         p.play_unchecked(candidate.moves[ply]);
                         p.play_unchecked(candidate.moves[ply + 1]);
                         san(&p, m)
@@ -484,7 +484,7 @@ fn search(
         corrections: Vec::new(),
         attempts: Vec::new(),
     };
-    let trace = search.trace(start.clone(), 0);
+    let trace = search.trace(*start, 0);
     if trace.stop == line.len() {
         return None;
     }
@@ -515,9 +515,9 @@ fn search(
     // removal of what followed the end of the game needs no later move.
     let borne_out = |c: &Candidate| {
         c.later_moves > 0
-            || c.edits.last().is_some_and(|e| {
-                e.kind == EditKind::BroadcastArtefact && e.variation.is_none()
-            })
+            || c.edits
+                .last()
+                .is_some_and(|e| e.kind == EditKind::BroadcastArtefact && e.variation.is_none())
     };
     let certain = !exhausted
         && match unique.as_slice() {
@@ -678,7 +678,7 @@ impl<'a> Search<'a> {
             for applied in self.edits_at(at, before, ply) {
                 let mut moves = head.clone();
                 moves.extend_from_slice(&applied.moves);
-                let tail = self.tail(applied.after.clone(), applied.resume, &mut moves);
+                let tail = self.tail(applied.after, applied.resume, &mut moves);
                 let misses = misses_before + applied.misses + tail.misses;
                 let mut all = here.edits.to_vec();
                 all.push(applied.edit);
@@ -811,7 +811,7 @@ impl<'a> Search<'a> {
                     ply,
                 },
                 moves: Vec::new(),
-                after: before.clone(),
+                after: *before,
                 resume: at + 1,
                 cost: if repeat {
                     REPEAT_DELETION_COST
@@ -846,7 +846,7 @@ impl<'a> Search<'a> {
         // Transposition with the next move of the same side.
         if at + 2 < n {
             let order = [at + 2, at + 1, at];
-            let mut pos = before.clone();
+            let mut pos = *before;
             let mut moves = Vec::with_capacity(3);
             let mut misses = 0;
             for &t in &order {
@@ -906,7 +906,7 @@ impl<'a> Search<'a> {
                     ply,
                 },
                 moves: Vec::new(),
-                after: before.clone(),
+                after: *before,
                 resume: n,
                 cost: ARTEFACT_COST,
                 misses: 0,
@@ -920,7 +920,7 @@ impl<'a> Search<'a> {
             let Some(tokens) = self.alternatives.get(index) else {
                 continue;
             };
-            let mut pos = before.clone();
+            let mut pos = *before;
             let mut moves = Vec::new();
             let mut misses = 0;
             for t in tokens {

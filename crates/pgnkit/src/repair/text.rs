@@ -40,7 +40,7 @@ pub fn repaired_text(
     };
     // The SAN of the repaired line's move at each ply, with its check mark.
     let sans: Vec<String> = {
-        let mut pos = start.clone();
+        let mut pos = *start;
         candidate
             .moves
             .iter()
@@ -138,12 +138,16 @@ pub fn repaired_text(
         return out;
     }
     if let Some((from, v)) = promoted {
+        // The variation's first move takes the place of the move it replaces; what the main line had from
+        // there becomes a variation right after it, and the variation's other moves follow.
         let alternative = &diagnosis.variations[v];
         let first = region_start(game, diagnosis.tokens[from]);
         let open = game.tokens[alternative.open].span;
         let close = game.tokens[alternative.close].span;
         let last = game.tokens[*diagnosis.tokens.last().expect("a promotion has tokens")].span;
-        let inner = trim(&source[open.end as usize..close.start as usize]);
+        let first_move = game.tokens[alternative.tokens[0]].span;
+        let head = trim(&source[open.end as usize..first_move.end as usize]);
+        let rest = trim(&source[first_move.end as usize..close.start as usize]);
         let demoted_head = trim(&source[first..open.start as usize]);
         let demoted_tail = if last.end > close.end {
             trim(&source[close.end as usize..last.end as usize])
@@ -151,18 +155,32 @@ pub fn repaired_text(
             &[][..]
         };
         let end = last.end.max(close.end) as usize;
+        let branch_ply = candidate.edits.last().map_or(0, |e| e.ply as usize - 1);
         out.extend_from_slice(&source[..first]);
-        out.extend_from_slice(inner);
-        out.extend_from_slice(match locale {
-            Locale::En => b" {promoted: the broadcast's correction} (",
-            Locale::Fr => " {promue : la correction de la retransmission} (".as_bytes(),
-        });
-        out.extend_from_slice(demoted_head);
+        out.extend_from_slice(head);
+        // What the main line had stays in a comment: as a variation its failing move would be an error.
+        let mut had = String::from_utf8_lossy(demoted_head).into_owned();
         if !demoted_tail.is_empty() {
-            out.push(b' ');
-            out.extend_from_slice(demoted_tail);
+            had.push(' ');
+            had.push_str(&String::from_utf8_lossy(demoted_tail));
         }
-        out.push(b')');
+        let had = comment_safe(&had.split_whitespace().collect::<Vec<_>>().join(" "));
+        out.extend_from_slice(
+            match locale {
+                Locale::En => format!(" {{promoted from a variation: the main line had {had}}}"),
+                Locale::Fr => {
+                    format!(" {{promue d'une variante : la ligne principale avait {had}}}")
+                }
+            }
+            .as_bytes(),
+        );
+        if !rest.is_empty() {
+            out.push(b' ');
+            if !rest[0].is_ascii_digit() {
+                out.extend_from_slice(number(start, branch_ply + 1, false).as_bytes());
+            }
+            out.extend_from_slice(rest);
+        }
         out.extend_from_slice(&source[end..]);
         return out;
     }
@@ -241,7 +259,7 @@ pub fn repaired_text(
 fn number(start: &Position, ply: usize, after_a_move: bool) -> String {
     let half = ply + usize::from(start.turn() == Color::Black);
     let n = start.fullmoves() as usize + half / 2;
-    if half % 2 == 0 {
+    if half.is_multiple_of(2) {
         format!("{n}. ")
     } else if after_a_move {
         String::new()
