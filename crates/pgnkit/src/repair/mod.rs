@@ -7,7 +7,7 @@
 //!
 //! - **substitution**: a legal move for the written token, when its SAN (in the game's piece letters) is at
 //!   most [`MAX_TOKEN_EDITS`] character edits from what was written, or when the token read another way
-//!   (another language's letters, letter case, a disambiguation, see [`crate::notation::suggest`]) is that move;
+//!   (another language's letters, letter case, a disambiguation, see [`crate::notation::suggest()`]) is that move;
 //! - **insertion**: any legal move before the token (a half-move left out);
 //! - **deletion** of the token (a move written twice);
 //! - **transposition** of the token and the next one of the same side;
