@@ -131,6 +131,25 @@ impl Visitor for VariationFailure {
     }
 }
 
+/// Where a variation of a repaired game's text first fails, if one does: its line (counted from the text's
+/// first line, 1) and column.
+fn variation_failure(text: &[u8], lang: Option<Language>) -> Option<(u64, u64)> {
+    let games = pgnkit::pgn::parse_all(text);
+    let game = games.first()?;
+    if !game.has_variations {
+        return None;
+    }
+    let prepared = walk::prepare(game, lang).ok()?;
+    let span = walk::walk(
+        game,
+        &prepared,
+        Default::default(),
+        &mut VariationFailure(None),
+    )?;
+    let l = game.location(span.start);
+    Some((l.line, u64::from(l.column)))
+}
+
 /// What repair makes of one game.
 pub(crate) fn repair_game(game: &Game<'_>, opts: &RepairOptions) -> Outcome {
     let locale = opts.messages;
@@ -179,10 +198,25 @@ pub(crate) fn repair_game(game: &Game<'_>, opts: &RepairOptions) -> Outcome {
     }
     match GameRepair::find(game, &prepared, &opts.search) {
         Some((found, diagnosis)) => match diagnosis.repair() {
-            Some(fix) => Outcome::Repaired {
-                text: repair::repaired_text(game, &prepared, &diagnosis, fix, locale),
-                found,
-            },
+            Some(fix) => {
+                let text = repair::repaired_text(game, &prepared, &diagnosis, fix, locale);
+                match variation_failure(&text, opts.lang) {
+                    // The main line can be put right, but the game would still have an error: the whole game
+                    // does not replay after the correction, so it is no repair; the game stays as it was.
+                    Some((line, column)) => Outcome::Unrepaired {
+                        reason: localized!(
+                            locale,
+                            "{}; but a move of a variation fails too: left as it was",
+                            "{} ; mais un coup d'une variante échoue aussi : laissée telle quelle",
+                            found.explain(locale)
+                        ),
+                        found: Some(found),
+                        line: game.line + line - 1,
+                        column,
+                    },
+                    None => Outcome::Repaired { text, found },
+                }
+            }
             None => {
                 let (line, column) = (found.failed.line, found.failed.column);
                 Outcome::Unrepaired {
@@ -305,9 +339,11 @@ fn write_report(
         column,
         ply: first.map(|e| e.ply).or(found.map(|f| f.failed.ply)),
         kind: first.map(|e| e.kind),
-        written: first
-            .and_then(|e| e.written.as_deref())
-            .or(found.map(|f| f.failed.written.as_str())),
+        // An insertion writes nothing: `written` is then absent, not the move where the game first failed.
+        written: match first {
+            Some(e) => e.written.as_deref(),
+            None => found.map(|f| f.failed.written.as_str()),
+        },
         correction: first.and_then(|e| e.correction.as_deref()),
         certain: found.is_some_and(|f| f.certain),
         message: message.to_string(),

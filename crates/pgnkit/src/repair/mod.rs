@@ -2,8 +2,9 @@
 //!
 //! A copyist writes `22. Ra4` for `Ra3`, leaves a half-move out, swaps two moves of one side or writes a move
 //! twice; a live broadcast leaves king moves made after the game, or a correction in a variation. The first
-//! move that fails is often a few plies after the slip, so the search looks back [`LOOKBACK`] plies from it
-//! and tries, at each ply, every edit of one token:
+//! move that fails is often a few plies after the slip, so the search tries, at each ply from [`LOOKBACK`]
+//! plies before it (further back to a contradicted check or capture mark), every edit of one token; a first
+//! edit is then tried at every earlier ply too, since a slip that reads as a legal move can lie far back:
 //!
 //! - **substitution**: a legal move for the written token, when its SAN (in the game's piece letters) is at
 //!   most [`MAX_TOKEN_EDITS`] character edits from what was written, or when the token read another way
@@ -512,13 +513,16 @@ fn search(
         }
     }
     // A correction nothing after it bears out (a slip at the last move) is a guess, however near: only the
-    // removal of what followed the end of the game needs no later move.
-    let borne_out = |c: &Candidate| {
-        c.later_moves > 0
-            || c.edits
-                .last()
-                .is_some_and(|e| e.kind == EditKind::BroadcastArtefact && e.variation.is_none())
+    // removal of what followed the end of the game needs no later move. Nor is one when the first failing
+    // move is the last: whatever edit makes it legal (an earlier move changed to open a line for it) has only
+    // that move to show for it.
+    let removes_the_rest = |c: &Candidate| {
+        c.edits
+            .last()
+            .is_some_and(|e| e.kind == EditKind::BroadcastArtefact && e.variation.is_none())
     };
+    let evidence = failed_at + 1 < line.len();
+    let borne_out = |c: &Candidate| removes_the_rest(c) || (c.later_moves > 0 && evidence);
     let certain = !exhausted
         && match unique.as_slice() {
             [] => false,
@@ -622,9 +626,10 @@ impl<'a> Search<'a> {
             cost,
         };
         self.try_window(&here, window..failed + 1, &mut partial);
-        // Nothing near the failure explains it: a slip that read as a legal move may lie further back
-        // (a first correction only; a further edit stays near).
-        let wide = failed.saturating_sub(4 * LOOKBACK).max(start_token);
+        // A slip that read as a legal move may lie anywhere before the failure: a first edit is tried at
+        // every earlier ply too, so that a far correction that fits competes with a near one (a further
+        // edit stays near).
+        let wide = start_token;
         if edits.is_empty() && wide < window {
             self.try_window(&here, wide..window, &mut partial);
         }

@@ -4,7 +4,7 @@
 use super::{Candidate, Diagnosis, EditKind};
 use crate::core::{Color, Position};
 use crate::explain::Locale;
-use crate::notation::SanPlus;
+use crate::notation::{Language, SanPlus};
 use crate::pgn::{Game, TokenKind};
 use crate::walk::Prepared;
 
@@ -38,13 +38,15 @@ pub fn repaired_text(
         Locale::En => format!("{{was: {}}}", comment_safe(text)),
         Locale::Fr => format!("{{écrit : {}}}", comment_safe(text)),
     };
-    // The SAN of the repaired line's move at each ply, with its check mark.
+    // The position before each move of the repaired line, and the move's SAN with its check mark.
+    let mut positions: Vec<Position> = Vec::with_capacity(candidate.moves.len() + 1);
     let sans: Vec<String> = {
         let mut pos = *start;
         candidate
             .moves
             .iter()
             .map(|m| {
+                positions.push(pos);
                 SanPlus::from_move_and_play(&mut pos, m)
                     .display(lang)
                     .to_string()
@@ -66,9 +68,30 @@ pub fn repaired_text(
         let edit = edits.next_if(|e| e.token == i);
         let token = diagnosis.tokens[i];
         match edit.map(|e| (e.kind, e)) {
-            Some((EditKind::Substitution, _)) => {
+            Some((EditKind::Substitution, e)) => {
                 actions[token].replace = Some(san_at(ply));
-                actions[token].after = was(written(i));
+                // A move of another game's letters (an English R for a French rook) says so: converted to
+                // English, `Re1 {was: Re1}` would read as no change.
+                let english = lang != Language::En
+                    && e.mv.is_some_and(|mv| {
+                        SanPlus::parse(written(i).as_bytes(), Language::En)
+                            .ok()
+                            .and_then(|p| p.to_move(positions.get(ply)?).ok())
+                            == Some(mv)
+                    });
+                actions[token].after = if english {
+                    match locale {
+                        Locale::En => {
+                            format!("{{was: {}, in English letters}}", comment_safe(written(i)))
+                        }
+                        Locale::Fr => format!(
+                            "{{écrit : {}, en lettres anglaises}}",
+                            comment_safe(written(i))
+                        ),
+                    }
+                } else {
+                    was(written(i))
+                };
                 actions[token].ply = Some(ply);
                 ply += 1;
                 i += 1;
