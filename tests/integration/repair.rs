@@ -222,8 +222,22 @@ fn a_french_game_with_an_english_rook_letter_is_repaired_in_french_letters() {
     let game = "[Event \"Club\"]\n[Result \"*\"]\n\n1. e4 e5 2. Cf3 Cc6 3. Fb5 a6 4. Fa4 Cf6 5. O-O Fe7 6. Re1 b5 7. Fb3 d6 8. c3 O-O *\n";
     let out = pgnkit_with(&["repair", "-q", "-"], Some(game.as_bytes()));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("6. Te1 {was: Re1} b5"), "{text}");
+    assert!(
+        text.contains("6. Te1 {was: Re1, in English letters} b5"),
+        "{text}"
+    );
     assert_eq!(out.status.code(), Some(0));
+    // Converted to English with its repair, the comment still says what happened.
+    let english = pgnkit_with(&["convert", "--repair", "-q", "-"], Some(game.as_bytes()));
+    // (export format wraps lines at 80 characters)
+    let text = String::from_utf8_lossy(&english.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        text.contains("6. Re1 {was: Re1, in English letters} 6... b5"),
+        "{text}"
+    );
 }
 
 #[test]

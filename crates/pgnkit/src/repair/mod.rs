@@ -522,7 +522,11 @@ fn search(
             .is_some_and(|e| e.kind == EditKind::BroadcastArtefact && e.variation.is_none())
     };
     let evidence = failed_at + 1 < line.len();
-    let borne_out = |c: &Candidate| removes_the_rest(c) || (c.later_moves > 0 && evidence);
+    // A promoted variation brings its own later moves.
+    let promotes = |c: &Candidate| c.edits.last().is_some_and(|e| e.variation.is_some());
+    let borne_out = |c: &Candidate| {
+        removes_the_rest(c) || (c.later_moves > 0 && (evidence || promotes(c)))
+    };
     let certain = !exhausted
         && match unique.as_slice() {
             [] => false,
