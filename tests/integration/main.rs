@@ -32,6 +32,7 @@ mod pgn_robustness;
 mod pgn_roundtrip;
 mod properties;
 mod real_world;
+mod repair_guide;
 mod report;
 mod select;
 mod standings;
