@@ -33,6 +33,7 @@ mod pgn_roundtrip;
 mod properties;
 mod real_world;
 mod repair;
+mod repair_guide;
 mod report;
 mod select;
 mod standings;
