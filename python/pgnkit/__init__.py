@@ -2,7 +2,8 @@
 
 The same engine as the ``pgnkit`` command: ``stats`` gives the rows of ``pgnkit stats --format parquet`` as a
 ``pyarrow.Table`` (same columns, types and values), ``validate`` the records of ``pgnkit validate --format
-json``. Work runs in Rust on all cores (``jobs`` threads) with the GIL released.
+json``, ``repair`` the games and report of ``pgnkit repair``. Work runs in Rust on all cores (``jobs``
+threads) with the GIL released.
 
 A *source* is any of:
 
@@ -18,13 +19,15 @@ joined back to their game; ``game`` numbers the games within a text.
 Errors are :class:`PgnkitError`\ s (see :mod:`pgnkit.exceptions`): :class:`UsageError` (a ``ValueError``) for an
 option value the command would refuse, :class:`InputError` (an ``OSError`` of the system's kind, with the path)
 for a source that cannot be read, :class:`EncodeError` (a ``ValueError``) for rows that cannot be encoded.
-String options are typed with ``Literal`` (``Language``, ``Notation``, ``OutputFormat``) for type checkers.
+String options are typed with ``Literal`` (``Language``, ``Notation``, ``OutputFormat``, ``Messages``) for type
+checkers.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, TypedDict, Union
 
 import pyarrow as pa
@@ -41,6 +44,7 @@ __all__ = [
     "convert",
     "select",
     "read_games",
+    "repair",
     "PgnkitError",
     "UsageError",
     "InputError",
@@ -50,7 +54,10 @@ __all__ = [
     "SourceLanguage",
     "Notation",
     "OutputFormat",
+    "Messages",
     "GameRecord",
+    "RepairRecord",
+    "Repaired",
     "__version__",
 ]
 
@@ -64,6 +71,8 @@ SourceLanguage = Union[Literal["auto"], Language]
 Notation = Literal["san", "lan", "uci"]
 # What convert writes (`--output-format`).
 OutputFormat = Literal["pgn", "jsonl", "epd"]
+# The language of the messages for people (`--messages`): repair's notes and the comments it writes.
+Messages = Literal["en", "fr"]
 
 # PGN texts: bytes or str, each one or more games (None is an empty text, as a null in an Arrow column).
 _Text = Union[str, bytes, bytearray, memoryview, None]
@@ -98,6 +107,49 @@ class GameRecord(TypedDict):
     uci: List[str]
     valid: bool
     problems: List[Dict[str, Any]]
+
+
+class _RepairRecordKeys(TypedDict):
+    file: str
+    game: int
+    line: int
+    column: int
+    certain: bool
+    message: str
+
+
+class RepairRecord(_RepairRecordKeys, total=False):
+    """A faulty game as ``repair`` reports it (a line of ``pgnkit repair --report``): ``file`` and ``game``
+    (which game), ``line`` and ``column`` (the first edit of its repair, else where its main line first fails),
+    ``certain`` (one correction fits best: the game was repaired with it), ``message`` (what was found, in
+    words). When the search ran: ``ply``, ``written`` (what the first edit concerns, else the move that fails
+    as written) and ``repair`` (the search's record: ``certain``, ``failed``, ``candidates`` with their
+    ``edits``...); when a correction fits, certain or not: ``kind`` (``"substitution"``, ``"insertion"``,
+    ``"deletion"``, ``"transposition"`` or ``"broadcast_artefact"``) and, unless it only removes moves,
+    ``correction`` (what the best one writes there, in the game's piece letters).
+    """
+
+    ply: int
+    kind: str
+    written: str
+    correction: str
+    repair: Dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Repaired:
+    """What ``repair`` gives: the games and the report of ``pgnkit repair -o OUT --report REPORT``."""
+
+    pgn: str
+    """Every game in input order: repaired when one correction fits best, byte for byte otherwise."""
+    report: List[RepairRecord]
+    """One record per faulty game, repaired or not, in input order."""
+    games: int
+    """The games read."""
+    repaired: int
+    """The games repaired."""
+    unrepaired: int
+    """The faulty games left as they were."""
 
 
 class _Paths(List[str]):
@@ -294,3 +346,48 @@ def read_games(source: Source, *, lang: SourceLanguage = "auto", jobs: Optional[
     for record in records:
         game: GameRecord = json.loads(record)
         yield game
+
+
+def repair(
+    source: Source,
+    *,
+    lang: SourceLanguage = "auto",
+    max_edits: int = 2,
+    broadcast: bool = False,
+    messages: Messages = "en",
+    jobs: Optional[int] = None,
+) -> Repaired:
+    """The games of a source put right as ``pgnkit repair`` puts them right, with its report.
+
+    A game whose main line does not replay is repaired when one correction of at most ``max_edits`` edits (1 to
+    3) fits best: a move written for another, left out, written twice, two moves in the other order, and with
+    ``broadcast`` what live broadcasts leave after the game. A comment at each edit says what was written
+    (``{was: Bb4}``, in ``messages``' language, ``"en"`` or ``"fr"``); every other game comes back byte for
+    byte. ``lang`` reads the moves in a language's piece letters instead of detecting them per game.
+
+    The result's ``pgn`` is the command's output, ``report`` the records of its ``--report`` (one per faulty
+    game, see :class:`RepairRecord`), ``games``, ``repaired`` and ``unrepaired`` the counts of its summary.
+    Texts are reported as ``file`` ``"0"``, ``"1"``... (their index). The output is text: a game left as it was
+    keeps its bytes, and one that is not UTF-8 raises :class:`EncodeError`.
+
+    >>> import pgnkit
+    >>> fixed = pgnkit.repair(b"1. e4 e5 2. Nf3 Nc6 3. Bb4 a6 4. Ba4 Nf6 5. O-O Be7 *\\n")
+    >>> print(fixed.pgn, end="")
+    1. e4 e5 2. Nf3 Nc6 3. Bb5 {was: Bb4} a6 4. Ba4 Nf6 5. O-O Be7 *
+    >>> (fixed.games, fixed.repaired, fixed.unrepaired)
+    (1, 1, 0)
+    >>> record = fixed.report[0]
+    >>> record["kind"], record["written"], record["correction"], record["certain"]
+    ('substitution', 'Bb4', 'Bb5', True)
+    """
+    items = _items(source)
+    if isinstance(items, _Paths):
+        text, lines, games, repaired, unrepaired = _native.repair_paths(
+            items, lang=lang, max_edits=max_edits, broadcast=broadcast, messages=messages, jobs=jobs
+        )
+    else:
+        text, lines, games, repaired, unrepaired = _native.repair_texts(
+            items, _names(items), lang=lang, max_edits=max_edits, broadcast=broadcast, messages=messages, jobs=jobs
+        )
+    report: List[RepairRecord] = [json.loads(line) for line in lines]
+    return Repaired(pgn=text, report=report, games=games, repaired=repaired, unrepaired=unrepaired)

@@ -3,11 +3,11 @@
 # Errors are the classes of pgnkit.exceptions.
 
 import os
-from typing import List, Optional, Sequence, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 import pyarrow as pa
 
-from . import Language, Notation, OutputFormat, SourceLanguage
+from . import Language, Messages, Notation, OutputFormat, SourceLanguage
 
 _Path = Union[str, os.PathLike[str]]
 
@@ -20,6 +20,8 @@ __all__ = [
     "validate_paths",
     "read_games_texts",
     "read_games_paths",
+    "repair_texts",
+    "repair_paths",
     "convert",
     "select",
 ]
@@ -59,6 +61,28 @@ def read_games_texts(
 def read_games_paths(
     paths: Sequence[_Path], *, lang: SourceLanguage = "auto", jobs: Optional[int] = None
 ) -> List[str]: ...
+# The repaired games as text, the report's records as JSON texts, the counts: games, repaired, unrepaired.
+_Repaired = Tuple[str, List[str], int, int, int]
+
+def repair_texts(
+    texts: Sequence[bytes],
+    names: Sequence[str],
+    *,
+    lang: SourceLanguage = "auto",
+    max_edits: int = 2,
+    broadcast: bool = False,
+    messages: Messages = "en",
+    jobs: Optional[int] = None,
+) -> _Repaired: ...
+def repair_paths(
+    paths: Sequence[_Path],
+    *,
+    lang: SourceLanguage = "auto",
+    max_edits: int = 2,
+    broadcast: bool = False,
+    messages: Messages = "en",
+    jobs: Optional[int] = None,
+) -> _Repaired: ...
 def convert(
     paths: Optional[Sequence[_Path]] = None,
     texts: Optional[Sequence[bytes]] = None,

@@ -4,11 +4,13 @@
 //! `pgnkit/__init__.py` wraps it: it turns the sources Python users have (paths, bytes, lists of texts, Arrow
 //! string arrays) into the two kinds this module takes, and the record batches into a `pyarrow.Table`. Records
 //! (validate's, and read_games' that add the tags and the moves that replayed) come back as JSON texts, one per
-//! game, never joined into lines: a tag may hold any line break.
+//! game, never joined into lines: a tag may hold any line break. repair's report comes back as its lines (the
+//! job writes them with every line break in a string escaped), its games as one text.
 //!
 //! The GIL is released while Rust works, on `jobs` threads (at most one per core).
 
 use std::io;
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -20,7 +22,8 @@ use pyo3::types::PyBytes;
 use pgnkit::notation::Language;
 use pgnkit::pgn::GameReader;
 use pgnkit_jobs::messages::Locale;
-use pgnkit_jobs::options::{Format, Lang, Letters, Notation, OutputFormat, UsageError};
+use pgnkit_jobs::options::{Format, Lang, Letters, Messages, Notation, OutputFormat, UsageError};
+use pgnkit_jobs::repair::{RepairBatch, RepairJob, RepairOptions};
 use pgnkit_jobs::run::{
     self, Input, InputError, Job, JobError, JoinedInputs, Parts, ReadError, Sink, Source, Sources,
     Threads,
@@ -261,31 +264,46 @@ where
     })
 }
 
+/// What Python gets of a run, made batch by batch in input order: records (as JSON text), or repair's games
+/// and report.
+trait Collected: Default + Send {
+    /// `more`, made of the batches after these, put after them.
+    fn append(&mut self, more: Self);
+}
+
+impl Collected for Vec<String> {
+    fn append(&mut self, mut more: Vec<String>) {
+        Vec::append(self, &mut more);
+    }
+}
+
 /// A job over texts each checked alone: texts given as a list are independent of each other (a column of
 /// games, one per row, is no tournament), each checked across its own games. A text small enough to be read
 /// whole is reported, checked and turned into what Python gets (`finish`: its games' records) on the worker
 /// that reads it, several texts to a batch (the run takes them as parts of one stream), so that a column of
 /// one-game texts costs its games; a larger text is read in batches, checked in input order, and finished by
 /// the sink.
-struct EachTextAlone<'j, J, F> {
+struct EachTextAlone<'j, J, F, R> {
     job: &'j J,
     finish: F,
+    collected: PhantomData<fn() -> R>,
 }
 
 /// A batch of [`EachTextAlone`].
-enum AloneBatch<B> {
+enum AloneBatch<B, R> {
     /// A batch of a larger text, to be checked in input order and finished.
     Open(B),
-    /// The records of small texts, each checked alone, or why they could not be made.
-    Finished(Result<Vec<String>, Failure>),
+    /// What Python gets of small texts, each checked alone, or why it could not be made.
+    Finished(Result<R, Failure>),
 }
 
-impl<J, F> Job for EachTextAlone<'_, J, F>
+impl<J, F, R> Job for EachTextAlone<'_, J, F, R>
 where
     J: Job,
-    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
+    F: Fn(&J::Batch, &mut R) -> Result<(), Failure> + Sync,
+    R: Collected,
 {
-    type Batch = AloneBatch<J::Batch>;
+    type Batch = AloneBatch<J::Batch, R>;
     type State = J::State;
 
     fn initial_state(&self) -> J::State {
@@ -322,60 +340,65 @@ where
     }
 }
 
-impl<J, F> JoinedInputs for EachTextAlone<'_, J, F>
+impl<J, F, R> JoinedInputs for EachTextAlone<'_, J, F, R>
 where
     J: Job,
-    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
+    F: Fn(&J::Batch, &mut R) -> Result<(), Failure> + Sync,
+    R: Collected,
 {
-    type Batch = AloneBatch<J::Batch>;
+    type Batch = AloneBatch<J::Batch, R>;
 
     fn work_parts(&self, parts: Parts<'_>) -> Result<Self::Batch, JobError> {
-        let mut records = Vec::new();
+        let mut collected = R::default();
         for (input, mut games) in parts {
             let mut batch = self.job.work(input, &mut games)?;
             let mut state = self.job.initial_state();
             self.job.begin_input(&mut state, input);
             self.job.merge(&mut state, input, &mut batch);
             // The batch is dropped here, on the thread that made it (what `recycle` arranges for the sink).
-            if let Err(failure) = (self.finish)(&batch, &mut records) {
+            if let Err(failure) = (self.finish)(&batch, &mut collected) {
                 return Ok(AloneBatch::Finished(Err(failure)));
             }
         }
-        Ok(AloneBatch::Finished(Ok(records)))
+        Ok(AloneBatch::Finished(Ok(collected)))
     }
 }
 
-/// The records of `sources`, made by `finish` from each batch of `job`: texts each checked alone, or paths
-/// whose games are all checked against each other as the command checks them.
-fn run_records<J, F>(
+/// What `finish` makes of each batch of `job` over `sources`, in input order: texts each checked alone, or
+/// paths whose games are all checked against each other as the command checks them.
+fn run_records<J, F, R>(
     py: Python<'_>,
     sources: &Sources,
     texts: bool,
     jobs: Option<usize>,
     job: &J,
     finish: F,
-) -> Result<Vec<String>, Failure>
+) -> Result<R, Failure>
 where
     J: Job,
-    F: Fn(&J::Batch, &mut Vec<String>) -> Result<(), Failure> + Sync,
+    F: Fn(&J::Batch, &mut R) -> Result<(), Failure> + Sync,
+    R: Collected,
 {
-    let mut records = Vec::new();
+    let mut collected = R::default();
     if texts {
         let alone = EachTextAlone {
             job,
             finish: &finish,
+            collected: PhantomData,
         };
         run_job(py, sources, jobs, &alone, |batch| match batch {
-            AloneBatch::Open(batch) => finish(batch, &mut records),
+            AloneBatch::Open(batch) => finish(batch, &mut collected),
             AloneBatch::Finished(done) => {
-                records.append(&mut std::mem::replace(done, Ok(Vec::new()))?);
+                collected.append(std::mem::replace(done, Ok(R::default()))?);
                 Ok(())
             }
         })?;
     } else {
-        run_job(py, sources, jobs, job, |batch| finish(batch, &mut records))?;
+        run_job(py, sources, jobs, job, |batch| {
+            finish(batch, &mut collected)
+        })?;
     }
-    Ok(records)
+    Ok(collected)
 }
 
 fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> Result<StatsOptions, Failure> {
@@ -597,6 +620,131 @@ fn read_games_paths(
     read_games_records(py, &sources, false, lang, jobs)
 }
 
+/// What repair makes of a run, as `pgnkit repair` writes it: the games (to `-o`), the report (to `--report`),
+/// and the counts of its summary.
+#[derive(Default)]
+struct Repaired {
+    text: Vec<u8>,
+    report: Vec<u8>,
+    games: u64,
+    repaired: u64,
+    unrepaired: u64,
+}
+
+impl Repaired {
+    fn add(&mut self, batch: &RepairBatch) {
+        self.text.extend_from_slice(&batch.text);
+        self.report.extend_from_slice(&batch.report);
+        self.games += batch.games;
+        self.repaired += batch.repaired;
+        self.unrepaired += batch.unrepaired;
+    }
+}
+
+impl Collected for Repaired {
+    fn append(&mut self, mut more: Repaired) {
+        self.text.append(&mut more.text);
+        self.report.append(&mut more.report);
+        self.games += more.games;
+        self.repaired += more.repaired;
+        self.unrepaired += more.unrepaired;
+    }
+}
+
+/// What Python gets of repair: the games as text, the report's lines (JSON text, one per faulty game), the
+/// number of games, of those repaired, of the faulty games left as they were.
+type RepairedText = (String, Vec<String>, u64, u64, u64);
+
+/// `pgnkit repair`'s output, report and counts for `sources`, with the command's options (`--lang`,
+/// `--max-edits`, `--broadcast`, `--messages`). Nothing crosses games: texts given as a list are repaired as
+/// they would be in one file, several small texts to a batch.
+#[allow(clippy::too_many_arguments)]
+fn repair_of(
+    py: Python<'_>,
+    sources: &Sources,
+    texts: bool,
+    lang: &str,
+    max_edits: i64,
+    broadcast: bool,
+    messages: &str,
+    jobs: Option<usize>,
+) -> PyResult<RepairedText> {
+    // As `--max-edits` takes it.
+    let max_edits = u8::try_from(max_edits)
+        .ok()
+        .filter(|n| (1..=3).contains(n))
+        .ok_or_else(|| Failure::usage(format!("max_edits: {max_edits} is not in 1..=3")))?;
+    let job = RepairJob::new(RepairOptions {
+        lang: language(lang)?,
+        search: pgnkit::repair::RepairOptions {
+            max_edits,
+            broadcast,
+        },
+        messages: option::<Messages>("messages", messages)?.0,
+    });
+    let done: Repaired = run_records(
+        py,
+        sources,
+        texts,
+        jobs,
+        &job,
+        |batch: &RepairBatch, done: &mut Repaired| {
+            done.add(batch);
+            Ok(())
+        },
+    )?;
+    let text = String::from_utf8(done.text).map_err(|e| {
+        Failure::Encode(format!(
+            "the output is not UTF-8 text (a game copied unchanged keeps its file's bytes): {e}"
+        ))
+    })?;
+    // serde_json escapes line feeds in strings: each line is a record.
+    let report = String::from_utf8_lossy(&done.report)
+        .split_terminator('\n')
+        .map(str::to_owned)
+        .collect();
+    Ok((text, report, done.games, done.repaired, done.unrepaired))
+}
+
+/// `pgnkit repair`'s output, report and counts for texts in memory (named `names` in the report).
+#[pyfunction]
+#[pyo3(signature = (texts, names, *, lang="auto", max_edits=2, broadcast=false, messages="en", jobs=None))]
+#[allow(clippy::too_many_arguments)]
+fn repair_texts(
+    py: Python<'_>,
+    texts: Vec<Bound<'_, PyBytes>>,
+    names: Vec<String>,
+    lang: &str,
+    max_edits: i64,
+    broadcast: bool,
+    messages: &str,
+    jobs: Option<usize>,
+) -> PyResult<RepairedText> {
+    let sources = text_sources(texts, names)?;
+    repair_of(
+        py, &sources, true, lang, max_edits, broadcast, messages, jobs,
+    )
+}
+
+/// `pgnkit repair`'s output, report and counts for files and directories, read on all cores in input order.
+#[pyfunction]
+#[pyo3(signature = (paths, *, lang="auto", max_edits=2, broadcast=false, messages="en", jobs=None))]
+#[allow(clippy::too_many_arguments)]
+fn repair_paths(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    lang: &str,
+    max_edits: i64,
+    broadcast: bool,
+    messages: &str,
+    jobs: Option<usize>,
+) -> PyResult<RepairedText> {
+    let sources = path_sources(&paths)?;
+    repair_of(
+        py, &sources, false, lang, max_edits, broadcast, messages, jobs,
+    )
+}
+
 /// `pgnkit convert`'s output for the games of the source, as text.
 #[pyfunction]
 #[pyo3(signature = (paths=None, texts=None, *, to="en", source_lang="auto", notation="san", output_format="pgn", skip_invalid=false))]
@@ -685,6 +833,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validate_paths, m)?)?;
     m.add_function(wrap_pyfunction!(read_games_texts, m)?)?;
     m.add_function(wrap_pyfunction!(read_games_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_paths, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(select, m)?)?;
     Ok(())

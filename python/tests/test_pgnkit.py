@@ -370,3 +370,132 @@ def test_a_huge_where_expression_is_refused():
     run = subprocess.run([sys.executable, "-c", HUGE_WHERE], capture_output=True, timeout=120, check=False)
     assert run.returncode == 0, run.stderr.decode(errors="replace")[-2000:]
     assert run.stdout.decode().startswith("where: ")
+
+
+# Issue 40: repair, as `pgnkit repair -o OUT --report REPORT` writes its games and report.
+SLIPPED = b"1. e4 e5 2. Nf3 Nc6 3. Bb4 a6 4. Ba4 Nf6 5. O-O Be7 *\n"
+# Seven games of ../shared/corpus/slips/slips.en.pgn (games 119, 33, 288, 251, 40, 180, 239): repaired with
+# certainty (substitutions, a move written twice, a move left out), clean, and two left as they were (two
+# transpositions, six substitutions fit equally).
+SLIPS = ROOT / "fixtures" / "repair" / "python-slips.pgn"
+REPAIR_INPUTS = [SLIPS]
+if SHARED.is_dir():
+    REPAIR_INPUTS += [SHARED / "slips" / "slips.en.pgn", SHARED / "slips" / "slips.fr.pgn"]
+
+
+def cli_repair(tmp_path, path, *args):
+    """The command's output and report records for `path`."""
+    out, report = tmp_path / "out.pgn", tmp_path / "report.jsonl"
+    run = cli("repair", "-q", *args, path, "-o", out, "--report", report)
+    assert run.returncode in (0, 1), run.stderr
+    return out.read_bytes(), [json.loads(line) for line in report.read_bytes().decode().split("\n") if line]
+
+
+def test_repair_puts_a_slip_right():
+    fixed = pgnkit.repair(SLIPPED)
+    assert fixed.pgn == "1. e4 e5 2. Nf3 Nc6 3. Bb5 {was: Bb4} a6 4. Ba4 Nf6 5. O-O Be7 *\n"
+    assert (fixed.games, fixed.repaired, fixed.unrepaired) == (1, 1, 0)
+    (record,) = fixed.report
+    assert (record["file"], record["game"], record["line"], record["column"], record["ply"]) == ("0", 1, 1, 24, 5)
+    assert (record["kind"], record["written"], record["correction"], record["certain"]) == (
+        "substitution",
+        "Bb4",
+        "Bb5",
+        True,
+    )
+    assert record["message"].startswith("probably 3. Bb5 for Bb4")
+    assert record["repair"]["certain"] is True and record["repair"]["failed"]["written"] == "Bb4"
+    assert set(record) == set(pgnkit.RepairRecord.__annotations__)
+    french = pgnkit.repair([SLIPPED.decode()], messages="fr")
+    assert "3. Bb5 {écrit : Bb4}" in french.pgn and french.report[0]["message"].startswith("sans doute")
+    # The moves in French letters, read as such.
+    (record,) = pgnkit.repair(["1. e4 e5 2. Cf3 Cc6 3. Fb4 a6 4. Fa4 Cf6 5. O-O Fe7 *"], lang="fr").report
+    assert (record["correction"], record["certain"]) == ("Fb5", True)
+
+
+def test_repair_leaves_a_clean_game_byte_for_byte():
+    # CRLF, a comment, no spaces after the move numbers: nothing is rewritten.
+    clean = '[Event "x"]\r\n[Result "*"]\r\n\r\n1.e4   e5 {a comment}\r\n2.Nf3 *\r\n\r\n'
+    for source in ([clean], clean.encode(), [clean.encode(), GAME]):
+        fixed = pgnkit.repair(source)
+        assert fixed.report == [] and fixed.unrepaired == fixed.repaired == 0
+    assert pgnkit.repair(clean.encode()).pgn == clean
+    assert pgnkit.repair([clean, GAME, ""]).pgn == clean + GAME
+    assert pgnkit.repair([]).games == 0
+
+
+@pytest.mark.parametrize("messages", ["en", "fr"])
+@pytest.mark.parametrize("path", REPAIR_INPUTS, ids=lambda p: p.name)
+def test_repair_equals_the_command(tmp_path, path, messages):
+    out, report = cli_repair(tmp_path, path, "--messages", messages)
+    assert out != path.read_bytes() and len(report) > 0
+    for source, jobs in [(path, None), (str(path), 1), ([path], 2)]:
+        fixed = pgnkit.repair(source, messages=messages, jobs=jobs)
+        assert fixed.pgn.encode() == out
+        assert fixed.report == report
+        assert fixed.repaired == sum(r["certain"] for r in report)
+        assert fixed.unrepaired == len(report) - fixed.repaired
+        assert fixed.games == len(games_of(path))
+    if path == SLIPS:
+        assert (fixed.games, fixed.repaired, fixed.unrepaired) == (7, 4, 2)
+        assert [(r["game"], r["kind"], r["certain"]) for r in report] == [
+            (1, "substitution", True),
+            (2, "deletion", True),
+            (4, "transposition", False),
+            (5, "insertion", True),
+            (6, "substitution", True),
+            (7, "substitution", False),
+        ]
+    # The file's text in memory: the same games and records, the file named "0".
+    fixed = pgnkit.repair(path.read_bytes(), messages=messages, jobs=2)
+    assert fixed.pgn.encode() == out
+    assert fixed.report == [dict(r, file="0") for r in report]
+
+
+def test_repair_of_game_texts_agrees_with_the_command(tmp_path):
+    """A list of texts, a game each: the games come back as the command writes them, each record names its
+    text, and counts its lines from the text's start. A text larger than a batch is read in batches."""
+    path = REPAIR_INPUTS[-1]
+    out, report = cli_repair(tmp_path, path)
+    games = games_of(path)
+    for jobs in (1, 2):
+        fixed = pgnkit.repair(games, jobs=jobs)
+        assert fixed.pgn.encode() == out
+        faulty = [i for i, game in enumerate(games) if pgnkit.repair([game]).report]
+        assert [r["file"] for r in fixed.report] == [str(i) for i in faulty]
+        assert [r["game"] for r in report] == [i + 1 for i in faulty]
+        same = ("kind", "written", "correction", "certain", "message", "ply")
+        assert [{k: r.get(k) for k in same} for r in fixed.report] == [{k: r.get(k) for k in same} for r in report]
+    big = tmp_path / "big.pgn"
+    big.write_bytes(SLIPS.read_bytes() * 40)
+    out, report = cli_repair(tmp_path, big)
+    assert len(out) > 128 << 10  # more than a batch
+    for source, name in [(big, str(big)), (big.read_bytes(), "0")]:
+        fixed = pgnkit.repair(source, jobs=2)
+        assert fixed.pgn.encode() == out
+        assert fixed.report == [dict(r, file=name) for r in report]
+    # Between two small texts.
+    fixed = pgnkit.repair([SLIPPED, big.read_bytes(), SLIPPED], jobs=2)
+    slip = SLIPPED.replace(b"Bb4", b"Bb5 {was: Bb4}")
+    assert fixed.pgn.encode() == slip + out + slip
+    assert fixed.report[1:-1] == [dict(r, file="1") for r in report]
+    assert [r["file"] for r in (fixed.report[0], fixed.report[-1])] == ["0", "2"]
+    assert (fixed.games, fixed.repaired, fixed.unrepaired) == (282, 162, 80)
+
+
+def test_repair_refuses_what_the_command_refuses(tmp_path):
+    for kwargs in ({"max_edits": 0}, {"max_edits": 4}, {"max_edits": -1}, {"messages": "de"}, {"lang": "xx"}):
+        with pytest.raises(pgnkit.UsageError):
+            pgnkit.repair([SLIPPED], **kwargs)
+    with pytest.raises(FileNotFoundError):
+        pgnkit.repair(tmp_path / "missing.pgn")
+    assert pgnkit.repair([SLIPPED], max_edits=1).repaired == 1
+
+
+def test_repairs_docstring_runs():
+    import doctest
+
+    finder = doctest.DocTestFinder()
+    (test,) = finder.find(pgnkit.repair, "repair", globs={})
+    result = doctest.DocTestRunner().run(test)
+    assert result.failed == 0 and result.attempted > 0

@@ -43,6 +43,25 @@ def test_typed_calls() -> None:
     assert pgnkit.select(pa.array([GAME.decode()]), where) == chosen
 
 
+def test_typed_repair() -> None:
+    messages: pgnkit.Messages = "fr"
+    slip = b"1. e4 e5 2. Nf3 Nc6 3. Bb4 a6 4. Ba4 Nf6 5. O-O Be7 *\n"
+    fixed: pgnkit.Repaired = pgnkit.repair(
+        [GAME, slip], lang="en", max_edits=3, broadcast=True, messages=messages, jobs=1
+    )
+    pgn: str = fixed.pgn
+    records: List[pgnkit.RepairRecord] = fixed.report
+    record = records[0]
+    certain: bool = record["certain"]
+    file: str = record["file"]
+    kind: Optional[str] = record.get("kind")
+    found: Dict[str, Any] = record.get("repair", {})
+    counts: Tuple[int, int, int] = (fixed.games, fixed.repaired, fixed.unrepaired)
+    assert (certain, file, kind, found["certain"], counts) == (True, "1", "substitution", True, (2, 1, 0))
+    assert pgn.startswith(GAME.decode()) and "{écrit : Bb4}" in pgn
+    assert pgnkit.repair(FRENCH).games == pgnkit.stats(FRENCH).num_rows
+
+
 def test_values_outside_the_literals_are_refused() -> None:
     with pytest.raises(pgnkit.UsageError):
         pgnkit.convert([GAME], to="auto")  # type: ignore[arg-type]
@@ -56,6 +75,10 @@ def test_values_outside_the_literals_are_refused() -> None:
         list(pgnkit.read_games([GAME], lang="xx"))  # type: ignore[arg-type]
     with pytest.raises(pgnkit.UsageError):
         pgnkit.select([GAME], lang="Figurines")  # type: ignore[arg-type]
+    with pytest.raises(pgnkit.UsageError):
+        pgnkit.repair([GAME], messages="de")  # type: ignore[arg-type]
+    with pytest.raises(pgnkit.UsageError):
+        pgnkit.repair([GAME], lang="english")  # type: ignore[arg-type]
 
 
 def refusal(*args: str) -> str:
@@ -80,6 +103,8 @@ def test_the_literals_hold_the_values_the_command_takes() -> None:
     assert get_args(pgnkit.Notation) == notations
     formats = listed(refusal("convert", "--output-format", "x"), r"possible values: ([^\]]+)\]")
     assert get_args(pgnkit.OutputFormat) == formats
+    messages = listed(refusal("validate", "--messages", "xx"), r"unknown message language 'xx': use ([^\n]+)")
+    assert get_args(pgnkit.Messages) == messages
     # And the package takes each of them.
     for language in get_args(pgnkit.Language):
         assert pgnkit.convert([GAME], to=language, notation="san")
@@ -87,6 +112,8 @@ def test_the_literals_hold_the_values_the_command_takes() -> None:
     for notation in get_args(pgnkit.Notation):
         for output_format in get_args(pgnkit.OutputFormat):
             assert pgnkit.convert([GAME], notation=notation, output_format=output_format)
+    for locale in get_args(pgnkit.Messages):
+        assert pgnkit.repair([GAME], messages=locale).pgn == GAME.decode()
 
 
 def test_a_game_record_has_the_keys_its_type_names() -> None:
