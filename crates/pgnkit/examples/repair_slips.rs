@@ -38,7 +38,7 @@ fn main() -> ExitCode {
         let best = diagnosis.candidates.first();
         let uci: Vec<String> = best
             .map(|c| {
-                let mut pos = prepared.start;
+                let mut pos = c.before;
                 c.moves
                     .iter()
                     .map(|m| {
@@ -70,7 +70,7 @@ fn main() -> ExitCode {
                     c.edits.len(),
                     c.cost,
                     edits.join(" "),
-                    diagnosis.correction_text(c, &prepared)
+                    diagnosis.correction_text(game, c, &prepared)
                 )
             })
             .collect();

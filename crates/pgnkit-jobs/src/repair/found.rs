@@ -9,9 +9,9 @@ use serde::Serialize;
 use crate::localized;
 use crate::messages::{Explain, Locale};
 use pgnkit::core::{Color, Position};
-use pgnkit::notation::{Language, SanPlus};
+use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, Span};
-use pgnkit::repair::{self, Candidate, Diagnosis, EditKind};
+use pgnkit::repair::{self, Diagnosis, EditKind};
 use pgnkit::walk::Prepared;
 
 /// One edit as the report writes it, located at the written token it concerns.
@@ -99,7 +99,8 @@ impl GameRepair {
             let location = game.location(span.start);
             (location.line, u64::from(location.column))
         };
-        let written = |token: usize| diagnosis.written().get(token).cloned();
+        let written =
+            |token: usize| (token < diagnosis.tokens.len()).then(|| diagnosis.written(game, token));
         let (line, column) = locate(diagnosis.failed_at);
         let failed = FailureRecord {
             line,
@@ -112,7 +113,10 @@ impl GameRepair {
             .candidates
             .iter()
             .map(|c| {
-                let sans = sans_of(prepared, c);
+                // The SAN of the candidate's moves, which start at its `first_ply`.
+                let all = c.sans(prepared.lang.lang);
+                let first = c.first_ply as usize;
+                let sans = |ply: usize| ply.checked_sub(first).and_then(|i| all.get(i)).cloned();
                 let edits = c
                     .edits
                     .iter()
@@ -120,16 +124,17 @@ impl GameRepair {
                         let (line, column) = locate(e.token);
                         let ply = e.ply as usize - 1;
                         let correction = match e.kind {
-                            EditKind::Substitution | EditKind::Insertion => sans.get(ply).cloned(),
+                            EditKind::Substitution | EditKind::Insertion => sans(ply),
                             EditKind::Transposition => Some(format!(
                                 "{} {}",
-                                sans.get(ply).cloned().unwrap_or_default(),
-                                sans.get(ply + 2).cloned().unwrap_or_default()
+                                sans(ply).unwrap_or_default(),
+                                sans(ply + 2).unwrap_or_default()
                             )),
                             EditKind::Deletion => None,
-                            EditKind::BroadcastArtefact => {
-                                e.variation.map(|_| sans[ply.min(sans.len())..].join(" "))
-                            }
+                            EditKind::BroadcastArtefact => e.variation.map(|_| {
+                                let from = ply.saturating_sub(first).min(all.len());
+                                all[from..].join(" ")
+                            }),
                         };
                         let written = match e.kind {
                             EditKind::Insertion => None,
@@ -160,7 +165,7 @@ impl GameRepair {
                 CandidateRecord {
                     edits,
                     replays: c.complete,
-                    plies_replayed: c.moves.len() as u32,
+                    plies_replayed: c.replayed,
                     later_moves: c.later_moves,
                     cost: c.cost,
                 }
@@ -214,20 +219,6 @@ pub(crate) struct RepairRecord<'a> {
     help: String,
     #[serde(flatten)]
     found: &'a GameRepair,
-}
-
-/// The SAN, with check marks, of a candidate's moves in the game's letters.
-fn sans_of(prepared: &Prepared, candidate: &Candidate) -> Vec<String> {
-    let mut pos = prepared.start;
-    candidate
-        .moves
-        .iter()
-        .map(|m| {
-            SanPlus::from_move_and_play(&mut pos, m)
-                .display(prepared.lang.lang)
-                .to_string()
-        })
-        .collect()
 }
 
 /// `12.` or `12...`: the number of the move at `ply` (from 0) of a line from `start`.

@@ -40,7 +40,7 @@
 //! let diagnosis = repair::diagnose(&games[0], &prepared, &RepairOptions::default()).unwrap();
 //! let fix = diagnosis.repair().unwrap();
 //! assert_eq!(fix.edits[0].kind, EditKind::Substitution);
-//! assert_eq!(diagnosis.correction_text(fix, &prepared), "Bb5");
+//! assert_eq!(diagnosis.correction_text(&games[0], fix, &prepared), "Bb5");
 //! ```
 
 mod distance;
@@ -63,6 +63,9 @@ pub const READ_BUDGET: u64 = 2_000_000;
 const BEAM: usize = 6;
 /// Candidates a diagnosis keeps for the reader.
 const KEPT: usize = 6;
+/// Corrections and attempts held at once during a search (the cheapest, the furthest): each holds a copy of
+/// the moves before its edit, so a long game's memory stays bounded.
+const HELD: usize = 16;
 
 // Costs, in half-characters: a character edit costs 2 (see `distance::slip_cost`).
 const OTHER_READING_COST: u32 = 1;
@@ -151,8 +154,16 @@ pub struct Candidate {
     pub edits: Vec<Edit>,
     /// How unlikely it is (see the module documentation); lower is more plausible.
     pub cost: u32,
-    /// The repaired main line's moves as far as they replay.
+    /// Moves of the repaired main line from ply `first_ply + 1` on, played from `before`: a correction's whole
+    /// line (`first_ply` 0, `before` the start position); an attempt's from its first edit to its last (a
+    /// copy of everything before would cost a long game's length per attempt).
     pub moves: Vec<Move>,
+    /// Plies of the repaired main line before `moves`.
+    pub first_ply: u32,
+    /// The position before `moves`.
+    pub before: Position,
+    /// Plies of the repaired main line that replay.
+    pub replayed: u32,
     /// The main line replays to its end.
     pub complete: bool,
     /// Written tokens after its last edit that replay.
@@ -188,8 +199,6 @@ pub struct Diagnosis {
     pub certain: bool,
     /// The search ran out of its budget ([`READ_BUDGET`]): nothing is certain.
     pub exhausted: bool,
-    /// The text of the written tokens.
-    written: Vec<String>,
 }
 
 impl Diagnosis {
@@ -209,53 +218,65 @@ impl Diagnosis {
 
     /// The moves a candidate puts in, in the game's piece letters, and what it removes or swaps, in short:
     /// `Ra3`, `+Nf3` (inserted), `-d6` (deleted), `Nf3/Bc4` (swapped), for messages.
-    pub fn correction_text(&self, candidate: &Candidate, prepared: &Prepared) -> String {
+    pub fn correction_text(
+        &self,
+        game: &Game<'_>,
+        candidate: &Candidate,
+        prepared: &Prepared,
+    ) -> String {
         let lang = prepared.lang.lang;
-        let mut parts = Vec::new();
-        let mut pos = prepared.start;
-        let mut at = 0usize;
-        for edit in &candidate.edits {
-            let ply = edit.ply as usize - 1;
-            while at < ply.min(candidate.moves.len()) {
-                pos.play_unchecked(candidate.moves[at]);
-                at += 1;
-            }
-            let san =
-                |pos: &Position, mv: &Move| SanPlus::from_move(pos, mv).display(lang).to_string();
-            parts.push(match edit.kind {
-                EditKind::Substitution => edit.mv.map(|m| san(&pos, &m)).unwrap_or_default(),
-                EditKind::Insertion => {
-                    format!("+{}", edit.mv.map(|m| san(&pos, &m)).unwrap_or_default())
+        let sans = candidate.sans(lang);
+        let san = |ply: u32| {
+            ply.checked_sub(candidate.first_ply)
+                .and_then(|i| sans.get(i as usize))
+                .cloned()
+                .unwrap_or_default()
+        };
+        let parts: Vec<String> = candidate
+            .edits
+            .iter()
+            .map(|edit| {
+                let ply = edit.ply - 1;
+                match edit.kind {
+                    EditKind::Substitution => san(ply),
+                    EditKind::Insertion => format!("+{}", san(ply)),
+                    EditKind::Deletion => format!("-{}", self.written(game, edit.token)),
+                    EditKind::Transposition => format!("{}/{}", san(ply), san(ply + 2)),
+                    EditKind::BroadcastArtefact => match edit.variation {
+                        Some(_) => "(…)".to_string(),
+                        None => format!("-{}…", self.written(game, edit.token)),
+                    },
                 }
-                EditKind::Deletion => format!("-{}", self.written_of(edit.token)),
-                EditKind::Transposition => {
-                    let second = candidate.moves.get(ply + 2).map(|m| {
-                        let mut p = pos;
-                        p.play_unchecked(candidate.moves[ply]);
-                        p.play_unchecked(candidate.moves[ply + 1]);
-                        san(&p, m)
-                    });
-                    format!(
-                        "{}/{}",
-                        candidate
-                            .moves
-                            .get(ply)
-                            .map(|m| san(&pos, m))
-                            .unwrap_or_default(),
-                        second.unwrap_or_default()
-                    )
-                }
-                EditKind::BroadcastArtefact => match edit.variation {
-                    Some(_) => "(…)".to_string(),
-                    None => format!("-{}…", self.written_of(edit.token)),
-                },
-            });
-        }
+            })
+            .collect();
         parts.join(" ")
     }
 
-    fn written_of(&self, token: usize) -> String {
-        self.written.get(token).cloned().unwrap_or_default()
+    /// The text of written token `token` (an index into [`Diagnosis::tokens`]) of `game`.
+    pub fn written(&self, game: &Game<'_>, token: usize) -> String {
+        self.tokens.get(token).map_or_else(String::new, |&i| {
+            let t = &game.tokens[i];
+            let bytes = match t.kind {
+                TokenKind::Move(m) => game.bytes(m.san),
+                _ => game.bytes(t.span),
+            };
+            String::from_utf8_lossy(bytes).into_owned()
+        })
+    }
+}
+
+impl Candidate {
+    /// The SAN, with check marks, of its moves in `lang` (the first is at ply `first_ply + 1`).
+    pub fn sans(&self, lang: Language) -> Vec<String> {
+        let mut pos = self.before;
+        self.moves
+            .iter()
+            .map(|m| {
+                SanPlus::from_move_and_play(&mut pos, m)
+                    .display(lang)
+                    .to_string()
+            })
+            .collect()
     }
 }
 
@@ -338,10 +359,6 @@ pub fn diagnose(
     };
     let found = search(&line, &prepared.start, &alternatives, &branches, options)?;
     Some(Diagnosis {
-        written: written
-            .iter()
-            .map(|t| String::from_utf8_lossy(t).into_owned())
-            .collect(),
         tokens,
         failed_at: found.failed_at,
         variations: if options.broadcast {
@@ -415,10 +432,11 @@ impl Line<'_> {
 
 /// A replay of written tokens from a position until one fails.
 struct Trace {
-    /// Positions before each token read, and after the last.
-    positions: Vec<Position>,
+    /// The position it starts from (the positions after are replayed from it where needed: keeping one per
+    /// ply would cost a long game hundreds of bytes a ply).
+    start: Position,
     moves: Vec<Move>,
-    /// Contradicted marks before each token (cumulative, one per position).
+    /// Contradicted marks before each token read, and after the last (cumulative).
     misses: Vec<u32>,
     /// The token where it stopped (`Line::len` when it read them all).
     stop: usize,
@@ -445,6 +463,30 @@ struct Here<'t> {
     prefix: &'t [Move],
     edits: &'t [Edit],
     cost: u32,
+    /// For a further edit: where the first edit was (see [`Origin`]).
+    origin: Option<&'t Origin>,
+}
+
+/// Where an attempt with several edits starts: the position before its first edit, that edit's ply (from 0),
+/// and the moves from it to where the current level's trace starts.
+struct Origin {
+    before: Position,
+    first_ply: u32,
+    moves: Vec<Move>,
+}
+
+/// An attempt that gets past the failure, kept to be given a further edit: the trace index `k` of its edit,
+/// the moves the edit plays, the position after them and the token where the written moves resume.
+struct Seed {
+    edits: Vec<Edit>,
+    cost: u32,
+    replayed: u32,
+    k: usize,
+    moves: Vec<Move>,
+    before: Position,
+    ply: u32,
+    after: Position,
+    resume: usize,
 }
 
 /// One edit applied at a token: the moves it plays and where the written tokens resume.
@@ -461,6 +503,8 @@ struct Applied {
 
 struct Search<'a> {
     line: &'a Line<'a>,
+    /// The game's start position.
+    start: Position,
     alternatives: &'a [Vec<&'a [u8]>],
     branches: &'a [usize],
     options: &'a RepairOptions,
@@ -478,6 +522,7 @@ fn search(
 ) -> Option<Found> {
     let mut search = Search {
         line,
+        start: *start,
         alternatives,
         branches,
         options,
@@ -494,11 +539,10 @@ fn search(
         trace,
         0,
         Vec::new(),
-        Vec::new(),
-        0,
+        (Vec::new(), 0, None),
         options.max_edits.max(1),
     );
-    let exhausted = search.reads > READ_BUDGET;
+    let exhausted = search.spent();
     let mut corrections = search.corrections;
     // Of two edit lists that reach one line (a move written twice: either copy deleted) the later is kept:
     // the copy, not the original, is what was written twice.
@@ -524,9 +568,8 @@ fn search(
     let evidence = failed_at + 1 < line.len();
     // A promoted variation brings its own later moves.
     let promotes = |c: &Candidate| c.edits.last().is_some_and(|e| e.variation.is_some());
-    let borne_out = |c: &Candidate| {
-        removes_the_rest(c) || (c.later_moves > 0 && (evidence || promotes(c)))
-    };
+    let borne_out =
+        |c: &Candidate| removes_the_rest(c) || (c.later_moves > 0 && (evidence || promotes(c)));
     let certain = !exhausted
         && match unique.as_slice() {
             [] => false,
@@ -534,7 +577,7 @@ fn search(
             [a, b, ..] => borne_out(a) && (a.edits.len(), a.cost) < (b.edits.len(), b.cost),
         };
     let mut attempts = search.attempts;
-    attempts.sort_by_key(|a| (std::cmp::Reverse(a.moves.len()), a.cost));
+    attempts.sort_by_key(|a| (std::cmp::Reverse(a.replayed), a.cost));
     let mut candidates = unique;
     candidates.truncate(KEPT);
     let room = KEPT.saturating_sub(candidates.len());
@@ -548,28 +591,31 @@ fn search(
 }
 
 impl<'a> Search<'a> {
-    /// Replays written tokens from `start_token` in `pos`, keeping the positions.
+    /// The search spent its budget: every replay stops where it is.
+    fn spent(&self) -> bool {
+        self.reads > READ_BUDGET
+    }
+
+    /// Replays written tokens from `start_token` in `pos` until one fails (or the budget is spent).
     fn trace(&mut self, pos: Position, start_token: usize) -> Trace {
         let line = self.line;
-        let mut positions = vec![pos];
+        let mut current = pos;
         let mut moves = Vec::new();
         let mut misses = vec![0u32];
         let mut at = start_token;
-        while at < line.len() {
+        while at < line.len() && !self.spent() {
             self.reads += 1;
-            let before = positions.last().expect("a trace starts with a position");
-            let Some((mv, wrong_capture)) = line.read(line.written[at], before) else {
+            let Some((mv, wrong_capture)) = line.read(line.written[at], &current) else {
                 break;
             };
-            let after = before.after_unchecked(mv);
-            let miss = wrong_capture + line.mark_miss(line.written[at], &after);
+            current.play_unchecked(mv);
+            let miss = wrong_capture + line.mark_miss(line.written[at], &current);
             misses.push(misses.last().copied().unwrap_or(0) + miss);
-            positions.push(after);
             moves.push(mv);
             at += 1;
         }
         Trace {
-            positions,
+            start: pos,
             moves,
             misses,
             stop: at,
@@ -581,7 +627,7 @@ impl<'a> Search<'a> {
         let line = self.line;
         let mut misses = 0;
         let mut at = from;
-        while at < line.len() {
+        while at < line.len() && !self.spent() {
             self.reads += 1;
             let Some((mv, wrong_capture)) = line.read(line.written[at], &pos) else {
                 break;
@@ -599,16 +645,17 @@ impl<'a> Search<'a> {
     }
 
     /// Tries every edit at every token of the window before the trace's failure; `prefix` holds the moves
-    /// before the trace's start, `start_token` the first token it read.
+    /// before the trace's start, `start_token` the first token it read; `done` the edits made before it,
+    /// their cost and where the first was.
     fn level(
         &mut self,
         trace: Trace,
         start_token: usize,
         prefix: Vec<Move>,
-        edits: Vec<Edit>,
-        cost: u32,
+        done: (Vec<Edit>, u32, Option<Origin>),
         edits_left: u8,
     ) {
+        let (edits, cost, origin) = done;
         let failed = trace.stop;
         // A slip that reads as a legal move often shows first as a contradicted mark (`Nxd7` on an empty
         // square, a check without `+`): the window reaches back to the latest such token within
@@ -621,42 +668,58 @@ impl<'a> Search<'a> {
         {
             window = anomaly.saturating_sub(2).max(start_token);
         }
-        let mut partial: Vec<(Candidate, Position, usize)> = Vec::new();
+        let mut seeds: Vec<Seed> = Vec::new();
         let here = Here {
             trace: &trace,
             start_token,
             prefix: &prefix,
             edits: &edits,
             cost,
+            origin: origin.as_ref(),
         };
-        self.try_window(&here, window..failed + 1, &mut partial);
+        self.try_window(&here, window..failed + 1, &mut seeds);
         // A slip that read as a legal move may lie anywhere before the failure: a first edit is tried at
         // every earlier ply too, so that a far correction that fits competes with a near one (a further
         // edit stays near).
         let wide = start_token;
         if edits.is_empty() && wide < window {
-            self.try_window(&here, wide..window, &mut partial);
+            self.try_window(&here, wide..window, &mut seeds);
         }
         if !self.corrections.is_empty() || edits_left <= 1 {
             return;
         }
         // No single edit here lets the game replay: give the attempts that get furthest one more edit.
-        partial.sort_by_key(|(c, _, resume)| {
-            let reach = self
-                .attempts
-                .iter()
-                .find(|a| a.edits == c.edits)
-                .map_or(0, |a| a.moves.len());
-            (std::cmp::Reverse(reach), c.cost, *resume)
-        });
-        for (seed, after, resume) in partial.into_iter().take(BEAM) {
-            let next = self.trace(after, resume);
+        seeds.sort_by_key(|s| (std::cmp::Reverse(s.replayed), s.cost, s.resume));
+        for seed in seeds.into_iter().take(BEAM) {
+            if self.spent() {
+                return;
+            }
+            let mut next_prefix = prefix.clone();
+            next_prefix.extend_from_slice(&trace.moves[..seed.k]);
+            next_prefix.extend_from_slice(&seed.moves);
+            let next_origin = match &origin {
+                Some(o) => {
+                    let mut moves = o.moves.clone();
+                    moves.extend_from_slice(&trace.moves[..seed.k]);
+                    moves.extend_from_slice(&seed.moves);
+                    Origin {
+                        before: o.before,
+                        first_ply: o.first_ply,
+                        moves,
+                    }
+                }
+                None => Origin {
+                    before: seed.before,
+                    first_ply: seed.ply - 1,
+                    moves: seed.moves,
+                },
+            };
+            let next = self.trace(seed.after, seed.resume);
             self.level(
                 next,
-                resume,
-                seed.moves,
-                seed.edits,
-                seed.cost,
+                seed.resume,
+                next_prefix,
+                (seed.edits, seed.cost, Some(next_origin)),
                 edits_left - 1,
             );
         }
@@ -668,56 +731,98 @@ impl<'a> Search<'a> {
         &mut self,
         here: &Here<'_>,
         tokens: std::ops::Range<usize>,
-        partial: &mut Vec<(Candidate, Position, usize)>,
+        seeds: &mut Vec<Seed>,
     ) {
         let line = self.line;
         let trace = here.trace;
         let failed = trace.stop;
         let base = tokens.start - here.start_token;
+        let mut before = trace.start;
+        for m in &trace.moves[..base] {
+            before.play_unchecked(*m);
+        }
+        let mut tail_moves = Vec::new();
         for at in tokens {
-            if self.reads > READ_BUDGET {
+            if self.spent() {
                 return;
             }
             let k = at - here.start_token;
-            let before = &trace.positions[k];
+            if k > base {
+                before.play_unchecked(trace.moves[k - 1]);
+            }
             let misses_before = trace.misses[k] - trace.misses[base];
-            let mut head = here.prefix.to_vec();
-            head.extend_from_slice(&trace.moves[..k]);
-            let ply = head.len() as u32 + 1;
-            for applied in self.edits_at(at, before, ply) {
-                let mut moves = head.clone();
-                moves.extend_from_slice(&applied.moves);
-                let tail = self.tail(applied.after, applied.resume, &mut moves);
+            let ply = (here.prefix.len() + k) as u32 + 1;
+            for applied in self.edits_at(at, &before, ply) {
+                tail_moves.clear();
+                let tail = self.tail(applied.after, applied.resume, &mut tail_moves);
+                let complete = tail.stop == line.len() && !self.spent();
+                if !complete && tail.stop <= failed {
+                    continue;
+                }
+                let replayed =
+                    (here.prefix.len() + k + applied.moves.len() + tail_moves.len()) as u32;
                 let misses = misses_before + applied.misses + tail.misses;
                 let mut all = here.edits.to_vec();
                 all.push(applied.edit);
-                let complete = tail.stop == line.len();
-                let total = here.cost
-                    + applied.cost
-                    + MARK_COST * misses
-                    + if complete {
-                        line.result_cost(&tail.end)
-                    } else {
-                        0
-                    };
-                let candidate = Candidate {
-                    edits: all,
-                    cost: total,
-                    later_moves: (tail.stop - applied.resume) as u32 + applied.checked,
-                    moves,
-                    complete,
-                };
+                let edit_cost = here.cost + applied.cost;
+                let later_moves = (tail.stop - applied.resume) as u32 + applied.checked;
                 if complete {
-                    self.corrections.push(candidate);
-                } else if tail.stop > failed {
-                    let keep_moves = head.len() + applied.moves.len();
-                    let base_cost =
-                        here.cost + applied.cost + MARK_COST * (misses_before + applied.misses);
-                    let mut seed = candidate.clone();
-                    seed.moves.truncate(keep_moves);
-                    seed.cost = base_cost;
-                    partial.push((seed, applied.after, applied.resume));
-                    self.attempts.push(candidate);
+                    // A correction keeps its whole line (compared with the others', written back).
+                    let mut moves = Vec::with_capacity(replayed as usize);
+                    moves.extend_from_slice(here.prefix);
+                    moves.extend_from_slice(&trace.moves[..k]);
+                    moves.extend_from_slice(&applied.moves);
+                    moves.extend_from_slice(&tail_moves);
+                    let cost = edit_cost + MARK_COST * misses + line.result_cost(&tail.end);
+                    hold(
+                        &mut self.corrections,
+                        Candidate {
+                            edits: all,
+                            cost,
+                            moves,
+                            first_ply: 0,
+                            before: self.start,
+                            replayed,
+                            complete,
+                            later_moves,
+                        },
+                        |c| (c.edits.len() as u32, c.cost),
+                    );
+                } else {
+                    // An attempt keeps its moves from its first edit on.
+                    let (from, first_ply, mut moves) = match here.origin {
+                        Some(o) => (o.before, o.first_ply, o.moves.clone()),
+                        None => (before, ply - 1, Vec::new()),
+                    };
+                    if here.origin.is_some() {
+                        moves.extend_from_slice(&trace.moves[..k]);
+                    }
+                    moves.extend_from_slice(&applied.moves);
+                    let seed = Seed {
+                        edits: all.clone(),
+                        cost: edit_cost + MARK_COST * (misses_before + applied.misses),
+                        replayed,
+                        k,
+                        moves: applied.moves.clone(),
+                        before,
+                        ply,
+                        after: applied.after,
+                        resume: applied.resume,
+                    };
+                    hold(seeds, seed, |s| (u32::MAX - s.replayed, s.cost));
+                    let attempt = Candidate {
+                        edits: all,
+                        cost: edit_cost + MARK_COST * misses,
+                        moves,
+                        first_ply,
+                        before: from,
+                        replayed,
+                        complete,
+                        later_moves,
+                    };
+                    hold(&mut self.attempts, attempt, |c| {
+                        (u32::MAX - c.replayed, c.cost)
+                    });
                 }
             }
         }
@@ -966,6 +1071,16 @@ impl<'a> Search<'a> {
     }
 }
 
+/// Adds `item` to `held`, keeping at most about [`HELD`] items: past twice that, only the [`HELD`] with the
+/// smallest `key` stay.
+fn hold<T, K: Ord>(held: &mut Vec<T>, item: T, key: impl Fn(&T) -> K) {
+    held.push(item);
+    if held.len() >= 2 * HELD {
+        held.sort_by_key(|t| key(t));
+        held.truncate(HELD);
+    }
+}
+
 /// A king move to d4, e4, d5 or e5 as written (what a DGT board relays when the players signal the result by
 /// putting their kings in the centre).
 fn is_king_to_centre(token: &[u8], lang: Language) -> bool {
@@ -974,13 +1089,6 @@ fn is_king_to_centre(token: &[u8], lang: Language) -> bool {
     };
     matches!(plus.san, San::Normal { role: Role::King, to, .. }
         if [Square::D4, Square::E4, Square::D5, Square::E5].contains(&to))
-}
-
-impl Diagnosis {
-    /// The written tokens' text.
-    pub fn written(&self) -> &[String] {
-        &self.written
-    }
 }
 
 #[cfg(test)]

@@ -33,7 +33,7 @@ pub fn repaired_text(
     let lang = prepared.lang.lang;
     let start = &prepared.start;
     let mut actions: Vec<Action> = vec![Action::default(); game.tokens.len()];
-    let written = |i: usize| diagnosis.written.get(i).map_or("", String::as_str);
+    let written = |i: usize| diagnosis.written(game, i);
     let was = |text: &str| match locale {
         Locale::En => format!("{{was: {}}}", comment_safe(text)),
         Locale::Fr => format!("{{écrit : {}}}", comment_safe(text)),
@@ -82,15 +82,15 @@ pub fn repaired_text(
                 actions[token].after = if english {
                     match locale {
                         Locale::En => {
-                            format!("{{was: {}, in English letters}}", comment_safe(written(i)))
+                            format!("{{was: {}, in English letters}}", comment_safe(&written(i)))
                         }
                         Locale::Fr => format!(
                             "{{écrit : {}, en lettres anglaises}}",
-                            comment_safe(written(i))
+                            comment_safe(&written(i))
                         ),
                     }
                 } else {
-                    was(written(i))
+                    was(&written(i))
                 };
                 actions[token].ply = Some(ply);
                 ply += 1;
@@ -109,8 +109,8 @@ pub fn repaired_text(
             Some((EditKind::Deletion, _)) => {
                 shifted.get_or_insert(i);
                 actions[token].replace = Some(match locale {
-                    Locale::En => format!("{{removed: {}}}", comment_safe(written(i))),
-                    Locale::Fr => format!("{{supprimé : {}}}", comment_safe(written(i))),
+                    Locale::En => format!("{{removed: {}}}", comment_safe(&written(i))),
+                    Locale::Fr => format!("{{supprimé : {}}}", comment_safe(&written(i))),
                 });
                 i += 1;
             }
@@ -118,8 +118,8 @@ pub fn repaired_text(
                 for (offset, from) in [(0, 2), (1, 1), (2, 0)] {
                     let t = diagnosis.tokens[i + offset];
                     if offset != 1 {
-                        actions[t].replace = Some(written(i + from).to_string());
-                        actions[t].after = was(written(i + offset));
+                        actions[t].replace = Some(written(i + from));
+                        actions[t].after = was(&written(i + offset));
                     }
                     actions[t].ply = Some(ply + offset);
                 }
