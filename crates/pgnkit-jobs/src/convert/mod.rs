@@ -432,9 +432,6 @@ impl Converter {
         Fate::Converted
     }
 
-    /// Why a game was not converted, in validate's words: the errors validate finds in it (a result that
-    /// differs from its tag aside: convert writes the tag's), or the failure itself when validate has nothing
-    /// to say (the writer could not place a token).
     /// A game that cannot be converted: kept, skipped or recorded as the options say, with a note.
     fn not_converted(
         &mut self,
@@ -498,6 +495,9 @@ impl Converter {
         Some(fate)
     }
 
+    /// Why a game was not converted, in validate's words: the errors validate finds in it (a result that
+    /// differs from its tag aside: convert writes the tag's), or the failure itself when validate has nothing
+    /// to say (the writer could not place a token).
     fn explain(&self, game: &Game<'_>, file: &str, failure: &Failure) -> Vec<Problem> {
         let opts = ValidateOptions {
             lang: self.opts.from,

@@ -274,27 +274,18 @@ pub(crate) fn repair_batch(
                 repaired,
                 message,
             };
-            match repair_game(game, opts) {
-                Outcome::Clean => out.text.extend_from_slice(game.source),
+            // What the game comes to: its text, and for a faulty game where the note points and what it says.
+            let (text, told) = match repair_game(game, opts) {
+                Outcome::Clean => (None, None),
                 Outcome::Repaired { text, found } => {
                     out.repaired += 1;
-                    out.text.extend_from_slice(&text);
                     let first = found.repair().and_then(|c| c.edits.first());
                     let (line, column) = first
                         .map_or((found.failed.line, found.failed.column), |e| {
                             (e.line, e.column)
                         });
                     let message = found.explain(opts.messages);
-                    write_report(
-                        &mut out.report,
-                        file,
-                        game,
-                        line,
-                        column,
-                        &message,
-                        Some(&found),
-                    );
-                    out.notes.push(note(line, column, true, message));
+                    (Some(text), Some((line, column, true, message, Some(found))))
                 }
                 Outcome::Unrepaired {
                     found,
@@ -303,33 +294,46 @@ pub(crate) fn repair_batch(
                     column,
                 } => {
                     out.unrepaired += 1;
-                    out.text.extend_from_slice(game.source);
-                    write_report(
-                        &mut out.report,
-                        file,
-                        game,
-                        line,
-                        column,
-                        &reason,
-                        found.as_ref(),
-                    );
-                    out.notes.push(note(line, column, false, reason));
+                    (None, Some((line, column, false, reason, found)))
                 }
+            };
+            out.text
+                .extend_from_slice(text.as_deref().unwrap_or(game.source));
+            if let Some((line, column, repaired, message, found)) = told {
+                let at = Place {
+                    file,
+                    game,
+                    line,
+                    column,
+                };
+                write_report(&mut out.report, &at, &message, found.as_ref());
+                out.notes.push(note(line, column, repaired, message));
             }
         }
     }
     out
 }
 
-fn write_report(
-    report: &mut Vec<u8>,
-    file: &str,
-    game: &Game<'_>,
+/// Where a report line points.
+struct Place<'a, 'g> {
+    file: &'a str,
+    game: &'a Game<'g>,
     line: u64,
     column: u64,
+}
+
+fn write_report(
+    report: &mut Vec<u8>,
+    at: &Place<'_, '_>,
     message: &str,
     found: Option<&GameRepair>,
 ) {
+    let Place {
+        file,
+        game,
+        line,
+        column,
+    } = *at;
     let best = found.and_then(|f| f.candidates.first().filter(|c| c.replays));
     let first = best.and_then(|c| c.edits.first());
     let record = ReportLine {
