@@ -119,7 +119,7 @@ fn push_help(p: &Problem, paint: &Paint, text: &mut String) {
     };
     let repair = p.repair();
     let certain = repair.is_some_and(|r| r.is_certain());
-    let several = repair.is_some_and(|r| r.fitting() > 1);
+    let telling = repair.is_some_and(|r| r.worth_telling());
     let mut help = |words: String| {
         text.push_str("  ");
         paint.push(CYAN, heading, text);
@@ -130,7 +130,7 @@ fn push_help(p: &Problem, paint: &Paint, text: &mut String) {
     if let Some(s) = p.suggestion.as_ref().filter(|_| !certain) {
         help(s.explain(locale));
     }
-    if let Some(r) = repair.filter(|_| certain || several) {
+    if let Some(r) = repair.filter(|_| telling) {
         help(r.explain(locale));
     }
 }

@@ -12,7 +12,8 @@ use pgnkit::core::{Color, Position};
 use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, Span};
 use pgnkit::repair::{self, Diagnosis, EditKind};
-use pgnkit::walk::Prepared;
+use pgnkit::walk::{self, MoveAt, MoveFailure, Prepared, Visitor, Walk};
+use std::ops::ControlFlow;
 
 /// One edit as the report writes it, located at the written token it concerns.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -76,18 +77,36 @@ pub struct GameRepair {
     pub(crate) exhausted: bool,
     #[serde(skip)]
     lang: Language,
+    /// The best correction would leave a move of a variation failing, there (line, column).
+    #[serde(skip)]
+    pub(crate) variation_fails: Option<(u64, u64)>,
 }
 
 impl GameRepair {
     /// What the search found in `game`, located; `None` when the main line replays.
+    ///
+    /// A correction after which a variation of the game still fails is no repair (the whole game does not
+    /// replay): the record is then not certain, and says why. With a repair comes the game's text with it made
+    /// (comments in `locale`).
     pub(crate) fn find(
         game: &Game<'_>,
         prepared: &Prepared,
         options: &repair::RepairOptions,
-    ) -> Option<(GameRepair, Diagnosis)> {
+        locale: Locale,
+    ) -> Option<(GameRepair, Option<Vec<u8>>)> {
         let diagnosis = repair::diagnose(game, prepared, options)?;
-        let record = GameRepair::of(game, prepared, &diagnosis);
-        Some((record, diagnosis))
+        let mut record = GameRepair::of(game, prepared, &diagnosis);
+        let text = diagnosis
+            .repair()
+            .map(|fix| repair::repaired_text(game, prepared, &diagnosis, fix, locale));
+        if let Some(t) = &text
+            && let Some((line, column)) = variation_failure(t, prepared.lang.lang)
+        {
+            record.certain = false;
+            record.variation_fails = Some((game.line + line - 1, column));
+            return Some((record, None));
+        }
+        Some((record, text))
     }
 
     fn of(game: &Game<'_>, prepared: &Prepared, diagnosis: &Diagnosis) -> GameRepair {
@@ -177,6 +196,7 @@ impl GameRepair {
             candidates,
             exhausted: diagnosis.exhausted,
             lang: prepared.lang.lang,
+            variation_fails: None,
         }
     }
 
@@ -199,9 +219,10 @@ impl GameRepair {
         self.certain
     }
 
-    /// How many corrections fit (the whole main line replays after each).
-    pub fn fitting(&self) -> usize {
-        self.corrections().count()
+    /// Whether its words say more than a "did you mean": a repair, corrections that fit equally, or a
+    /// correction a failing variation holds back.
+    pub fn worth_telling(&self) -> bool {
+        self.certain || self.corrections().count() > 1 || self.variation_fails.is_some()
     }
 
     /// What JSON writes of it: its help line in `locale`, then the record.
@@ -219,6 +240,48 @@ pub(crate) struct RepairRecord<'a> {
     help: String,
     #[serde(flatten)]
     found: &'a GameRepair,
+}
+
+/// Replays the variations (the main line is the search's): the first failure in one, if any.
+struct VariationFailure;
+
+impl Visitor for VariationFailure {
+    type Output = Option<Span>;
+
+    fn failure(
+        &mut self,
+        at: MoveAt<'_>,
+        _: &Position,
+        _: MoveFailure,
+    ) -> ControlFlow<Option<Span>> {
+        if at.depth > 0 {
+            return ControlFlow::Break(Some(at.token.span));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, _: Walk) -> Option<Span> {
+        None
+    }
+}
+
+/// Where a move of a variation of `game` first fails, if one does (its span).
+pub(crate) fn variation_span(game: &Game<'_>, prepared: &Prepared) -> Option<Span> {
+    if !game.has_variations {
+        return None;
+    }
+    walk::walk(game, prepared, Default::default(), &mut VariationFailure)
+}
+
+/// Where a variation of a repaired game's text first fails, if one does: its line (counted from the text's
+/// first line, 1) and column.
+fn variation_failure(text: &[u8], lang: Language) -> Option<(u64, u64)> {
+    let games = pgnkit::pgn::parse_all(text);
+    let game = games.first()?;
+    let prepared = walk::prepare(game, Some(lang)).ok()?;
+    let span = variation_span(game, &prepared)?;
+    let l = game.location(span.start);
+    Some((l.line, u64::from(l.column)))
 }
 
 /// `12.` or `12...`: the number of the move at `ply` (from 0) of a line from `start`.
@@ -328,6 +391,16 @@ impl Explain for GameRepair {
                     "sans doute {words} — {only} après laquelle les {n} coups suivants se rejouent",
                 ),
             };
+        }
+        if self.variation_fails.is_some()
+            && let Some(best) = self.candidates.first()
+        {
+            let words = candidate_words(best, locale);
+            return localized!(
+                locale,
+                "probably {words}, but a move of a variation would still fail: left as it was",
+                "sans doute {words}, mais un coup d'une variante échouerait encore : laissée telle quelle"
+            );
         }
         if self.exhausted {
             return localized!(

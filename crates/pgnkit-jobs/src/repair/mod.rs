@@ -14,11 +14,10 @@ use crate::localized;
 use crate::messages::{Explain, Locale};
 use crate::validate::{Finding, TagText, problem_at};
 use found::GameRepair;
-use pgnkit::core::Position;
 use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, GameReader, Span};
 use pgnkit::repair;
-use pgnkit::walk::{self, MoveAt, MoveFailure, Visitor, Walk};
+use pgnkit::walk;
 
 /// What the user asked of repair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,48 +107,6 @@ pub(crate) enum Outcome {
     },
 }
 
-/// Replays the variations (the main line is the search's): the first failure in one, if any.
-struct VariationFailure(Option<Span>);
-
-impl Visitor for VariationFailure {
-    type Output = Option<Span>;
-
-    fn failure(
-        &mut self,
-        at: MoveAt<'_>,
-        _: &Position,
-        _: MoveFailure,
-    ) -> std::ops::ControlFlow<Option<Span>> {
-        if at.depth > 0 {
-            return std::ops::ControlFlow::Break(Some(at.token.span));
-        }
-        std::ops::ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, _: Walk) -> Option<Span> {
-        self.0
-    }
-}
-
-/// Where a variation of a repaired game's text first fails, if one does: its line (counted from the text's
-/// first line, 1) and column.
-fn variation_failure(text: &[u8], lang: Option<Language>) -> Option<(u64, u64)> {
-    let games = pgnkit::pgn::parse_all(text);
-    let game = games.first()?;
-    if !game.has_variations {
-        return None;
-    }
-    let prepared = walk::prepare(game, lang).ok()?;
-    let span = walk::walk(
-        game,
-        &prepared,
-        Default::default(),
-        &mut VariationFailure(None),
-    )?;
-    let l = game.location(span.start);
-    Some((l.line, u64::from(l.column)))
-}
-
 /// What repair makes of one game.
 pub(crate) fn repair_game(game: &Game<'_>, opts: &RepairOptions) -> Outcome {
     let locale = opts.messages;
@@ -196,57 +153,35 @@ pub(crate) fn repair_game(game: &Game<'_>, opts: &RepairOptions) -> Outcome {
             column,
         };
     }
-    match GameRepair::find(game, &prepared, &opts.search) {
-        Some((found, diagnosis)) => match diagnosis.repair() {
-            Some(fix) => {
-                let text = repair::repaired_text(game, &prepared, &diagnosis, fix, locale);
-                match variation_failure(&text, opts.lang) {
-                    // The main line can be put right, but the game would still have an error: the whole game
-                    // does not replay after the correction, so it is no repair; the game stays as it was.
-                    Some((line, column)) => Outcome::Unrepaired {
-                        reason: localized!(
-                            locale,
-                            "{}; but a move of a variation fails too: left as it was",
-                            "{} ; mais un coup d'une variante échoue aussi : laissée telle quelle",
-                            found.explain(locale)
-                        ),
-                        found: Some(found),
-                        line: game.line + line - 1,
-                        column,
-                    },
-                    None => Outcome::Repaired { text, found },
-                }
+    match GameRepair::find(game, &prepared, &opts.search, locale) {
+        Some((found, Some(text))) => Outcome::Repaired { text, found },
+        Some((found, None)) => {
+            let (line, column) = found
+                .variation_fails
+                .unwrap_or((found.failed.line, found.failed.column));
+            Outcome::Unrepaired {
+                reason: found.explain(locale),
+                found: Some(found),
+                line,
+                column,
             }
-            None => {
-                let (line, column) = (found.failed.line, found.failed.column);
+        }
+        None => match found::variation_span(game, &prepared) {
+            Some(span) => {
+                let (line, column) = at(span);
                 Outcome::Unrepaired {
-                    reason: found.explain(locale),
-                    found: Some(found),
+                    found: None,
+                    reason: localized!(
+                        locale,
+                        "not searched: a move of a variation fails (repair puts right the main line)",
+                        "pas de recherche : un coup d'une variante échoue (la correction porte sur la ligne principale)"
+                    ),
                     line,
                     column,
                 }
             }
+            None => Outcome::Clean,
         },
-        None if game.has_variations => {
-            let mut visitor = VariationFailure(None);
-            match walk::walk(game, &prepared, Default::default(), &mut visitor) {
-                Some(span) => {
-                    let (line, column) = at(span);
-                    Outcome::Unrepaired {
-                        found: None,
-                        reason: localized!(
-                            locale,
-                            "not searched: a move of a variation fails (repair puts right the main line)",
-                            "pas de recherche : un coup d'une variante échoue (la correction porte sur la ligne principale)"
-                        ),
-                        line,
-                        column,
-                    }
-                }
-                None => Outcome::Clean,
-            }
-        }
-        None => Outcome::Clean,
     }
 }
 

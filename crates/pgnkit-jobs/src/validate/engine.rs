@@ -664,18 +664,15 @@ impl<C: Visitor> Visitor for Checker<'_, '_, '_, C> {
 /// Puts what the repair search finds on the problem of the main line's first failing move.
 #[inline(never)]
 fn attach_repair(game: &Game<'_>, prepared: &Prepared, problems: &mut [Problem]) {
-    let Some((found, diagnosis)) = GameRepair::find(game, prepared, &RepairOptions::default())
+    // The comments' words do not matter here: the text is only checked for a variation that still fails.
+    let Some((found, _)) = GameRepair::find(game, prepared, &RepairOptions::default(), Locale::En)
     else {
         return;
     };
-    let Some(&token) = diagnosis.tokens.get(diagnosis.failed_at) else {
-        return;
-    };
-    let offset = game.offset + u64::from(game.tokens[token].span.start);
-    if let Some(p) = problems
-        .iter_mut()
-        .find(|p| p.offset == offset && !p.in_variation && p.severity == Severity::Error)
-    {
+    let (line, column) = (found.failed.line, found.failed.column);
+    if let Some(p) = problems.iter_mut().find(|p| {
+        p.line == line && p.column == column && !p.in_variation && p.severity == Severity::Error
+    }) {
         p.repair = Some(Box::new(found));
     }
 }
