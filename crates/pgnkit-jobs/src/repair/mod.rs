@@ -1,6 +1,6 @@
 //! `repair`: every game written out in input order, a game whose main line does not replay put right when
 //! [`pgnkit::repair`] finds it one certain correction, with a comment at each edit saying what was written; any
-//! other game byte for byte. What was found is told as a record per faulty game ([`GameRepair`]), the same
+//! other game byte for byte. What was found is told as a record per faulty game (`GameRepair`, in `found.rs`), the same
 //! record validate's JSON carries as `repair` and whose words are validate's `help:` line.
 
 pub(crate) mod found;
