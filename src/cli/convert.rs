@@ -13,7 +13,7 @@ use super::diagnostics::{GameLabel, render_problems};
 use super::output::{
     CYAN, ColorChoice, OutputFlag, Paint, RunFlags, choice, decimal_here, exit_code, failure,
     inputs, locale, no_games_warning, plural_here, progress_bar, read_error, say, say_over,
-    show_games, write_failure,
+    show_games, unread_inputs, write_failure,
 };
 use super::sink::{Output, open_output};
 use crate::jobs::localized;
@@ -242,14 +242,6 @@ fn summary_text(s: &Counts, totals: &RunTotals, elapsed: f64) -> String {
             "{n} des parties converties corrigée{p} d'abord\n"
         ));
     }
-    if totals.read_errors > 0 {
-        let n = totals.read_errors;
-        let p = plural_here(n);
-        text.push_str(&localized!(
-            locale(),
-            "{n} input{p} could not be read\n",
-            "{n} entrée{p} illisible{p}\n"
-        ));
-    }
+    text.push_str(&unread_inputs(totals.read_errors));
     text
 }

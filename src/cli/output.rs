@@ -450,6 +450,19 @@ pub(crate) fn print_bytes(bytes: &[u8]) -> i32 {
     }
 }
 
+/// The summary's line for inputs that could not be read (none when `n` is 0).
+pub(crate) fn unread_inputs(n: u64) -> String {
+    if n == 0 {
+        return String::new();
+    }
+    let p = plural_here(n);
+    localized!(
+        locale(),
+        "{n} input{p} could not be read\n",
+        "{n} entrée{p} illisible{p}\n"
+    )
+}
+
 /// The exit code of a bulk run: 2 when an input could not be read, else 1 when problems were found, else 0.
 pub(crate) fn exit_code(io_errors: u64, problems: bool) -> i32 {
     if io_errors > 0 {

@@ -11,7 +11,7 @@ use crate::jobs::run::{Input, JobError, ReadError, RunTotals, Sink, Sources};
 use super::output::{
     BOLD, CYAN, ColorChoice, GREEN, LangFlag, OutputFlag, Paint, RunFlags, YELLOW, exit_code,
     failure, inputs, locale, no_games_warning, plural_here, progress_bar, read_error, say,
-    say_over, show_games, write_failure,
+    say_over, show_games, unread_inputs, write_failure,
 };
 use super::sink::{Output, open_output};
 use crate::jobs::localized;
@@ -221,14 +221,6 @@ fn summary_text(c: &Counts, totals: &RunTotals) -> String {
             "{games} partie{g} : {clean} sans erreur, {repaired} corrigée{r}, {unrepaired} laissée{u} telle{u} quelle{u}\n"
         ),
     };
-    if totals.read_errors > 0 {
-        let n = totals.read_errors;
-        let p = plural_here(n);
-        text.push_str(&localized!(
-            locale,
-            "{n} input{p} could not be read\n",
-            "{n} entrée{p} illisible{p}\n"
-        ));
-    }
+    text.push_str(&unread_inputs(totals.read_errors));
     text
 }

@@ -17,7 +17,7 @@ use super::diagnostics::{GameLabel, render_file_problems, render_problems};
 use super::output::{
     BOLD, CYAN, ColorChoice, LangFlag, Paint, RunFlags, UnplayedFlags, YELLOW, choice,
     decimal_here, exit_code, failure, inputs, locale, no_games_text, plural_here, progress_bar,
-    read_error, say, say_over, show_games, write_failure,
+    read_error, say, say_over, show_games, unread_inputs, write_failure,
 };
 use crate::jobs::localized;
 use crate::jobs::messages::Explain;
@@ -527,13 +527,7 @@ fn summary_text(s: &Counts, totals: &RunTotals, elapsed: f64, paint: &Paint) -> 
         ));
     }
     if totals.read_errors > 0 {
-        let n = totals.read_errors;
-        let p = plural_here(n);
-        text.push_str(&paint.error(&localized!(
-            locale,
-            "{n} input{p} could not be read\n",
-            "{n} entrée{p} illisible{p}\n"
-        )));
+        text.push_str(&paint.error(&unread_inputs(totals.read_errors)));
     }
     text
 }

@@ -250,10 +250,6 @@ pub fn repaired_text(
             // Its comment stands between it and the written move.
             last_was_move = false;
         }
-        let is_removal = action
-            .replace
-            .as_deref()
-            .is_some_and(|r| r.starts_with('{'));
         if renumbering && let Some(p) = action.ply {
             out.extend_from_slice(number(start, p, last_was_move).as_bytes());
         }
@@ -270,7 +266,9 @@ pub fn repaired_text(
             out.push(b' ');
             out.extend_from_slice(action.after.as_bytes());
         }
-        last_was_move = !is_removal && action.after.is_empty();
+        // A removed move (the one touched token without a ply) leaves its comment, as a comment after a move
+        // does.
+        last_was_move = action.ply.is_some() && action.after.is_empty();
         copied = span.end as usize;
     }
     out.extend_from_slice(&source[copied..]);
