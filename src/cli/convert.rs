@@ -84,7 +84,7 @@ pub(crate) fn run(args: Args) -> i32 {
         Ok(job) => job,
         Err(refused) => return failure(&JobError::Usage(refused)),
     };
-    let Some(sources) = inputs(&args.paths) else {
+    let Some(sources) = inputs(&args.paths, &args.run) else {
         return 2;
     };
     let Some(out) = open_output(args.output.output.as_deref(), &sources) else {

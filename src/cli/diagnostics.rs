@@ -73,11 +73,7 @@ pub(crate) fn render_problems(
             paint.push(CYAN, "-->", text);
             text.push(' ');
         }
-        text.push_str(&safe(label.file));
-        text.push(':');
-        pgnkit::core::decimal::push(text, p.line);
-        text.push(':');
-        pgnkit::core::decimal::push(text, p.column);
+        push_location(label.file, p, fr, text);
         text.push_str(match (whole_game, fr) {
             (true, false) => ", game ",
             (false, false) => " (game ",
@@ -133,6 +129,29 @@ fn push_help(p: &Problem, paint: &Paint, text: &mut String) {
     if let Some(r) = repair.filter(|_| telling) {
         help(r.explain(locale));
     }
+}
+
+/// Appends where a problem is: `file:line:col`, or for a game read from a table's row (Parquet),
+/// `file, row group G, row R, line:col` (the line and column counted in the row's game text).
+fn push_location(file: &str, p: &Problem, fr: bool, text: &mut String) {
+    text.push_str(&safe(file));
+    match p.record {
+        None => text.push(':'),
+        Some(record) => {
+            text.push_str(if fr {
+                ", groupe de lignes "
+            } else {
+                ", row group "
+            });
+            pgnkit::core::decimal::push(text, u64::from(record.group));
+            text.push_str(if fr { ", ligne " } else { ", row " });
+            pgnkit::core::decimal::push(text, record.row);
+            text.push_str(", ");
+        }
+    }
+    pgnkit::core::decimal::push(text, p.line);
+    text.push(':');
+    pgnkit::core::decimal::push(text, p.column);
 }
 
 /// Appends problems located in a file that holds no game (a TRF: `--pairings`): severity and kind, the

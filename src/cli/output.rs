@@ -14,7 +14,8 @@ use crate::jobs::messages::{Locale, plural as plural_in};
 
 use crate::jobs::messages::Explain;
 use crate::jobs::options::{
-    AllocatedBye, Choices, Lang, Messages, Moveless, Tiebreaks, UnknownChoice, UnplayedRules,
+    AllocatedBye, Choices, InputFormat, Lang, Messages, Moveless, Tiebreaks, UnknownChoice,
+    UnplayedRules,
 };
 use crate::jobs::run::{JobError, Source, Sources, Threads};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -25,9 +26,10 @@ use crate::jobs::safe_text::safe;
 /// The inputs named on the command line, directories expanded; `None` once the reason is said on stderr
 /// (the exit code is then 2). What a directory search left out (a FIFO, a second link to a file or a
 /// directory) is said on stderr as a warning.
-pub(crate) fn inputs(paths: &[PathBuf]) -> Option<Sources> {
+pub(crate) fn inputs(paths: &[PathBuf], run: &RunFlags) -> Option<Sources> {
     match Sources::expand(paths) {
         Ok(found) => {
+            let found = found.with_format(run.input_format);
             for skipped in found.skipped() {
                 let _ = say(&format!(
                     "pgnkit: warning: {}\n",
@@ -52,6 +54,10 @@ pub(crate) struct RunFlags {
     /// No progress bar, no closing line on stderr
     #[arg(long, short = 'q')]
     pub(crate) quiet: bool,
+    /// What the inputs hold: by default Parquet when a file starts as one (rows of games: tag columns and
+    /// `movetext`, or a `pgn` column), else PGN
+    #[arg(long, default_value = "auto", value_parser = choice::<InputFormat>())]
+    pub(crate) input_format: InputFormat,
 }
 
 impl RunFlags {

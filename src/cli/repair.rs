@@ -62,7 +62,7 @@ pub(crate) fn run(args: Args) -> i32 {
         },
         messages: locale(),
     });
-    let Some(sources) = inputs(&args.paths) else {
+    let Some(sources) = inputs(&args.paths, &args.run) else {
         return 2;
     };
     let Some(out) = open_output(args.output.output.as_deref(), &sources) else {

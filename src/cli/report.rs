@@ -50,7 +50,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(tiebreaks) = args.tiebreaks.tiebreaks("report") else {
         return 2;
     };
-    let Some(sources) = inputs(&args.paths) else {
+    let Some(sources) = inputs(&args.paths, &args.run) else {
         return 2;
     };
     let Some(mut out) = open_output(args.output.as_deref(), &sources) else {

@@ -80,7 +80,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(opts) = options(&args) else {
         return 2;
     };
-    let Some(sources) = inputs(&args.paths) else {
+    let Some(sources) = inputs(&args.paths, &args.run) else {
         return 2;
     };
     let Some((out, duplicates)) = destinations(&args, &sources) else {

@@ -58,7 +58,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(tiebreaks) = args.tiebreaks.tiebreaks("standings") else {
         return 2;
     };
-    let Some(sources) = inputs(&args.paths) else {
+    let Some(sources) = inputs(&args.paths, &args.run) else {
         return 2;
     };
     let mut job = StandingsJob::new(MAX_PLAYERS, args.unplayed.rules());

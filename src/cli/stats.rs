@@ -125,7 +125,7 @@ fn options(args: &Args) -> Result<StatsOptions, UsageError> {
 }
 
 pub(crate) fn run(args: Args) -> i32 {
-    let Some(sources) = inputs(&args.paths) else {
+    let Some(sources) = inputs(&args.paths, &args.run) else {
         return 2;
     };
     let opts = match options(&args) {

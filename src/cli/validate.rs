@@ -240,7 +240,7 @@ impl Counts {
 }
 
 pub(crate) fn run(args: Args) -> i32 {
-    let Some(sources) = inputs(&args.paths) else {
+    let Some(sources) = inputs(&args.paths, &args.run) else {
         return 2;
     };
     let json = args.format == ReportFormat::Json;

@@ -87,6 +87,18 @@ pub enum TrfVersion {
     Trf26,
 }
 
+/// What the inputs hold (`--input-format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InputFormat {
+    /// Told by each input's first bytes: Parquet (`PAR1`), else PGN (plain, gzip or zstd).
+    #[default]
+    Auto,
+    /// PGN, whatever the first bytes.
+    Pgn,
+    /// Parquet files whose rows are games; any other input is refused.
+    Parquet,
+}
+
 /// How the column chunks are compressed (`stats --compression`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Codec {
@@ -188,6 +200,7 @@ macro_rules! from_choices {
 }
 
 from_choices!(
+    InputFormat,
     Notation,
     OutputFormat,
     Strip,
@@ -198,6 +211,22 @@ from_choices!(
     Moveless,
     AllocatedBye
 );
+
+impl Choices for InputFormat {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        (
+            "auto",
+            InputFormat::Auto,
+            "Parquet when a file starts with `PAR1`, else PGN (plain, gzip or zstd)",
+        ),
+        ("pgn", InputFormat::Pgn, "PGN, whatever the first bytes"),
+        (
+            "parquet",
+            InputFormat::Parquet,
+            "Parquet whose rows are games: tag columns and `movetext`, or a `pgn` column",
+        ),
+    ];
+}
 
 impl Choices for Notation {
     const CHOICES: &'static [(&'static str, Self, &'static str)] = &[

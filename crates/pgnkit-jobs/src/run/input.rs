@@ -17,6 +17,9 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::table::{MAGIC, TableError, TableGames};
+use crate::options::InputFormat;
+
 /// One input as the user named it (or as found inside a named directory).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -67,6 +70,13 @@ pub enum InputError {
     },
     /// A directory holding no PGN file at all: almost always a mistaken path.
     EmptyDirectory(PathBuf),
+    /// A Parquet input whose rows are no games, or that cannot be read as Parquet.
+    Table {
+        path: String,
+        error: TableError,
+    },
+    /// `--input-format parquet`, and the input does not start as a Parquet file does.
+    NotParquet(String),
 }
 
 impl fmt::Display for InputError {
@@ -77,17 +87,28 @@ impl fmt::Display for InputError {
             InputError::EmptyDirectory(p) => {
                 write!(
                     f,
-                    "{}: directory contains no .pgn, .pgn.gz or .pgn.zst file",
+                    "{}: directory contains no .pgn, .pgn.gz, .pgn.zst or .parquet file",
                     p.display()
                 )
             }
+            InputError::Table { path, error } => write!(f, "{path}: {error}"),
+            InputError::NotParquet(path) => write!(
+                f,
+                "{path}: not a Parquet file (--input-format parquet; it does not start with `PAR1`)"
+            ),
         }
     }
 }
 
 impl std::error::Error for InputError {}
 
-/// Whether a file name looks like PGN (plain or compressed), for directory searches. The name is compared
+/// Whether a file name is a Parquet file's (`.parquet`, in any case).
+fn is_parquet_name(path: &Path) -> bool {
+    let name = path.file_name().map_or(&b""[..], |n| n.as_encoded_bytes());
+    name.len() >= 8 && name[name.len() - 8..].eq_ignore_ascii_case(b".parquet")
+}
+
+/// Whether a file name looks like PGN (plain or compressed) or Parquet, for directory searches. The name is compared
 /// as bytes, the extension case-insensitively: a name that is not valid UTF-8 (`Turnier_M\xfcnchen.pgn`
 /// from a Latin-1 system) is found like any other.
 pub(crate) fn is_pgn_name(path: &Path) -> bool {
@@ -95,11 +116,15 @@ pub(crate) fn is_pgn_name(path: &Path) -> bool {
         return false;
     };
     let name = name.as_encoded_bytes();
-    [&b".pgn"[..], b".pgn.gz", b".pgn.zst", b".pgn.zstd"]
-        .iter()
-        .any(|ext| {
-            name.len() >= ext.len() && name[name.len() - ext.len()..].eq_ignore_ascii_case(ext)
-        })
+    [
+        &b".pgn"[..],
+        b".pgn.gz",
+        b".pgn.zst",
+        b".pgn.zstd",
+        b".parquet",
+    ]
+    .iter()
+    .any(|ext| name.len() >= ext.len() && name[name.len() - ext.len()..].eq_ignore_ascii_case(ext))
 }
 
 /// The inputs of a run: what to read, in order, and what a directory search left out.
@@ -130,6 +155,8 @@ pub(crate) enum SkipReason {
     SameFile(PathBuf),
     /// A directory already searched, reached again through a symbolic link (a loop, or a second link).
     SameDirectory(PathBuf),
+    /// A Parquet file whose rows are not games (no `movetext` or `pgn` column), or that is not Parquet.
+    NotGames,
 }
 
 /// A kind of file that is not a regular file nor a directory.
@@ -192,6 +219,10 @@ impl fmt::Display for Skipped {
                 f,
                 "{path}: skipped: the same file as {} (read once)",
                 first.display()
+            ),
+            SkipReason::NotGames => write!(
+                f,
+                "{path}: skipped: a Parquet file whose rows are not games (no `movetext` or `pgn` column)"
             ),
             SkipReason::SameDirectory(first) => write!(
                 f,
@@ -329,6 +360,15 @@ impl Search {
                     }
                     std::collections::hash_map::Entry::Vacant(slot) => {
                         slot.insert(entry.clone());
+                        if is_parquet_name(&entry) && !super::table::holds_games(&entry) {
+                            // Rows that are not games: most often what `pgnkit stats` wrote beside the
+                            // games it read.
+                            self.out.skipped.push(Skipped {
+                                path: entry,
+                                reason: SkipReason::NotGames,
+                            });
+                            continue;
+                        }
                         self.out.sources.push(Source::File(entry));
                     }
                 }
@@ -373,9 +413,11 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
-/// An opened input: decompressed bytes, and a shared counter of raw bytes read so far.
+/// An opened input: decompressed bytes, and a shared counter of raw bytes read so far; or the games of a
+/// Parquet file (`table`; then `reader` is empty).
 pub(crate) struct Opened {
     pub reader: Box<dyn Read + Send>,
+    pub(crate) table: Option<TableGames>,
     pub(crate) raw_bytes_read: std::sync::Arc<std::sync::atomic::AtomicU64>,
     #[cfg_attr(
         not(test),
@@ -387,7 +429,19 @@ pub(crate) struct Opened {
 /// Opens a source, decompressing gzip (also multi-member, as `cat a.gz b.gz` makes; zero bytes after the last
 /// member are padding, as `gzip -dc` reads them) or zstd transparently. A decompression error is reported as
 /// `damaged gzip data: ...` or `damaged zstd data: ...`; the bytes decoded before it are delivered first.
-pub(crate) fn open(source: &Source) -> Result<Opened, InputError> {
+///
+/// A Parquet file (first bytes `PAR1`, or any input with `InputFormat::Parquet`) opens as its games
+/// ([`TableGames`]): a file is opened again to be read from its end, standard input or a text is read whole
+/// into memory first.
+pub(crate) fn open(source: &Source, format: InputFormat) -> Result<Opened, InputError> {
+    if let Source::Text { text, .. } = source {
+        if format != InputFormat::Pgn && text.starts_with(MAGIC) {
+            return open_table(source, bytes::Bytes::copy_from_slice(text));
+        }
+        if format == InputFormat::Parquet {
+            return Err(InputError::NotParquet(source.display_name()));
+        }
+    }
     let raw: Box<dyn Read + Send> = match source {
         Source::Text { text, .. } => return Ok(in_memory(text)),
         Source::Stdin => Box::new(io::stdin()),
@@ -410,6 +464,38 @@ pub(crate) fn open(source: &Source) -> Result<Opened, InputError> {
         error,
     })?;
     let compression = Compression::sniff(head);
+    if format == InputFormat::Parquet && !head.starts_with(MAGIC) {
+        return Err(InputError::NotParquet(source.display_name()));
+    }
+    if format != InputFormat::Pgn && head.starts_with(MAGIC) {
+        let io_error = |error| InputError::Io {
+            path: source.display_name(),
+            error,
+        };
+        return match source {
+            Source::File(path) => {
+                let file = File::open(path).map_err(io_error)?;
+                let size = file.metadata().map_or(0, |m| m.len());
+                let mut table = TableGames::open_file(file).map_err(|error| InputError::Table {
+                    path: source.display_name(),
+                    error,
+                })?;
+                count.store(0, std::sync::atomic::Ordering::Relaxed);
+                table.count_progress(count.clone(), size);
+                Ok(Opened {
+                    reader: Box::new(io::empty()),
+                    table: Some(table),
+                    raw_bytes_read: count,
+                    compression: Compression::None,
+                })
+            }
+            _ => {
+                let mut whole = Vec::new();
+                buffered.read_to_end(&mut whole).map_err(io_error)?;
+                open_table(source, bytes::Bytes::from(whole))
+            }
+        };
+    }
     let reader: Box<dyn Read + Send> = match compression {
         Compression::None => Box::new(buffered),
         Compression::Gzip => Box::new(Labelled {
@@ -434,8 +520,24 @@ pub(crate) fn open(source: &Source) -> Result<Opened, InputError> {
     };
     Ok(Opened {
         reader,
+        table: None,
         raw_bytes_read: count,
         compression,
+    })
+}
+
+/// The games of a Parquet file held in memory.
+fn open_table(source: &Source, bytes: bytes::Bytes) -> Result<Opened, InputError> {
+    let size = bytes.len() as u64;
+    let table = TableGames::open_bytes(bytes).map_err(|error| InputError::Table {
+        path: source.display_name(),
+        error,
+    })?;
+    Ok(Opened {
+        reader: Box::new(io::empty()),
+        table: Some(table),
+        raw_bytes_read: Arc::new(std::sync::atomic::AtomicU64::new(size)),
+        compression: Compression::None,
     })
 }
 
@@ -447,6 +549,7 @@ fn in_memory(text: &Arc<[u8]>) -> Opened {
             inner: io::Cursor::new(Arc::clone(text)),
             count: count.clone(),
         }),
+        table: None,
         raw_bytes_read: count,
         compression: Compression::None,
     }
@@ -608,7 +711,7 @@ mod tests {
         let zst = dir.join("z.pgn.zst");
         std::fs::write(&zst, zstd::encode_all(&text[..], 3).unwrap()).unwrap();
         for (path, kind) in [(gz, Compression::Gzip), (zst, Compression::Zstd)] {
-            let mut opened = open(&Source::File(path)).unwrap();
+            let mut opened = open(&Source::File(path), InputFormat::Auto).unwrap();
             assert_eq!(opened.compression, kind);
             let mut out = Vec::new();
             opened.reader.read_to_end(&mut out).unwrap();
@@ -657,7 +760,7 @@ mod tests {
                 .display_name()
                 .ends_with("Turnier_M\u{FFFD}nchen.pgn")
         );
-        assert!(open(&found.sources[0]).is_ok());
+        assert!(open(&found.sources[0], InputFormat::Auto).is_ok());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -768,7 +871,7 @@ mod tests {
         let dir = temp_dir(name);
         let path = dir.join("in.pgn.gz");
         std::fs::write(&path, bytes).unwrap();
-        let mut opened = open(&Source::File(path)).unwrap();
+        let mut opened = open(&Source::File(path), InputFormat::Auto).unwrap();
         let mut out = Vec::new();
         let error = opened.reader.read_to_end(&mut out).err();
         let _ = std::fs::remove_dir_all(&dir);

@@ -13,6 +13,7 @@ mod error;
 pub(crate) mod input;
 pub(crate) mod pipeline;
 pub(crate) mod reading;
+mod table;
 
 use std::num::NonZeroUsize;
 use std::ops::{ControlFlow, Range};
@@ -22,10 +23,12 @@ use std::sync::Arc;
 use pgnkit::pgn::GameReader;
 
 use crate::messages::Explain;
+use crate::options::InputFormat;
 use error::Capped;
 pub use error::{JobError, ReadError};
 pub use input::{InputError, Skipped, Source};
 use reading::{Event, Texts};
+pub use table::TableError;
 
 /// The inputs of a run, in order, each with the name it is shown by, and what a directory search left out.
 #[derive(Debug, Clone, Default)]
@@ -33,6 +36,7 @@ pub struct Sources {
     list: Vec<Source>,
     names: Vec<Arc<str>>,
     skipped: Vec<Skipped>,
+    format: InputFormat,
 }
 
 impl Sources {
@@ -59,7 +63,19 @@ impl Sources {
             list,
             names,
             skipped: Vec::new(),
+            format: InputFormat::Auto,
         }
+    }
+
+    /// These sources, read as `format` says (by default, each as its first bytes tell).
+    pub fn with_format(mut self, format: InputFormat) -> Sources {
+        self.format = format;
+        self
+    }
+
+    /// How the sources are read.
+    pub(crate) fn format(&self) -> InputFormat {
+        self.format
     }
 
     /// The sources, in the order they are read.

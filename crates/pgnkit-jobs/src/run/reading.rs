@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 
 use super::input::{self, Source};
 use super::pipeline::run_ordered;
+use super::table::TableGames;
 use super::{Input, Parts, ReadError, Sources};
+use crate::options::InputFormat;
 use pgnkit::pgn::{
     BOM, Batch, BatchReader, BlockReader, DEFAULT_BLOCK, GameLists, GameReader, MAX_BATCH_GAMES,
     game_starts,
@@ -167,6 +169,9 @@ struct Items<'s> {
     block_size: usize,
     index: usize,
     reader: Option<BatchReader<Box<dyn Read + Send>>>,
+    /// The games of the current source when it is a Parquet file.
+    table: Option<TableGames>,
+    format: InputFormat,
     /// Raw bytes read of the current source (compressed bytes for compressed input).
     raw: Arc<AtomicU64>,
     /// Raw bytes of the finished sources.
@@ -191,10 +196,33 @@ impl Iterator for Items<'_> {
         let source = self.sources.get(self.index)?;
         if self.closing {
             self.closing = false;
-            let bytes = self.reader.take().map_or(0, |reader| reader.bytes_read());
+            let bytes = match (self.reader.take(), self.table.take()) {
+                (Some(reader), _) => reader.bytes_read(),
+                (None, Some(table)) => table.bytes_read(),
+                (None, None) => 0,
+            };
             self.done += self.raw.swap(0, Ordering::Relaxed);
             self.index += 1;
             return Some(Item::End(self.index - 1, bytes));
+        }
+        if let Some(table) = self.table.as_mut() {
+            let spare = self
+                .returned
+                .lock()
+                .ok()
+                .and_then(|mut returned| returned.pop())
+                .unwrap_or_default();
+            return match table.next_batch(self.block_size, spare) {
+                Some(Ok(batch)) => Some(Item::Batch(self.index, batch)),
+                Some(Err(e)) => Some(Item::Error(
+                    self.index,
+                    ReadError::reading(source, e.into()),
+                )),
+                None => {
+                    self.closing = true;
+                    self.next()
+                }
+            };
         }
         let Some(reader) = self.reader.as_mut() else {
             let texts = small_texts(self.sources, self.index, self.block_size, &mut self.starts);
@@ -203,11 +231,16 @@ impl Iterator for Items<'_> {
                 self.index = texts.end;
                 return Some(Item::Texts(texts));
             }
-            return Some(match input::open(source) {
+            return Some(match input::open(source, self.format) {
                 Ok(opened) => {
                     self.raw = opened.raw_bytes_read;
-                    self.reader =
-                        Some(BatchReader::with_block_size(opened.reader, self.block_size));
+                    match opened.table {
+                        Some(table) => self.table = Some(table),
+                        None => {
+                            self.reader =
+                                Some(BatchReader::with_block_size(opened.reader, self.block_size))
+                        }
+                    }
                     Item::Start(self.index)
                 }
                 Err(e) => {
@@ -288,7 +321,7 @@ where
         let input = &sources[source];
         let mut text_bytes = 0;
         let step = (|| {
-            let opened = match input::open(input) {
+            let opened = match input::open(input, sources.format()) {
                 Ok(opened) => opened,
                 Err(e) => {
                     emit(Event::Error {
@@ -300,6 +333,27 @@ where
             };
             emit(Event::Start { source })?;
             let raw = opened.raw_bytes_read.clone();
+            if let Some(mut table) = opened.table {
+                let mut spare = Vec::new();
+                while let Some(batch) = table.next_batch(DEFAULT_BLOCK, std::mem::take(&mut spare))
+                {
+                    match batch {
+                        Ok(batch) => {
+                            let result = work.batch(sources.input(source), &mut batch.games());
+                            spare = batch.bytes;
+                            progress(done + raw.load(Ordering::Relaxed));
+                            emit(Event::Batch { source, result })?;
+                        }
+                        Err(e) => emit(Event::Error {
+                            source,
+                            error: ReadError::reading(input, e.into()),
+                        })?,
+                    }
+                }
+                done += raw.load(Ordering::Relaxed);
+                text_bytes = table.bytes_read();
+                return ControlFlow::Continue(());
+            }
             let mut reader = BlockReader::new(opened.reader, DEFAULT_BLOCK);
             loop {
                 match reader.next_block(|games| work.batch(sources.input(source), games)) {
@@ -352,6 +406,8 @@ where
         block_size,
         index: 0,
         reader: None,
+        table: None,
+        format: sources.format(),
         raw: Arc::new(AtomicU64::new(0)),
         done: 0,
         closing: false,

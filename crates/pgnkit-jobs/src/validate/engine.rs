@@ -752,6 +752,7 @@ pub(crate) fn validate_game_with<C: Visitor>(
     let mut report = GameReport {
         file: file.clone(),
         game: game.index + 1,
+        record: game.record,
         white: tag("White"),
         black: tag("Black"),
         round: tag("Round"),
@@ -1191,6 +1192,11 @@ fn finish(
         rep.push(Finding::UnfinishedGame, at_end);
     }
     report.problems = rep.into_problems();
+    if let Some(record) = report.record {
+        for problem in &mut report.problems {
+            problem.record = Some(record);
+        }
+    }
     report.valid = !report
         .problems
         .iter()

@@ -16,7 +16,7 @@ use crate::messages::{Explain, Locale};
 
 use pgnkit::core::{Claim, Termination};
 use pgnkit::notation::Language;
-use pgnkit::pgn::GameResult;
+use pgnkit::pgn::{GameResult, Record};
 use pgnkit::walk::Confidence;
 
 use crate::repair::found::GameRepair;
@@ -51,6 +51,9 @@ pub struct Problem {
     pub(crate) count: Option<u32>,
     /// Byte offset in the file.
     pub(crate) offset: u64,
+    /// The row the game came from, when its file is a table of games (Parquet): `line`, `column` and
+    /// `offset` then count from the row's text.
+    pub record: Option<Record>,
     /// The line the problem is on, for showing under the message: at most about a hundred characters around
     /// the problem, `…` where cut, control characters escaped.
     pub source_line: String,
@@ -80,6 +83,7 @@ impl Problem {
             repair: None,
             count: None,
             offset,
+            record: None,
             source_line: String::new(),
             source_caret: 0,
         }
@@ -140,6 +144,7 @@ impl Serialize for ProblemRecord<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let p = self.problem;
         let fields = 6
+            + 2 * usize::from(p.record.is_some())
             + usize::from(p.ply.is_some())
             + usize::from(p.move_number.is_some())
             + usize::from(p.move_text.is_some())
@@ -150,6 +155,10 @@ impl Serialize for ProblemRecord<'_> {
         let mut s = serializer.serialize_struct("Problem", fields)?;
         s.serialize_field("severity", &p.severity)?;
         s.serialize_field("kind", &p.kind())?;
+        if let Some(record) = p.record {
+            s.serialize_field("row_group", &record.group)?;
+            s.serialize_field("row", &record.row)?;
+        }
         s.serialize_field("line", &p.line)?;
         s.serialize_field("column", &p.column)?;
         if let Some(ply) = p.ply {
@@ -205,6 +214,8 @@ pub struct GameReport {
     pub file: Arc<str>,
     /// 1-based index of the game in its file.
     pub game: u64,
+    /// The row the game came from, when its file is a table of games (Parquet).
+    pub record: Option<Record>,
     pub white: TagText,
     pub black: TagText,
     pub round: TagText,
@@ -287,6 +298,8 @@ impl GameReport {
         GameRecord {
             file: &self.file,
             game: self.game,
+            row_group: self.record.map(|r| r.group),
+            row: self.record.map(|r| r.row),
             white: &self.white,
             black: &self.black,
             round: &self.round,
@@ -317,6 +330,11 @@ impl GameReport {
 pub(crate) struct GameRecord<'r> {
     file: &'r str,
     game: u64,
+    /// The row group and row of a game read from a table of games (Parquet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row_group: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row: Option<u64>,
     white: &'r str,
     black: &'r str,
     round: &'r str,

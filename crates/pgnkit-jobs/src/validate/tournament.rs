@@ -113,6 +113,7 @@ impl At {
 struct FirstGame {
     at: At,
     line: u64,
+    record: Option<pgnkit::pgn::Record>,
 }
 
 /// One tournament's round numbers, as seen so far.
@@ -535,6 +536,7 @@ impl Tournament {
             entry.insert(FirstGame {
                 at: here,
                 line: report.line,
+                record: report.record,
             });
         }
     }
@@ -556,7 +558,10 @@ impl Tournament {
                 file: self.files[first.at.file()].clone(),
                 game: first.at.game(),
                 round: TagText::new(&round.to_string()),
-                problem: Problem::new(Finding::RoundNumbering(Box::new(gaps)), first.line, 1, 0),
+                problem: Problem {
+                    record: first.record,
+                    ..Problem::new(Finding::RoundNumbering(Box::new(gaps)), first.line, 1, 0)
+                },
             });
         }
         warnings
@@ -607,7 +612,10 @@ pub(crate) fn at_trf_lines(check: &PairingCheck) -> Vec<Problem> {
 
 /// A warning about the whole game, located at its first line.
 fn game_level(report: &GameReport, finding: Finding) -> Problem {
-    Problem::new(finding, report.line, 1, 0)
+    Problem {
+        record: report.record,
+        ..Problem::new(finding, report.line, 1, 0)
+    }
 }
 
 #[cfg(test)]
@@ -629,6 +637,7 @@ mod tests {
         GameReport {
             file: file.clone(),
             game,
+            record: None,
             white: white.into(),
             black: black.into(),
             round: round.into(),

@@ -10,8 +10,8 @@ use super::boundary::{Bracket, GameBoundary, Section};
 use super::lex::{self, GameResult, TagScanProblem, word_ends};
 use super::location::{self, Location};
 use super::model::{
-    Diagnostic, DiagnosticKind, Game, MAX_VARIATION_DEPTH, MoveLetters, MoveToken, Span, Tag,
-    Token, TokenKind,
+    Diagnostic, DiagnosticKind, Game, MAX_VARIATION_DEPTH, MoveLetters, MoveToken, Record,
+    RecordStart, Span, Tag, Token, TokenKind,
 };
 use super::movetext::{
     ELLIPSIS, ParsedMove, Shape, annotation_symbol, en_passant_suffix, is_file, move_number,
@@ -125,6 +125,12 @@ pub struct GameReader<'a> {
     /// The games [`GameReader::next_group`] read last (the first `group_len`), and spare ones.
     group: Vec<Game<'a>>,
     group_len: usize,
+    /// Where the buffer's records start, when it is made of records ([`GameReader::with_records`]).
+    records: &'a [RecordStart],
+    /// The first record not entered yet.
+    next_record: usize,
+    /// The record being read.
+    record: Option<Record>,
 }
 
 impl<'a> GameReader<'a> {
@@ -158,7 +164,39 @@ impl<'a> GameReader<'a> {
             game: Game::default(),
             group: Vec::new(),
             group_len: 0,
+            records: &[],
+            next_record: 0,
+            record: None,
         }
+    }
+
+    /// A buffer made of records, the rows of a table each holding a game's text, one after the other: each
+    /// game knows its record ([`Game::record`]), counts its lines, columns and offset from the record's first
+    /// byte, and is numbered from the record's `first_game`. A game never runs on into the next record,
+    /// whatever its text: an unclosed comment or variation ends with its record.
+    ///
+    /// `records` are in buffer order; bytes before the first record are read as a buffer's are.
+    ///
+    /// ```
+    /// use pgnkit::pgn::{GameReader, Record, RecordStart};
+    /// let rows = b"[White \"A\"]\n\n1. e4 {unclosed\n[White \"B\"]\n\n1. d4 *\n";
+    /// let second = rows.iter().rposition(|&b| b == b'[').unwrap();
+    /// let records = [
+    ///     RecordStart { at: 0, record: Record { group: 0, row: 7 }, first_game: 7 },
+    ///     RecordStart { at: second, record: Record { group: 1, row: 8 }, first_game: 8 },
+    /// ];
+    /// let mut games = GameReader::with_records(rows, &records);
+    /// let first = games.next_game().unwrap();
+    /// assert_eq!((first.index, first.record.unwrap().row), (7, 7));
+    /// let game = games.next_game().unwrap();
+    /// assert_eq!((game.index, game.line, game.record.unwrap().group), (8, 1, 1));
+    /// assert_eq!(game.tag("White").as_deref(), Some("B"));
+    /// assert!(games.next_game().is_none());
+    /// ```
+    pub fn with_records(buf: &'a [u8], records: &'a [RecordStart]) -> GameReader<'a> {
+        let mut reader = GameReader::with_start(buf, BufferStart::default());
+        reader.records = records;
+        reader
     }
 
     /// This reader with the lists of an earlier one, to reuse their allocations.
@@ -289,13 +327,47 @@ impl<'a> GameReader<'a> {
         if self.games_left == 0 {
             return false;
         }
-        let found = self.parse_next();
+        let found = loop {
+            self.enter_records();
+            if self.parse_next() {
+                break true;
+            }
+            // Only whitespace and trivia left in this record: on to the next, if any.
+            match self.records.get(self.next_record) {
+                Some(next) => self.pos = self.pos.max(next.at),
+                None => break false,
+            }
+        };
         self.games_left -= usize::from(found);
         found
     }
 
+    /// Enters the records the reader has reached: each restarts the numbering of lines, columns, offsets and
+    /// games.
+    fn enter_records(&mut self) {
+        while let Some(next) = self.records.get(self.next_record) {
+            if self.pos < next.at {
+                break;
+            }
+            self.pos = next.at;
+            self.next = BufferStart {
+                offset: 0,
+                line: 1,
+                column: 1,
+                index: next.first_game,
+            };
+            self.buf_at_line_start = true;
+            self.record = Some(next.record);
+            self.next_record += 1;
+        }
+    }
+
     fn parse_next(&mut self) -> bool {
-        let full = self.buf;
+        // A game ends with its record.
+        let full = match self.records.get(self.next_record) {
+            Some(next) => &self.buf[..next.at],
+            None => self.buf,
+        };
         let start = self.pos;
         if start >= full.len() {
             return false;
@@ -422,6 +494,7 @@ impl<'a> GameReader<'a> {
         g.line = self.next.line;
         g.column = self.next.column;
         g.index = self.next.index;
+        g.record = self.record;
         let (encoding, after) = location::encoding_and_end(
             source,
             Location {

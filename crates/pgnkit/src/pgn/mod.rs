@@ -99,7 +99,7 @@ pub use lex::GameResult;
 pub use location::{LineMap, Location, Locator, advance, count_line_breaks};
 pub use model::{
     Diagnostic, DiagnosticKind, DiagnosticSeverity, Game, MAX_VARIATION_DEPTH, MoveLetters,
-    MoveToken, Span, Tag, Token, TokenKind,
+    MoveToken, Record, RecordStart, Span, Tag, Token, TokenKind,
 };
 pub use reader::{
     Batch, BatchReader, BlockReader, DEFAULT_BATCH, DEFAULT_BLOCK, GameTooLarge, MAX_BATCH_GAMES,

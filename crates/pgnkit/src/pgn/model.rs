@@ -308,6 +308,31 @@ pub struct Game<'a> {
     /// Some `(` opened a variation: `tokens` holds a [`TokenKind::VariationStart`]. Most games have none,
     /// and a replay need not look for one after every move.
     pub has_variations: bool,
+    /// The record (a table's row) the game's text came from, when its buffer is made of records
+    /// ([`crate::pgn::GameReader::with_records`]): `line`, `column` and `offset` then count from the record's
+    /// first byte.
+    pub record: Option<Record>,
+}
+
+/// A record of a table whose rows hold games (a Parquet file's): where a game's text came from, when it
+/// came from no file of its own. Shown to people as `row group 3, row 1234`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Record {
+    /// The row group (0-based) holding the row.
+    pub group: u32,
+    /// The row, 0-based, counted from the table's first row (not the row group's).
+    pub row: u64,
+}
+
+/// Where a record starts in a buffer of records ([`crate::pgn::GameReader::with_records`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecordStart {
+    /// The record's first byte in the buffer.
+    pub at: usize,
+    /// The record.
+    pub record: Record,
+    /// Index in the table's games of the record's first game.
+    pub first_game: u64,
 }
 
 /// The capital letters that start move tokens of the common strict shapes (`Nf3`, `Rxe8+`, `Nbd7`: the

@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use super::game_reader::{BufferStart, GameLists, GameReader};
 use super::lex::{self, is_blank};
 use super::location::{self, Location};
-use super::model::{DiagnosticKind, Game, TokenKind, kept_blank};
+use super::model::{DiagnosticKind, Game, RecordStart, TokenKind, kept_blank};
 use super::split::game_starts;
 use super::text::BOM;
 
@@ -768,12 +768,19 @@ pub struct Batch {
     pub start: BufferStart,
     /// Number of games in `bytes`.
     pub games: usize,
+    /// Where each record starts when `bytes` is made of records, the rows of a table
+    /// ([`GameReader::with_records`]); empty for a file's text.
+    pub records: Vec<RecordStart>,
 }
 
 impl Batch {
     /// A reader over this batch's games.
     pub fn games(&self) -> GameReader<'_> {
-        GameReader::with_start(&self.bytes, self.start)
+        if self.records.is_empty() {
+            GameReader::with_start(&self.bytes, self.start)
+        } else {
+            GameReader::with_records(&self.bytes, &self.records)
+        }
     }
 }
 
@@ -935,6 +942,7 @@ impl<R: Read> BatchReader<R> {
             bytes,
             start,
             games,
+            records: Vec::new(),
         }
     }
 }
