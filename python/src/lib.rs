@@ -82,6 +82,9 @@ impl From<InputError> for Failure {
             InputError::EmptyDirectory(ref path) => {
                 Failure::unreadable(&path.display().to_string(), &e.to_string())
             }
+            InputError::Table { ref path, .. } | InputError::NotParquet(ref path) => {
+                Failure::unreadable(path, &e.to_string())
+            }
         }
     }
 }

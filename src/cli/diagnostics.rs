@@ -139,12 +139,12 @@ fn push_location(file: &str, p: &Problem, fr: bool, text: &mut String) {
         None => text.push(':'),
         Some(record) => {
             text.push_str(if fr {
-                ", groupe de lignes "
+                ", groupe de rangées "
             } else {
                 ", row group "
             });
             pgnkit::core::decimal::push(text, u64::from(record.group));
-            text.push_str(if fr { ", ligne " } else { ", row " });
+            text.push_str(if fr { ", rangée " } else { ", row " });
             pgnkit::core::decimal::push(text, record.row);
             text.push_str(", ");
         }

@@ -25,6 +25,7 @@ mod notation_corpus;
 mod output_hardening;
 mod output_safety;
 mod pairings;
+mod parquet_input;
 mod perft;
 mod pgn_corpus;
 mod pgn_fixtures;

@@ -3,13 +3,14 @@
 per tag (typed as there: ratings and rating changes as integers, UTCDate as a date, UTCTime as a time) and the
 moves in `movetext`; or, with --pgn-column, each game's whole text in a `pgn` column.
 
-    pgn_to_parquet.py OUT.parquet IN.pgn... [--pgn-column] [--row-group-size N]
+    pgn_to_parquet.py OUT.parquet IN.pgn... [--pgn-column] [--row-group-size=N] [--pgn-out=FILE]
 
 Built with pyarrow, a writer nobody here wrote, for the tests that read such files back with pgnkit. The games'
 text must be laid out as a writer of the export format lays it out (tags one per line in one order for the whole
 file, a blank line, the movetext, a blank line): the script checks that the rows give back the file's bytes
 exactly, so that pgnkit's output on the Parquet file can be compared with its output on the PGN file. It exits
-with status 1, saying which game, when they do not.
+with status 1, saying which game, when they do not. Text before a file's first game (TWIC's `; from ...` line) is
+no game and has no row: it is left out, and --pgn-out writes the PGN the rows stand for, the files without it.
 """
 
 import datetime
@@ -27,6 +28,8 @@ def split_games(text):
     """The games of a PGN text as (tags, movetext): games are separated by a blank line before a tag line."""
     games = []
     for chunk in re.split(r"\n\n(?=\[)", text.strip("\n")):
+        if not games and not chunk.startswith("["):
+            continue
         lines = chunk.split("\n")
         tags = []
         while lines and lines[0].startswith("["):
@@ -37,7 +40,8 @@ def split_games(text):
             tags.append((match.group(1), value))
         if lines and lines[0] == "":
             lines.pop(0)
-        games.append((tags, "\n".join(lines)))
+        # As the Lichess dataset holds it: no line break after the last move.
+        games.append((tags, "\n".join(lines).rstrip("\n")))
     return games, None
 
 
@@ -111,22 +115,27 @@ def main(argv):
     args = [a for a in argv[1:] if not a.startswith("--")]
     pgn_column = "--pgn-column" in argv
     row_group = 1000
+    pgn_out = None
     for a in argv[1:]:
         if a.startswith("--row-group-size="):
             row_group = int(a.split("=", 1)[1])
+        if a.startswith("--pgn-out="):
+            pgn_out = a.split("=", 1)[1]
     if len(args) < 2:
         sys.exit(__doc__)
     out, inputs = args[0], args[1:]
     games = []
     texts = []
+    rebuilt_files = []
     for path in inputs:
-        text = open(path, encoding="utf-8").read()
+        text = open(path, encoding="utf-8", newline="").read()
         found, error = split_games(text)
         if found is None:
             print(f"{path}: {error}", file=sys.stderr)
             return 1
         rebuilt = "".join(game_text(t, m) for t, m in found)
-        if rebuilt.strip("\n") != text.strip("\n"):
+        first = text.find("\n[") + 1 if not text.startswith("[") else 0
+        if rebuilt.strip("\n") != text[first:].strip("\n"):
             for k, (t, m) in enumerate(found):
                 if game_text(t, m) not in text:
                     print(f"{path}: game {k + 1} is not laid out as the export format", file=sys.stderr)
@@ -134,7 +143,9 @@ def main(argv):
             print(f"{path}: the games do not give back the file", file=sys.stderr)
             return 1
         games.extend(found)
-        texts.extend(game_text(t, m) for t, m in found)
+        rebuilt_files.append(rebuilt.rstrip("\n") + "\n")
+        # A game's text ends with its last line, as a file's last game does.
+        texts.extend(game_text(t, m).rstrip("\n") + "\n" for t, m in found)
     if pgn_column:
         table = pa.table({"pgn": pa.array(texts, pa.string())})
     else:
@@ -149,6 +160,9 @@ def main(argv):
         columns["movetext"] = pa.array([m for _, m in games], pa.string())
         table = pa.table(columns)
     pq.write_table(table, out, row_group_size=row_group)
+    if pgn_out:
+        with open(pgn_out, "w", encoding="utf-8", newline="") as f:
+            f.write("".join(rebuilt_files))
     return 0
 
 

@@ -88,10 +88,20 @@ pub(super) fn write_marked(game: &Game<'_>, problem: &Problem, locale: Locale, o
         out.push(b' ');
     }
     let (line, column) = (problem.line, problem.column);
+    // A game read from a table's row is located in its row's text.
+    let row = game.record.map_or(String::new(), |r| {
+        localized!(
+            locale,
+            "row group {}, row {}, ",
+            "groupe de rangées {}, rangée {}, ",
+            r.group,
+            r.row
+        )
+    });
     let _ = MarkWriter(out).write_str(&localized!(
         locale,
-        "{{pgnkit: not converted: {reason} (line {line}, column {column})}}",
-        "{{pgnkit : partie non convertie : {reason} (ligne {line}, colonne {column})}}"
+        "{{pgnkit: not converted: {reason} ({row}line {line}, column {column})}}",
+        "{{pgnkit : partie non convertie : {reason} ({row}ligne {line}, colonne {column})}}"
     ));
     if !game.tags.is_empty() {
         out.push(b'\n');

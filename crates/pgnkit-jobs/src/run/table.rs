@@ -30,8 +30,12 @@ use arrow_array::types::{
 };
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, TimeUnit};
+use arrow_schema::{Field, Schema};
 use parquet::arrow::ProjectionMask;
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder};
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+    ParquetRecordBatchReaderBuilder,
+};
 use parquet::file::reader::ChunkReader;
 use pgnkit::pgn::{Batch, BufferStart, MAX_BATCH_GAMES, Record, RecordStart};
 
@@ -152,7 +156,29 @@ impl TableGames {
     }
 
     fn new<T: ChunkReader + 'static>(input: T) -> Result<TableGames, TableError> {
-        let builder = ParquetRecordBatchReaderBuilder::try_new(input)?;
+        let found = ArrowReaderMetadata::load(&input, ArrowReaderOptions::new())?;
+        // Text columns are read as views: they are only copied into the games' text, so a view of the
+        // decoded page spares a copy.
+        let as_views: Vec<Field> = found
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| match f.data_type() {
+                DataType::Utf8 | DataType::LargeUtf8 => {
+                    f.as_ref().clone().with_data_type(DataType::Utf8View)
+                }
+                DataType::Binary | DataType::LargeBinary => {
+                    f.as_ref().clone().with_data_type(DataType::BinaryView)
+                }
+                _ => f.as_ref().clone(),
+            })
+            .collect();
+        let hinted = ArrowReaderOptions::new().with_schema(Arc::new(Schema::new_with_metadata(
+            as_views,
+            found.schema().metadata().clone(),
+        )));
+        let metadata = ArrowReaderMetadata::try_new(found.metadata().clone(), hinted)?;
+        let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(input, metadata);
         let schema = builder.schema().clone();
         let find = |name: &str| {
             schema
@@ -300,13 +326,14 @@ impl TableGames {
                 },
                 first_game: row,
             });
+            let last = row + 1 >= self.group_starts.last().copied().unwrap_or(0);
             write_row(
                 &mut bytes,
                 current,
                 self.next_row,
                 self.shape,
-                &self.tags,
-                self.result,
+                (&self.tags, self.result),
+                last,
             );
             self.next_row += 1;
         }
@@ -457,24 +484,24 @@ fn tag_name(column: &str) -> String {
     }
 }
 
-/// Appends row `row`'s game text: its tag pairs and movetext, or its `pgn` text, then a blank line.
+/// Appends row `row`'s game text: its tag pairs and movetext, or its `pgn` text, then a blank line as
+/// between the games of a file; the file's `last` row ends with its line, as a file's last game does.
 fn write_row(
     out: &mut Vec<u8>,
     batch: &RecordBatch,
     row: usize,
     shape: Shape,
-    tags: &[TagColumn],
-    result: Option<usize>,
+    (tags, result): (&[TagColumn], Option<usize>),
+    last: bool,
 ) {
     match shape {
         Shape::Pgn { text } => {
             let start = out.len();
             push_text(out, batch.column(text), row);
-            if out.len() > start && !out.ends_with(b"\n") {
-                out.push(b'\n');
-            }
+            end_game(out, start, last);
         }
         Shape::TagsAndMovetext { movetext } => {
+            let row_start = out.len();
             for tag in tags {
                 let column = batch.column(tag.index);
                 if column.is_null(row) {
@@ -515,12 +542,23 @@ fn write_row(
                     out.truncate(start);
                 }
             }
-            if !out.ends_with(b"\n") {
-                out.push(b'\n');
-            }
+            end_game(out, row_start, last);
         }
     }
-    out.push(b'\n');
+}
+
+/// Ends the game text written from `start` on with a line break, and a blank line after it unless it is the
+/// file's `last` (or already ends with one). An empty text stays empty.
+fn end_game(out: &mut Vec<u8>, start: usize, last: bool) {
+    if out.len() == start {
+        return;
+    }
+    if !out.ends_with(b"\n") {
+        out.push(b'\n');
+    }
+    if !last && !out.ends_with(b"\n\n") {
+        out.push(b'\n');
+    }
 }
 
 /// Whether a decimal integer just written is above zero.
@@ -715,7 +753,6 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 mod tests {
     use super::*;
     use arrow_array::{Int64Array, StringArray};
-    use arrow_schema::{Field, Schema};
     use parquet::arrow::ArrowWriter;
 
     fn parquet(batch: &RecordBatch) -> bytes::Bytes {
@@ -790,7 +827,7 @@ mod tests {
             text,
             "[Event \"Say \\\"hi\\\"\\\\\"]\n[WhiteElo \"2500\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
              [WhiteElo \"1800\"]\n[Result \"0-1\"]\n\n1. d4 {resigns 0-1\n\n\
-             [Event \"C\"]\n\n\n"
+             [Event \"C\"]\n\n"
         );
         assert_eq!(
             records.iter().map(|r| r.record.row).collect::<Vec<_>>(),

@@ -444,7 +444,11 @@ fn stats_and_fingerprint<'a>(
             } else {
                 ""
             };
-            format!("{}:{}: {}{place}", p.line, p.column, p.finding)
+            // A game read from a table's row is located in its row's text.
+            let row = p.record.map_or(String::new(), |r| {
+                format!("row group {}, row {}, ", r.group, r.row)
+            });
+            format!("{row}{}:{}: {}{place}", p.line, p.column, p.finding)
         });
     let stats = GameStats {
         number: game.index + 1,
