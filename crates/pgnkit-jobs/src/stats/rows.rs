@@ -110,8 +110,9 @@ fn tag_cell(cells: &mut impl Cells, tags: &RowTags<'_>, slot: usize, value: &str
 }
 
 /// Writes one game's fields, in [`GAME_HEADER`]'s order (then the typed columns when the cells are typed),
-/// without ending the row: what [`write_game`] writes, and what `select --where` compares. Without `final_fen` that field is left empty: writing a FEN
-/// is most of the cost of a row, and select needs it only when asked for it.
+/// without ending the row: what [`write_game`] writes, and what `select --where` compares. Without
+/// `final_fen` that field is left empty: writing a FEN is most of the cost of a row, and select needs it
+/// only when asked for it.
 pub(crate) fn fill_game_row(
     cells: &mut impl Cells,
     scratch: &mut String,
