@@ -4,6 +4,7 @@ Run by ``python/tests/run.sh`` (which builds the package in a fresh venv with ``
 ``PGNKIT_BIN`` naming the command built from the same sources.
 """
 
+import datetime
 import json
 import os
 import pathlib
@@ -25,6 +26,7 @@ INPUTS = [
     LICHESS,
     SUBSET / "games-english" / "pychess-world_matches.games-1-10.pgn",
     ROOT / "fixtures" / "stats" / "games.pgn",
+    ROOT / "fixtures" / "stats" / "dates.pgn",
     ROOT / "fixtures" / "convert" / "french.pgn",
     ROOT / "fixtures" / "convert" / "invalid.pgn",
 ]
@@ -63,6 +65,31 @@ def test_per_move_stats_equal_the_command(tmp_path, path):
 def test_schema_is_known_before_any_data(tmp_path):
     for kwargs, args in [({}, []), ({"per_move": True}, ["--per-move"]), ({"tags": ["Link"]}, ["--tags", "Link"])]:
         assert pgnkit.stats_schema(**kwargs) == cli_parquet(tmp_path, LICHESS, *args).schema
+
+
+def test_dates_are_typed_as_the_command_types_them():
+    schema = pgnkit.stats_schema(tags=["UTCDate"])
+    names = schema.names
+    assert names[names.index("time_control_category") + 1 :] == [
+        "year",
+        "month",
+        "day",
+        "utc_date",
+        "utc_timestamp",
+        "UTCDate",
+    ]
+    assert schema.field("date").type == pa.date32()
+    assert schema.field("utc_date").type == pa.date32()
+    assert [schema.field(n).type for n in ("year", "month", "day")] == [pa.int32()] * 3
+    assert schema.field("utc_timestamp").type == pa.timestamp("us", tz="UTC")
+    assert all(schema.field(n).nullable for n in ("date", "year", "utc_timestamp"))
+
+    rows = pgnkit.stats(ROOT / "fixtures" / "stats" / "dates.pgn").to_pylist()
+    first, partial, impossible = rows[0], rows[1], rows[4]
+    assert first["date"] == datetime.date(2025, 5, 17)
+    assert first["utc_timestamp"] == datetime.datetime(2025, 5, 1, 0, 0, 7, tzinfo=datetime.timezone.utc)
+    assert (partial["date"], partial["year"], partial["month"], partial["day"]) == (None, 2025, 5, None)
+    assert (impossible["date"], impossible["day"]) == (None, 30)
 
 
 def games_of(path):

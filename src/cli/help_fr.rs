@@ -107,7 +107,7 @@ const PAGES: &[Page] = &[
             ),
             (
                 "format",
-                "Format des lignes : `csv`, `jsonl` (un objet JSON par ligne) ou `parquet` (colonnes typées, compressé en zstd). Par défaut : d'après le nom donné à -o (`.parquet`, `.jsonl`, `.ndjson`), sinon csv",
+                "Format des lignes : `csv`, `jsonl` (un objet JSON par ligne) ou `parquet` (colonnes typées, la balise Date en date avec `year`, `month`, `day`, et `utc_date`, `utc_timestamp` d'après UTCDate et UTCTime ; compressé en zstd). Par défaut : d'après le nom donné à -o (`.parquet`, `.jsonl`, `.ndjson`), sinon csv",
             ),
             (
                 "compression",

@@ -29,8 +29,10 @@ pub(crate) struct Args {
     /// A short report instead of rows: results by colour, endings, ECO codes, standings per event
     #[arg(long)]
     summary: bool,
-    /// How rows are written: `csv`, `jsonl` (one JSON object per line) or `parquet` (typed columns,
-    /// zstd-compressed). Default: from the name given to -o (`.parquet`, `.jsonl`, `.ndjson`), else csv
+    /// How rows are written: `csv`, `jsonl` (one JSON object per line) or `parquet` (typed columns, the
+    /// Date tag as a date with `year`, `month`, `day`, and `utc_date`, `utc_timestamp` from UTCDate and
+    /// UTCTime; zstd-compressed). Default: from the name given to -o (`.parquet`, `.jsonl`, `.ndjson`), else
+    /// csv
     #[arg(long, value_parser = choice::<Format>(), conflicts_with = "summary")]
     format: Option<Format>,
     /// Parquet's compression: `zstd` (small files), `lz4` (several times faster to write, files about 1.7

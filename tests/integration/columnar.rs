@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, Int32Type, Int64Type};
+use arrow_array::types::{Date32Type, Float64Type, Int32Type, Int64Type, TimestampMicrosecondType};
 use arrow_array::{Array, RecordBatch};
-use arrow_schema::DataType;
+use arrow_schema::{DataType, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::util::{self, BIN, corpus, root, subset};
@@ -49,6 +49,10 @@ pub(crate) enum Value {
     Bool(bool),
     Float(f64),
     List(Vec<i64>),
+    /// Days since 1970-01-01.
+    Date(i32),
+    /// Microseconds since 1970-01-01T00:00:00 UTC.
+    Timestamp(i64),
 }
 
 impl Value {
@@ -69,6 +73,9 @@ impl Value {
                     .join(" ")
                     == csv
             }
+            // A day is the date the CSV spells, when it spells one ([`real_day`]).
+            Value::Date(days) => real_day(date_parts(csv)) == Some(civil(*days)),
+            Value::Timestamp(_) => false,
         }
     }
 }
@@ -95,8 +102,185 @@ fn value_at(array: &dyn Array, i: usize) -> Value {
             let items = items.as_primitive::<Int32Type>();
             Value::List(items.values().iter().map(|&n| i64::from(n)).collect())
         }
+        DataType::Date32 => Value::Date(array.as_primitive::<Date32Type>().value(i)),
+        DataType::Timestamp(TimeUnit::Microsecond, Some(tz)) if &**tz == "UTC" => {
+            Value::Timestamp(array.as_primitive::<TimestampMicrosecondType>().value(i))
+        }
         other => panic!("unexpected column type {other}"),
     }
+}
+
+/// The year, month and day of a Date tag's text as the typed rows read them, worked out here apart from
+/// pgnkit's code (docs/guide.md states the rules): `YYYY.MM.DD` (or with `-` or `/` for both dots) or a bare
+/// `YYYY`, blanks around ignored; a part of `?`s or zeros is unknown; a part that is neither makes all
+/// unknown.
+fn date_parts(text: &str) -> [Option<i64>; 3] {
+    let text = text.trim();
+    let pieces: Vec<&str> = if text.len() == 4 {
+        vec![text]
+    } else {
+        match [".", "-", "/"]
+            .iter()
+            .find(|sep| text.matches(**sep).count() == 2)
+        {
+            Some(sep) => text.split(sep).collect(),
+            None => return [None; 3],
+        }
+    };
+    let widths_fit = pieces
+        .iter()
+        .zip([4, 2, 2])
+        .all(|(p, width)| p.len() == width);
+    let mut parts = [None; 3];
+    for (k, (piece, max)) in pieces.iter().zip([9999, 12, 31]).enumerate() {
+        if piece.chars().all(|c| c == '?') {
+            continue;
+        }
+        match piece.parse::<i64>() {
+            Ok(n) if piece.bytes().all(|b| b.is_ascii_digit()) && n <= max => {
+                parts[k] = Some(n).filter(|&n| n > 0)
+            }
+            _ => return [None; 3],
+        }
+    }
+    if widths_fit { parts } else { [None; 3] }
+}
+
+/// The day of `parts`, if all are known and it exists.
+fn real_day([year, month, day]: [Option<i64>; 3]) -> Option<(i64, i64, i64)> {
+    let (year, month, day) = (year?, month?, day?);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    (day <= days[(month - 1) as usize]).then_some((year, month, day))
+}
+
+/// The (year, month, day) `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`: the other way from
+/// pgnkit's conversion).
+fn civil(days: i32) -> (i64, i64, i64) {
+    let z = i64::from(days) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+/// Seconds since midnight of a UTCTime's text `HH:MM:SS`, blanks around ignored.
+fn time_of_day(text: &str) -> Option<i64> {
+    let fields: Vec<&str> = text.trim().split(':').collect();
+    if fields.len() != 3
+        || fields
+            .iter()
+            .any(|f| f.len() != 2 || !f.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let n: Vec<i64> = fields.iter().map(|f| f.parse().unwrap()).collect();
+    (n[0] < 24 && n[1] < 60 && n[2] < 60).then(|| n[0] * 3600 + n[1] * 60 + n[2])
+}
+
+/// The columns typed rows add to the per-game ones, after them and before the tags.
+const TYPED_TYPES: [(&str, &str); 5] = [
+    ("year", "Int32"),
+    ("month", "Int32"),
+    ("day", "Int32"),
+    ("utc_date", "Date32"),
+    ("utc_timestamp", "Timestamp(Microsecond, Some(\"UTC\"))"),
+];
+
+/// Checks the typed columns of a per-game Parquet table against the CSV's text (the Date tag, and UTCDate
+/// and UTCTime when the run asked for them), then leaves the table as the CSV's columns would have it: the
+/// typed columns removed, `date` as the CSV spells it.
+fn check_typed_dates(what: &str, table: &mut Table, csv: &(Vec<String>, Vec<Vec<String>>)) {
+    let names: Vec<&str> = table.columns.iter().map(|c| c.0.as_str()).collect();
+    let at = |name: &str| names.iter().position(|n| *n == name).unwrap();
+    let csv_at = |name: &str| csv.0.iter().position(|n| n == name);
+    let (date, first) = (at("date"), at("year"));
+    assert_eq!(first, 36, "{what}: the typed columns follow the text ones");
+    assert_eq!(
+        &names[first..first + 5],
+        ["year", "month", "day", "utc_date", "utc_timestamp"]
+    );
+    let (csv_date, utc_date, utc_time) = (
+        csv_at("date").unwrap(),
+        csv_at("UTCDate"),
+        csv_at("UTCTime"),
+    );
+    let mut dated = 0;
+    for (r, (row, text)) in table.rows.iter_mut().zip(&csv.1).enumerate() {
+        let parts = date_parts(&text[csv_date]);
+        let want_parts: Vec<Value> = parts
+            .iter()
+            .map(|p| p.map_or(Value::Null, Value::Int))
+            .collect();
+        assert_eq!(
+            row[first..first + 3],
+            want_parts[..],
+            "{what}: row {r}, {:?}",
+            text[csv_date]
+        );
+        match row[date] {
+            Value::Date(days) => {
+                assert_eq!(real_day(parts), Some(civil(days)), "{what}: row {r}");
+                dated += 1;
+            }
+            Value::Null => assert_eq!(
+                real_day(parts),
+                None,
+                "{what}: row {r}, {:?}",
+                text[csv_date]
+            ),
+            ref other => panic!("{what}: row {r}: date {other:?}"),
+        }
+        if let (Some(d), Some(t)) = (utc_date, utc_time) {
+            let day = real_day(date_parts(&text[d]));
+            let want = match day {
+                Some(_) => row[first + 3].clone(),
+                None => Value::Null,
+            };
+            assert_eq!(row[first + 3], want, "{what}: row {r}");
+            if let Value::Date(days) = row[first + 3] {
+                assert_eq!(Some(civil(days)), day, "{what}: row {r}");
+            }
+            let instant = match (&row[first + 3], time_of_day(&text[t])) {
+                (Value::Date(days), Some(seconds)) => {
+                    Value::Timestamp((i64::from(*days) * 86_400 + seconds) * 1_000_000)
+                }
+                _ => Value::Null,
+            };
+            assert_eq!(
+                row[first + 4],
+                instant,
+                "{what}: row {r}, {:?} {:?}",
+                text[d],
+                text[t]
+            );
+        }
+        // No tag is an empty CSV field and a JSON null.
+        row[date] = match text[csv_date].as_str() {
+            "" => Value::Null,
+            text => Value::Text(text.to_string()),
+        };
+        row.drain(first..first + 5);
+    }
+    assert!(dated > 0, "{what}: no complete date");
+    table.columns.drain(first..first + 5);
 }
 
 pub(crate) fn read_parquet(path: &Path) -> Table {
@@ -249,7 +433,16 @@ fn compare_formats(name: &str, args: &[&str], inputs: &[PathBuf], jobs: &str) ->
     let csv = read_csv(&csv.stdout);
     assert!(!csv.1.is_empty(), "{name}: no rows");
 
-    let table = read_parquet(&parquet);
+    let whole = read_parquet(&parquet);
+    // Per-game rows: Parquet has the typed dates too; once checked, the rest is the CSV's.
+    let mut table = Table {
+        columns: whole.columns.clone(),
+        rows: whole.rows.clone(),
+        row_groups: whole.row_groups,
+    };
+    if csv.0.iter().any(|c| c == "white_elo") {
+        check_typed_dates(&format!("{name} parquet"), &mut table, &csv);
+    }
     let names: Vec<String> = table.columns.iter().map(|c| c.0.clone()).collect();
     let nullable: Vec<bool> = table.columns.iter().map(|c| c.2).collect();
     assert_same_rows(
@@ -268,18 +461,19 @@ fn compare_formats(name: &str, args: &[&str], inputs: &[PathBuf], jobs: &str) ->
         &json_rows,
         &csv,
     );
-    // JSON's values have Parquet's types: the same numbers, flags and nulls.
+    // JSON's values have Parquet's types: the same numbers, flags and nulls (dates are text in both once
+    // Parquet's are checked).
     for (r, (j, p)) in json_rows.iter().zip(&table.rows).enumerate() {
         assert_eq!(j, p, "{name}: row {r}");
     }
     let _ = std::fs::remove_dir_all(&dir);
-    table
+    whole
 }
 
-/// The fixtures: hand-made games (tags missing, Windows-1252), damaged files, French letters, lichess games
+/// The fixtures: hand-made games (tags missing, Windows-1252, dates of every shape), damaged files, French letters, lichess games
 /// with clocks, evaluations, NAGs and comments.
 fn fixture_inputs() -> Vec<PathBuf> {
-    let mut inputs: Vec<PathBuf> = ["games.pgn", "tournament.pgn", "latin1.pgn"]
+    let mut inputs: Vec<PathBuf> = ["games.pgn", "tournament.pgn", "latin1.pgn", "dates.pgn"]
         .iter()
         .map(|f| root().join("fixtures/stats").join(f))
         .collect();
@@ -296,7 +490,7 @@ const GAME_TYPES: [(&str, &str); 36] = [
     ("game", "Int64"),
     ("event", "Utf8"),
     ("site", "Utf8"),
-    ("date", "Utf8"),
+    ("date", "Date32"),
     ("round", "Utf8"),
     ("white", "Utf8"),
     ("black", "Utf8"),
@@ -340,14 +534,22 @@ fn types(table: &Table) -> Vec<(String, String)> {
 
 #[test]
 fn game_rows_are_the_same_in_parquet_jsonl_and_csv() {
-    let tags = "--tags=UTCDate,WhiteTitle,Link,WhiteFideId,NoSuchTag";
+    let tags = "--tags=UTCDate,UTCTime,WhiteTitle,Link,WhiteFideId,NoSuchTag";
     for jobs in ["1", "2"] {
         let table = compare_formats(&format!("games-j{jobs}"), &[tags], &fixture_inputs(), jobs);
         let mut want: Vec<(String, String)> = GAME_TYPES
             .iter()
+            .chain(&TYPED_TYPES)
             .map(|(n, t)| (n.to_string(), t.to_string()))
             .collect();
-        for tag in ["UTCDate", "WhiteTitle", "Link", "WhiteFideId", "NoSuchTag"] {
+        for tag in [
+            "UTCDate",
+            "UTCTime",
+            "WhiteTitle",
+            "Link",
+            "WhiteFideId",
+            "NoSuchTag",
+        ] {
             want.push((tag.to_string(), "Utf8".to_string()));
         }
         assert_eq!(types(&table), want);
@@ -911,7 +1113,7 @@ fn an_absurd_tags_list_is_refused_at_once() {
         ],
         &[0],
     );
-    assert_eq!(read_parquet(&out).columns.len(), 36 + 256);
+    assert_eq!(read_parquet(&out).columns.len(), 36 + 5 + 256);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -938,6 +1140,13 @@ fn no_two_columns_differ_only_by_case_in_any_format() {
             (
                 "WhiteElo,whiteelo",
                 "`WhiteElo` and `whiteelo` differ only by case",
+            ),
+            // A column of Parquet's rows alone, refused in every format: a list of tags means the same
+            // columns whatever the format.
+            (
+                "UTCDate,Year",
+                "`Year` differs from the column `year` only by case, which DuckDB and other SQL tools do \
+                 not tell apart (a column of the Parquet rows)",
             ),
         ] {
             for per_move in [false, true] {
@@ -1031,7 +1240,7 @@ fn pyarrow_reads_the_same_rows_and_types() {
     let script = "import sys, pyarrow.parquet as pq\n\
                   t = pq.read_table(sys.argv[1])\n\
                   print(t.num_rows)\n\
-                  print(','.join(f'{f.name}:{f.type}' for f in t.schema))\n\
+                  print(';'.join(f'{f.name}:{f.type}' for f in t.schema))\n\
                   print(sum(t.column('plies').to_pylist()))\n\
                   print(t.column('white_elo').to_pylist()[0])\n";
     let py = Command::new("python3")
@@ -1057,8 +1266,9 @@ fn pyarrow_reads_the_same_rows_and_types() {
     assert_eq!(lines[2], total.to_string());
     let elo = header.iter().position(|h| h == "white_elo").unwrap();
     assert_eq!(lines[3], rows[0][elo]);
+    // `;` between columns: a type may hold a comma (`timestamp[us, tz=UTC]`).
     let types: HashMap<&str, &str> = lines[1]
-        .split(',')
+        .split(';')
         .map(|p| p.split_once(':').unwrap())
         .collect();
     assert_eq!(types["plies"], "int32");
@@ -1066,6 +1276,10 @@ fn pyarrow_reads_the_same_rows_and_types() {
     assert_eq!(types["valid"], "bool");
     assert_eq!(types["white_elo"], "int32");
     assert_eq!(types["UTCDate"], "string");
+    assert_eq!(types["date"], "date32[day]");
+    assert_eq!(types["year"], "int32");
+    assert_eq!(types["utc_date"], "date32[day]");
+    assert_eq!(types["utc_timestamp"], "timestamp[us, tz=UTC]");
 
     // LZ4_RAW, the fast codec, reads back as well.
     let lz4 = dir.join("m.parquet");
@@ -1106,6 +1320,133 @@ fn pyarrow_reads_the_same_rows_and_types() {
         String::from_utf8(py.stdout).unwrap().trim(),
         triangle.to_string()
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether the `duckdb` command runs. CI installs it: there its absence fails the test.
+fn has_duckdb(what: &str) -> bool {
+    let ok = Command::new("duckdb")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("PGNKIT_REQUIRE_CORPUS").is_none(),
+            "no duckdb command: .ci/run installs it (pip install duckdb-cli)"
+        );
+        eprintln!("note: no duckdb command: {what} is not run");
+    }
+    ok
+}
+
+/// Parquet's typed dates as DuckDB and Polars read them, against what DuckDB's own `strptime` makes of the
+/// CSV's text of the same run (dates of every shape, and lichess games with UTCDate and UTCTime): the same
+/// days, parts and instants, with the types a user of either sees.
+#[test]
+fn duckdb_and_polars_read_the_typed_dates() {
+    let dir = temp_dir("typed-dates");
+    let (csv, parquet) = (dir.join("rows.csv"), dir.join("rows.parquet"));
+    let inputs = [root().join("fixtures/stats/dates.pgn"), subset(LICHESS_50)];
+    for out in [&csv, &parquet] {
+        let mut args = vec![
+            OsStr::new("stats"),
+            OsStr::new("-q"),
+            OsStr::new("--tags=UTCDate,UTCTime"),
+            OsStr::new("-o"),
+            out.as_os_str(),
+        ];
+        args.extend(inputs.iter().map(|p| p.as_os_str()));
+        pgnkit(&args, &[0]);
+    }
+    // What the CSV says, by this file's reading of the rules.
+    let (header, rows) = read_csv(&std::fs::read(&csv).unwrap());
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let dated = rows
+        .iter()
+        .filter(|r| real_day(date_parts(&r[at("date")])).is_some())
+        .count();
+    let timed = rows
+        .iter()
+        .filter(|r| {
+            real_day(date_parts(&r[at("UTCDate")])).is_some()
+                && time_of_day(&r[at("UTCTime")]).is_some()
+        })
+        .count();
+    assert!(
+        dated > 50 && timed > 50 && dated < rows.len(),
+        "{dated} {timed}"
+    );
+
+    if has_duckdb("the typed dates' check with DuckDB") {
+        let query = format!(
+            "WITH p AS (SELECT * FROM '{parquet}'), c AS (SELECT * FROM read_csv('{csv}', all_varchar = true)) \
+             SELECT count(*), count(p.date), \
+               count(*) FILTER (WHERE p.date IS DISTINCT FROM coalesce(try_strptime(trim(c.date), '%Y.%m.%d'), \
+                 try_strptime(trim(c.date), '%Y-%m-%d'), try_strptime(trim(c.date), '%Y/%m/%d'))::DATE), \
+               count(*) FILTER (WHERE year(p.date) != p.year OR month(p.date) != p.month OR day(p.date) != p.day), \
+               count(p.utc_timestamp), \
+               count(*) FILTER (WHERE epoch(p.utc_timestamp) IS DISTINCT FROM \
+                 epoch(try_strptime(trim(c.UTCDate) || ' ' || trim(c.UTCTime), '%Y.%m.%d %H:%M:%S'))), \
+               count(*) FILTER (WHERE p.utc_timestamp::DATE != p.utc_date), \
+               typeof(any_value(p.date)), typeof(any_value(p.year)), typeof(any_value(p.utc_timestamp)) \
+             FROM p JOIN c ON p.file = c.file AND p.game = CAST(c.game AS BIGINT)",
+            parquet = parquet.display(),
+            csv = csv.display()
+        );
+        let out = Command::new("duckdb")
+            .args(["-csv", "-noheader", "-c", &query])
+            .env("TZ", "UTC")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        let answer = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(
+            answer.trim(),
+            format!(
+                "{},{dated},0,0,{timed},0,0,DATE,INTEGER,TIMESTAMP WITH TIME ZONE",
+                rows.len()
+            ),
+            "DuckDB: rows, dated, dates that differ from strptime's, parts that differ, timed, instants that \
+             differ, UTC days that differ, types"
+        );
+    }
+
+    if python_has("polars") {
+        let script = "import sys, polars as pl\n\
+                      p = pl.read_parquet(sys.argv[1])\n\
+                      print(';'.join(str(p.schema[c]) for c in ('date', 'year', 'month', 'day', 'utc_date', 'utc_timestamp')))\n\
+                      d = p.filter(pl.col('date').is_not_null())\n\
+                      same = [(d['date'].dt.year() == d['year']).all(), (d['date'].dt.month() == d['month']).all(), \
+                      (d['date'].dt.day() == d['day']).all()]\n\
+                      print(d.height, all(same))\n\
+                      t = p.filter(pl.col('utc_timestamp').is_not_null())\n\
+                      print(t.height, (t['utc_timestamp'].dt.date() == t['utc_date']).all())\n";
+        let py = Command::new("python3")
+            .args(["-c", script])
+            .arg(&parquet)
+            .output()
+            .unwrap();
+        assert!(
+            py.status.success(),
+            "{}",
+            String::from_utf8_lossy(&py.stderr)
+        );
+        let text = String::from_utf8(py.stdout).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let types: Vec<&str> = lines[0].split(';').collect();
+        assert_eq!(
+            types[..5],
+            ["Date", "Int32", "Int32", "Int32", "Date"],
+            "{text}"
+        );
+        assert!(
+            types[5].starts_with("Datetime") && types[5].contains("us") && types[5].contains("UTC"),
+            "{text}"
+        );
+        assert_eq!(lines[1], format!("{dated} True"));
+        assert_eq!(lines[2], format!("{timed} True"));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

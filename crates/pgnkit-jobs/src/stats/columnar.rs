@@ -19,11 +19,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use arrow_array::builder::{
-    ArrayBuilder, BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, ListBuilder,
-    StringBuilder,
+    ArrayBuilder, BooleanBuilder, Date32Builder, Float64Builder, Int32Builder, Int64Builder,
+    ListBuilder, StringBuilder, TimestampMicrosecondBuilder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
+use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef, TimeUnit};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_writer::{ArrowColumnChunk, ArrowRowGroupWriterFactory, compute_leaves};
 use parquet::basic::{Compression, ZstdLevel};
@@ -33,6 +33,7 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
+use super::dates::{self, Day};
 use super::spill::{Overflow, SpillError, Spillable, SpilledParquet};
 use super::table::{Cells, Column, Kind};
 
@@ -80,8 +81,16 @@ fn data_type(kind: Kind) -> DataType {
         Kind::Bool => DataType::Boolean,
         Kind::Seconds => DataType::Float64,
         Kind::Nags => DataType::List(Arc::new(nag_field())),
+        Kind::Date => DataType::Date32,
+        // Microseconds, though the tags give seconds: Parquet has no unit of seconds (a writer makes them
+        // milliseconds), and Spark takes microseconds alone from Arrow. "UTC": the tags' clock, so readers
+        // see an instant, not a wall time.
+        Kind::Timestamp => DataType::Timestamp(TimeUnit::Microsecond, Some(UTC.into())),
     }
 }
+
+/// The time zone of [`Kind::Timestamp`] columns.
+const UTC: &str = "UTC";
 
 /// The Arrow schema of a table with these columns.
 pub(crate) fn schema<'c, 'n: 'c>(columns: impl IntoIterator<Item = &'c Column<'n>>) -> SchemaRef {
@@ -101,6 +110,8 @@ enum Builder {
     Bool(BooleanBuilder),
     Seconds(Float64Builder),
     Nags(ListBuilder<Int32Builder>),
+    Date(Date32Builder),
+    Timestamp(TimestampMicrosecondBuilder),
 }
 
 impl Builder {
@@ -113,6 +124,10 @@ impl Builder {
             DataType::Float64 => Builder::Seconds(Float64Builder::with_capacity(rows)),
             DataType::List(_) => Builder::Nags(
                 ListBuilder::with_capacity(Int32Builder::new(), rows).with_field(nag_field()),
+            ),
+            DataType::Date32 => Builder::Date(Date32Builder::with_capacity(rows)),
+            DataType::Timestamp(..) => Builder::Timestamp(
+                TimestampMicrosecondBuilder::with_capacity(rows).with_timezone(UTC),
             ),
             _ => {
                 // A FEN is about 60 bytes; most other texts are short. Room reserved but never used
@@ -131,6 +146,8 @@ impl Builder {
             Builder::Bool(b) => b.append_null(),
             Builder::Seconds(b) => b.append_null(),
             Builder::Nags(b) => b.append_null(),
+            Builder::Date(b) => b.append_null(),
+            Builder::Timestamp(b) => b.append_null(),
         }
     }
 
@@ -143,6 +160,8 @@ impl Builder {
             Builder::Bool(b) => b.len() / 8,
             Builder::Seconds(b) => 8 * b.len(),
             Builder::Nags(b) => 4 * (b.values_ref().len() + b.len()),
+            Builder::Date(b) => 4 * b.len(),
+            Builder::Timestamp(b) => 8 * b.len(),
         }
     }
 
@@ -154,6 +173,8 @@ impl Builder {
             Builder::Bool(b) => Arc::new(b.finish()),
             Builder::Seconds(b) => Arc::new(b.finish()),
             Builder::Nags(b) => Arc::new(b.finish()),
+            Builder::Date(b) => Arc::new(b.finish()),
+            Builder::Timestamp(b) => Arc::new(b.finish()),
         }
     }
 }
@@ -262,6 +283,26 @@ impl Cells for ArrowCells {
             Some(b) => Self::mismatch(b),
             None => {}
         }
+    }
+
+    fn date(&mut self, day: Day) {
+        match self.next() {
+            Some(Builder::Date(b)) => b.append_value(day.unix_days()),
+            Some(b) => Self::mismatch(b),
+            None => {}
+        }
+    }
+
+    fn timestamp(&mut self, day: Day, seconds: u32) {
+        match self.next() {
+            Some(Builder::Timestamp(b)) => b.append_value(dates::unix_micros(day, seconds)),
+            Some(b) => Self::mismatch(b),
+            None => {}
+        }
+    }
+
+    fn typed(&self) -> bool {
+        true
     }
 
     #[inline]
@@ -722,16 +763,21 @@ impl ParquetOut {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::table::{GAME_COLUMNS, MOVE_COLUMNS};
+    use crate::stats::table::{GAME_COLUMNS, MOVE_COLUMNS, TYPED_GAME_COLUMNS};
     use arrow_array::{Array, Float64Array, Int32Array, ListArray, StringArray};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
     #[test]
     fn every_column_kind_has_a_builder_of_its_type() {
-        let schema = schema(GAME_COLUMNS.iter().chain(&MOVE_COLUMNS));
+        let schema = schema(
+            GAME_COLUMNS
+                .iter()
+                .chain(&TYPED_GAME_COLUMNS)
+                .chain(&MOVE_COLUMNS),
+        );
         let cells = ArrowCells::new(&schema, 0);
         let batch = cells.finish().unwrap();
-        assert_eq!(batch.num_columns(), 53);
+        assert_eq!(batch.num_columns(), 58);
         assert_eq!(batch.num_rows(), 0);
     }
 

@@ -21,6 +21,7 @@
 //! count and the first error. Errors are rare, so the cost of the second pass is too.
 
 pub(crate) mod columnar;
+pub(crate) mod dates;
 mod job;
 pub(crate) mod rows;
 pub(crate) mod spill;
@@ -79,12 +80,17 @@ impl StatsOptions {
         columnar::schema(&self.columns())
     }
 
-    /// The columns of the rows: the per-game or per-move ones, `--tags` after the per-game ones; none for
-    /// the summary.
+    /// The columns of the rows: the per-game or per-move ones, then for per-game rows the typed ones when the
+    /// format is typed (Parquet), then `--tags`; none for the summary.
     pub(crate) fn columns(&self) -> Vec<table::Column<'_>> {
+        let typed: &[table::Column<'static>] = match self.format {
+            Format::Parquet => &table::TYPED_GAME_COLUMNS,
+            Format::Csv | Format::Jsonl => &[],
+        };
         match self.output {
             Output::Games => table::GAME_COLUMNS
                 .iter()
+                .chain(typed)
                 .copied()
                 .chain(self.tags.iter().map(|t| table::tag_column(t)))
                 .collect(),
@@ -139,6 +145,9 @@ pub(crate) struct RowTags<'a> {
     pub(crate) termination: Cow<'a, str>,
     pub(crate) time_control: Cow<'a, str>,
     pub(crate) variant: Cow<'a, str>,
+    /// `UTCDate` and `UTCTime`, read by typed tables alone.
+    pub(crate) utc_date: Cow<'a, str>,
+    pub(crate) utc_time: Cow<'a, str>,
     /// Which tags the game has: bit `k` for the field in [`slot`] `k`.
     pub(crate) present: u16,
 }
@@ -159,6 +168,8 @@ pub(crate) mod slot {
     pub(crate) const TERMINATION: usize = 11;
     pub(crate) const TIME_CONTROL: usize = 12;
     pub(crate) const VARIANT: usize = 13;
+    pub(crate) const UTC_DATE: usize = 14;
+    pub(crate) const UTC_TIME: usize = 15;
 }
 
 /// The slot of a tag in [`RowTags`]' field order (a `match` compiles to a length switch and one comparison).
@@ -185,6 +196,8 @@ fn tag_slot(name: &[u8]) -> Option<usize> {
         b"Termination" => slot::TERMINATION,
         b"TimeControl" => slot::TIME_CONTROL,
         b"Variant" => slot::VARIANT,
+        b"UTCDate" => slot::UTC_DATE,
+        b"UTCTime" => slot::UTC_TIME,
         _ => return None,
     })
 }
@@ -192,7 +205,8 @@ fn tag_slot(name: &[u8]) -> Option<usize> {
 impl<'a> RowTags<'a> {
     /// The first value of each tag, in one pass over the tag pairs.
     pub(crate) fn of(game: &Game<'a>) -> RowTags<'a> {
-        let mut found = [None; 14];
+        // Sixteen slots: one bit each in `present`.
+        let mut found = [None; 16];
         for tag in &game.tags {
             if let Some(k) = tag_slot(game.bytes(tag.name))
                 && found[k].is_none()
@@ -221,6 +235,8 @@ impl<'a> RowTags<'a> {
             termination: take(11),
             time_control: take(12),
             variant: take(13),
+            utc_date: take(14),
+            utc_time: take(15),
             present,
         }
     }
@@ -562,6 +578,7 @@ fn shown_name(name: &str) -> String {
 
 /// The per-game column holding the value of a tag the rows always show (`Termination`: `termination_tag`).
 fn column_holding(tag: &str) -> Option<&'static str> {
+    // UTCDate and UTCTime have slots but no column that shows them as written: they are left out.
     const SLOT_COLUMNS: [&str; 14] = [
         "event",
         "site",
@@ -578,7 +595,7 @@ fn column_holding(tag: &str) -> Option<&'static str> {
         "time_control",
         "variant",
     ];
-    tag_slot(tag.as_bytes()).map(|k| SLOT_COLUMNS[k])
+    tag_slot(tag.as_bytes()).and_then(|k| SLOT_COLUMNS.get(k).copied())
 }
 
 impl pgnkit::explain::Explain for TagsError {
@@ -615,6 +632,16 @@ impl pgnkit::explain::Explain for TagsError {
                         "`{tag}` differs from the column `{column}` only by case, which DuckDB and other SQL tools do not tell apart",
                         "`{tag}` ne diffère de la colonne `{column}` que par la casse, que DuckDB et d'autres outils SQL ne distinguent pas"
                     )
+                };
+                // Refused in CSV too, where the column is not: say where it is.
+                let first = if table::TYPED_GAME_COLUMNS.iter().any(|c| c.name == *column) {
+                    crate::localized!(
+                        locale,
+                        "{first} (a column of the Parquet rows)",
+                        "{first} (une colonne des lignes Parquet)"
+                    )
+                } else {
+                    first
                 };
                 match holding {
                     Some(holding) => crate::localized!(
@@ -667,8 +694,10 @@ fn tag_names_refused(tags: &[String]) -> Result<(), TagsError> {
         {
             return Err(TagsError::NotATagName(tag.clone()));
         }
+        // The typed columns too: a list of tags is the same in every format.
         if let Some(column) = table::GAME_HEADER
             .iter()
+            .chain(table::TYPED_GAME_COLUMNS.iter().map(|c| &c.name))
             .find(|c| c.eq_ignore_ascii_case(tag))
         {
             return Err(TagsError::Column {
@@ -1023,6 +1052,55 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn typed_columns_come_before_the_tags_in_parquet_alone_and_refuse_their_names_everywhere() {
+        let names = |format| {
+            let opts = StatsOptions {
+                format,
+                tags: vec!["UTCDate".into(), "UTCTime".into()],
+                ..StatsOptions::default()
+            };
+            opts.columns()
+                .iter()
+                .map(|c| c.name.to_string())
+                .collect::<Vec<_>>()
+        };
+        let text = names(Format::Csv);
+        assert_eq!(names(Format::Jsonl), text);
+        assert_eq!(text[..36], table::GAME_HEADER);
+        assert_eq!(text[36..], ["UTCDate", "UTCTime"]);
+        let typed = names(Format::Parquet);
+        assert_eq!(typed[..36], text[..36]);
+        assert_eq!(
+            typed[36..],
+            [
+                "year",
+                "month",
+                "day",
+                "utc_date",
+                "utc_timestamp",
+                "UTCDate",
+                "UTCTime"
+            ]
+        );
+        // A tag list means the same columns in every format: a typed column's name is refused in CSV too, and
+        // the message says where that column is.
+        for (tag, column) in [("Year", "year"), ("UTC_Date", "utc_date"), ("day", "day")] {
+            let refused = tags(&[tag]).unwrap_err();
+            assert!(
+                matches!(&refused, TagsError::Column { column: c, holding: None, .. } if *c == column),
+                "{refused:?}"
+            );
+            assert!(refused.to_string().contains("Parquet"), "{refused}");
+        }
+        assert!(
+            !tags(&["Round"])
+                .unwrap_err()
+                .to_string()
+                .contains("Parquet")
+        );
     }
 
     #[test]

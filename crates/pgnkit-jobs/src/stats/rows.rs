@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::dates::{self, DateParts};
 use super::spill::{CHECK_PLIES, Overflow, Spill, SpillError, Spillable, Spilled};
 use super::table::Cells;
 pub(crate) use super::table::GAME_HEADER;
@@ -108,9 +109,10 @@ fn tag_cell(cells: &mut impl Cells, tags: &RowTags<'_>, slot: usize, value: &str
     }
 }
 
-/// Writes one game's fields, in [`GAME_HEADER`]'s order, without ending the row: what [`write_game`]
-/// writes, and what `select --where` compares. Without `final_fen` that field is left empty: writing a FEN
-/// is most of the cost of a row, and select needs it only when asked for it.
+/// Writes one game's fields, in [`GAME_HEADER`]'s order (then the typed columns when the cells are typed),
+/// without ending the row: what [`write_game`] writes, and what `select --where` compares. Without
+/// `final_fen` that field is left empty: writing a FEN is most of the cost of a row, and select needs it
+/// only when asked for it.
 pub(crate) fn fill_game_row(
     cells: &mut impl Cells,
     scratch: &mut String,
@@ -122,10 +124,22 @@ pub(crate) fn fill_game_row(
     let t = &s.tags;
     cells.text(file);
     cells.int(s.number as i64);
+    let typed = cells.typed();
+    // Read only for typed rows: text formats show the tag as written.
+    let date = if typed && t.has(slot::DATE) {
+        DateParts::read(&t.date)
+    } else {
+        DateParts::default()
+    };
+    for (k, value) in [(slot::EVENT, &t.event), (slot::SITE, &t.site)] {
+        tag_cell(cells, t, k, value);
+    }
+    match date.day() {
+        _ if !typed => tag_cell(cells, t, slot::DATE, &t.date),
+        Some(day) => cells.date(day),
+        None => cells.null(),
+    }
     for (k, value) in [
-        (slot::EVENT, &t.event),
-        (slot::SITE, &t.site),
-        (slot::DATE, &t.date),
         (slot::ROUND, &t.round),
         (slot::WHITE, &t.white),
         (slot::BLACK, &t.black),
@@ -201,6 +215,43 @@ pub(crate) fn fill_game_row(
     match Speed::from_time_control(&t.time_control) {
         Some(speed) => cells.plain(speed.as_str()),
         None => cells.null(),
+    }
+    if typed {
+        typed_dates(cells, t, date);
+    }
+}
+
+/// Writes the columns typed rows add ([`super::table::TYPED_GAME_COLUMNS`]): the Date tag's known parts,
+/// then UTCDate as a day and with UTCTime as an instant.
+fn typed_dates(cells: &mut impl Cells, t: &RowTags<'_>, date: DateParts) {
+    use super::slot;
+    for part in [
+        date.year,
+        date.month.map(u16::from),
+        date.day.map(u16::from),
+    ] {
+        match part {
+            Some(n) => cells.int(i64::from(n)),
+            None => cells.null(),
+        }
+    }
+    let utc_day = if t.has(slot::UTC_DATE) {
+        DateParts::read(&t.utc_date).day()
+    } else {
+        None
+    };
+    let utc_time = if t.has(slot::UTC_TIME) {
+        dates::time_of_day(&t.utc_time)
+    } else {
+        None
+    };
+    match utc_day {
+        Some(day) => cells.date(day),
+        None => cells.null(),
+    }
+    match (utc_day, utc_time) {
+        (Some(day), Some(seconds)) => cells.timestamp(day, seconds),
+        _ => cells.null(),
     }
 }
 
@@ -644,6 +695,151 @@ mod tests {
              rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3,0-1,,,standard,,0,1,A00,\
              Barnes Opening: Fool's Mate,\n"
         );
+    }
+
+    /// Games with every kind of Date, UTCDate and UTCTime, and their typed values: (date as ISO text,
+    /// year, month, day, utc_date, utc_timestamp in microseconds).
+    #[allow(clippy::type_complexity)]
+    const DATED: [(
+        &str,
+        (
+            Option<&str>,
+            Option<i32>,
+            Option<i32>,
+            Option<i32>,
+            Option<&str>,
+            Option<i64>,
+        ),
+    ); 8] = [
+        (
+            "[Date \"2025.05.17\"]\n[UTCDate \"2025.05.01\"]\n[UTCTime \"00:00:07\"]",
+            (
+                Some("2025-05-17"),
+                Some(2025),
+                Some(5),
+                Some(17),
+                Some("2025-05-01"),
+                Some(1_746_057_607_000_000),
+            ),
+        ),
+        (
+            "[Date \"2025.05.??\"]\n[UTCDate \"2025.05.01\"]",
+            (None, Some(2025), Some(5), None, Some("2025-05-01"), None),
+        ),
+        (
+            "[Date \"2025.02.30\"]\n[UTCTime \"00:00:07\"]",
+            (None, Some(2025), Some(2), Some(30), None, None),
+        ),
+        (
+            "[Date \"????.??.??\"]",
+            (None, None, None, None, None, None),
+        ),
+        (
+            "[Date \"1000.??.??\"]",
+            (None, Some(1000), None, None, None, None),
+        ),
+        (
+            "[Date \" 1547.05.01 \"]\n[UTCDate \"2025.05.01\"]\n[UTCTime \"7pm\"]",
+            (
+                Some("1547-05-01"),
+                Some(1547),
+                Some(5),
+                Some(1),
+                Some("2025-05-01"),
+                None,
+            ),
+        ),
+        (
+            "[Date \"2025.13.01\"]\n[UTCDate \"2025.02.29\"]",
+            (None, None, None, None, None, None),
+        ),
+        ("[Event \"no date\"]", (None, None, None, None, None, None)),
+    ];
+
+    #[test]
+    fn typed_rows_have_dates_as_days_and_text_rows_keep_the_tags() {
+        use crate::stats::columnar::{ArrowCells, schema};
+        use crate::stats::table::{GAME_COLUMNS, TYPED_GAME_COLUMNS};
+        use arrow_array::Array;
+        use arrow_array::cast::AsArray;
+        use arrow_array::types::{Date32Type, Int32Type, TimestampMicrosecondType};
+
+        let pgn: String = DATED
+            .iter()
+            .map(|(tags, _)| format!("{tags}\n\n1. e4 *\n\n"))
+            .collect();
+        let games = parse_all(pgn.as_bytes());
+        assert_eq!(games.len(), DATED.len());
+        let file = std::sync::Arc::from("t.pgn");
+        let schema = schema(GAME_COLUMNS.iter().chain(&TYPED_GAME_COLUMNS));
+        let mut cells = ArrowCells::new(&schema, games.len());
+        let mut csv = Vec::new();
+        let mut text = CsvCells::new(&mut csv);
+        let mut scratch = String::new();
+        for game in &games {
+            let s = game_stats(game, &file, None, &mut ());
+            write_game(&mut cells, &mut scratch, "t.pgn", &s, game, &[]);
+            write_game(&mut text, &mut scratch, "t.pgn", &s, game, &[]);
+        }
+        let batch = cells.finish().unwrap();
+        let column = |name: &str| batch.column(batch.schema().index_of(name).unwrap()).clone();
+        let date = column("date");
+        let utc_date = column("utc_date");
+        let instant = column("utc_timestamp");
+        let (year, month, day) = (column("year"), column("month"), column("day"));
+        let iso = |a: &arrow_array::ArrayRef, i: usize| {
+            a.as_primitive::<Date32Type>()
+                .value_as_date(i)
+                .filter(|_| a.is_valid(i))
+                .map(|d| d.to_string())
+        };
+        let int = |a: &arrow_array::ArrayRef, i: usize| {
+            a.is_valid(i)
+                .then(|| a.as_primitive::<Int32Type>().value(i))
+        };
+        for (i, (tags, want)) in DATED.iter().enumerate() {
+            let got = (
+                iso(&date, i),
+                int(&year, i),
+                int(&month, i),
+                int(&day, i),
+                iso(&utc_date, i),
+                instant
+                    .is_valid(i)
+                    .then(|| instant.as_primitive::<TimestampMicrosecondType>().value(i)),
+            );
+            let want = (
+                want.0.map(String::from),
+                want.1,
+                want.2,
+                want.3,
+                want.4.map(String::from),
+                want.5,
+            );
+            assert_eq!(got, want, "{tags}");
+        }
+        // The text rows: the Date tag as written, no more columns than their header's.
+        let rows: Vec<Vec<String>> = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(&csv[..])
+            .records()
+            .map(|r| r.unwrap().iter().map(String::from).collect())
+            .collect();
+        let dates: Vec<&str> = rows.iter().map(|r| r[4].as_str()).collect();
+        assert_eq!(
+            dates,
+            [
+                "2025.05.17",
+                "2025.05.??",
+                "2025.02.30",
+                "????.??.??",
+                "1000.??.??",
+                " 1547.05.01 ",
+                "2025.13.01",
+                ""
+            ]
+        );
+        assert!(rows.iter().all(|r| r.len() == GAME_COLUMNS.len()));
     }
 
     #[test]

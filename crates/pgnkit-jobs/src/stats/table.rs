@@ -2,15 +2,17 @@
 //! the [`Cells`] trait through which a row is written. The row code ([`super::rows`]) says what the values
 //! are; a format says how a value is spelled: CSV ([`CsvCells`], and [`super::rows::Row`] for select), JSON
 //! lines ([`JsonCells`]) or Arrow arrays bound for Parquet ([`super::columnar::ArrowCells`]). One row code
-//! for three formats is what makes them agree row for row.
+//! for three formats is what makes them agree row for row. Typed tables differ in one way, stated here:
+//! dates are days there, and the per-game rows have [`TYPED_GAME_COLUMNS`] too.
 
 use std::time::Duration;
 
+use super::dates::Day;
 use super::spill::{Overflow, Spillable};
 use pgnkit::buffer::{contains_any, push_bytes, push_bytes_then};
 use pgnkit::core::decimal;
 
-/// The type of a column's values, the same in every format.
+/// The type of a column's values, the same in every format but for [`Kind::Date`] in the text ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
     /// UTF-8 text.
@@ -25,6 +27,11 @@ pub(crate) enum Kind {
     Seconds,
     /// A list of Numeric Annotation Glyphs, `$n` as `n` (space-separated in CSV).
     Nags,
+    /// A calendar day (Arrow `Date32`), in typed tables. The `date` column is one only there: CSV and JSON
+    /// lines keep the Date tag as written ([`Cells::typed`]).
+    Date,
+    /// An instant in UTC, to the microsecond (Arrow `Timestamp(Microsecond, "UTC")`).
+    Timestamp,
 }
 
 /// One column of a table.
@@ -66,7 +73,9 @@ pub(crate) const GAME_COLUMNS: [Column<'static>; 36] = [
     col("game", Kind::Int64, false, true),
     tag("event"),
     tag("site"),
-    tag("date"),
+    // The Date tag: its text in CSV and JSON lines, a day in typed tables (null unless complete and real),
+    // whose parts are `year`, `month` and `day` ([`TYPED_GAME_COLUMNS`]).
+    col("date", Kind::Date, true, true),
     tag("round"),
     tag("white"),
     tag("black"),
@@ -105,6 +114,23 @@ pub(crate) const GAME_COLUMNS: [Column<'static>; 36] = [
     col("opening_eco", Kind::Text, true, false),
     col("opening_name", Kind::Text, true, false),
     col("time_control_category", Kind::Text, true, true),
+];
+
+/// Columns that typed tables (Parquet, Arrow) add to the per-game rows, after [`GAME_COLUMNS`] and before
+/// any `--tags`: what CSV and JSON lines leave to the reader, dates taken apart ([`super::dates`]). Their
+/// text columns stay first and in the same order, so the same position names the same column in every
+/// format. Parts are 32-bit, as every SQL engine's `year()` gives them; Parquet stores an 8-bit integer as
+/// 32 bits anyway.
+pub(crate) const TYPED_GAME_COLUMNS: [Column<'static>; 5] = [
+    // The known parts of the Date tag, also when the date is partial (`2025.05.??`) or no real day
+    // (`2025.02.30`): `date` is set exactly when the three make a day.
+    col("year", Kind::Int32, true, true),
+    col("month", Kind::Int32, true, true),
+    col("day", Kind::Int32, true, true),
+    // UTCDate, and UTCDate with UTCTime as one instant. No time-of-day column: Spark refuses a whole file
+    // that holds Parquet's TIME type, and the instant gives the hour to every engine.
+    col("utc_date", Kind::Date, true, true),
+    col("utc_timestamp", Kind::Timestamp, true, true),
 ];
 
 /// Columns of the per-move rows.
@@ -178,6 +204,20 @@ pub(crate) trait Cells {
     }
     fn flag(&mut self, value: bool);
     fn seconds(&mut self, value: Duration);
+    /// A day, as ISO 8601 text unless the format has a type for it.
+    fn date(&mut self, day: Day) {
+        self.plain(&day.to_string());
+    }
+    /// `seconds` into `day`, UTC, as ISO 8601 text unless the format has a type for it.
+    fn timestamp(&mut self, day: Day, seconds: u32) {
+        let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+        self.plain(&format!("{day}T{h:02}:{m:02}:{s:02}Z"));
+    }
+    /// Whether the rows are typed (Arrow, for Parquet): dates are then days ([`Kind::Date`]) and the rows
+    /// have [`TYPED_GAME_COLUMNS`]; text formats keep the tags as written.
+    fn typed(&self) -> bool {
+        false
+    }
     fn nags(&mut self, nags: &[u8]);
     /// No value.
     fn null(&mut self);
@@ -567,6 +607,24 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "t,p,i,f,s,n,x\n\"a, \"\"b\"\"\",e2e4,-12,true,3723.5,1 14,\n"
+        );
+    }
+
+    #[test]
+    fn days_and_instants_are_iso_text_where_the_format_has_no_type_for_them() {
+        let day = super::super::dates::DateParts::read("2025.05.01")
+            .day()
+            .unwrap();
+        let mut out = Vec::new();
+        let mut cells = CsvCells::new(&mut out);
+        assert!(!cells.typed());
+        cells.date(day);
+        cells.timestamp(day, 86_399);
+        cells.timestamp(day, 7);
+        cells.end_row();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "2025-05-01,2025-05-01T23:59:59Z,2025-05-01T00:00:07Z\n"
         );
     }
 
