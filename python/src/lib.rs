@@ -424,6 +424,7 @@ fn stats_options(tags: Option<Vec<String>>, per_move: bool) -> Result<StatsOptio
         },
         format: Format::Parquet,
         tags,
+        keep: Vec::new(),
     })
 }
 

@@ -9,7 +9,7 @@ use crate::jobs::options::UsageError;
 use crate::jobs::options::{Codec, Format};
 use crate::jobs::run::{Input, JobError, ReadError, RunTotals, Sink, Sources};
 use crate::jobs::stats::summary::StatsSummary;
-use crate::jobs::stats::{BatchStats, Output, RowWriter, StatsJob, StatsOptions};
+use crate::jobs::stats::{BatchStats, KeepColumns, Output, RowWriter, StatsJob, StatsOptions};
 
 use super::output::{
     LangFlag, OutputFlag, RunFlags, choice, decimal_here, exit_code, failure, inputs, locale,
@@ -44,6 +44,11 @@ pub(crate) struct Args {
     /// from a column or another tag only by case
     #[arg(long, value_name = "TAGS", value_delimiter = ',', conflicts_with_all = ["per_move", "summary"])]
     tags: Vec<String>,
+    /// Carry these columns of Parquet inputs (tables of games: tag columns and `movetext`) into the per-game
+    /// rows, after the tags, under their names and types, comma-separated (`--keep-columns Site,WhiteRatingDiff`),
+    /// or `all`: every tag column the rows do not already hold. An enrichment in one pass
+    #[arg(long, value_name = "COLUMNS", value_delimiter = ',', conflicts_with_all = ["per_move", "summary"])]
+    keep_columns: Vec<String>,
     #[command(flatten)]
     output: OutputFlag,
     #[command(flatten)]
@@ -106,8 +111,9 @@ fn choose_format(args: &Args) -> Result<Format, UsageError> {
     Ok(format)
 }
 
-/// The options of the run, checked: `--tags` first, then the format.
-fn options(args: &Args) -> Result<StatsOptions, UsageError> {
+/// The options of the run, checked: `--tags` first, then the format, then the kept columns (against the first
+/// Parquet input).
+fn options(args: &Args, sources: &Sources) -> Result<StatsOptions, UsageError> {
     let output = match (args.summary, args.per_move) {
         (true, _) => Output::StatsSummary,
         (false, true) => Output::Moves,
@@ -118,11 +124,17 @@ fn options(args: &Args) -> Result<StatsOptions, UsageError> {
         Output::StatsSummary => Format::Csv,
         _ => choose_format(args)?,
     };
+    let keep = match args.keep_columns.as_slice() {
+        [] => Vec::new(),
+        [all] if all == "all" => crate::jobs::stats::kept_columns(sources, &KeepColumns::All)?,
+        names => crate::jobs::stats::kept_columns(sources, &KeepColumns::Named(names.to_vec()))?,
+    };
     Ok(StatsOptions {
         lang: args.lang.lang.0,
         output,
         format,
         tags: args.tags.clone(),
+        keep,
     })
 }
 
@@ -130,7 +142,7 @@ pub(crate) fn run(args: Args) -> i32 {
     let Some(sources) = inputs(&args.paths, &args.run) else {
         return 2;
     };
-    let opts = match options(&args) {
+    let opts = match options(&args, &sources) {
         Ok(opts) => opts,
         Err(refused) => return failure(&JobError::Usage(refused)),
     };

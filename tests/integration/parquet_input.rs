@@ -350,3 +350,103 @@ fn each_command_reads_the_corpus_written_as_parquet_by_pyarrow_as_the_pgn() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn keep_columns_carries_the_tables_columns_into_the_rows_with_their_types() {
+    let lichess = util::root().join("fixtures/parquet/lichess-50.parquet");
+    let pgn = subset("games-english/lichess-db-2025-05_blitz_438games_clk.games-1-50.pgn");
+    let kept = ["UTCDate", "WhiteRatingDiff", "WhiteTitle"];
+    let out = run(
+        &["stats", "-q", "--keep-columns", &kept.join(",")],
+        &lichess,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", show(&["stats"], &out));
+    let tags = run(&["stats", "-q", "--tags", &kept.join(",")], &pgn);
+    let rows = |out: &std::process::Output| -> Vec<Vec<String>> {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| {
+                // The last three fields: no field of these games holds a comma after `time_control_category`.
+                let fields: Vec<&str> = l.rsplitn(4, ',').collect();
+                fields[..3].iter().rev().map(|f| f.to_string()).collect()
+            })
+            .collect()
+    };
+    let (kept_rows, tag_rows) = (rows(&out), rows(&tags));
+    assert_eq!(kept_rows[0], kept);
+    assert_eq!(kept_rows.len(), 51);
+    let mut signed = 0;
+    for (k, t) in kept_rows.iter().zip(&tag_rows).skip(1) {
+        // A date as ISO 8601, an integer as an integer (`+6` is 6), text as it is.
+        assert_eq!(k[0], t[0].replace('.', "-"));
+        assert_eq!(k[1].parse::<i64>().ok(), t[1].parse::<i64>().ok(), "{t:?}");
+        signed += usize::from(t[1].starts_with('+'));
+        assert_eq!(k[2], t[2]);
+    }
+    assert!(signed > 10);
+
+    // `all`: every tag column the rows do not hold already, in the file's order.
+    let out = run(&["stats", "-q", "--keep-columns", "all"], &lichess);
+    let header = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(
+        header.ends_with(",UTCDate,UTCTime,WhiteRatingDiff,BlackRatingDiff,WhiteTitle,BlackTitle"),
+        "{header}"
+    );
+
+    // Refused, before any game is read.
+    for (asked, why) in [
+        ("Event", "the rows already hold `Event`"),
+        ("Nope", "has no column `Nope`"),
+        ("movetext", "`movetext` holds no tag values"),
+    ] {
+        let out = run(&["stats", "-q", "--keep-columns", asked], &lichess);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(why),
+            "{asked}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+    let out = run(&["stats", "-q", "--keep-columns", "UTCDate"], &pgn);
+    assert_eq!(out.status.code(), Some(2));
+
+    // In Parquet, typed as the input's columns.
+    if python_has_pyarrow() {
+        let dir = temp_dir("parquet_input", "keep");
+        let rows = dir.join("rows.parquet");
+        let out = pgnkit(
+            &[
+                "stats",
+                "-q",
+                "--keep-columns",
+                "UTCDate,WhiteRatingDiff,WhiteTitle",
+                "-o",
+                rows.to_str().unwrap(),
+                lichess.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert!(out.status.success(), "{out:?}");
+        let types = Command::new("python3")
+            .args([
+                "-c",
+                "import sys, pyarrow.parquet as pq; s = pq.read_schema(sys.argv[1]); \
+                 print(*(str(s.field(n).type) for n in sys.argv[2:]))",
+                rows.to_str().unwrap(),
+                "UTCDate",
+                "WhiteRatingDiff",
+                "WhiteTitle",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&types.stdout).trim(),
+            "date32[day] int64 string"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

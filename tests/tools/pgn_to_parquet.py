@@ -87,10 +87,11 @@ def typed(name, values):
     """The column of a tag, typed as the Lichess dataset types it when every value reads back as written."""
     present = [v for v in values if v is not None]
     if name in INTEGER_TAGS:
-        # Lichess writes a rating gain with its sign (`+5`), as pgnkit writes it back from an integer column.
+        # Lichess writes a rating change that is no loss with its sign (`+5`, `+0`), as pgnkit writes it back
+        # from an integer column.
         def reads_back(v):
             n = int(v)
-            return (f"+{n}" if n > 0 and name.endswith("RatingDiff") else str(n)) == v
+            return (f"+{n}" if n >= 0 and name.endswith("RatingDiff") else str(n)) == v
 
         if all(re.fullmatch(r"[+-]?\d+", v) and reads_back(v) for v in present):
             return pa.array([None if v is None else int(v) for v in values], pa.int64())

@@ -588,6 +588,8 @@ pub enum UsageError {
     ParquetPacked { output: String },
     /// stats' `--tags` refused.
     Tags(Box<dyn JobReason>),
+    /// stats' `--keep-columns` refused: why.
+    KeepColumns(String),
 }
 
 impl Explain for UsageError {
@@ -610,6 +612,7 @@ impl Explain for UsageError {
                 format!("{output}: Parquet is compressed inside; name the file FILE.parquet")
             }
             UsageError::Tags(e) => format!("--tags: {}", e.explain(locale)),
+            UsageError::KeepColumns(why) => why.clone(),
         }
     }
 }

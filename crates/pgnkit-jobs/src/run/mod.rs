@@ -28,7 +28,8 @@ use error::Capped;
 pub use error::{JobError, ReadError};
 pub use input::{InputError, Skipped, Source};
 use reading::{Event, Texts};
-pub use table::TableError;
+pub(crate) use table::first_table_columns;
+pub use table::{TableColumn, TableError, TableKind};
 
 /// The inputs of a run, in order, each with the name it is shown by, and what a directory search left out.
 #[derive(Debug, Clone, Default)]

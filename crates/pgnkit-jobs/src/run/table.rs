@@ -113,7 +113,8 @@ enum Shape {
 struct TagColumn {
     index: usize,
     name: String,
-    /// A rating change (`WhiteRatingDiff`): a gain is written with its sign, `+5`, as Lichess writes it.
+    /// A rating change (`WhiteRatingDiff`): one that is no loss is written with its sign, `+5` or `+0`, as
+    /// Lichess writes it.
     signed: bool,
 }
 
@@ -365,6 +366,87 @@ impl TableGames {
     }
 }
 
+/// A column of a table of games, as `stats --keep-columns` carries it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableColumn {
+    /// Its name in the file.
+    pub name: String,
+    /// The tag its values become in each game's text.
+    pub tag: String,
+    /// What its values are.
+    pub kind: TableKind,
+    /// Whether its values become tags: a scalar column beside `movetext` (not the games' own column, a list,
+    /// a structure, nor any column of a file that holds its games in a `pgn` column).
+    pub is_tag: bool,
+}
+
+/// What the values of a column of a table of games are, for the rows that carry them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableKind {
+    Integer,
+    Boolean,
+    Date,
+    /// Text, and anything else written as text (floats, times, timestamps).
+    Text,
+}
+
+/// The columns of the first input of `sources` that is a Parquet file of games, when one is (only footers
+/// are read).
+pub(crate) fn first_table_columns(sources: &super::Sources) -> Option<Vec<TableColumn>> {
+    sources.list().iter().find_map(|source| {
+        let schema = match source {
+            super::Source::File(path) => {
+                let file = File::open(path).ok()?;
+                ParquetRecordBatchReaderBuilder::try_new(file)
+                    .ok()?
+                    .schema()
+                    .clone()
+            }
+            super::Source::Text { text, .. } if text.starts_with(MAGIC) => {
+                ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::copy_from_slice(text))
+                    .ok()?
+                    .schema()
+                    .clone()
+            }
+            _ => return None,
+        };
+        let fields = schema.fields();
+        let movetext = fields
+            .iter()
+            .any(|f| f.name().eq_ignore_ascii_case("movetext") && is_text(f.data_type()));
+        let pgn = fields
+            .iter()
+            .any(|f| f.name().eq_ignore_ascii_case("pgn") && is_text(f.data_type()));
+        if !movetext && !pgn {
+            return None;
+        }
+        Some(
+            fields
+                .iter()
+                .map(|f| {
+                    let kind = f.data_type();
+                    TableColumn {
+                        name: f.name().clone(),
+                        tag: tag_name(f.name()),
+                        kind: if kind.is_integer() {
+                            TableKind::Integer
+                        } else if matches!(kind, DataType::Boolean) {
+                            TableKind::Boolean
+                        } else if matches!(kind, DataType::Date32 | DataType::Date64) {
+                            TableKind::Date
+                        } else {
+                            TableKind::Text
+                        },
+                        is_tag: movetext
+                            && !f.name().eq_ignore_ascii_case("movetext")
+                            && is_scalar(kind),
+                    }
+                })
+                .collect(),
+        )
+    })
+}
+
 /// Whether the file at `path` is a Parquet file whose rows are games (it has a `movetext` or `pgn` column
 /// of text): what a directory search reads. Only its footer is read.
 pub(crate) fn holds_games(path: &std::path::Path) -> bool {
@@ -512,7 +594,9 @@ fn write_row(
                 out.extend_from_slice(b" \"");
                 let value_start = out.len();
                 push_value(out, column, row);
-                if tag.signed && column.data_type().is_integer() && is_positive(&out[value_start..])
+                if tag.signed
+                    && column.data_type().is_integer()
+                    && !out[value_start..].starts_with(b"-")
                 {
                     out.insert(value_start, b'+');
                 }
@@ -559,11 +643,6 @@ fn end_game(out: &mut Vec<u8>, start: usize, last: bool) {
     if !last && !out.ends_with(b"\n\n") {
         out.push(b'\n');
     }
-}
-
-/// Whether a decimal integer just written is above zero.
-fn is_positive(digits: &[u8]) -> bool {
-    !digits.starts_with(b"-") && digits.iter().any(|&d| d != b'0')
 }
 
 fn trim_end(text: &[u8]) -> &[u8] {

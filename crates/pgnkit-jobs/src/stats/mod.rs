@@ -71,6 +71,93 @@ pub struct StatsOptions {
     pub format: Format,
     /// Tags written as extra columns of the per-game rows, in this order (`--tags`).
     pub tags: Vec<String>,
+    /// Columns of Parquet inputs carried through to the per-game rows, after the tags (`--keep-columns`):
+    /// see [`kept_columns`].
+    pub keep: Vec<KeptColumn>,
+}
+
+/// A column of a Parquet input carried through to the per-game rows (`--keep-columns`). A tag column of a
+/// table of games becomes a tag of each game's text; its value is read back from the game's tag and written
+/// under the column's name, typed as the column was: integers, booleans and dates as such in Parquet (dates
+/// as ISO 8601 text in CSV and JSON lines), anything else as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptColumn {
+    /// The column's name, in the input and in the rows.
+    name: String,
+    /// The tag the column's values became.
+    tag: String,
+    kind: table::Kind,
+}
+
+/// What `--keep-columns` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeepColumns {
+    /// Every tag column of the first Parquet input that the rows do not already hold.
+    All,
+    /// These columns, by name.
+    Named(Vec<String>),
+}
+
+/// The columns `asked` names, as the first Parquet input of `sources` has them (their types come from it; an
+/// input without one of them gives no value there). Refused: no Parquet input, a column it does not have or
+/// that holds no tags (the games' `movetext` or `pgn`, a list), a column the rows already hold (its tag is
+/// one of theirs, or its name differs from one of theirs only by case).
+pub fn kept_columns(
+    sources: &crate::run::Sources,
+    asked: &KeepColumns,
+) -> Result<Vec<KeptColumn>, UsageError> {
+    let refuse = |why: String| UsageError::KeepColumns(why);
+    let Some(found) = crate::run::first_table_columns(sources) else {
+        return Err(refuse(
+            "--keep-columns carries the columns of Parquet inputs: no input is a Parquet file of games"
+                .to_string(),
+        ));
+    };
+    let held = |column: &crate::run::TableColumn| {
+        column_holding(&column.tag).is_some()
+            || table::GAME_COLUMNS
+                .iter()
+                .chain(&table::TYPED_GAME_COLUMNS)
+                .any(|c| c.name.eq_ignore_ascii_case(&column.name))
+    };
+    let kept = |column: &crate::run::TableColumn| KeptColumn {
+        name: column.name.clone(),
+        tag: column.tag.clone(),
+        kind: match column.kind {
+            crate::run::TableKind::Integer => table::Kind::Int64,
+            crate::run::TableKind::Boolean => table::Kind::Bool,
+            crate::run::TableKind::Date => table::Kind::Date,
+            crate::run::TableKind::Text => table::Kind::Text,
+        },
+    };
+    match asked {
+        KeepColumns::All => Ok(found
+            .iter()
+            .filter(|c| c.is_tag && !held(c))
+            .map(kept)
+            .collect()),
+        KeepColumns::Named(names) => names
+            .iter()
+            .map(|name| {
+                let Some(column) = found.iter().find(|c| &c.name == name) else {
+                    return Err(refuse(format!(
+                        "--keep-columns: the first Parquet input has no column `{name}`"
+                    )));
+                };
+                if !column.is_tag {
+                    return Err(refuse(format!(
+                        "--keep-columns: `{name}` holds no tag values (it is the games' own column, or a list or a structure)"
+                    )));
+                }
+                if held(column) {
+                    return Err(refuse(format!(
+                        "--keep-columns: the rows already hold `{name}` (as one of their columns)"
+                    )));
+                }
+                Ok(kept(column))
+            })
+            .collect(),
+    }
 }
 
 impl StatsOptions {
@@ -93,6 +180,11 @@ impl StatsOptions {
                 .chain(typed)
                 .copied()
                 .chain(self.tags.iter().map(|t| table::tag_column(t)))
+                .chain(
+                    self.keep
+                        .iter()
+                        .map(|k| table::kept_column(&k.name, k.kind)),
+                )
                 .collect(),
             Output::Moves => table::MOVE_COLUMNS.to_vec(),
             Output::StatsSummary => Vec::new(),
@@ -919,7 +1011,14 @@ fn game_rows<'g>(
             );
             for (game, stats) in group.iter().zip(&stats) {
                 out.add(stats);
-                rows::write_game(cells, &mut scratch, file, stats, game, &opts.tags);
+                rows::write_game(
+                    cells,
+                    &mut scratch,
+                    file,
+                    stats,
+                    game,
+                    (&opts.tags, &opts.keep),
+                );
             }
         }
     });

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use super::dates::{self, DateParts};
 use super::spill::{CHECK_PLIES, Overflow, Spill, SpillError, Spillable, Spilled};
-use super::table::Cells;
 pub(crate) use super::table::GAME_HEADER;
+use super::table::{Cells, Kind};
 use super::{GameStats, MainLineSink, RowTags};
 use crate::moves::{push_san_body, push_uci};
 use pgnkit::core::{Color, Move, Position};
@@ -85,19 +85,47 @@ pub(crate) fn elo(value: &str) -> Option<i64> {
     digits.parse().ok()
 }
 
-/// Writes one game's row: its fields ([`fill_game_row`]), then the values of `tags`, then the row's end.
-/// `scratch` is reused from game to game.
+/// Writes one game's row: its fields ([`fill_game_row`]), then the values of `tags`, then those of the kept
+/// columns, then the row's end. `scratch` is reused from game to game.
 pub(crate) fn write_game(
     cells: &mut impl Cells,
     scratch: &mut String,
     file: &str,
     s: &GameStats<'_>,
     game: &Game<'_>,
-    tags: &[String],
+    (tags, kept): (&[String], &[super::KeptColumn]),
 ) {
     fill_game_row(cells, scratch, file, s, true);
     push_tags(cells, game, tags);
+    push_kept(cells, game, kept);
     cells.end_row();
+}
+
+/// The values of the kept columns, read back from the tags they became, typed as the columns were; no value
+/// where a game lacks the tag or its text is not of the column's type (an input whose column differs).
+fn push_kept(cells: &mut impl Cells, game: &Game<'_>, kept: &[super::KeptColumn]) {
+    for column in kept {
+        let Some(value) = game.tag(&column.tag) else {
+            cells.null();
+            continue;
+        };
+        match column.kind {
+            Kind::Int64 => match value.parse::<i64>() {
+                Ok(n) => cells.int(n),
+                Err(_) => cells.null(),
+            },
+            Kind::Bool => match &*value {
+                "true" => cells.flag(true),
+                "false" => cells.flag(false),
+                _ => cells.null(),
+            },
+            Kind::Date => match super::dates::DateParts::read(&value).day() {
+                Some(day) => cells.date(day),
+                None => cells.null(),
+            },
+            _ => cells.text(&value),
+        }
+    }
 }
 
 /// A tag's value, or no value when the game has no such tag.

@@ -180,6 +180,11 @@ pub(crate) fn without_replay(name: &str) -> bool {
         .any(|c| c.name == name && c.without_replay)
 }
 
+/// A `--keep-columns` column: missing when the game has no value for it.
+pub(crate) fn kept_column(name: &str, kind: Kind) -> Column<'_> {
+    col(name, kind, true, true)
+}
+
 /// A `--tags` column: text, missing when the game has no such tag.
 pub(crate) fn tag_column(name: &str) -> Column<'_> {
     tag(name)
