@@ -328,6 +328,7 @@ mod tests {
                     Output::Games => vec!["SetUp".into()],
                     _ => Vec::new(),
                 },
+                keep: Vec::new(),
             };
             let shapes = Shapes::of(&opts);
             let schema = shapes.schema.clone().unwrap();

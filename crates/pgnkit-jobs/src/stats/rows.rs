@@ -704,7 +704,7 @@ mod tests {
             let mut scratch = String::new();
             for game in &games {
                 let s = game_stats(game, &file, None, &mut ());
-                write_game(&mut cells, &mut scratch, "t.pgn", &s, game, &[]);
+                write_game(&mut cells, &mut scratch, "t.pgn", &s, game, (&[], &[]));
             }
         }
         String::from_utf8(buf).unwrap()
@@ -806,8 +806,8 @@ mod tests {
         let mut scratch = String::new();
         for game in &games {
             let s = game_stats(game, &file, None, &mut ());
-            write_game(&mut cells, &mut scratch, "t.pgn", &s, game, &[]);
-            write_game(&mut text, &mut scratch, "t.pgn", &s, game, &[]);
+            write_game(&mut cells, &mut scratch, "t.pgn", &s, game, (&[], &[]));
+            write_game(&mut text, &mut scratch, "t.pgn", &s, game, (&[], &[]));
         }
         let batch = cells.finish().unwrap();
         let column = |name: &str| batch.column(batch.schema().index_of(name).unwrap()).clone();
