@@ -125,19 +125,17 @@ fn options(args: &Args) -> Option<SelectOptions> {
             Ok(opts) => opts,
             Err(FilterError::Where(e)) => {
                 let text = args.filter.as_deref().unwrap_or_default();
-                let _ = say(&if e.over_budget {
+                let said = localized!(
+                    locale(),
+                    "pgnkit: --where: {}\n",
+                    "pgnkit : --where : {}\n",
+                    e.explain(locale())
+                );
+                let _ = say(&if e.over_budget() {
                     // Refused for its size: the expression may be long, it is not shown again.
-                    localized!(
-                        locale(),
-                        "pgnkit: --where: {}\n",
-                        "pgnkit : --where : {}\n",
-                        e.explain(locale())
-                    )
+                    said
                 } else {
-                    format!(
-                        "pgnkit: --where: {e}\n  {text}\n  {}^\n",
-                        " ".repeat(e.column - 1)
-                    )
+                    format!("{said}  {text}\n  {}^\n", " ".repeat(e.column - 1))
                 });
                 return None;
             }
