@@ -500,6 +500,9 @@ pub(crate) enum Problem {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExprError {
     pub column: usize,
+    /// True when the expression is refused for what it would cost (its length, its comparisons and
+    /// operations, its regular expressions), not for its syntax: the caller need not show it again.
+    pub over_budget: bool,
     pub(crate) problem: Problem,
 }
 
@@ -507,6 +510,7 @@ impl ExprError {
     fn at(column: usize, mistake: Mistake) -> ExprError {
         ExprError {
             column,
+            over_budget: false,
             problem: Problem::Mistake(mistake),
         }
     }
@@ -514,14 +518,9 @@ impl ExprError {
     fn over(column: usize, over: OverBudget) -> ExprError {
         ExprError {
             column,
+            over_budget: true,
             problem: Problem::OverBudget(over),
         }
-    }
-
-    /// True when the expression is refused for what it would cost (its length, its comparisons and
-    /// operations, its regular expressions), not for its syntax.
-    pub fn over_budget(&self) -> bool {
-        matches!(self.problem, Problem::OverBudget(_))
     }
 }
 
@@ -1522,8 +1521,8 @@ mod tests {
                 .explain(Locale::Fr)
                 .contains("comparaisons")
         );
-        assert!(!error("plies >").over_budget());
-        assert!(error(&"x".repeat(MAX_TEXT_BYTES + 1)).over_budget());
+        assert!(!error("plies >").over_budget);
+        assert!(error(&"x".repeat(MAX_TEXT_BYTES + 1)).over_budget);
     }
 
     #[test]
@@ -1940,7 +1939,7 @@ mod tests {
         let chain = vec!["((plies + 1))"; MAX_CLAUSES / 2].join(" and ");
         assert!(check(&chain, &[("plies", "1")]));
         let over = vec!["((plies + 1))"; MAX_CLAUSES / 2 + 1].join(" and ");
-        assert!(error(&over).over_budget());
+        assert!(error(&over).over_budget);
     }
 
     #[test]
