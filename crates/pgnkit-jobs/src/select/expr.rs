@@ -37,9 +37,10 @@
 //!   order), an empty field being the empty string: `Annotator == ""` holds for a game without one.
 //!
 //! Unknown is SQL's NULL: `not` leaves it unknown, `and` is false when a side is false, `or` is true when a
-//! side is true, and a game is chosen only when the whole expression is true. So `not (WhiteElo - BlackElo
-//! >= 200)` chooses the games where the difference is known and below 200, the same as `WhiteElo - BlackElo
-//! < 200`; a game without ratings passes neither (ask for those with `not WhiteElo or not BlackElo`).
+//! side is true, and a game is chosen only when the whole expression is true. So
+//! `not (WhiteElo - BlackElo >= 200)` chooses the games where the difference is known and below 200, the
+//! same as `WhiteElo - BlackElo < 200`; a game without ratings passes neither (ask for those with
+//! `not WhiteElo or not BlackElo`).
 //!
 //! A `~` (`!~`) matches the text of a field or a value against a regular expression: true or false, an
 //! empty field being the empty text. An operand on its own is true when its value is neither empty nor
@@ -1693,12 +1694,8 @@ mod tests {
             "abs(BlackElo) >= 0",
             "-BlackElo <= 0",
         ] {
-            assert_eq!(chosen(expr).contains(&2), false, "{expr}");
-            assert_eq!(
-                chosen(&format!("not ({expr})")).contains(&2),
-                false,
-                "{expr}"
-            );
+            assert!(!chosen(expr).contains(&2), "{expr}");
+            assert!(!chosen(&format!("not ({expr})")).contains(&2), "{expr}");
         }
         // A calculation alone: true when not zero, unknown when missing.
         assert_eq!(chosen("WhiteElo - 2600"), [0, 1]);
@@ -1843,7 +1840,15 @@ mod tests {
                 .explain(Locale::Fr)
                 .contains("trouvé : `2`")
         );
-        assert!(error("(plies").explain(Locale::Fr).contains("la fin") == false);
+        assert_eq!(
+            error("(plies").explain(Locale::Fr),
+            "colonne 7 : la `(` de la colonne 1 n'est jamais fermée"
+        );
+        assert_eq!(
+            error("White ~").explain(Locale::Fr),
+            "colonne 8 : `~` attend une expression régulière entre guillemets à sa droite ; trouvé : la fin"
+        );
+        assert!(error("White ~").to_string().ends_with("found the end"));
         assert!(
             error("plies >")
                 .explain(Locale::En)
