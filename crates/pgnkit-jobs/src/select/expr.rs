@@ -354,6 +354,10 @@ pub(crate) enum Mistake {
     ConditionAsValue,
     /// A calculation on the left of `~`.
     MatchOnArithmetic,
+    /// A game result without quotes (`1-0`), which would read as a calculation.
+    UnquotedResult {
+        result: &'static str,
+    },
 }
 
 impl Explain for Mistake {
@@ -480,6 +484,13 @@ impl Explain for Mistake {
                 locale,
                 "a condition is true or false, not a value: it cannot be compared or calculated with",
                 "une condition est vraie ou fausse, ce n'est pas une valeur : elle ne se compare pas et n'entre pas dans un calcul"
+            ),
+            Mistake::UnquotedResult { result } => crate::localized!(
+                locale,
+                "`{}` would be a calculation: a result is written in quotes, `\"{}\"`",
+                "`{}` serait un calcul : un résultat s'écrit entre guillemets, `\"{}\"`",
+                result,
+                result
             ),
             Mistake::MatchOnArithmetic => crate::localized!(
                 locale,
@@ -641,6 +652,9 @@ fn tokens(text: &str) -> Result<Vec<(Token, usize)>, ExprError> {
                 (Token::Text(value), j + 1 - i)
             }
             c if c.is_ascii_digit() => {
+                if let Some(result) = unquoted_result(&chars[i..]) {
+                    return fail(column, Mistake::UnquotedResult { result });
+                }
                 let mut j = i + 1;
                 while j < chars.len() && (chars[j].is_ascii_digit() || chars[j] == '.') {
                     j += 1;
@@ -665,6 +679,19 @@ fn tokens(text: &str) -> Result<Vec<(Token, usize)>, ExprError> {
     }
     out.push((Token::End, chars.len() + 1));
     Ok(out)
+}
+
+/// A game result written without quotes at the start of `rest` (`result == 1-0`): before arithmetic it was
+/// refused as two numbers; now it would be a calculation comparing `result` with 1 or 0, true for no game.
+fn unquoted_result(rest: &[char]) -> Option<&'static str> {
+    ["1/2-1/2", "1-0", "0-1"].into_iter().find(|result| {
+        let len = result.chars().count();
+        rest.len() >= len
+            && rest.iter().zip(result.chars()).all(|(&a, b)| a == b)
+            && !rest
+                .get(len)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_'))
+    })
 }
 
 /// A value read as a number: an optional sign, digits, and an optional fraction.
@@ -1818,6 +1845,22 @@ mod tests {
                 },
                 1
             )
+        );
+        // A result without quotes would be a calculation true for no game.
+        for (expr, result, column) in [
+            ("result == 1-0", "1-0", 11),
+            ("result==0-1", "0-1", 9),
+            ("result != 1/2-1/2 and valid", "1/2-1/2", 11),
+        ] {
+            assert_eq!(mistake(expr), (Mistake::UnquotedResult { result }, column));
+        }
+        assert!(check("1 - 0 == 1 and 1-0.5 == 0.5", &[]));
+        assert!(check("10-1 == 9", &[]));
+        assert!(check("1-01 == 0", &[]));
+        assert!(
+            error("result == 1-0")
+                .explain(Locale::Fr)
+                .contains("un résultat s'écrit entre guillemets, `\"1-0\"`")
         );
         // Said in both languages, with the column.
         let e = error("abs WhiteElo > 5");
