@@ -1980,6 +1980,89 @@ mod tests {
         }
     }
 
+    /// Expressions made of random pieces of the language: each parses or is refused at a column inside it
+    /// (or just after), and one that parses evaluates, all without a panic.
+    #[test]
+    fn random_expressions_parse_or_are_refused_never_a_panic() {
+        const PIECES: [&str; 32] = [
+            "(",
+            ")",
+            "-",
+            "+",
+            "*",
+            "/",
+            "abs",
+            "abs(",
+            "not ",
+            " and ",
+            " or ",
+            "==",
+            "!=",
+            "<",
+            ">=",
+            "~",
+            "\"x\"",
+            "\"\"",
+            "0",
+            "1",
+            "2.5",
+            "1-0",
+            "plies",
+            "white_elo",
+            "WhiteElo",
+            "BlackElo",
+            "true",
+            " ",
+            "!",
+            "=",
+            "9999999999999999999999",
+            "\"^[a\"",
+        ];
+        let games: [&[(&str, &str)]; 3] = [
+            &[("plies", "40"), ("WhiteElo", "2500"), ("white_elo", "2500")],
+            &[("WhiteElo", "?"), ("BlackElo", "0")],
+            &[],
+        ];
+        // A fixed linear congruential sequence: the same expressions on every run.
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let (mut parsed, mut refused) = (0, 0);
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let pieces = 1 + (state >> 60) as usize;
+            for _ in 0..pieces {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                text.push_str(PIECES[(state >> 59) as usize % PIECES.len()]);
+            }
+            match parse(&text, &COLUMNS) {
+                Ok(e) => {
+                    parsed += 1;
+                    for game in games {
+                        let values: HashMap<&str, &str> = game.iter().copied().collect();
+                        e.eval(&mut |f| {
+                            let name = match f {
+                                Field::Column(i) => COLUMNS[*i],
+                                Field::Tag(t) => t,
+                            };
+                            Cow::Borrowed(values.get(name).copied().unwrap_or(""))
+                        });
+                    }
+                }
+                Err(e) => {
+                    refused += 1;
+                    let end = text.chars().count() + 1;
+                    assert!((1..=end).contains(&e.column), "{text:?}: {e}");
+                    assert!(!e.explain(Locale::Fr).is_empty());
+                }
+            }
+        }
+        assert!(parsed > 500 && refused > 10_000, "{parsed} {refused}");
+    }
+
     #[test]
     fn a_value_in_parentheses_is_counted_once() {
         let chain = vec!["(valid)"; MAX_CLAUSES].join(" and ");
