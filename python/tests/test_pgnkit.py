@@ -241,6 +241,38 @@ def test_select_equals_the_command():
         pgnkit.select(LICHESS, "plies = 3")
 
 
+# Issue 41: arithmetic in ``where``, as ``--where`` has it; a missing rating makes a comparison unknown, even under
+# ``not``.
+RATINGS = [
+    b'[White "g1"]\n[WhiteElo "2700"]\n[BlackElo "2450"]\n[Result "0-1"]\n\n1. e4 e5 0-1\n\n',
+    b'[White "g2"]\n[WhiteElo "2450"]\n[BlackElo "2700"]\n[Result "1-0"]\n\n1. d4 d5 1-0\n\n',
+    b'[White "g3"]\n[WhiteElo "2600"]\n[Result "0-1"]\n\n1. c4 c5 0-1\n\n',
+]
+
+
+def test_select_where_calculates_as_the_command():
+    for where in [
+        'WhiteElo - BlackElo >= 100 and result == "0-1"',
+        "(WhiteElo + BlackElo) / 2 >= 1700 and abs(white_elo - black_elo) > 100",
+        "not (white_elo - black_elo >= 0)",
+    ]:
+        run = cli("select", "--where", where, LICHESS)
+        assert run.returncode in (0, 1), run.stderr
+        chosen = pgnkit.select(LICHESS, where)
+        assert "".join(chosen) == run.stdout.decode(), where
+    assert 0 < len(pgnkit.select(LICHESS, "white_elo - black_elo > 50")) < 50
+
+    def whites(where):
+        return [g.split('"')[1] for g in pgnkit.select(RATINGS, where)]
+
+    assert whites('WhiteElo - BlackElo >= 200 and result == "0-1"') == ["g1"]
+    assert whites("not (WhiteElo - BlackElo >= 200)") == ["g2"]
+    assert whites("WhiteElo / (BlackElo - 2450) > 0") == ["g2"]
+    for where, column in [("abs WhiteElo > 1", 1), ('"a" + 1 > 0', 1), ("WhiteElo -", 11)]:
+        with pytest.raises(ValueError, match=f"column {column}: "):
+            pgnkit.select(RATINGS, where)
+
+
 def test_read_games_for_notebooks():
     games = list(pgnkit.read_games(LICHESS))
     assert len(games) == 50

@@ -31,8 +31,9 @@ pub(crate) struct Args {
     paths: Vec<PathBuf>,
     /// Keep the games for which EXPR holds: stats columns by their CSV name (plies, termination,
     /// opening_eco...), tags by their PGN name (WhiteElo, Event); == != < <= > >= (numbers when both sides
-    /// are), ~ and !~ (regular expression), and, or, not, parentheses, "strings". See the guide, "Selecting
-    /// games"
+    /// are), ~ and !~ (regular expression), + - * / and abs(...) on numbers (`WhiteElo - BlackElo >= 200`),
+    /// and, or, not, parentheses, "strings". A comparison with a missing or non-numeric value where a
+    /// number is needed is neither true nor false, even under not. See the guide, "Selecting games"
     #[arg(long = "where", value_name = "EXPR")]
     filter: Option<String>,
     /// Keep the games whose main line reaches this position (placement, side to move, castling rights, e.p.
@@ -125,19 +126,17 @@ fn options(args: &Args) -> Option<SelectOptions> {
             Ok(opts) => opts,
             Err(FilterError::Where(e)) => {
                 let text = args.filter.as_deref().unwrap_or_default();
+                let said = localized!(
+                    locale(),
+                    "pgnkit: --where: {}\n",
+                    "pgnkit : --where : {}\n",
+                    e.explain(locale())
+                );
                 let _ = say(&if e.over_budget {
                     // Refused for its size: the expression may be long, it is not shown again.
-                    localized!(
-                        locale(),
-                        "pgnkit: --where: {}\n",
-                        "pgnkit : --where : {}\n",
-                        e.explain(locale())
-                    )
+                    said
                 } else {
-                    format!(
-                        "pgnkit: --where: {e}\n  {text}\n  {}^\n",
-                        " ".repeat(e.column - 1)
-                    )
+                    format!("{said}  {text}\n  {}^\n", " ".repeat(e.column - 1))
                 });
                 return None;
             }

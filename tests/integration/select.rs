@@ -111,6 +111,19 @@ impl Facts {
     }
 }
 
+/// White, rated at least 200 above Black, lost: issue #41's example of arithmetic in `--where`.
+const HIGHER_RATED_WHITE_LOST: &str = "WhiteElo - BlackElo >= 200 and result == \"0-1\"";
+
+/// White's rating minus Black's, when both tags are whole numbers.
+fn rating_difference(f: &Facts) -> Option<i64> {
+    let (w, b) = (f.number("WhiteElo")?, f.number("BlackElo")?);
+    Some(i64::try_from(w).ok()? - i64::try_from(b).ok()?)
+}
+
+fn white_lost_to_a_player_rated_200_below(f: &Facts) -> bool {
+    rating_difference(f).is_some_and(|d| d >= 200) && f.tag("Result") == "0-1"
+}
+
 fn read_facts(facts: &Path, oracle: &Path) -> Vec<Facts> {
     let facts = util::read_jsonl_gz(facts);
     let oracle = util::read_jsonl_gz(oracle);
@@ -196,6 +209,39 @@ fn queries() -> Vec<Query> {
         (args(&["--where", "opening_eco == \"\""]), |f| {
             f.opening_eco.is_empty()
         }),
+        (args(&["--where", HIGHER_RATED_WHITE_LOST]), |f| {
+            white_lost_to_a_player_rated_200_below(f)
+        }),
+        // Unknown under `not` stays unknown: only games with both ratings.
+        (
+            args(&["--where", "not (WhiteElo - BlackElo >= 200)"]),
+            |f| rating_difference(f).is_some_and(|d| d < 200),
+        ),
+        (
+            args(&[
+                "--where",
+                "(WhiteElo + BlackElo) / 2 >= 2000 and (result == \"1-0\" or result == \"0-1\")",
+            ]),
+            |f| {
+                let decisive = matches!(f.tag("Result"), "1-0" | "0-1");
+                let sum = f
+                    .number("WhiteElo")
+                    .zip(f.number("BlackElo"))
+                    .map(|(w, b)| w + b);
+                decisive && sum.is_some_and(|s| s >= 4000)
+            },
+        ),
+        (
+            args(&[
+                "--where",
+                "white_elo < black_elo - 100 or abs(white_elo - black_elo) <= 10",
+            ]),
+            |f| rating_difference(f).is_some_and(|d| d < -100 || d.abs() <= 10),
+        ),
+        (
+            args(&["--where", "plies / 2 >= 40 and -plies > -150"]),
+            |f| (40 * 2..150).contains(&f.plies()),
+        ),
         (
             args(&[
                 "--where",
@@ -401,6 +447,225 @@ fn chosen_games_are_written_byte_for_byte_in_input_order_on_any_number_of_thread
     }
 }
 
+/// The tags that tell a game of the corpus from the others, as python-chess read them.
+const WHICH_GAME: [&str; 5] = ["Event", "Round", "White", "Black", "Date"];
+
+/// The value of tag `name` in a game's text: its first `[name "..."]` line (the corpus's values hold no
+/// escaped quote).
+fn tag_line<'g>(game: &'g str, name: &str) -> &'g str {
+    let start = format!("[{name} \"");
+    game.lines()
+        .find_map(|l| l.strip_prefix(start.as_str())?.strip_suffix("\"]"))
+        .unwrap_or("")
+}
+
+/// Selects from `pgn` with `--where expr`, and checks that exactly the games `pred` says (by python-chess's
+/// facts, `games`) are written, in order, told apart by their [`WHICH_GAME`] tags; returns how many.
+fn chosen_exactly(pgn: &Path, games: &[Facts], expr: &str, pred: fn(&Facts) -> bool) -> usize {
+    let want: Vec<Vec<String>> = games
+        .iter()
+        .filter(|f| pred(f))
+        .map(|f| WHICH_GAME.iter().map(|t| f.tag(t).to_string()).collect())
+        .collect();
+    let words = args(&["--where", expr, "-q"]);
+    let out = select(pgn, &words);
+    let shown: Vec<&str> = words.iter().map(String::as_str).collect();
+    assert_eq!(
+        out.status.code(),
+        Some(if want.is_empty() { 1 } else { 0 }),
+        "{}",
+        show(&shown, &out)
+    );
+    // Each game from its `[Event` line (the whole corpus has one a game, at the start of a line).
+    let text = format!("\n{}", String::from_utf8_lossy(&out.stdout));
+    let written: Vec<Vec<String>> = text
+        .split("\n[Event ")
+        .skip(1)
+        .map(|g| format!("[Event {g}"))
+        .map(|g| {
+            WHICH_GAME
+                .iter()
+                .map(|t| tag_line(&g, t).to_string())
+                .collect()
+        })
+        .collect();
+    assert!(
+        written == want,
+        "{}: {} games written, python-chess's facts choose {}",
+        show(&shown, &out),
+        written.len(),
+        want.len()
+    );
+    want.len()
+}
+
+#[test]
+fn arithmetic_chooses_the_games_python_chess_says_on_the_lichess_sample() {
+    let pgn = subset(LICHESS_50);
+    let games = subset_games();
+    let upset: fn(&Facts) -> bool = |f| {
+        rating_difference(f).is_some_and(|d| {
+            (d >= 50 && f.tag("Result") == "0-1") || (d <= -50 && f.tag("Result") == "1-0")
+        })
+    };
+    let upsets = chosen_exactly(
+        &pgn,
+        &games,
+        "(WhiteElo - BlackElo >= 50 and result == \"0-1\") or (BlackElo - WhiteElo >= 50 and result == \"1-0\")",
+        upset,
+    );
+    // python-chess's facts: 5 of the 50 games.
+    assert_eq!(upsets, 5);
+    let close = chosen_exactly(&pgn, &games, "abs(white_elo - black_elo) < 25", |f| {
+        rating_difference(f).is_some_and(|d| d.abs() < 25)
+    });
+    assert!(close > 0 && close < 50, "{close}");
+    // No game of the sample: nothing written, exit 1.
+    assert_eq!(
+        chosen_exactly(
+            &pgn,
+            &games,
+            HIGHER_RATED_WHITE_LOST,
+            white_lost_to_a_player_rated_200_below
+        ),
+        0
+    );
+}
+
+#[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
+fn the_higher_rated_player_losing_is_chosen_as_python_chess_says_on_the_corpus() {
+    let mut chosen = 0;
+    // The two files whose games split cleanly; the count of every corpus file is checked by
+    // `choices_on_the_corpus_agree_with_python_chess_and_shakmaty`.
+    for name in [
+        "lichess-db-2025-05_blitz_438games_clk",
+        "twic1389_3393games",
+    ] {
+        let games = read_facts(
+            &corpus(&format!("expected/facts-{name}.jsonl.gz")),
+            &corpus(&format!("expected/{name}.jsonl.gz")),
+        );
+        chosen += chosen_exactly(
+            &corpus(&format!("games-english/{name}.pgn")),
+            &games,
+            HIGHER_RATED_WHITE_LOST,
+            white_lost_to_a_player_rated_200_below,
+        );
+    }
+    // python-chess's facts: 6 lichess games and 106 TWIC games.
+    assert_eq!(chosen, 112);
+}
+
+/// Five games by their White: rated 250 above Black (lost), 250 below (won), Black unrated, Black rated
+/// `?`, neither rated.
+const RATINGS_PGN: &str = "\
+[White \"g1\"]\n[WhiteElo \"2700\"]\n[BlackElo \"2450\"]\n[Result \"0-1\"]\n\n1. e4 e5 0-1\n\n\
+[White \"g2\"]\n[WhiteElo \"2450\"]\n[BlackElo \"2700\"]\n[Result \"1-0\"]\n\n1. d4 d5 1-0\n\n\
+[White \"g3\"]\n[WhiteElo \"2600\"]\n[Result \"0-1\"]\n\n1. c4 c5 0-1\n\n\
+[White \"g4\"]\n[WhiteElo \"2600\"]\n[BlackElo \"?\"]\n[Result \"0-1\"]\n\n1. Nf3 Nf6 0-1\n\n\
+[White \"g5\"]\n[Result \"0-1\"]\n\n1. g3 g6 0-1\n\n";
+
+#[test]
+fn arithmetic_on_missing_ratings_chooses_nothing_even_under_not() {
+    let dir = temp_dir("select", "arithmetic");
+    let pgn = dir.join("ratings.pgn");
+    std::fs::write(&pgn, RATINGS_PGN).unwrap();
+    for (expr, want) in [
+        (HIGHER_RATED_WHITE_LOST, &["g1"][..]),
+        ("WhiteElo - BlackElo >= 200", &["g1"]),
+        ("not (WhiteElo - BlackElo >= 200)", &["g2"]),
+        ("WhiteElo - BlackElo < 200", &["g2"]),
+        ("not WhiteElo or not BlackElo", &["g3", "g5"]),
+        ("white_elo > black_elo", &["g1"]),
+        ("not white_elo > black_elo", &["g2"]),
+        // Division by zero (g1: 2700 / 0) is missing.
+        ("WhiteElo / (BlackElo - 2450) > 0", &["g2"]),
+        ("not (WhiteElo / (BlackElo - 2450) > 0)", &[]),
+        ("(WhiteElo + BlackElo) / 2 == 2575", &["g1", "g2"]),
+        (
+            "abs(WhiteElo - BlackElo) == 250 and -WhiteElo < -2500",
+            &["g1"],
+        ),
+    ] {
+        let out = select(&pgn, &args(&["--where", expr, "-q"]));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let chosen: Vec<&str> = stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix("[White \"")?.strip_suffix("\"]"))
+            .collect();
+        assert_eq!(chosen, want, "{expr}");
+        let code = if want.is_empty() { 1 } else { 0 };
+        assert_eq!(out.status.code(), Some(code), "{expr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_arithmetic_mistake_is_said_with_its_column_in_english_and_french() {
+    let pgn = subset(LICHESS_50);
+    for (expr, column, english, french) in [
+        (
+            "abs WhiteElo > 100",
+            1,
+            "`abs` takes its value in parentheses",
+            "`abs` prend sa valeur entre parenthèses",
+        ),
+        (
+            "\"a\" + 1 > 0",
+            1,
+            "text cannot be calculated with",
+            "on ne calcule pas avec du texte",
+        ),
+        (
+            "WhiteElo - BlackElo >=",
+            23,
+            "ends where a column, a tag or a value was expected",
+            "s'arrête là où une colonne",
+        ),
+        (
+            "WhiteElo * > 2",
+            12,
+            "expected a column, a tag or a value, found `>`",
+            "trouvé : `>`",
+        ),
+        (
+            "(plies > 1) + 1 > 0",
+            1,
+            "a condition is true or false, not a value",
+            "une condition est vraie ou fausse",
+        ),
+    ] {
+        for (messages, words) in [("en", english), ("fr", french)] {
+            let out = util::pgnkit(
+                &[
+                    "--messages",
+                    messages,
+                    "select",
+                    "--where",
+                    expr,
+                    pgn.to_str().unwrap(),
+                ],
+                None,
+            );
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{expr}: {stderr}");
+            assert!(out.stdout.is_empty(), "{expr}");
+            let at = match messages {
+                "en" => format!("column {column}: "),
+                _ => format!("colonne {column} : "),
+            };
+            assert!(stderr.contains(&at), "{expr}: {stderr}");
+            assert!(stderr.contains(words), "{expr}: {stderr}");
+            let caret = stderr.lines().last().unwrap();
+            assert_eq!(caret.find('^'), Some(column + 1), "{expr}: {stderr}");
+        }
+    }
+}
+
 #[test]
 fn duplicates_go_to_their_own_file_and_the_first_of_each_is_kept() {
     let dir = temp_dir("select", "duplicates");
@@ -460,7 +725,11 @@ fn a_bad_expression_is_a_usage_error_that_points_at_its_column() {
         ("white_elp > 2000", 1, "did you mean `white_elo`"),
         ("(plies > 40", 12, "never closed"),
         ("White ~ \"[\"", 9, "not a regular expression"),
-        ("plies > 40 plies", 12, "expected `and`, `or` or the end"),
+        (
+            "plies > 40 plies",
+            12,
+            "expected an operator, `and`, `or` or the end",
+        ),
     ] {
         let out = select(&subset(LICHESS_50), &args(&["--where", expr]));
         let stderr = String::from_utf8_lossy(&out.stderr);
