@@ -21,7 +21,7 @@ use crate::jobs::localized;
 #[derive(clap::Args)]
 #[command(mut_arg("quiet", |a| a.help("No progress bar, no summary (diagnostics are still printed)")))]
 pub(crate) struct Args {
-    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst, .parquet); `-` reads standard input
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Piece letters to write: en, fr, de, nl, es, it, pt, cs, pl, hu, fi, ro, da, no, sv, or figurine

@@ -11,8 +11,9 @@ type Page = (
     &'static [(&'static str, &'static str)],
 );
 
-const INPUTS: &str = "Fichiers PGN ou répertoires (on y cherche les .pgn, .pgn.gz, .pgn.zst) ; `-` lit l'entrée standard";
+const INPUTS: &str = "Fichiers PGN ou répertoires (on y cherche les .pgn, .pgn.gz, .pgn.zst, .parquet) ; `-` lit l'entrée standard";
 const JOBS: &str = "Fils de calcul (par défaut, ou 0 : tous les cœurs ; au plus un par cœur)";
+const INPUT_FORMAT: &str = "Ce que contiennent les entrées : par défaut du Parquet quand un fichier commence comme tel (des lignes de parties : colonnes de balises et `movetext`, ou une colonne `pgn`), sinon du PGN";
 const OUTPUT: &str = "Écrire dans FICHIER au lieu de la sortie standard (FICHIER.gz, FICHIER.zst : compressé). FICHIER n'est remplacé que si l'exécution finit par 0 ou 1, jamais s'il est une entrée";
 const LANG: &str = "Lettres des pièces des coups : `auto` les détecte partie par partie, ou un code de langue (en, fr, de, nl, es, it, pt, cs, pl, hu, fi, ro, da, no, sv, figurine)";
 const COLOR: &str = "Quand colorer";
@@ -30,6 +31,7 @@ const PAGES: &[Page] = &[
             ("lang", LANG),
             ("color", COLOR),
             ("jobs", JOBS),
+            ("input_format", INPUT_FORMAT),
             ("quiet", "Ni barre de progression, ni bilan"),
             ("strict", "Sortir avec 1 aussi sur des avertissements"),
             (
@@ -82,6 +84,7 @@ const PAGES: &[Page] = &[
             ),
             ("output", OUTPUT),
             ("jobs", JOBS),
+            ("input_format", INPUT_FORMAT),
             (
                 "quiet",
                 "Ni barre de progression, ni bilan (les diagnostics restent affichés)",
@@ -117,9 +120,14 @@ const PAGES: &[Page] = &[
                 "tags",
                 "Ajouter ces balises PGN comme colonnes des lignes par partie, nommées par la balise, dans cet ordre, séparées par des virgules (`--tags UTCDate,WhiteTitle,Link`) ; vide quand une partie n'a pas la balise. Au plus 256, aucune qui ne diffère d'une colonne ou d'une autre balise que par la casse",
             ),
+            (
+                "keep_columns",
+                "Reporter ces colonnes des entrées Parquet (tables de parties : colonnes de balises et `movetext`) dans les lignes par partie, après les balises, sous leur nom et leur type, séparées par des virgules (`--keep-columns Site,WhiteRatingDiff`), ou `all` : toutes les colonnes de balises que les lignes n'ont pas déjà. Un enrichissement en un seul passage",
+            ),
             ("output", OUTPUT),
             ("lang", LANG),
             ("jobs", JOBS),
+            ("input_format", INPUT_FORMAT),
             (
                 "quiet",
                 "Ni barre de progression, ni ligne de bilan sur la sortie d'erreur",
@@ -132,7 +140,7 @@ const PAGES: &[Page] = &[
         &[
             (
                 "paths",
-                "Fichiers PGN ou répertoires (on y cherche les .pgn, .pgn.gz, .pgn.zst) ; `-` lit l'entrée standard. Toutes les entrées d'une exécution sont lues ensemble : un tournoi rangé en un fichier par ronde est un seul tournoi",
+                "Fichiers PGN ou répertoires (on y cherche les .pgn, .pgn.gz, .pgn.zst, .parquet) ; `-` lit l'entrée standard. Toutes les entrées d'une exécution sont lues ensemble : un tournoi rangé en un fichier par ronde est un seul tournoi",
             ),
             (
                 "event",
@@ -151,6 +159,7 @@ const PAGES: &[Page] = &[
                 "Comparer les parties au rapport d'un programme d'appariement (TRF-16 ou TRF-26), comme `validate --pairings` : les différences sur la sortie d'erreur, code de sortie 1 s'il y en a",
             ),
             ("jobs", JOBS),
+            ("input_format", INPUT_FORMAT),
             ("quiet", "Pas de barre de progression"),
         ],
     ),
@@ -160,7 +169,7 @@ const PAGES: &[Page] = &[
         &[
             (
                 "paths",
-                "Fichiers PGN ou répertoires (on y cherche les .pgn, .pgn.gz, .pgn.zst) ; `-` lit l'entrée standard. Toutes les entrées d'une exécution font une seule page : un tournoi rangé en un fichier par ronde est un seul tournoi",
+                "Fichiers PGN ou répertoires (on y cherche les .pgn, .pgn.gz, .pgn.zst, .parquet) ; `-` lit l'entrée standard. Toutes les entrées d'une exécution font une seule page : un tournoi rangé en un fichier par ronde est un seul tournoi",
             ),
             (
                 "output",
@@ -174,6 +183,7 @@ const PAGES: &[Page] = &[
             ("moveless", MOVELESS),
             ("allocated_bye", ALLOCATED_BYE),
             ("jobs", JOBS),
+            ("input_format", INPUT_FORMAT),
             (
                 "quiet",
                 "Ni barre de progression, ni bilan sur la sortie d'erreur",
@@ -200,6 +210,7 @@ const PAGES: &[Page] = &[
                 "Retirer aussi ce que laissent les retransmissions en direct : coups de roi vers le centre après la partie, coups après la fin, et une correction restée dans une variante là où la ligne principale s'arrête",
             ),
             ("jobs", JOBS),
+            ("input_format", INPUT_FORMAT),
             (
                 "quiet",
                 "Ni barre de progression, ni bilan (les parties fautives restent signalées)",

@@ -56,7 +56,7 @@ pub(crate) struct RunFlags {
     pub(crate) quiet: bool,
     /// What the inputs hold: by default Parquet when a file starts as one (rows of games: tag columns and
     /// `movetext`, or a `pgn` column), else PGN
-    #[arg(long, default_value = "auto", value_parser = choice::<InputFormat>())]
+    #[arg(long, value_name = "KIND", default_value = "auto", value_parser = choice::<InputFormat>())]
     pub(crate) input_format: InputFormat,
 }
 

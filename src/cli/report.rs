@@ -18,7 +18,7 @@ use super::sink::open_output;
 #[derive(clap::Args)]
 #[command(mut_arg("quiet", |a| a.help("No progress bar, no summary on stderr")))]
 pub(crate) struct Args {
-    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input. All inputs
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst, .parquet); `-` reads standard input. All inputs
     /// of a run make one page: a tournament kept as one file per round is one tournament
     #[arg(required = true)]
     paths: Vec<PathBuf>,

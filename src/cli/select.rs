@@ -26,7 +26,7 @@ const OUTPUT_HELP: &str = "Write to FILE instead of standard output (FILE.gz, FI
 #[derive(clap::Args)]
 #[command(mut_arg("output", |a| a.help(OUTPUT_HELP)))]
 pub(crate) struct Args {
-    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst, .parquet); `-` reads standard input
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Keep the games for which EXPR holds: stats columns by their CSV name (plies, termination,

@@ -22,7 +22,7 @@ use crate::jobs::safe_text::safe;
 #[command(mut_arg("jobs", |a| a.help("Worker threads (default, or 0: all cores)")))]
 #[command(mut_arg("quiet", |a| a.help("No progress bar")))]
 pub(crate) struct Args {
-    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input. All inputs
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst, .parquet); `-` reads standard input. All inputs
     /// of a run are read together: a tournament kept as one file per round is one tournament
     #[arg(required = true)]
     paths: Vec<PathBuf>,

@@ -19,7 +19,7 @@ use super::sink::{self as sink_file, open_output};
 
 #[derive(clap::Args)]
 pub(crate) struct Args {
-    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst, .parquet); `-` reads standard input
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// One row per main-line half-move (SAN, UCI, FENs, clock, evaluation, NAGs, comment...) instead of

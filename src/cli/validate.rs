@@ -26,7 +26,7 @@ use crate::jobs::safe_text::safe;
 #[derive(clap::Args)]
 #[command(mut_arg("quiet", |a| a.help("No progress bar, no summary")))]
 pub(crate) struct Args {
-    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst); `-` reads standard input
+    /// PGN files or directories (searched for .pgn, .pgn.gz, .pgn.zst, .parquet); `-` reads standard input
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output format

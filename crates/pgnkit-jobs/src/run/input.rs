@@ -17,7 +17,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::table::{MAGIC, TableError, TableGames};
+use super::table::{MAGIC, TableColumn, TableError, TableGames, table_columns};
 use crate::options::InputFormat;
 
 /// One input as the user named it (or as found inside a named directory).
@@ -523,6 +523,18 @@ pub(crate) fn open(source: &Source, format: InputFormat) -> Result<Opened, Input
         table: None,
         raw_bytes_read: count,
         compression,
+    })
+}
+
+/// The columns of the first of `sources` that is a Parquet file of games, when one is (only footers are
+/// read).
+pub(crate) fn first_table_columns(sources: &[Source]) -> Option<Vec<TableColumn>> {
+    sources.iter().find_map(|source| match source {
+        Source::File(path) => table_columns(File::open(path).ok()?),
+        Source::Text { text, .. } if text.starts_with(MAGIC) => {
+            table_columns(bytes::Bytes::copy_from_slice(text))
+        }
+        _ => None,
     })
 }
 

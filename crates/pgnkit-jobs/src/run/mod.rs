@@ -26,10 +26,11 @@ use crate::messages::Explain;
 use crate::options::InputFormat;
 use error::Capped;
 pub use error::{JobError, ReadError};
+pub(crate) use input::first_table_columns;
 pub use input::{InputError, Skipped, Source};
 use reading::{Event, Texts};
-pub(crate) use table::first_table_columns;
-pub use table::{TableColumn, TableError, TableKind};
+pub use table::TableError;
+pub(crate) use table::{TableColumn, TableKind};
 
 /// The inputs of a run, in order, each with the name it is shown by, and what a directory search left out.
 #[derive(Debug, Clone, Default)]

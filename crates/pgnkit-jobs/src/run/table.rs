@@ -368,21 +368,21 @@ impl TableGames {
 
 /// A column of a table of games, as `stats --keep-columns` carries it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TableColumn {
+pub(crate) struct TableColumn {
     /// Its name in the file.
-    pub name: String,
+    pub(crate) name: String,
     /// The tag its values become in each game's text.
-    pub tag: String,
+    pub(crate) tag: String,
     /// What its values are.
-    pub kind: TableKind,
+    pub(crate) kind: TableKind,
     /// Whether its values become tags: a scalar column beside `movetext` (not the games' own column, a list,
     /// a structure, nor any column of a file that holds its games in a `pgn` column).
-    pub is_tag: bool,
+    pub(crate) is_tag: bool,
 }
 
 /// What the values of a column of a table of games are, for the rows that carry them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TableKind {
+pub(crate) enum TableKind {
     Integer,
     Boolean,
     Date,
@@ -390,61 +390,46 @@ pub enum TableKind {
     Text,
 }
 
-/// The columns of the first input of `sources` that is a Parquet file of games, when one is (only footers
-/// are read).
-pub(crate) fn first_table_columns(sources: &super::Sources) -> Option<Vec<TableColumn>> {
-    sources.list().iter().find_map(|source| {
-        let schema = match source {
-            super::Source::File(path) => {
-                let file = File::open(path).ok()?;
-                ParquetRecordBatchReaderBuilder::try_new(file)
-                    .ok()?
-                    .schema()
-                    .clone()
-            }
-            super::Source::Text { text, .. } if text.starts_with(MAGIC) => {
-                ParquetRecordBatchReaderBuilder::try_new(bytes::Bytes::copy_from_slice(text))
-                    .ok()?
-                    .schema()
-                    .clone()
-            }
-            _ => return None,
-        };
-        let fields = schema.fields();
-        let movetext = fields
+/// The columns of a Parquet file of games (only its footer is read); `None` when it is no such file.
+pub(crate) fn table_columns<T: ChunkReader + 'static>(input: T) -> Option<Vec<TableColumn>> {
+    let schema = ParquetRecordBatchReaderBuilder::try_new(input)
+        .ok()?
+        .schema()
+        .clone();
+    let fields = schema.fields();
+    let movetext = fields
+        .iter()
+        .any(|f| f.name().eq_ignore_ascii_case("movetext") && is_text(f.data_type()));
+    let pgn = fields
+        .iter()
+        .any(|f| f.name().eq_ignore_ascii_case("pgn") && is_text(f.data_type()));
+    if !movetext && !pgn {
+        return None;
+    }
+    Some(
+        fields
             .iter()
-            .any(|f| f.name().eq_ignore_ascii_case("movetext") && is_text(f.data_type()));
-        let pgn = fields
-            .iter()
-            .any(|f| f.name().eq_ignore_ascii_case("pgn") && is_text(f.data_type()));
-        if !movetext && !pgn {
-            return None;
-        }
-        Some(
-            fields
-                .iter()
-                .map(|f| {
-                    let kind = f.data_type();
-                    TableColumn {
-                        name: f.name().clone(),
-                        tag: tag_name(f.name()),
-                        kind: if kind.is_integer() {
-                            TableKind::Integer
-                        } else if matches!(kind, DataType::Boolean) {
-                            TableKind::Boolean
-                        } else if matches!(kind, DataType::Date32 | DataType::Date64) {
-                            TableKind::Date
-                        } else {
-                            TableKind::Text
-                        },
-                        is_tag: movetext
-                            && !f.name().eq_ignore_ascii_case("movetext")
-                            && is_scalar(kind),
-                    }
-                })
-                .collect(),
-        )
-    })
+            .map(|f| {
+                let kind = f.data_type();
+                TableColumn {
+                    name: f.name().clone(),
+                    tag: tag_name(f.name()),
+                    kind: if kind.is_integer() {
+                        TableKind::Integer
+                    } else if matches!(kind, DataType::Boolean) {
+                        TableKind::Boolean
+                    } else if matches!(kind, DataType::Date32 | DataType::Date64) {
+                        TableKind::Date
+                    } else {
+                        TableKind::Text
+                    },
+                    is_tag: movetext
+                        && !f.name().eq_ignore_ascii_case("movetext")
+                        && is_scalar(kind),
+                }
+            })
+            .collect(),
+    )
 }
 
 /// Whether the file at `path` is a Parquet file whose rows are games (it has a `movetext` or `pgn` column

@@ -107,7 +107,7 @@ pub fn kept_columns(
     asked: &KeepColumns,
 ) -> Result<Vec<KeptColumn>, UsageError> {
     let refuse = |why: String| UsageError::KeepColumns(why);
-    let Some(found) = crate::run::first_table_columns(sources) else {
+    let Some(found) = crate::run::first_table_columns(sources.list()) else {
         return Err(refuse(
             "--keep-columns carries the columns of Parquet inputs: no input is a Parquet file of games"
                 .to_string(),

@@ -215,7 +215,7 @@ pub struct GameReport {
     /// 1-based index of the game in its file.
     pub game: u64,
     /// The row the game came from, when its file is a table of games (Parquet).
-    pub record: Option<Record>,
+    pub(crate) record: Option<Record>,
     pub white: TagText,
     pub black: TagText,
     pub round: TagText,
