@@ -150,11 +150,20 @@ fn notes_text(notes: &[RepairNote], name: &str, paint: &Paint) -> String {
         } else {
             (YELLOW, localized!(locale, "not repaired", "non corrigée"))
         };
-        paint.push(
-            BOLD,
-            &format!("{}:{}:{}:", safe(name), n.line, n.column),
-            &mut text,
-        );
+        let place = match n.record {
+            None => format!("{}:{}:{}:", safe(name), n.line, n.column),
+            Some(r) => format!(
+                "{}, {} {}, {} {}, {}:{}:",
+                safe(name),
+                localized!(locale, "row group", "groupe de rangées"),
+                r.group,
+                localized!(locale, "row", "rangée"),
+                r.row,
+                n.line,
+                n.column
+            ),
+        };
+        paint.push(BOLD, &place, &mut text);
         text.push(' ');
         paint.push(colour, &word, &mut text);
         text.push_str(&localized!(locale, ": game {}", " : partie {}", n.game));

@@ -51,6 +51,9 @@ pub struct RepairNote {
     /// Where the note points (the repair's first edit, else the first failure, else the error).
     pub line: u64,
     pub column: u64,
+    /// The row the game came from, when its file is a table of games (Parquet): `line` and `column` then
+    /// count in the row's text.
+    pub record: Option<pgnkit::pgn::Record>,
     /// The game was repaired.
     pub repaired: bool,
     /// What was found, in the run's language.
@@ -76,6 +79,10 @@ pub struct RepairBatch {
 struct ReportLine<'a> {
     file: &'a str,
     game: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row_group: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row: Option<u64>,
     line: u64,
     column: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -206,6 +213,7 @@ pub(crate) fn repair_batch(
                 round: tag("Round"),
                 line,
                 column,
+                record: game.record,
                 repaired,
                 message,
             };
@@ -274,6 +282,8 @@ fn write_report(
     let record = ReportLine {
         file,
         game: game.index + 1,
+        row_group: game.record.map(|r| r.group),
+        row: game.record.map(|r| r.row),
         line,
         column,
         ply: first.map(|e| e.ply).or(found.map(|f| f.failed.ply)),

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use super::input::{self, Source};
 use super::pipeline::run_ordered;
-use super::table::TableGames;
+use super::table::{MAGIC, TableGames};
 use super::{Input, Parts, ReadError, Sources};
 use crate::options::InputFormat;
 use pgnkit::pgn::{
@@ -71,12 +71,14 @@ impl<'r> Parts<'r> {
 fn small_texts(
     sources: &[Source],
     first: usize,
-    batch_size: usize,
+    (batch_size, format): (usize, InputFormat),
     starts: &mut Vec<usize>,
 ) -> Range<usize> {
     let (mut end, mut bytes, mut games) = (first, 0, 0);
     while let Some(Source::Text { text, .. }) = sources.get(end) {
-        if text.len() > batch_size - bytes {
+        // A Parquet file held in memory is opened as a file is (`input::open`).
+        let table = format != InputFormat::Pgn && text.starts_with(MAGIC);
+        if text.len() > batch_size - bytes || table {
             break;
         }
         starts.clear();
@@ -225,7 +227,12 @@ impl Iterator for Items<'_> {
             };
         }
         let Some(reader) = self.reader.as_mut() else {
-            let texts = small_texts(self.sources, self.index, self.block_size, &mut self.starts);
+            let texts = small_texts(
+                self.sources,
+                self.index,
+                (self.block_size, self.format),
+                &mut self.starts,
+            );
             if !texts.is_empty() {
                 self.done += text_bytes(self.sources, texts.clone());
                 self.index = texts.end;
@@ -307,7 +314,7 @@ where
     let mut starts = Vec::new();
     let mut source = 0;
     while source < sources.len() {
-        let texts = small_texts(sources, source, batch_size, &mut starts);
+        let texts = small_texts(sources, source, (batch_size, sources.format()), &mut starts);
         if !texts.is_empty() {
             let results = work.texts(Parts::new(sources, texts.clone()));
             done += text_bytes(sources, texts.clone());
