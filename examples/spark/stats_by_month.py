@@ -8,8 +8,9 @@ and half-moves of each month.
 `pgnkit.spark.stats` does the work (its documentation, and docs/scale.md, say how): Spark reads the files and
 schedules the tasks, each task's games go to pgnkit as the files' bytes, and pgnkit writes each task's rows as
 one Parquet file in OUT_DIR (the columns of `pgnkit stats -o x.parquet`), giving Spark back the task's counts,
-by month among them. Files of at most N bytes (default 128 MiB) are read whole, larger plain files as Spark's
-text records (`--max-file-bytes 0`: every plain file). Read the rows with any Parquet reader (`spark.read.parquet(OUT_DIR)`, pyarrow, DuckDB) and
+by month among them. Files of at most N bytes are read whole (default: 1 GiB for local files, which pgnkit
+reads itself; 128 MiB for files whose bytes Spark reads), larger plain files as Spark's text records
+(`--max-file-bytes 0`: every plain file). Read the rows with any Parquet reader (`spark.read.parquet(OUT_DIR)`, pyarrow, DuckDB) and
 filter on `date` for a month.
 
 Every executor needs `pip install ./python` (the pgnkit package); pyarrow comes with it. Spark starts the
@@ -29,7 +30,7 @@ from pyspark.sql import SparkSession
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--max-file-bytes", type=int, default=pgnkit.spark.MAX_FILE_BYTES)
+    parser.add_argument("--max-file-bytes", type=int, default=None)
     parser.add_argument("out")
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args(argv[1:])

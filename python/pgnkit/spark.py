@@ -61,6 +61,7 @@ __all__ = [
     "GAME_START",
     "PGN_FILES",
     "MAX_FILE_BYTES",
+    "MAX_LOCAL_FILE_BYTES",
     "RECORDS_PER_BATCH",
     "stats",
     "Written",
@@ -78,8 +79,12 @@ PGN_FILES = "*.{pgn,PGN,Pgn,pgn.gz,PGN.gz,pgn.zst,PGN.zst,pgn.zstd}"
 the extension."""
 
 MAX_FILE_BYTES = 128 << 20
-"""Files up to this size are read whole; larger plain files as records (a task holds a whole file, twice: the
-JVM's copy and pgnkit's)."""
+"""Files whose bytes go through Spark (``binaryFile``: HDFS, object storage) are read whole up to this size,
+larger plain ones as records: a task holds a whole file, in the JVM's heap (three copies) and in pgnkit's."""
+
+MAX_LOCAL_FILE_BYTES = 1 << 30
+"""Local files, which pgnkit reads as they stream, are read whole up to this size (about 10 s of one core),
+larger plain ones as records, for several cores to share them."""
 
 RECORDS_PER_BATCH = 20_000
 """Records (games) per Arrow batch in the records mode (``spark.sql.execution.arrow.maxRecordsPerBatch``, whose
@@ -308,16 +313,20 @@ def stats(
     tags: Optional[Strings] = None,
     per_move: bool = False,
     compression: str = "zstd",
-    max_file_bytes: int = MAX_FILE_BYTES,
+    max_file_bytes: Optional[int] = None,
     records_per_batch: int = RECORDS_PER_BATCH,
+    read_local: bool = True,
 ) -> Written:
     """Writes stats' rows of the PGN files ``paths`` (files, or directories searched for ``PGN_FILES``) as
     Parquet files in the directory ``out`` (emptied first; a local path, or a URI pyarrow writes to:
     ``s3://``, ``gs://``, ``hdfs://``...), on Spark's executors, and returns what was written.
 
-    ``tags``, ``per_move`` and ``compression`` are ``pgnkit stats``' options. Files of at most
-    ``max_file_bytes`` are read whole, larger plain files as records of ``records_per_batch`` games per Arrow
-    batch (see the module's documentation). Raises ``FileNotFoundError`` when the paths name no PGN file.
+    ``tags``, ``per_move`` and ``compression`` are ``pgnkit stats``' options. Local files (``file:``, every
+    executor seeing the same ones: local mode, a shared disk) are read by pgnkit itself unless ``read_local``
+    is false; other files' bytes come from Spark (``binaryFile``). Files of at most ``max_file_bytes`` (default
+    ``MAX_LOCAL_FILE_BYTES`` for local files, ``MAX_FILE_BYTES`` for the others) are read whole, larger plain
+    files as Spark's text records, ``records_per_batch`` to an Arrow batch (see the module's documentation).
+    Raises ``FileNotFoundError`` when the paths name no PGN file.
     """
     opts = _Options(out=_uri(out), tags=_tags(tags), per_move=per_move, compression=compression)
     # The options checked here, once, rather than in every task.
@@ -332,12 +341,24 @@ def stats(
         .option("recursiveFileLookup", "true")
         .load(_list(paths))
     )
-    sizes = {row.path: row.length for row in listing.select("path", "length").collect()}
+    sizes: Dict[str, int] = {str(row.path): int(row.length) for row in listing.select("path", "length").collect()}
     if not sizes:
         raise FileNotFoundError(f"pgnkit.spark.stats: no PGN file in {', '.join(_list(paths))}")
     compressed = re.compile(r"\.(gz|zst|zstd)$", re.IGNORECASE)
-    large = {p for p, n in sizes.items() if n > max_file_bytes and not compressed.search(p)}
-    local = {p for p in sizes if p.startswith("file:") and p not in large}
+
+    def is_local(path: str) -> bool:
+        return read_local and path.startswith("file:")
+
+    def whole(path: str) -> bool:
+        if compressed.search(path):
+            return True
+        limit = max_file_bytes
+        if limit is None:
+            limit = MAX_LOCAL_FILE_BYTES if is_local(path) else MAX_FILE_BYTES
+        return sizes[path] <= limit
+
+    large = {p for p in sizes if not whole(p)}
+    local = {p for p in sizes if is_local(p) and p not in large}
     others = set(sizes) - large - local
 
     def files(chosen: Set[str]) -> "DataFrame":

@@ -502,6 +502,33 @@ fn stats_records(
     stats_of(py, &sources, tags, per_move, jobs)
 }
 
+/// Rows of a column of PGN texts (strings or bytes, as its chunks), each one or more games (a null is an empty
+/// text), named by their index in the `file` column: the Arrow column read where it lies, with no Python
+/// object made of a text.
+#[pyfunction]
+#[pyo3(signature = (texts, *, tags=None, per_move=false, jobs=None))]
+fn stats_column(
+    py: Python<'_>,
+    texts: Vec<Column>,
+    tags: Option<Vec<String>>,
+    per_move: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let mut list = Vec::new();
+    for (i, text) in texts.iter().flat_map(Column::values).enumerate() {
+        let name = i.to_string();
+        let text = decompressed(text.unwrap_or_default()).map_err(|error| Failure::Io {
+            path: Some(name.clone()),
+            error,
+        })?;
+        list.push(Source::Text {
+            name,
+            text: Arc::from(text),
+        });
+    }
+    stats_of(py, &Sources::new(list), tags, per_move, jobs)
+}
+
 /// Rows of PGN files (and directories), read on all cores in input order.
 #[pyfunction]
 #[pyo3(signature = (paths, *, tags=None, per_move=false, jobs=None))]
@@ -859,6 +886,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats_texts, m)?)?;
     m.add_function(wrap_pyfunction!(stats_paths, m)?)?;
     m.add_function(wrap_pyfunction!(stats_records, m)?)?;
+    m.add_function(wrap_pyfunction!(stats_column, m)?)?;
     m.add_class::<writer::StatsWriter>()?;
     m.add_function(wrap_pyfunction!(validate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(validate_paths, m)?)?;
