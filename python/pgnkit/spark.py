@@ -9,23 +9,27 @@
     written = pgnkit.spark.stats(spark, ["hdfs:///pgn/2025-05/"], "s3://bucket/stats/2025-05/")
     print(written.games, written.months)
 
-Spark schedules the tasks and reads the files; each task hands its bytes to pgnkit, which writes the task's rows
+Spark lists the files and schedules the tasks; each task hands its games to pgnkit, which writes the task's rows
 as one Parquet file with the command's own writer (``pgnkit stats -o x.parquet``'s columns, encodings and
 compression), and gives Spark back one small summary row. Rows never go through Spark's own Parquet writer,
 nor through Python objects: that is what keeps a game's cost near the command's (docs/scale.md has the
 figures).
 
-* **Files** (at most ``max_file_bytes`` each, ``.pgn``, ``.pgn.gz``, ``.pgn.zst``): read whole with Spark's
-  ``binaryFile`` source, compressed ones decompressed by pgnkit, their games numbered in the file as the command
-  numbers them, the ``file`` column holding Spark's path of the file. Spark packs small files into one task
-  (up to ``spark.sql.files.maxPartitionBytes``, 128 MiB by default): one output file per task, never one per
-  small input. ``pgnkit select --split 100000 -o parts/ big.pgn.zst`` makes such files of a large one.
+* **Local files** (``file:`` paths: local mode, a disk every executor mounts) up to ``MAX_LOCAL_FILE_BYTES``:
+  read by pgnkit itself as the command reads them (gzip and zstd decompressed as they stream); Spark only lists
+  them. The ``file`` column holds the local path, games are numbered in the file.
+* **Other files** (HDFS, object storage) up to ``MAX_FILE_BYTES``: their bytes come through Spark's
+  ``binaryFile`` source, one file per Arrow batch, decompressed by pgnkit when compressed; the ``file`` column
+  holds Spark's path.
 * **Larger plain files** are cut by Spark's text source into records at each line that starts with
-  ``[Event `` (``lineSep``), in splits of ``maxPartitionBytes``; pgnkit puts the records back together
-  (``pgnkit.stats_records``) and writes one output file per split. The ``file`` column names the split
-  (``part-00003``), not the file: Spark's text records do not carry it. A line starting with ``[Event ``
-  inside a game (in a multi-line comment) would cut it in two there. Larger compressed files cannot be split
-  by Spark: split them first.
+  ``[Event `` (``lineSep``), in splits of ``spark.sql.files.maxPartitionBytes``; pgnkit puts the records back
+  together (``pgnkit.stats_records``). The ``file`` column names the split (``part-00003``), not the file:
+  Spark's text records do not carry it. A line starting with ``[Event `` inside a game (in a multi-line
+  comment) would cut it in two there. Larger compressed files cannot be split: split them first
+  (``pgnkit select --split 100000 -o parts/ big.pgn.zst``).
+
+Spark packs small files into one task (up to ``spark.sql.files.maxPartitionBytes``, 128 MiB by default): one
+output file per task, never one per small input.
 
 The output directory is emptied first, then holds ``part-NNNNN-files.parquet`` and ``part-NNNNN-records.parquet``
 (NNNNN the task's partition) and ``_SUCCESS``. A file's name depends only on its task's partition, and a task
