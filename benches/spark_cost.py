@@ -9,11 +9,13 @@ PY is a Python with pgnkit and pyspark (default: this one); PGNKIT the command (
 FILE defaults to the first 75,000 games of three copies of ../shared/corpus/games-english (made under target/,
 with `pgnkit select --split`). The copies are real files under target/spark-cost/ (deleted at the end).
 
-How CPU is counted: this script makes itself the reaper of every process its runs leave behind
-(PR_SET_CHILD_SUBREAPER), waits for all of them, and reads getrusage(RUSAGE_CHILDREN) before and after: the
-user and system time of every descendant, however it was started (the JVM spark-submit starts, the Python
-workers the JVM forks) and whoever waited for it. Runs are interleaved so that each sees the same machine load.
-The Spark job runs as docs/scale.md says: `python3 examples/spark/stats_by_month.py OUT DIR`.
+How CPU is counted: each run goes into a cgroup of its own (cgroup v2's cpu.stat, else v1's cpuacct: the CPU of
+every process that ever ran in it, however it was started and whoever reaped it); without one it can create, the
+script sums /proc/PID/stat over the run's process tree, polled every 0.1 s (the last 0.1 s of each process
+is missed). getrusage(RUSAGE_CHILDREN), which /usr/bin/time reads, is printed beside it: it misses the CPU of
+Spark's Python workers (about 8 CPU-s on nine copies, here), which never reach a parent that waits for them, so
+it is no measure of a Spark job. Runs are interleaved so that each sees the same machine load. The Spark job
+runs as docs/scale.md says: `python3 examples/spark/stats_by_month.py OUT DIR`.
 """
 
 from __future__ import annotations
@@ -28,11 +30,12 @@ import statistics
 import subprocess
 import sys
 import time
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 COPIES = 9
 PR_SET_CHILD_SUBREAPER = 36
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def children_cpu() -> float:
@@ -49,15 +52,82 @@ def reap_all() -> None:
             return
 
 
-def measure(command: Sequence[str], env: Dict[str, str]) -> Tuple[float, float]:
-    """CPU seconds of all the processes of `command`, and its wall seconds."""
+class Group:
+    """A cgroup for one run at a time: its processes' CPU, exactly."""
+
+    def __init__(self) -> None:
+        self.path: Optional[pathlib.Path] = None
+        name = f"pgnkit-spark-cost-{os.getpid()}"
+        for base, usage in ((pathlib.Path("/sys/fs/cgroup"), "cpu.stat"),
+                            (pathlib.Path("/sys/fs/cgroup/cpuacct"), "cpuacct.usage")):
+            if not (base / "cgroup.procs").exists():
+                continue
+            try:
+                (base / name).mkdir()
+            except OSError:
+                continue
+            self.path, self.usage = base / name, usage
+            return
+
+    def cpu(self) -> float:
+        assert self.path is not None
+        text = (self.path / self.usage).read_text()
+        if self.usage == "cpu.stat":
+            return int(text.split("usage_usec ")[1].split()[0]) / 1e6
+        return int(text) / 1e9
+
+    def enter(self) -> None:
+        """In the child before it runs the command: it and all it starts are in the group."""
+        assert self.path is not None
+        (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def remove(self) -> None:
+        if self.path is not None:
+            self.path.rmdir()
+
+
+def tree_cpu(root: int, seen: Dict[int, float]) -> None:
+    """The CPU so far of each process under `root`, into `seen` (by pid)."""
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                text = pathlib.Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = text.rsplit(")", 1)[1].split()
+            stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICKS)
+    tree, grew = {root}, True
+    while grew:
+        grew = False
+        for pid, (parent, _) in stats.items():
+            if parent in tree and pid not in tree:
+                tree.add(pid)
+                grew = True
+    for pid in tree:
+        if pid in stats:
+            seen[pid] = stats[pid][1]
+
+
+def measure(group: Group, command: Sequence[str], env: Dict[str, str]) -> Tuple[float, float, float]:
+    """CPU seconds of all the processes of `command`, its wall seconds, and what getrusage counts of it."""
     reap_all()
-    cpu, wall = children_cpu(), time.monotonic()
-    run = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    rusage, wall = children_cpu(), time.monotonic()
+    before = group.cpu() if group.path else 0.0
+    preexec = group.enter if group.path else None
+    run = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           preexec_fn=preexec)
+    seen: Dict[int, float] = {}
+    if group.path is None:
+        while run.poll() is None:
+            tree_cpu(run.pid, seen)
+            time.sleep(0.1)
+    _, errors = run.communicate()
     reap_all()
     if run.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed:\n{run.stderr.decode(errors='replace')[-3000:]}")
-    return children_cpu() - cpu, time.monotonic() - wall
+        sys.exit(f"{' '.join(command)} failed:\n{errors.decode(errors='replace')[-3000:]}")
+    cpu = group.cpu() - before if group.path else sum(seen.values())
+    return cpu, time.monotonic() - wall, children_cpu() - rusage
 
 
 def games_of(binary: str, path: pathlib.Path) -> int:
@@ -129,11 +199,15 @@ def main() -> None:
     }
     cpu: Dict[str, List[float]] = {name: [] for name in commands}
     wall: Dict[str, List[float]] = {name: [] for name in commands}
+    rusage: Dict[str, List[float]] = {name: [] for name in commands}
+    group = Group()
+    print("CPU counted by " + (f"the cgroup {group.path}" if group.path else "polling /proc (no cgroup)"))
     for run in range(args.runs):
         for name, command in commands.items():
-            c, w = measure(command, env)
+            c, w, r = measure(group, command, env)
             cpu[name].append(c)
             wall[name].append(w)
+            rusage[name].append(r)
         cli = cpu["cli-1"][-1]
         steady = (cpu["spark-9"][-1] - cpu["spark-1"][-1]) / (COPIES - 1)
         records = (cpu["records-9"][-1] - cpu["records-1"][-1]) / (COPIES - 1)
@@ -163,6 +237,10 @@ def main() -> None:
     for label, r in ratios.items():
         print(f"{label}: steady state / CLI on one copy: median {statistics.median(r):.2f}x, "
               f"runs {', '.join(f'{x:.2f}' for x in r)} (spread {min(r):.2f}-{max(r):.2f})")
+    print("getrusage(RUSAGE_CHILDREN), as /usr/bin/time counts, medians: " + ", ".join(
+        f"{name} {statistics.median(rusage[name]):.2f}" for name in commands) + " CPU-s (against "
+        + ", ".join(f"{name} {statistics.median(cpu[name]):.2f}" for name in commands) + ")")
+    group.remove()
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -84,10 +84,11 @@ the extension."""
 
 MAX_FILE_BYTES = 128 << 20
 """Files whose bytes go through Spark (``binaryFile``: HDFS, object storage) are read whole up to this size,
-larger plain ones as records: a task holds a whole file, in the JVM's heap (three copies) and in pgnkit's."""
+larger plain ones as records: a task holds a whole file, in the JVM's heap (several copies: two 190 MB files at
+once exhaust local mode's default 1 GB) and in pgnkit's."""
 
 MAX_LOCAL_FILE_BYTES = 1 << 30
-"""Local files, which pgnkit reads as they stream, are read whole up to this size (about 10 s of one core),
+"""Local files, which pgnkit reads as they stream, are read whole up to this size (5 to 13 s of one core),
 larger plain ones as records, for several cores to share them."""
 
 RECORDS_PER_BATCH = 20_000
