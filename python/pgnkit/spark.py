@@ -296,18 +296,22 @@ def _part_schema() -> "StructType":
     return from_arrow_schema(_PART)
 
 
-def _with_batch_size(spark: "SparkSession", records: int, action: Any) -> Any:
-    """Runs ``action`` with Arrow batches of ``records`` rows (a setting read when the action runs)."""
-    key = "spark.sql.execution.arrow.maxRecordsPerBatch"
-    before = spark.conf.get(key, None)
-    spark.conf.set(key, str(records))
+def _with_conf(spark: "SparkSession", settings: Dict[str, str], action: Any) -> Any:
+    """Runs ``action`` with these SQL settings (read when the action runs), then puts them back."""
+    before = {key: spark.conf.get(key, None) for key in settings}
+    for key, value in settings.items():
+        spark.conf.set(key, value)
     try:
         return action()
     finally:
-        if before is None:
-            spark.conf.unset(key)
-        else:
-            spark.conf.set(key, before)
+        for key, value in before.items():
+            if value is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, value)
+
+
+_BATCH = "spark.sql.execution.arrow.maxRecordsPerBatch"
 
 
 def stats(
@@ -376,14 +380,17 @@ def stats(
     if local:
         # Spark lists and schedules, pgnkit reads: the bytes never go through the JVM, and a file is read as
         # it streams (a compressed one of any size included).
-        rows += files(local).select("path").mapInArrow(write, _part_schema()).collect()
+        # Tasks of up to MAX_LOCAL_FILE_BYTES rather than 128 MiB: pgnkit streams the files, and each task costs
+        # a Python worker's start; Spark still makes at least a task per core (bytes per core bound a task).
+        parts = files(local).select("path").mapInArrow(write, _part_schema())
+        rows += _with_conf(spark, {"spark.sql.files.maxPartitionBytes": str(MAX_LOCAL_FILE_BYTES)}, parts.collect)
     if others:
         # One file per Arrow batch bounds a task's memory by its largest file.
         parts = files(others).select("path", "content").mapInArrow(write, _part_schema())
-        rows += _with_batch_size(spark, 1, parts.collect)
+        rows += _with_conf(spark, {_BATCH: "1"}, parts.collect)
     if large:
         parts = read_records(spark, sorted(large)).mapInArrow(functools.partial(_write_records, opts), _part_schema())
-        rows += _with_batch_size(spark, records_per_batch, parts.collect)
+        rows += _with_conf(spark, {_BATCH: str(records_per_batch)}, parts.collect)
     return _finish(fs, root, opts.out, rows)
 
 
