@@ -216,7 +216,7 @@ def main() -> None:
               f"as records {records / cli:.2f}x")
 
     print()
-    print(f"{'how':<34} {'fixed CPU-s':>12} {'µs/game':>9} {'games/CPU-s':>12} {'wall s (9)':>11}")
+    print(f"{'how':<34} {'fixed CPU-s':>12} {'µs/game':>9} {'games/CPU-s':>12} {'wall s (1)':>11} {'wall s (9)':>11}")
     ratios = []
     ratios: Dict[str, List[float]] = {}
     for what, one_copy, label in (
@@ -230,7 +230,7 @@ def main() -> None:
         fixed = [c1 - s for c1, s in zip(cpu[f"{one_copy}-1"], steady)]
         per_game = statistics.median(steady) / games * 1e6
         print(f"{label:<34} {statistics.median(fixed):>12.2f} {per_game:>9.2f} {1e6 / per_game:>12,.0f} "
-              f"{statistics.median(wall[f'{what}-9']):>11.1f}")
+              f"{statistics.median(wall[f'{one_copy}-1']):>11.1f} {statistics.median(wall[f'{what}-9']):>11.1f}")
         ratios[label] = [s / c for s, c in zip(steady, cpu["cli-1"])]
     cli_one = statistics.median(cpu["cli-1"])
     print(f"\nCLI on one copy: {cli_one:.3f} CPU-s ({cli_one / games * 1e6:.2f} µs/game, start-up included)")

@@ -304,11 +304,11 @@ def _with_conf(spark: "SparkSession", settings: Dict[str, str], action: Any) -> 
     try:
         return action()
     finally:
-        for key, value in before.items():
-            if value is None:
+        for key, was in before.items():
+            if was is None:
                 spark.conf.unset(key)
             else:
-                spark.conf.set(key, value)
+                spark.conf.set(key, was)
 
 
 _BATCH = "spark.sql.execution.arrow.maxRecordsPerBatch"
