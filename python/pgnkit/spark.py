@@ -35,9 +35,9 @@ The output directory is emptied first, then holds ``part-NNNNN-files.parquet`` a
 (NNNNN the task's partition) and ``_SUCCESS``. A file's name depends only on its task's partition, and a task
 writes it under a temporary name first (skipped by every Parquet reader, as it starts with a dot) then moves it
 in place: a task run again (a failure, speculation) replaces its file, so every game is written exactly once.
-The files are not partitioned by month: a month is a filter on the ``date`` column (row groups keep its
-minimum and maximum, so readers skip what the filter excludes), and partitioning by it would write a file per
-month per task, thousands of tiny files on a collection of tournaments.
+The files are not partitioned by month: a month is a filter on the ``year`` and ``month`` columns (row groups
+keep their minimum and maximum, so readers skip what the filter excludes), and partitioning by it would write a
+file per month per task, thousands of tiny files on a collection of tournaments.
 
 This module imports pyspark only when a function runs; the executors need pgnkit (``pip install ./python``) and
 Spark's Python workers must be the Python that has it (``PYSPARK_PYTHON``).

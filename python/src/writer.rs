@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Int16Type, Int32Type, Int64Type};
+use arrow_array::types::Int32Type;
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
 use pyo3::prelude::*;
@@ -22,58 +22,24 @@ use pgnkit_jobs::stats::{BatchStats, RowWriter, StatsJob};
 use crate::texts::{Column, decompressed, record_sources};
 use crate::{Failure, option, stats_options};
 
-/// The month of each game, `YYYY-MM`, or `None` when its date does not tell it. The one place that knows
-/// how a row's date is held: integer `year` and `month` columns when the rows have them, else the PGN date
-/// text (`2025.05.17`, `2025.??.??`) of the `date` column.
+/// The month of each game, `YYYY-MM`, or `None` when its date does not tell it: from the `year` and `month`
+/// columns (set when the PGN date gives them, `2025.05.??` included). The one place that knows how a row's
+/// month is held.
 fn months(table: &RecordBatch) -> Vec<Option<String>> {
-    let rows = table.num_rows();
-    let integer = |name: &str| -> Option<Vec<Option<i64>>> {
-        let column = table.column_by_name(name)?;
-        let values = match column.data_type() {
-            DataType::Int16 => column
-                .as_primitive::<Int16Type>()
-                .iter()
-                .map(|v| v.map(i64::from))
-                .collect(),
-            DataType::Int32 => column
-                .as_primitive::<Int32Type>()
-                .iter()
-                .map(|v| v.map(i64::from))
-                .collect(),
-            DataType::Int64 => column.as_primitive::<Int64Type>().iter().collect(),
-            _ => return None,
-        };
-        Some(values)
+    let part = |name: &str| {
+        table
+            .column_by_name(name)
+            .filter(|c| *c.data_type() == DataType::Int32)
+            .map(|c| c.as_primitive::<Int32Type>().clone())
     };
-    if let (Some(years), Some(months)) = (integer("year"), integer("month")) {
-        return years
-            .into_iter()
-            .zip(months)
-            .map(|(y, m)| match (y, m) {
-                (Some(y), Some(m)) => Some(format!("{y:04}-{m:02}")),
-                _ => None,
-            })
-            .collect();
-    }
-    match table.column_by_name("date") {
-        Some(dates) if *dates.data_type() == DataType::Utf8 => dates
-            .as_string::<i32>()
-            .iter()
-            .map(|date| {
-                let date = date?.as_bytes();
-                let digits = |r: std::ops::Range<usize>| {
-                    date.get(r).filter(|d| d.iter().all(u8::is_ascii_digit))
-                };
-                let (year, month) = (digits(0..4)?, digits(5..7)?);
-                Some(format!(
-                    "{}-{}",
-                    String::from_utf8_lossy(year),
-                    String::from_utf8_lossy(month)
-                ))
-            })
-            .collect(),
-        _ => vec![None; rows],
-    }
+    let (Some(years), Some(months)) = (part("year"), part("month")) else {
+        return vec![None; table.num_rows()];
+    };
+    years
+        .iter()
+        .zip(months.iter())
+        .map(|(y, m)| Some(format!("{:04}-{:02}", y?, m?)))
+        .collect()
 }
 
 /// Games and main-line half-moves.

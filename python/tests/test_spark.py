@@ -50,16 +50,23 @@ def command_rows(inputs, tmp_path):
     return pq.read_table(out)
 
 
-def month(date):
-    """The month of a PGN date as the job counts it (`2025.05.17` → `2025-05`), None when it does not tell."""
-    if date and date[:4].isdigit() and date[5:7].isdigit():
-        return f"{date[:4]}-{date[5:7]}"
-    return None
+def months(rows):
+    """The month of each row as the job counts it (`2025-05`), None when the date does not tell it: from the
+    `year` and `month` columns, or from the PGN date's text (`2025.05.17`) where the rows have no such columns."""
+    if "year" in rows.column_names and "month" in rows.column_names:
+        return [
+            f"{y:04d}-{m:02d}" if y is not None and m is not None else None
+            for y, m in zip(rows.column("year").to_pylist(), rows.column("month").to_pylist())
+        ]
+    return [
+        f"{d[:4]}-{d[5:7]}" if d and d[:4].isdigit() and d[5:7].isdigit() else None
+        for d in rows.column("date").to_pylist()
+    ]
 
 
 def totals(rows):
     """Games, half-moves and games by month of stats' rows."""
-    by_month = collections.Counter(month(d) for d in rows.column("date").to_pylist())
+    by_month = collections.Counter(months(rows))
     return rows.num_rows, pc.sum(rows.column("plies")).as_py() or 0, dict(by_month)
 
 
@@ -251,9 +258,9 @@ def test_every_game_is_written_once(spark, tmp_path, how):
 def totals_by_month(rows):
     """Games, half-moves, and (games, half-moves) by month, as `Written` has them."""
     by_month = collections.defaultdict(lambda: [0, 0])
-    for date, plies in zip(rows.column("date").to_pylist(), rows.column("plies").to_pylist()):
-        by_month[month(date)][0] += 1
-        by_month[month(date)][1] += plies
+    for month, plies in zip(months(rows), rows.column("plies").to_pylist()):
+        by_month[month][0] += 1
+        by_month[month][1] += plies
     return rows.num_rows, sum(p for _, p in by_month.values()), {
         m: tuple(c) for m, c in sorted(by_month.items(), key=lambda kv: (kv[0] is None, kv[0] or ""))
     }
