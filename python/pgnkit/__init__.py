@@ -11,7 +11,9 @@ A *source* is any of:
   for them; or a list of paths (``list[os.PathLike]``);
 * ``bytes``: one PGN text (one or more games);
 * a list of PGN texts (``str`` or ``bytes``), each one or more games;
-* a ``pyarrow`` string array or chunked array of PGN texts (a column of games, as in Spark's ``mapInArrow``).
+* a ``pyarrow`` string or binary array or chunked array of PGN texts (a column of games, as in Spark's
+  ``mapInArrow``), read by Rust where it lies;
+* the bytes of a gzip or zstd file (``bytes``, or items of a list or array), decompressed as the command does.
 
 For texts, the ``file`` column (and a record's ``file``) holds the index of the text in the list, so rows can be
 joined back to their game; ``game`` numbers the games within a text.
@@ -39,6 +41,7 @@ __version__: str = _native.__version__
 
 __all__ = [
     "stats",
+    "stats_records",
     "stats_schema",
     "validate",
     "convert",
@@ -229,6 +232,18 @@ def _tags(tags: Optional[Strings]) -> Optional[List[str]]:
     return _strings(tags, "tags")
 
 
+def _text_column(source: Source) -> Optional[List[pa.Array]]:
+    """The chunks of a pyarrow column of strings or bytes, which Rust reads as they are; ``None`` for any other
+    source."""
+    if not isinstance(source, (pa.Array, pa.ChunkedArray)):
+        return None
+    kind = source.type
+    if not (pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_string(kind)
+            or pa.types.is_large_string(kind)):
+        return None
+    return list(source.chunks) if isinstance(source, pa.ChunkedArray) else [source]
+
+
 def stats_schema(*, tags: Optional[Strings] = None, per_move: bool = False) -> pa.Schema:
     """The schema of the table ``stats`` returns with these options, known before reading any data."""
     return _native.stats_schema(tags=_tags(tags), per_move=per_move)
@@ -250,12 +265,45 @@ def stats(
     """
     names = _tags(tags)
     schema = stats_schema(tags=names, per_move=per_move)
+    column = _text_column(source)
+    if column is not None:
+        return pa.Table.from_batches(
+            _native.stats_column(column, tags=names, per_move=per_move, jobs=jobs), schema=schema
+        )
     items = _items(source)
     if isinstance(items, _Paths):
         batches = _native.stats_paths(items, tags=names, per_move=per_move, jobs=jobs)
     else:
         batches = _native.stats_texts(items, _names(items), tags=names, per_move=per_move, jobs=jobs)
     return pa.Table.from_batches(batches, schema=schema)
+
+
+def stats_records(
+    records: Union[pa.Array, pa.ChunkedArray],
+    name: str = "records",
+    *,
+    tags: Optional[Strings] = None,
+    per_move: bool = False,
+    jobs: Optional[int] = None,
+) -> pa.Table:
+    """stats' rows of the games of PGN files cut into records at each line that starts with ``[Event `` (the
+    separator left out), as Spark's text source cuts them with ``lineSep="\\n[Event "``: a pyarrow column of
+    strings or bytes, chunked or not, read by Rust where it lies (no Python object is made of a record).
+
+    Rust puts the files back together: a record that followed a separator starts with the Event tag's value
+    (``"Rated Blitz game"]``) and gets its ``[Event `` back, joined to the record before it; any other record
+    is a file's start (its first game, or what stands before it: a ``; comment``, blank lines, a byte order
+    mark, none of them a game) and starts a new text, named ``name`` in the ``file`` column, then ``name:2``,
+    ``name:3``... Nulls are skipped. The games are read from exactly the files' bytes, as the command reads
+    them (Windows-1252 included); a line starting with ``[Event `` inside a game's comment is where Spark cut
+    it, and stays a cut.
+    """
+    names = _tags(tags)
+    chunks = _text_column(records)
+    if chunks is None:
+        raise TypeError(f"pgnkit: records are a pyarrow column of strings or bytes, not {type(records).__name__}")
+    batches = _native.stats_records(chunks, name, tags=names, per_move=per_move, jobs=jobs)
+    return pa.Table.from_batches(batches, schema=stats_schema(tags=names, per_move=per_move))
 
 
 def validate(

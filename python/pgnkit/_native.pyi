@@ -3,7 +3,7 @@
 # Errors are the classes of pgnkit.exceptions.
 
 import os
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union, final
 
 import pyarrow as pa
 
@@ -16,6 +16,9 @@ __all__ = [
     "stats_schema",
     "stats_texts",
     "stats_paths",
+    "stats_records",
+    "stats_column",
+    "StatsWriter",
     "validate_texts",
     "validate_paths",
     "read_games_texts",
@@ -44,6 +47,47 @@ def stats_paths(
     per_move: bool = False,
     jobs: Optional[int] = None,
 ) -> List[pa.RecordBatch]: ...
+def stats_records(
+    records: Sequence[pa.Array],
+    name: str,
+    *,
+    tags: Optional[Sequence[str]] = None,
+    per_move: bool = False,
+    jobs: Optional[int] = None,
+) -> List[pa.RecordBatch]: ...
+def stats_column(
+    texts: Sequence[pa.Array],
+    *,
+    tags: Optional[Sequence[str]] = None,
+    per_move: bool = False,
+    jobs: Optional[int] = None,
+) -> List[pa.RecordBatch]: ...
+
+@final
+class StatsWriter:
+    """stats' rows written as one Parquet file by the command's writer; its bytes given back as made."""
+
+    def __new__(
+        cls,
+        *,
+        tags: Optional[Sequence[str]] = None,
+        per_move: bool = False,
+        compression: str = "zstd",
+        jobs: Optional[int] = None,
+    ) -> "StatsWriter": ...
+    def write_texts(self, texts: Sequence[pa.Array], names: Sequence[str]) -> None: ...
+    def write_paths(self, paths: Sequence[_Path]) -> None: ...
+    def write_records(self, records: Sequence[pa.Array], name: str) -> None: ...
+    def take(self) -> bytes: ...
+    def finish(self) -> bytes: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def plies(self) -> int: ...
+    @property
+    def games_with_errors(self) -> int: ...
+    def months(self) -> List[Tuple[Optional[str], int, int]]: ...
+
 def validate_texts(
     texts: Sequence[bytes],
     names: Sequence[str],

@@ -34,6 +34,11 @@ use pgnkit_jobs::validate::{
 };
 use serde::Serialize;
 
+mod texts;
+mod writer;
+
+use texts::{Column, decompressed, record_sources};
+
 /// Why a call failed, raised as one of the exceptions of `pgnkit/exceptions.py` (all `PgnkitError`s). Made
 /// where the work runs, without the GIL; turned into the exception once it is held again.
 enum Failure {
@@ -184,20 +189,24 @@ fn path_sources(paths: &[PathBuf]) -> Result<Sources, Failure> {
     Ok(sources)
 }
 
-/// Texts held in memory as the sources of a run, each shown by its name. Each text is copied once, from
-/// Python's bytes (a `Vec<u8>` taken from Python and then made an `Arc<[u8]>` would be two copies).
+/// Texts held in memory as the sources of a run, each shown by its name; gzip and zstd texts (a compressed
+/// file's bytes) decompressed, as the command reads such files. Each plain text is copied once, from Python's
+/// bytes (a `Vec<u8>` taken from Python and then made an `Arc<[u8]>` would be two copies).
 fn text_sources(texts: Vec<Bound<'_, PyBytes>>, names: Vec<String>) -> Result<Sources, Failure> {
     if texts.len() != names.len() {
         return Err(Failure::usage("as many names as texts"));
     }
-    let list = texts
-        .iter()
-        .zip(names)
-        .map(|(text, name)| Source::Text {
+    let mut list = Vec::with_capacity(texts.len());
+    for (text, name) in texts.iter().zip(names) {
+        let text = decompressed(text.as_bytes()).map_err(|error| Failure::Io {
+            path: Some(name.clone()),
+            error,
+        })?;
+        list.push(Source::Text {
             name,
-            text: Arc::from(text.as_bytes()),
-        })
-        .collect();
+            text: Arc::from(text),
+        });
+    }
     Ok(Sources::new(list))
 }
 
@@ -475,6 +484,50 @@ fn stats_texts(
 ) -> PyResult<Vec<Py<PyAny>>> {
     let sources = text_sources(texts, names)?;
     stats_of(py, &sources, tags, per_move, jobs)
+}
+
+/// Rows of the games of Spark's text records (a column of strings or bytes, as its chunks): the files Spark's
+/// text source cut at each `\n[Event ` put back together, so that the games are read from the files' bytes
+/// (`texts::rejoin`).
+#[pyfunction]
+#[pyo3(signature = (records, name, *, tags=None, per_move=false, jobs=None))]
+fn stats_records(
+    py: Python<'_>,
+    records: Vec<Column>,
+    name: &str,
+    tags: Option<Vec<String>>,
+    per_move: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let sources = record_sources(&records, name);
+    stats_of(py, &sources, tags, per_move, jobs)
+}
+
+/// Rows of a column of PGN texts (strings or bytes, as its chunks), each one or more games (a null is an empty
+/// text), named by their index in the `file` column: the Arrow column read where it lies, with no Python
+/// object made of a text.
+#[pyfunction]
+#[pyo3(signature = (texts, *, tags=None, per_move=false, jobs=None))]
+fn stats_column(
+    py: Python<'_>,
+    texts: Vec<Column>,
+    tags: Option<Vec<String>>,
+    per_move: bool,
+    jobs: Option<usize>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let mut list = Vec::new();
+    for (i, text) in texts.iter().flat_map(Column::values).enumerate() {
+        let name = i.to_string();
+        let text = decompressed(text.unwrap_or_default()).map_err(|error| Failure::Io {
+            path: Some(name.clone()),
+            error,
+        })?;
+        list.push(Source::Text {
+            name,
+            text: Arc::from(text),
+        });
+    }
+    stats_of(py, &Sources::new(list), tags, per_move, jobs)
 }
 
 /// Rows of PGN files (and directories), read on all cores in input order.
@@ -833,6 +886,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats_schema, m)?)?;
     m.add_function(wrap_pyfunction!(stats_texts, m)?)?;
     m.add_function(wrap_pyfunction!(stats_paths, m)?)?;
+    m.add_function(wrap_pyfunction!(stats_records, m)?)?;
+    m.add_function(wrap_pyfunction!(stats_column, m)?)?;
+    m.add_class::<writer::StatsWriter>()?;
     m.add_function(wrap_pyfunction!(validate_texts, m)?)?;
     m.add_function(wrap_pyfunction!(validate_paths, m)?)?;
     m.add_function(wrap_pyfunction!(read_games_texts, m)?)?;

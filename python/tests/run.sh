@@ -23,4 +23,6 @@ MYPYPATH=python "$VENV/bin/python" -m mypy --config-file python/pyproject.toml -
 "$VENV/bin/python" -m mypy --config-file python/pyproject.toml python/tests/test_typed_usage.py
 "$VENV/bin/python" -m mypy.stubtest pgnkit._native --mypy-config-file python/pyproject.toml
 cargo build --release --quiet
+# The extension module's own unit tests (python/ is not a default member of the workspace).
+cargo test --release --quiet -p pgnkit-python
 PGNKIT_BIN=$CARGO_TARGET_DIR/release/pgnkit "$VENV/bin/python" -m pytest -q python/tests
