@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Reading games from Parquet against reading the same games as PGN, side by side: a file of Lichess games (the
-# shared corpus' blitz sample repeated to SIZE_MB or a little more) and the same games written by pyarrow as a
-# Parquet file of the Lichess dataset's shape (tag columns, typed ratings, UTC date and time, `movetext`), once
-# compressed with Snappy (pyarrow's default) and once with zstd. Each command runs on each input with one thread
+# Reading games from Parquet against reading the same games as PGN, side by side: a sample of the shared corpus
+# repeated to SIZE_MB or a little more (SAMPLE=lichess, the blitz games with clock comments, by default;
+# SAMPLE=twic, a week of over-the-board games) and the same games written by pyarrow as a Parquet file of the
+# Lichess dataset's shape (tag columns, typed ratings, UTC date and time, `movetext`), once compressed with
+# Snappy (pyarrow's default) and once with zstd. Each command runs on each input with one thread
 # and two, runs interleaved so all see the same machine load. Prints per case the median wall and CPU seconds,
 # games/s, PGN-equivalent MB/s, peak RSS, and the ratio of CPU time to the PGN's.
-#   usage: benches/compare_parquet_input.sh   (RUNS=5, SIZE_MB=40, COMMANDS="stats validate" by default)
+#   usage: benches/compare_parquet_input.sh   (RUNS=5, SIZE_MB=40, SAMPLE=lichess, COMMANDS="stats validate")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
@@ -19,27 +20,33 @@ source benches/lib.sh
 need_gnu_time
 
 mkdir -p target/bench
-sample="$SHARED/corpus/games-english/lichess-db-2025-05_blitz_438games_clk.pgn"
-pgn=target/bench/lichess-${SIZE_MB}MB.pgn
+SAMPLE=${SAMPLE:-lichess}
+case $SAMPLE in
+    lichess) sample="$SHARED/corpus/games-english/lichess-db-2025-05_blitz_438games_clk.pgn" ;;
+    twic) sample="$SHARED/corpus/games-english/twic1389_3393games.pgn" ;;
+    *) echo "SAMPLE is lichess or twic" >&2; exit 2 ;;
+esac
+stem=target/bench/$SAMPLE-${SIZE_MB}MB
+pgn=$stem.pgn
 if [ ! -f "$pgn" ]; then
     : > "$pgn.part"
     while [ "$(stat -c %s "$pgn.part")" -lt $((SIZE_MB * 1000000)) ]; do
-        cat "$sample" >> "$pgn.part"
+        { cat "$sample"; echo; } >> "$pgn.part"
     done
-    mv "$pgn.part" "$pgn"
+    # The PGN the rows stand for (TWIC's `; from ...` line before its first game has no row): compared with that.
+    python3 tests/tools/pgn_to_parquet.py "$stem.tags.parquet" "$pgn.part" --row-group-size=100000 --pgn-out="$pgn"
+    rm "$pgn.part"
 fi
 for codec in snappy zstd; do
-    out=target/bench/lichess-${SIZE_MB}MB.$codec.parquet
-    [ -f "$out" ] || python3 - "$pgn" "$out" "$codec" <<'PY'
-import subprocess, sys, pyarrow.parquet as pq
-pgn, out, codec = sys.argv[1:]
-subprocess.run([sys.executable, "tests/tools/pgn_to_parquet.py", out + ".tmp", pgn, "--row-group-size=100000"], check=True)
-table = pq.read_table(out + ".tmp")
+    out=$stem.$codec.parquet
+    [ -f "$out" ] || python3 - "$stem.tags.parquet" "$out" "$codec" <<'PY'
+import sys, pyarrow.parquet as pq
+tags, out, codec = sys.argv[1:]
+table = pq.read_table(tags)
 # The sample is repeated: dictionary encoding would store its moves once, which no real collection allows.
 unique = {"movetext", "Site", "White", "Black"}
 pq.write_table(table, out, compression=codec, row_group_size=100000,
                use_dictionary=[n for n in table.column_names if n not in unique])
-import os; os.remove(out + ".tmp")
 PY
 done
 BYTES=$(stat -c %s "$pgn")
@@ -59,7 +66,7 @@ for ((r = 1; r <= RUNS; r++)); do
     for c in "${CASES[@]}"; do
         read -r command jobs input <<< "$c"
         file=$pgn
-        [ "$input" = pgn ] || file=target/bench/lichess-${SIZE_MB}MB.$input.parquet
+        [ "$input" = pgn ] || file=$stem.$input.parquet
         args=(-q -j "$jobs")
         case $command in
             stats) args+=(--format parquet -o target/bench/parquet-input-out.parquet) ;;
@@ -75,7 +82,7 @@ for ((r = 1; r <= RUNS; r++)); do
 done
 rm -f target/bench/parquet-input-out.parquet
 
-echo "input: $GAMES games, $(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1e6 }') MB of PGN; Parquet: snappy $(stat -c %s target/bench/lichess-${SIZE_MB}MB.snappy.parquet | awk '{ printf "%.1f", $1 / 1e6 }') MB, zstd $(stat -c %s target/bench/lichess-${SIZE_MB}MB.zstd.parquet | awk '{ printf "%.1f", $1 / 1e6 }') MB; $RUNS runs each, medians"
+echo "sample: $SAMPLE; input: $GAMES games, $(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1e6 }') MB of PGN; Parquet: snappy $(stat -c %s "$stem.snappy.parquet" | awk '{ printf "%.1f", $1 / 1e6 }') MB, zstd $(stat -c %s "$stem.zstd.parquet" | awk '{ printf "%.1f", $1 / 1e6 }') MB; $RUNS runs each, medians"
 printf '%-9s %-3s %-7s %8s %8s %10s %8s %8s %8s\n' command -j input "wall s" "cpu s" "games/s" "MB/s" "RSS MiB" "cpu/pgn"
 for c in "${CASES[@]}"; do
     read -r command jobs input <<< "$c"

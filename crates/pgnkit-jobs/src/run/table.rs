@@ -44,7 +44,7 @@ pub(crate) const MAGIC: &[u8; 4] = b"PAR1";
 
 /// Rows read from the file at a time: the arrays of one read are held while its rows become text, so a read
 /// stays small whatever the rows hold; the text is cut in batches of the run's size anyway.
-const READ_ROWS: usize = 256;
+const READ_ROWS: usize = 1024;
 
 /// Why a Parquet file gives no games.
 #[derive(Debug)]
