@@ -37,7 +37,7 @@ use serde::Serialize;
 mod texts;
 mod writer;
 
-use texts::{Column, decompressed, record_sources};
+use texts::{Column, record_sources};
 
 /// Why a call failed, raised as one of the exceptions of `pgnkit/exceptions.py` (all `PgnkitError`s). Made
 /// where the work runs, without the GIL; turned into the exception once it is held again.
@@ -190,7 +190,7 @@ fn path_sources(paths: &[PathBuf]) -> Result<Sources, Failure> {
 }
 
 /// Texts held in memory as the sources of a run, each shown by its name; gzip and zstd texts (a compressed
-/// file's bytes) decompressed, as the command reads such files. Each plain text is copied once, from Python's
+/// file's bytes) are decompressed by the run, as the command reads such files. Each plain text is copied once, from Python's
 /// bytes (a `Vec<u8>` taken from Python and then made an `Arc<[u8]>` would be two copies).
 fn text_sources(texts: Vec<Bound<'_, PyBytes>>, names: Vec<String>) -> Result<Sources, Failure> {
     if texts.len() != names.len() {
@@ -198,13 +198,10 @@ fn text_sources(texts: Vec<Bound<'_, PyBytes>>, names: Vec<String>) -> Result<So
     }
     let mut list = Vec::with_capacity(texts.len());
     for (text, name) in texts.iter().zip(names) {
-        let text = decompressed(text.as_bytes()).map_err(|error| Failure::Io {
-            path: Some(name.clone()),
-            error,
-        })?;
+        // Compressed texts are decompressed by the run, as files are.
         list.push(Source::Text {
             name,
-            text: Arc::from(text),
+            text: Arc::from(text.as_bytes()),
         });
     }
     Ok(Sources::new(list))
@@ -518,13 +515,9 @@ fn stats_column(
     let mut list = Vec::new();
     for (i, text) in texts.iter().flat_map(Column::values).enumerate() {
         let name = i.to_string();
-        let text = decompressed(text.unwrap_or_default()).map_err(|error| Failure::Io {
-            path: Some(name.clone()),
-            error,
-        })?;
         list.push(Source::Text {
             name,
-            text: Arc::from(text),
+            text: Arc::from(text.unwrap_or_default()),
         });
     }
     stats_of(py, &Sources::new(list), tags, per_move, jobs)

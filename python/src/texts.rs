@@ -1,10 +1,8 @@
 //! Texts as Spark and other Arrow producers hand them over: a column of binary or string values, read as
 //! bytes where they lie (no copy into Python objects, no UTF-8 check: real files hold Windows-1252 games);
-//! the records Spark's text source cuts at each `\n[Event ` put back together; compressed file contents
-//! (gzip, zstd, found by their first bytes) decompressed.
+//! the records Spark's text source cuts at each `\n[Event ` put back together. Compressed file contents
+//! (gzip, zstd) are decompressed by the run, as files are.
 
-use std::borrow::Cow;
-use std::io::{self, Read};
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
@@ -122,32 +120,8 @@ pub(crate) fn record_sources(records: &[Column], name: &str) -> Sources {
     Sources::new(list)
 }
 
-/// A text as the run reads it: gzip (also several members, as `cat a.gz b.gz` makes) or zstd found by the
-/// first bytes and decompressed, as the command does for files, else the bytes as they are. PGN never starts
-/// with those bytes.
-pub(crate) fn decompressed(text: &[u8]) -> io::Result<Cow<'_, [u8]>> {
-    let mut out = Vec::new();
-    if text.starts_with(&[0x1f, 0x8b]) {
-        flate2::read::MultiGzDecoder::new(text)
-            .read_to_end(&mut out)
-            .map_err(|e| io::Error::new(e.kind(), format!("damaged gzip data: {e}")))?;
-    } else if text.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        let mut decoder = zstd::stream::read::Decoder::new(text)?;
-        // Large-window archives (`zstd --long`) need the decoder to accept windows above the default.
-        decoder.window_log_max(31)?;
-        decoder
-            .read_to_end(&mut out)
-            .map_err(|e| io::Error::new(e.kind(), format!("damaged zstd data: {e}")))?;
-    } else {
-        return Ok(Cow::Borrowed(text));
-    }
-    Ok(Cow::Owned(out))
-}
-
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
-
     use super::*;
 
     fn texts(records: &[Option<&str>]) -> Vec<String> {
@@ -203,33 +177,5 @@ mod tests {
         assert_eq!(texts(&records), [file]);
         assert!(texts(&[None, None]).is_empty());
         assert_eq!(texts(&[Some(""), Some("")]), ["", ""]);
-    }
-
-    #[test]
-    fn compressed_texts_are_decompressed() {
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        gz.write_all(TWO.as_bytes()).unwrap();
-        let mut two_members = gz.finish().unwrap();
-        two_members.extend_from_slice(&two_members.clone());
-        assert_eq!(
-            decompressed(&two_members).unwrap(),
-            TWO.repeat(2).as_bytes()
-        );
-        let zst = zstd::encode_all(TWO.as_bytes(), 3).unwrap();
-        assert_eq!(decompressed(&zst).unwrap(), TWO.as_bytes());
-        assert!(matches!(
-            decompressed(TWO.as_bytes()).unwrap(),
-            Cow::Borrowed(_)
-        ));
-        let error = decompressed(&zst[..zst.len() - 4]).unwrap_err();
-        assert!(
-            error.to_string().starts_with("damaged zstd data"),
-            "{error}"
-        );
-        let error = decompressed(&two_members[..20]).unwrap_err();
-        assert!(
-            error.to_string().starts_with("damaged gzip data"),
-            "{error}"
-        );
     }
 }

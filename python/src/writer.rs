@@ -172,13 +172,9 @@ impl StatsWriter {
         let mut list = Vec::with_capacity(values.len());
         for (value, name) in values.into_iter().zip(names) {
             let Some(value) = value else { continue };
-            let text = decompressed(value).map_err(|error| Failure::Io {
-                path: Some(name.clone()),
-                error,
-            })?;
             list.push(Source::Text {
                 name,
-                text: Arc::from(text),
+                text: Arc::from(value),
             });
         }
         Ok(self.write_sources(py, Sources::new(list))?)

@@ -25,7 +25,8 @@ use crate::options::InputFormat;
 pub enum Source {
     Stdin,
     File(PathBuf),
-    /// A PGN text held in memory, shown as `name`: read as it is (never decompressed), it cannot fail.
+    /// A PGN text held in memory, shown as `name`: read as it is, or decompressed when it starts as gzip or
+    /// zstd data does, or read as a Parquet file's games when it starts as one.
     Text {
         name: String,
         text: Arc<[u8]>,
@@ -443,7 +444,11 @@ pub(crate) fn open(source: &Source, format: InputFormat) -> Result<Opened, Input
         }
     }
     let raw: Box<dyn Read + Send> = match source {
-        Source::Text { text, .. } => return Ok(in_memory(text)),
+        Source::Text { text, .. } if Compression::sniff(text) == Compression::None => {
+            return Ok(in_memory(text));
+        }
+        // A compressed text (Python's bytes of a `.pgn.gz`) is decompressed as a file is.
+        Source::Text { text, .. } => Box::new(io::Cursor::new(Arc::clone(text))),
         Source::Stdin => Box::new(io::stdin()),
         Source::File(path) => Box::new(File::open(path).map_err(|e| match e.kind() {
             io::ErrorKind::NotFound => InputError::NotFound(path.clone()),

@@ -68,7 +68,7 @@ impl<'r> Parts<'r> {
 /// more than a batch of a file holds, so a text of many tiny games still costs bounded memory per batch).
 /// Empty when the source at `first` is no text, or a text that one batch cannot hold: that one is read as a
 /// file is, in batches.
-fn small_texts(
+pub(super) fn small_texts(
     sources: &[Source],
     first: usize,
     (batch_size, format): (usize, InputFormat),
@@ -76,9 +76,10 @@ fn small_texts(
 ) -> Range<usize> {
     let (mut end, mut bytes, mut games) = (first, 0, 0);
     while let Some(Source::Text { text, .. }) = sources.get(end) {
-        // A Parquet file held in memory is opened as a file is (`input::open`).
-        let table = format != InputFormat::Pgn && text.starts_with(MAGIC);
-        if text.len() > batch_size - bytes || table {
+        // A Parquet file or compressed text held in memory is opened as a file is (`input::open`).
+        let opened = (format != InputFormat::Pgn && text.starts_with(MAGIC))
+            || input::Compression::sniff(text) != input::Compression::None;
+        if text.len() > batch_size - bytes || opened {
             break;
         }
         starts.clear();

@@ -177,7 +177,7 @@ fn threads_none_or_zero_are_all_cores_and_requests_are_capped() {
 }
 
 #[test]
-fn texts_in_memory_are_read_as_they_are_in_order_on_any_threads() {
+fn texts_in_memory_are_read_in_order_on_any_threads_and_decompressed_as_files_are() {
     let text = |events: std::ops::Range<u64>| -> Arc<[u8]> {
         events
             .map(|i| format!("[Event \"{i}\"]\n\n1. e4 *\n\n"))
@@ -185,8 +185,11 @@ fn texts_in_memory_are_read_as_they_are_in_order_on_any_threads() {
             .into_bytes()
             .into()
     };
-    // Bytes that look like gzip's magic are PGN text like any other here: nothing is decompressed.
-    let gzip_lookalike: Arc<[u8]> = Arc::from(&b"\x1f\x8b[Event \"x\"]\n\n1. e4 *\n"[..]);
+    // A compressed file's bytes (Python's `bytes` of a `.pgn.gz`) are decompressed, as the file would be.
+    let plain_x = b"[Event \"x\"]\n\n1. e4 *\n";
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, plain_x).unwrap();
+    let gzipped: Arc<[u8]> = Arc::from(gz.finish().unwrap());
     let sources = Sources::new(vec![
         Source::Text {
             name: "0".into(),
@@ -202,7 +205,7 @@ fn texts_in_memory_are_read_as_they_are_in_order_on_any_threads() {
         },
         Source::Text {
             name: "3".into(),
-            text: gzip_lookalike.clone(),
+            text: gzipped.clone(),
         },
     ]);
     assert_eq!(sources.input(2).name.as_ref(), "2");
@@ -217,11 +220,14 @@ fn texts_in_memory_are_read_as_they_are_in_order_on_any_threads() {
         let events: Vec<&str> = log.games.iter().map(|(_, e)| e.as_str()).collect();
         let expected: Vec<String> = (0..GAMES + 3).map(|i| i.to_string()).collect();
         assert_eq!(&events[..expected.len()], expected);
-        // The look-alike's two bytes are read as text before its game.
         assert_eq!(events.last(), Some(&"x"));
         assert_eq!(finished.totals.read_errors, 0);
-        let bytes: u64 = sources.list().iter().filter_map(Source::size_hint).sum();
-        assert_eq!(finished.totals.bytes, bytes);
+        // Bytes of text read: the compressed one's once decompressed.
+        let bytes: u64 = sources.list()[..3]
+            .iter()
+            .filter_map(Source::size_hint)
+            .sum();
+        assert_eq!(finished.totals.bytes, bytes + plain_x.len() as u64);
     }
 }
 
@@ -492,4 +498,49 @@ fn small_texts_of_many_tiny_games_make_no_larger_batches_than_a_file() {
             sizes.0
         );
     }
+}
+
+#[test]
+fn a_compressed_text_in_memory_is_read_as_the_compressed_file_is() {
+    use std::io::Write;
+    let text = "[Event \"A\"]\n\n1. e4 e5 *\n\n[Event \"B\"]\n\n1. d4 *\n";
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    let mut two_members = gz.finish().unwrap();
+    two_members.extend_from_slice(&two_members.clone());
+    let zst = zstd::encode_all(text.as_bytes(), 3).unwrap();
+    let read = |bytes: &[u8]| {
+        let sources = Sources::new(vec![Source::Text {
+            name: "t".into(),
+            text: Arc::from(bytes),
+        }]);
+        let mut opened = input::open(&sources[0], crate::options::InputFormat::Auto).unwrap();
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut opened.reader, &mut out).map(|_| out)
+    };
+    assert_eq!(read(&two_members).unwrap(), text.repeat(2).as_bytes());
+    assert_eq!(read(&zst).unwrap(), text.as_bytes());
+    let damaged = read(&zst[..zst.len() - 4]).unwrap_err();
+    assert!(
+        damaged.to_string().starts_with("damaged zstd data"),
+        "{damaged}"
+    );
+    // Taken as a small text with others, it is still opened and decompressed: two games, not bytes.
+    let sources = Sources::new(vec![
+        Source::Text {
+            name: "plain".into(),
+            text: Arc::from(text.as_bytes()),
+        },
+        Source::Text {
+            name: "zst".into(),
+            text: Arc::from(&zst[..]),
+        },
+    ]);
+    let texts = reading::small_texts(
+        &sources,
+        0,
+        (1 << 20, crate::options::InputFormat::Auto),
+        &mut Vec::new(),
+    );
+    assert_eq!(texts, 0..1);
 }
