@@ -19,7 +19,7 @@ use pgnkit_jobs::run::{self, Input, JobError, ReadError, Sink, Source, Sources, 
 use pgnkit_jobs::stats::summary::StatsSummary;
 use pgnkit_jobs::stats::{BatchStats, RowWriter, StatsJob};
 
-use crate::texts::{Column, decompressed, record_sources};
+use crate::texts::{Column, record_sources};
 use crate::{Failure, option, stats_options};
 
 /// The month of each game, `YYYY-MM`, or `None` when its date does not tell it: from the `year` and `month`
