@@ -9,6 +9,7 @@ pub mod fen;
 mod movegen;
 mod moves;
 mod outcome;
+pub mod polyglot;
 mod position;
 mod types;
 pub mod zobrist;
