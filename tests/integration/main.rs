@@ -31,6 +31,7 @@ mod pgn_corpus;
 mod pgn_fixtures;
 mod pgn_robustness;
 mod pgn_roundtrip;
+mod polyglot;
 mod properties;
 mod real_world;
 mod repair;

@@ -8,7 +8,7 @@
 //! is to move. These are not [`super::zobrist`]'s keys, which hash FIDE's "same position" (en passant only when
 //! legal).
 
-use super::{Color, Position, Role, Square};
+use super::{Color, Move, Position, Role, Square};
 
 /// The Polyglot format's 781 numbers, in its order: 768 for the pieces (index `64 * kind + square`, where kind
 /// is `2 * role + 1` for White and `2 * role` for Black, pawn 0 to king 5), 4 for castling, 8 for the en-passant
@@ -334,6 +334,75 @@ pub fn key(pos: &Position, passed: Option<Square>) -> u64 {
     key
 }
 
+/// A move as a Polyglot book entry holds it: the destination's file and rank in bits 0-5, the origin's in bits
+/// 6-11, the promotion in bits 12-14 (none 0, knight 1, bishop 2, rook 3, queen 4). Castling is the king taking
+/// its own rook (`e1h1`), as [`Move`] already has it.
+pub fn encode_move(m: &Move) -> u16 {
+    let promotion = match m.promotion {
+        Some(Role::Knight) => 1,
+        Some(Role::Bishop) => 2,
+        Some(Role::Rook) => 3,
+        Some(Role::Queen) => 4,
+        _ => 0,
+    };
+    (m.to.index() | (m.from.index() << 6) | (promotion << 12)) as u16
+}
+
+/// One entry of a Polyglot book: a position's key, a move from it, the move's weight (how often a program picks
+/// it, relative to the position's other moves) and a field engines use to learn (0 when unused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Entry {
+    /// The position's [`key`].
+    pub key: u64,
+    /// The move, [`encode_move`]d.
+    pub mv: u16,
+    /// The move's weight.
+    pub weight: u16,
+    /// Left to engines' learning.
+    pub learn: u32,
+}
+
+impl Entry {
+    /// The entry's 16 bytes in the file, big-endian: key, move, weight, learn. A book is its entries sorted by
+    /// key (readers search it by halving).
+    pub fn to_bytes(&self) -> [u8; 16] {
+        let mut out = [0; 16];
+        out[..8].copy_from_slice(&self.key.to_be_bytes());
+        out[8..10].copy_from_slice(&self.mv.to_be_bytes());
+        out[10..12].copy_from_slice(&self.weight.to_be_bytes());
+        out[12..].copy_from_slice(&self.learn.to_be_bytes());
+        out
+    }
+
+    /// The entry written as `bytes`.
+    pub fn from_bytes(bytes: &[u8; 16]) -> Entry {
+        let [
+            k0,
+            k1,
+            k2,
+            k3,
+            k4,
+            k5,
+            k6,
+            k7,
+            m0,
+            m1,
+            w0,
+            w1,
+            l0,
+            l1,
+            l2,
+            l3,
+        ] = *bytes;
+        Entry {
+            key: u64::from_be_bytes([k0, k1, k2, k3, k4, k5, k6, k7]),
+            mv: u16::from_be_bytes([m0, m1]),
+            weight: u16::from_be_bytes([w0, w1]),
+            learn: u32::from_be_bytes([l0, l1, l2, l3]),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -373,5 +442,48 @@ mod tests {
         let pos =
             parse_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3").unwrap();
         assert_eq!(key(&pos, passed("f6")), 0x22A4_8B5A_8E47_FF78);
+    }
+
+    #[test]
+    fn moves_and_entries_are_written_as_the_format_says() {
+        let pos = parse_fen("r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
+        let moves = pos.legal_moves();
+        let encoded = |from: &str, to: &str, promotion: Option<Role>| {
+            let square = |s: &str| {
+                let b = s.as_bytes();
+                Square::new((b[1] - b'1') * 8 + (b[0] - b'a'))
+            };
+            let m = moves
+                .as_slice()
+                .iter()
+                .find(|m| m.from == square(from) && m.to == square(to) && m.promotion == promotion)
+                .unwrap_or_else(|| panic!("{from}{to}"));
+            encode_move(m)
+        };
+        // e1h1 (castling, king takes rook): to 7, from 4.
+        assert_eq!(encoded("e1", "h1", None), 7 | (4 << 6));
+        assert_eq!(encoded("e1", "a1", None), (4 << 6));
+        // b7a8=Q (capture and promotion): to a8 = 56, from b7 = 49, queen 4.
+        assert_eq!(
+            encoded("b7", "a8", Some(Role::Queen)),
+            56 | (49 << 6) | (4 << 12)
+        );
+        assert_eq!(
+            encoded("b7", "b8", Some(Role::Knight)),
+            57 | (49 << 6) | (1 << 12)
+        );
+        let entry = Entry {
+            key: 0x463B_9618_1691_FC9C,
+            mv: 0x031C,
+            weight: 7,
+            learn: 0,
+        };
+        assert_eq!(
+            entry.to_bytes(),
+            [
+                0x46, 0x3B, 0x96, 0x18, 0x16, 0x91, 0xFC, 0x9C, 0x03, 0x1C, 0, 7, 0, 0, 0, 0
+            ]
+        );
+        assert_eq!(Entry::from_bytes(&entry.to_bytes()), entry);
     }
 }
