@@ -133,8 +133,6 @@ pub(crate) struct TableGames {
     next_row: usize,
     /// Rows of the file before `current`.
     rows_before: u64,
-    /// Where the next batch starts in the file's text as the run counts it (the offset of its first byte).
-    offset: u64,
     /// The rows' text so far.
     bytes_read: u64,
     /// Reading failed: the error, to be handed out once the rows before it have been.
@@ -146,7 +144,7 @@ pub(crate) struct TableGames {
 }
 
 impl TableGames {
-    /// The games of the Parquet file at `path`.
+    /// The games of a Parquet file, opened.
     pub(crate) fn open_file(file: File) -> Result<TableGames, TableError> {
         TableGames::new(file)
     }
@@ -256,7 +254,6 @@ impl TableGames {
             current: None,
             next_row: 0,
             rows_before: 0,
-            offset: 0,
             bytes_read: 0,
             failed: None,
             done: false,
@@ -344,13 +341,13 @@ impl TableGames {
             return self.failed.take().map(Err);
         }
         let games = records.len();
+        // The batch starts where the text made so far ends.
         let start = BufferStart {
-            offset: self.offset,
+            offset: self.bytes_read,
             line: 1,
             column: 1,
             index: records[0].first_game,
         };
-        self.offset += bytes.len() as u64;
         self.bytes_read += bytes.len() as u64;
         if let Some((counter, size)) = &self.progress {
             let rows = self.group_starts.last().copied().unwrap_or(0).max(1);
@@ -436,17 +433,11 @@ pub(crate) fn table_columns<T: ChunkReader + 'static>(input: T) -> Option<Vec<Ta
 /// Whether the file at `path` is a Parquet file whose rows are games (it has a `movetext` or `pgn` column
 /// of text): what a directory search reads. Only its footer is read.
 pub(crate) fn holds_games(path: &std::path::Path) -> bool {
-    let Ok(file) = File::open(path) else {
+    match File::open(path) {
+        Ok(file) => table_columns(file).is_some(),
         // Opening it again when it is read says why.
-        return true;
-    };
-    let Ok(builder) = ParquetRecordBatchReaderBuilder::try_new(file) else {
-        return false;
-    };
-    builder.schema().fields().iter().any(|f| {
-        (f.name().eq_ignore_ascii_case("movetext") || f.name().eq_ignore_ascii_case("pgn"))
-            && is_text(f.data_type())
-    })
+        Err(_) => true,
+    }
 }
 
 /// Whether a column of this type holds text (or bytes of text in another encoding).
