@@ -18,6 +18,7 @@ mod sink;
 mod split;
 mod standings;
 mod stats;
+mod tree;
 mod validate;
 
 /// Shown at the end of `--help` and in the manual pages.
@@ -26,6 +27,10 @@ const EXIT_CODES: &str = "Exit codes: 0 clean, 1 problems found, 2 usage or I/O 
 /// select's, which reads "problems found" as grep does.
 const SELECT_EXIT_CODES: &str =
     "Exit codes: 0 some game chosen, 1 no game chosen, 2 usage or I/O error.";
+
+/// tree's: an empty tree is "nothing found", as select's nothing chosen.
+const TREE_EXIT_CODES: &str =
+    "Exit codes: 0 a tree written, 1 no game reaches the root, 2 usage or I/O error.";
 
 #[derive(Parser)]
 #[command(
@@ -51,6 +56,10 @@ enum Command {
     /// One CSV row per game (or per move) with tags, validity and move counts, or a summary with standings
     #[command(after_help = EXIT_CODES)]
     Stats(stats::Args),
+    /// The opening tree of the games' main lines: every position to a depth, each move's games, results,
+    /// ratings and opening; as text, CSV, JSON lines, Parquet, an HTML page or a Polyglot book
+    #[command(after_help = TREE_EXIT_CODES)]
+    Tree(tree::Args),
     /// Check a FEN and show the position, its status and its legal moves
     #[command(after_help = EXIT_CODES)]
     Fen(fen::Args),
@@ -146,6 +155,7 @@ fn dispatch(cli: Cli) -> i32 {
     match cli.command {
         Command::Validate(args) => validate::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Tree(args) => tree::run(args),
         Command::Fen(args) => fen::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Select(args) => select::run(args),

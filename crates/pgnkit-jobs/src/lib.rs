@@ -18,5 +18,6 @@ pub mod select;
 pub mod standings;
 pub mod stats;
 pub mod tournament;
+pub mod tree;
 pub mod unnamed_file;
 pub mod validate;

@@ -87,6 +87,63 @@ pub enum TrfVersion {
     Trf26,
 }
 
+/// What `tree` writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TreeFormat {
+    /// The root position's moves, for people: games, results as bars, score, ratings, opening.
+    #[default]
+    Text,
+    /// RFC 4180 CSV with a header line, one row per (position, move).
+    Csv,
+    /// One JSON object per (position, move).
+    Jsonl,
+    /// Apache Parquet, typed columns.
+    Parquet,
+    /// A self-contained HTML page: each position with a board and its moves, linked to the positions
+    /// they lead to.
+    Html,
+    /// A Polyglot opening book.
+    Polyglot,
+}
+
+impl TreeFormat {
+    /// Whether the format is binary (no terminal).
+    pub fn is_binary(self) -> bool {
+        matches!(self, TreeFormat::Parquet | TreeFormat::Polyglot)
+    }
+}
+
+impl Choices for TreeFormat {
+    const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
+        (
+            "text",
+            TreeFormat::Text,
+            "The root position's moves, with bars for the results",
+        ),
+        ("csv", TreeFormat::Csv, "One row per position and move"),
+        (
+            "jsonl",
+            TreeFormat::Jsonl,
+            "One JSON object per position and move",
+        ),
+        (
+            "parquet",
+            TreeFormat::Parquet,
+            "Typed columns, for DuckDB, Polars, pandas, Spark",
+        ),
+        (
+            "html",
+            TreeFormat::Html,
+            "A page of linked positions, with boards",
+        ),
+        (
+            "polyglot",
+            TreeFormat::Polyglot,
+            "A Polyglot opening book, for engines and GUIs",
+        ),
+    ];
+}
+
 /// What the inputs hold (`--input-format`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum InputFormat {
@@ -208,6 +265,7 @@ from_choices!(
     Codec,
     ReportFormat,
     StandingsFormat,
+    TreeFormat,
     Moveless,
     AllocatedBye
 );

@@ -441,18 +441,11 @@ pub(crate) fn select_batch(
                 }
             }
             if let Some(filter) = &opts.filter {
-                if reads_columns {
-                    row.clear();
-                    rows::fill_game_row(&mut row, &mut scratch, file, &stats, reads_final_fen);
-                }
-                let passes = filter.eval(&mut |field| match field {
-                    Field::Column(i) => match row.get(*i) {
-                        Some(bytes) => String::from_utf8_lossy(bytes),
-                        None => Cow::Borrowed(""),
-                    },
-                    Field::Tag(tag) => game.tag(tag).unwrap_or_default(),
-                });
-                if !passes {
+                let read = RowRead {
+                    columns: reads_columns,
+                    final_fen: reads_final_fen,
+                };
+                if !holds(filter, game, &stats, file, read, &mut row, &mut scratch) {
                     continue;
                 }
             }
@@ -484,6 +477,97 @@ pub(crate) fn select_batch(
     out.text = buf;
     out.tags = watch.sightings();
     out
+}
+
+/// Which of a game's per-game stats columns an expression reads: none (tags only), and `final_fen`.
+#[derive(Clone, Copy)]
+struct RowRead {
+    columns: bool,
+    final_fen: bool,
+}
+
+/// Whether `filter` holds for `game`, whose stats are `stats`; `row` and `scratch` are reused from game to
+/// game.
+fn holds(
+    filter: &Expr,
+    game: &Game<'_>,
+    stats: &GameStats<'_>,
+    file: &str,
+    read: RowRead,
+    row: &mut Row,
+    scratch: &mut String,
+) -> bool {
+    if read.columns {
+        row.clear();
+        rows::fill_game_row(row, scratch, file, stats, read.final_fen);
+    }
+    filter.eval(&mut |field| match field {
+        Field::Column(i) => match row.get(*i) {
+            Some(bytes) => String::from_utf8_lossy(bytes),
+            None => Cow::Borrowed(""),
+        },
+        Field::Tag(tag) => game.tag(tag).unwrap_or_default(),
+    })
+}
+
+/// Judges games by a `--where` expression alone, for a job that chooses its games as select does (tree):
+/// replays a game only when the expression reads a column that needs it, and watches for the tags it names.
+pub(crate) struct WhereJudge<'o> {
+    opts: &'o SelectOptions,
+    name: Arc<str>,
+    replay: bool,
+    tallies: Tallies,
+    read: RowRead,
+    row: Row,
+    scratch: String,
+    watch: TagWatch<'o>,
+}
+
+impl<'o> WhereJudge<'o> {
+    /// A judge of `opts`' `--where` (its other choices are not looked at) for the games of `file`.
+    pub(crate) fn new(opts: &'o SelectOptions, file: &str) -> WhereJudge<'o> {
+        let columns_read = opts.columns_read();
+        WhereJudge {
+            opts,
+            name: Arc::from(file),
+            replay: opts.needs_replay(),
+            tallies: opts.tallies(),
+            read: RowRead {
+                columns: !columns_read.is_empty(),
+                final_fen: columns_read.contains(&"final_fen"),
+            },
+            row: Row::default(),
+            scratch: String::new(),
+            watch: TagWatch::new(opts.filter.as_ref().map(Expr::tags).unwrap_or_default()),
+        }
+    }
+
+    /// Whether the game is chosen (always, without an expression).
+    pub(crate) fn passes(&mut self, game: &Game<'_>) -> bool {
+        let Some(filter) = &self.opts.filter else {
+            return true;
+        };
+        self.watch.look(game);
+        let stats = if self.replay {
+            game_stats_with(game, &self.name, self.opts.lang, self.tallies, &mut ())
+        } else {
+            GameStats::unreplayed(game)
+        };
+        holds(
+            filter,
+            game,
+            &stats,
+            &self.name,
+            self.read,
+            &mut self.row,
+            &mut self.scratch,
+        )
+    }
+
+    /// Which of the tags the expression names the games judged had.
+    pub(crate) fn sightings(self) -> TagSightings {
+        self.watch.sightings()
+    }
 }
 
 /// Ends a game's text (from `start`) with a line break and a blank line, as export format separates games,

@@ -59,6 +59,13 @@ impl Day {
     }
 }
 
+impl Day {
+    /// The day as the number `YYYYMMDD`, which orders days as time does.
+    pub(crate) fn number(self) -> u32 {
+        u32::from(self.year) * 10_000 + u32::from(self.month) * 100 + u32::from(self.day)
+    }
+}
+
 impl fmt::Display for Day {
     /// ISO 8601: `2025-05-17`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

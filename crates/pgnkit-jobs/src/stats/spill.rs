@@ -389,14 +389,14 @@ impl std::error::Error for SpillError {}
 /// An open temporary file without a name (or, where a name cannot be removed while the file is open, with
 /// one removed when it is dropped).
 #[derive(Debug)]
-struct TempFile {
+pub(crate) struct TempFile {
     file: File,
     /// The name to remove on drop, where it could not be removed at once.
     path: Option<PathBuf>,
 }
 
 impl TempFile {
-    fn create(dir: &Path) -> io::Result<TempFile> {
+    pub(crate) fn create(dir: &Path) -> io::Result<TempFile> {
         if let Some(file) = crate::unnamed_file::create(dir, 0o600) {
             return Ok(TempFile { file, path: None });
         }

@@ -1,0 +1,354 @@
+//! The tree's rows as a table: one row per (position, move), the same columns in CSV, JSON lines, Parquet
+//! and Arrow ([`COLUMNS`]).
+
+use std::io::Write;
+use std::sync::{Arc, OnceLock};
+
+use arrow_array::builder::{
+    Date32Builder, Float64Builder, Int32Builder, Int64Builder, StringBuilder,
+};
+use arrow_array::{ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::ArrowWriter;
+use serde::Serialize;
+
+use super::tally::iso_date;
+use super::{Row, Tree, TreeWritten};
+use crate::options::Codec;
+use crate::run::JobError;
+use crate::stats::columnar::{ParquetFailure, writer_properties};
+use crate::stats::dates::Day;
+use pgnkit::core::fen;
+use pgnkit::notation::uci;
+use pgnkit::notation::{Language, SanPlus};
+use pgnkit::openings;
+
+/// The columns, in order, with their Arrow types.
+const COLUMNS: [(&str, DataType); 15] = [
+    ("fen", DataType::Utf8),
+    ("move_uci", DataType::Utf8),
+    ("move_san", DataType::Utf8),
+    ("games", DataType::Int64),
+    ("white_wins", DataType::Int64),
+    ("draws", DataType::Int64),
+    ("black_wins", DataType::Int64),
+    ("score", DataType::Float64),
+    ("mover_elo", DataType::Int32),
+    ("opponent_elo", DataType::Int32),
+    ("performance", DataType::Int32),
+    ("first_date", DataType::Date32),
+    ("last_date", DataType::Date32),
+    ("eco", DataType::Utf8),
+    ("opening", DataType::Utf8),
+];
+
+/// Rows per record batch of the Parquet output.
+const PARQUET_ROWS: usize = 8192;
+
+/// A row's values, as the columns give them.
+#[derive(Serialize)]
+pub(crate) struct Values {
+    pub(crate) fen: String,
+    pub(crate) move_uci: String,
+    pub(crate) move_san: String,
+    pub(crate) games: u64,
+    pub(crate) white_wins: u64,
+    pub(crate) draws: u64,
+    pub(crate) black_wins: u64,
+    /// The side to move's score, rounded to four decimals (text outputs).
+    pub(crate) score: Option<f64>,
+    pub(crate) mover_elo: Option<u64>,
+    pub(crate) opponent_elo: Option<u64>,
+    pub(crate) performance: Option<i64>,
+    pub(crate) first_date: Option<String>,
+    pub(crate) last_date: Option<String>,
+    pub(crate) eco: Option<&'static str>,
+    pub(crate) opening: Option<&'static str>,
+}
+
+impl Values {
+    pub(crate) fn of(row: &Row) -> Values {
+        let t = &row.tally;
+        let after = row.position.after_unchecked(row.played);
+        let opening = openings::table().get(&after);
+        Values {
+            fen: fen::to_epd(&row.position),
+            move_uci: uci::to_uci(&row.position, &row.played),
+            move_san: SanPlus::from_move(&row.position, &row.played)
+                .display(Language::En)
+                .to_string(),
+            games: t.games,
+            white_wins: t.white_wins,
+            draws: t.draws,
+            black_wins: t.black_wins,
+            score: t
+                .score(row.mover())
+                .map(|s| (s * 10_000.0).round() / 10_000.0),
+            mover_elo: t.mover_elo(),
+            opponent_elo: t.opponent_elo(),
+            performance: t.performance(),
+            first_date: iso_date(t.first_date),
+            last_date: iso_date(t.last_date),
+            eco: opening.map(|o| o.eco),
+            opening: opening.map(|o| o.name),
+        }
+    }
+}
+
+/// Counts rows and positions as they are written (rows of one position come together).
+#[derive(Default)]
+pub(crate) struct Counter {
+    written: TreeWritten,
+    last: Option<super::node::Node>,
+}
+
+impl Counter {
+    pub(crate) fn count(&mut self, row: &Row) {
+        self.written.rows += 1;
+        if self.last != Some(row.node) {
+            self.written.positions += 1;
+            self.last = Some(row.node);
+        }
+    }
+
+    pub(crate) fn written(&self) -> TreeWritten {
+        self.written
+    }
+}
+
+pub(crate) fn write_csv(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, JobError> {
+    let mut csv = csv::Writer::from_writer(out);
+    let header: Vec<&str> = COLUMNS.iter().map(|(name, _)| *name).collect();
+    csv.write_record(&header).map_err(csv_error)?;
+    let mut counter = Counter::default();
+    for row in tree.rows() {
+        let row = row?;
+        counter.count(&row);
+        let v = Values::of(&row);
+        let num = |n: Option<u64>| n.map_or(String::new(), |n| n.to_string());
+        csv.write_record([
+            v.fen.as_str(),
+            &v.move_uci,
+            &v.move_san,
+            &v.games.to_string(),
+            &v.white_wins.to_string(),
+            &v.draws.to_string(),
+            &v.black_wins.to_string(),
+            &v.score.map_or(String::new(), |s| s.to_string()),
+            &num(v.mover_elo),
+            &num(v.opponent_elo),
+            &v.performance.map_or(String::new(), |p| p.to_string()),
+            v.first_date.as_deref().unwrap_or_default(),
+            v.last_date.as_deref().unwrap_or_default(),
+            v.eco.unwrap_or_default(),
+            v.opening.unwrap_or_default(),
+        ])
+        .map_err(csv_error)?;
+    }
+    csv.flush()?;
+    Ok(counter.written())
+}
+
+fn csv_error(e: csv::Error) -> JobError {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => JobError::Output(e),
+        other => JobError::Output(std::io::Error::other(format!("{other:?}"))),
+    }
+}
+
+pub(crate) fn write_jsonl(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, JobError> {
+    let mut counter = Counter::default();
+    let mut line = Vec::with_capacity(512);
+    for row in tree.rows() {
+        let row = row?;
+        counter.count(&row);
+        line.clear();
+        serde_json::to_writer(&mut line, &Values::of(&row))
+            .map_err(|e| JobError::Output(e.into()))?;
+        line.push(b'\n');
+        out.write_all(&line)?;
+    }
+    Ok(counter.written())
+}
+
+pub(crate) fn schema() -> SchemaRef {
+    static SCHEMA: OnceLock<SchemaRef> = OnceLock::new();
+    SCHEMA
+        .get_or_init(|| {
+            let fields: Vec<Field> = COLUMNS
+                .iter()
+                .map(|(name, kind)| {
+                    let required = matches!(
+                        *name,
+                        "fen"
+                            | "move_uci"
+                            | "move_san"
+                            | "games"
+                            | "white_wins"
+                            | "draws"
+                            | "black_wins"
+                    );
+                    Field::new(*name, kind.clone(), !required)
+                })
+                .collect();
+            Arc::new(Schema::new(fields))
+        })
+        .clone()
+}
+
+/// Builds record batches of rows.
+struct Columns {
+    fen: StringBuilder,
+    uci: StringBuilder,
+    san: StringBuilder,
+    counts: [Int64Builder; 4],
+    score: Float64Builder,
+    elo: [Int32Builder; 3],
+    dates: [Date32Builder; 2],
+    eco: StringBuilder,
+    opening: StringBuilder,
+    len: usize,
+}
+
+impl Columns {
+    fn new() -> Columns {
+        Columns {
+            fen: StringBuilder::new(),
+            uci: StringBuilder::new(),
+            san: StringBuilder::new(),
+            counts: Default::default(),
+            score: Float64Builder::new(),
+            elo: Default::default(),
+            dates: Default::default(),
+            eco: StringBuilder::new(),
+            opening: StringBuilder::new(),
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, row: &Row) {
+        let v = Values::of(row);
+        let t = &row.tally;
+        self.fen.append_value(&v.fen);
+        self.uci.append_value(&v.move_uci);
+        self.san.append_value(&v.move_san);
+        for (b, n) in self
+            .counts
+            .iter_mut()
+            .zip([t.games, t.white_wins, t.draws, t.black_wins])
+        {
+            b.append_value(n as i64);
+        }
+        // Unrounded in a typed column.
+        self.score.append_option(t.score(row.mover()));
+        self.elo[0].append_option(v.mover_elo.map(|e| e as i32));
+        self.elo[1].append_option(v.opponent_elo.map(|e| e as i32));
+        self.elo[2].append_option(v.performance.map(|e| e as i32));
+        for (b, date) in self.dates.iter_mut().zip([t.first_date, t.last_date]) {
+            let day = (date != 0)
+                .then(|| {
+                    Day::new(
+                        (date / 10_000) as u16,
+                        (date / 100 % 100) as u8,
+                        (date % 100) as u8,
+                    )
+                })
+                .flatten();
+            b.append_option(day.map(Day::unix_days));
+        }
+        self.eco.append_option(v.eco);
+        self.opening.append_option(v.opening);
+        self.len += 1;
+    }
+
+    fn finish(&mut self) -> Result<RecordBatch, JobError> {
+        self.len = 0;
+        let [games, white, draws, black] = &mut self.counts;
+        let [mover, opponent, performance] = &mut self.elo;
+        let [first, last] = &mut self.dates;
+        let arrays: Vec<ArrayRef> = vec![
+            Arc::new(self.fen.finish()),
+            Arc::new(self.uci.finish()),
+            Arc::new(self.san.finish()),
+            Arc::new(games.finish()),
+            Arc::new(white.finish()),
+            Arc::new(draws.finish()),
+            Arc::new(black.finish()),
+            Arc::new(self.score.finish()),
+            Arc::new(mover.finish()),
+            Arc::new(opponent.finish()),
+            Arc::new(performance.finish()),
+            Arc::new(first.finish()),
+            Arc::new(last.finish()),
+            Arc::new(self.eco.finish()),
+            Arc::new(self.opening.finish()),
+        ];
+        RecordBatch::try_new(schema(), arrays).map_err(|e| parquet_error(e.into()))
+    }
+}
+
+/// The rows as record batches of at most `rows` rows.
+pub(crate) fn record_batches(
+    tree: Tree,
+    rows: usize,
+) -> impl Iterator<Item = Result<RecordBatch, JobError>> {
+    let mut source = tree.rows();
+    let mut columns = Columns::new();
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        while columns.len < rows {
+            match source.next() {
+                Some(Ok(row)) => columns.push(&row),
+                Some(Err(e)) => {
+                    done = true;
+                    return Some(Err(JobError::from(e)));
+                }
+                None => {
+                    done = true;
+                    break;
+                }
+            }
+        }
+        if columns.len == 0 && done {
+            return None;
+        }
+        Some(columns.finish())
+    })
+}
+
+pub(crate) fn write_parquet(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, JobError> {
+    let schema = schema();
+    let props = writer_properties(&schema, Codec::Zstd);
+    // Encoded into memory and handed on after each batch: the output need not be `Send`, and what is held
+    // stays one row group's worth.
+    let mut writer =
+        ArrowWriter::try_new(Vec::new(), schema, Some(props)).map_err(parquet_error)?;
+    let mut counter = Counter::default();
+    let mut columns = Columns::new();
+    let mut rows = tree.rows();
+    loop {
+        let row = rows.next().transpose()?;
+        if let Some(row) = &row {
+            counter.count(row);
+            columns.push(row);
+        }
+        if columns.len == PARQUET_ROWS || (row.is_none() && columns.len > 0) {
+            let batch = columns.finish()?;
+            writer.write(&batch).map_err(parquet_error)?;
+            out.write_all(&std::mem::take(writer.inner_mut()))?;
+        }
+        if row.is_none() {
+            break;
+        }
+    }
+    let bytes = writer.into_inner().map_err(parquet_error)?;
+    out.write_all(&bytes)?;
+    Ok(counter.written())
+}
+
+fn parquet_error(e: parquet::errors::ParquetError) -> JobError {
+    JobError::from(ParquetFailure::from(e))
+}
