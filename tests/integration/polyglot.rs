@@ -10,7 +10,7 @@ use crate::util::temp_dir;
 
 /// Whether `python3` can import chess. CI installs it and sets `PGNKIT_REQUIRE_CORPUS`: there a missing module
 /// fails the test instead of skipping it.
-fn python_has_chess() -> bool {
+pub(crate) fn python_has_chess() -> bool {
     let ok = Command::new("python3")
         .args(["-c", "import chess.polyglot"])
         .output()
