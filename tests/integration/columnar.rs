@@ -15,7 +15,7 @@ use arrow_array::{Array, RecordBatch};
 use arrow_schema::{DataType, TimeUnit};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::util::{self, BIN, corpus, root, subset};
+use crate::util::{self, BIN, corpus, python_has, root, subset};
 
 const LICHESS_50: &str = "games-english/lichess-db-2025-05_blitz_438games_clk.games-1-50.pgn";
 
@@ -1199,23 +1199,6 @@ fn no_two_columns_differ_only_by_case_in_any_format() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Whether `python3` can import `module`. CI installs what these tests use and sets
-/// `PGNKIT_REQUIRE_CORPUS`: there a missing module fails the test instead of skipping it.
-fn python_has(module: &str) -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", &format!("import {module}")])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("PGNKIT_REQUIRE_CORPUS").is_none(),
-            "python3 cannot import {module}: .ci/run installs it (pip install {module})"
-        );
-        eprintln!("note: python3 cannot import {module}: this check is skipped");
-    }
-    ok
 }
 
 #[test]

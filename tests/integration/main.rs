@@ -41,6 +41,7 @@ mod select;
 mod standings;
 mod stats;
 mod tiebreaks;
+mod tree;
 mod tree_book;
 mod trf_editions;
 mod validate;

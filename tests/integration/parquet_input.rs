@@ -13,7 +13,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::util::{self, corpus, pgnkit, show, subset, temp_dir};
+use crate::util::{self, corpus, pgnkit, python_has, show, subset, temp_dir};
 
 /// The fixtures: each Parquet file and the PGN file it was made from.
 fn fixture_pairs() -> Vec<(PathBuf, PathBuf)> {
@@ -284,28 +284,13 @@ fn parquet_is_told_by_its_bytes_or_by_the_option_and_refused_when_it_holds_no_ga
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Whether `python3` can import pyarrow. CI installs it and sets `PGNKIT_REQUIRE_CORPUS`: there a missing
-/// module fails the test instead of skipping it.
-fn python_has_pyarrow() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import pyarrow"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok || std::env::var_os("PGNKIT_REQUIRE_CORPUS").is_none(),
-        "python3 cannot import pyarrow: .ci/run installs it"
-    );
-    ok
-}
-
 #[test]
 #[cfg_attr(
     not(shared_corpus),
     ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
 )]
 fn each_command_reads_the_corpus_written_as_parquet_by_pyarrow_as_the_pgn() {
-    if !python_has_pyarrow() {
-        eprintln!("note: python3 cannot import pyarrow: this check is skipped");
+    if !python_has("pyarrow") {
         return;
     }
     let dir = temp_dir("parquet_input", "corpus");
@@ -415,7 +400,7 @@ fn keep_columns_carries_the_tables_columns_into_the_rows_with_their_types() {
     assert_eq!(out.status.code(), Some(2));
 
     // In Parquet, typed as the input's columns.
-    if python_has_pyarrow() {
+    if python_has("pyarrow") {
         let dir = temp_dir("parquet_input", "keep");
         let rows = dir.join("rows.parquet");
         let out = pgnkit(

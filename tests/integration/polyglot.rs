@@ -6,26 +6,11 @@ use std::process::Command;
 use pgnkit::core::fen::parse_fen;
 use pgnkit::core::polyglot::{Entry, encode_move, key};
 
-use crate::util::temp_dir;
-
-/// Whether `python3` can import chess. CI installs it and sets `PGNKIT_REQUIRE_CORPUS`: there a missing module
-/// fails the test instead of skipping it.
-pub(crate) fn python_has_chess() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import chess.polyglot"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        ok || std::env::var_os("PGNKIT_REQUIRE_CORPUS").is_none(),
-        "python3 cannot import chess: .ci/run installs it"
-    );
-    ok
-}
+use crate::util::{python_has, temp_dir};
 
 #[test]
 fn python_chess_reads_a_book_pgnkit_writes() {
-    if !python_has_chess() {
-        eprintln!("note: python3 cannot import chess: this check is skipped");
+    if !python_has("chess.polyglot") {
         return;
     }
     // The start, a position with both castlings and promotions, and one after a double push.

@@ -138,6 +138,24 @@ pub fn read_jsonl_gz(path: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// Whether `python3` can import `module` (the oracles nobody here wrote: python-chess, pyarrow, Polars). CI
+/// installs them and sets `PGNKIT_REQUIRE_CORPUS`: there a missing module fails the test instead of skipping
+/// it; elsewhere the skip is noted on stderr.
+pub fn python_has(module: &str) -> bool {
+    let ok = Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(
+            std::env::var_os("PGNKIT_REQUIRE_CORPUS").is_none(),
+            "python3 cannot import {module}: .ci/run installs it"
+        );
+        eprintln!("note: python3 cannot import {module}: this check is skipped");
+    }
+    ok
+}
+
 /// Runs `pgnkit ARGS` in `dir` under the shell limits `ulimits` (`ulimit -n 30`, `-v KiB`, `-f blocks`:
 /// pairs of the flag and its value), so that a run needing more than it may have fails the test instead of
 /// the machine. Standard input is empty; stdout and stderr are captured.
