@@ -47,12 +47,19 @@ fn check_book(games: &[PathBuf], depth: u32, min_games: u64, name: &str) {
     let out = pgnkit(&common(&table), None);
     assert_eq!(out.status.code(), Some(0), "{}", show(&[], &out));
     let bytes = std::fs::read(&book).unwrap();
-    assert!(!bytes.is_empty() && bytes.len() % 16 == 0, "{}", bytes.len());
+    assert!(
+        !bytes.is_empty() && bytes.len().is_multiple_of(16),
+        "{}",
+        bytes.len()
+    );
     let keys: Vec<u64> = bytes
         .chunks(16)
         .map(|e| u64::from_be_bytes(e[..8].try_into().unwrap()))
         .collect();
-    assert!(keys.windows(2).all(|w| w[0] <= w[1]), "entries sorted by key");
+    assert!(
+        keys.windows(2).all(|w| w[0] <= w[1]),
+        "entries sorted by key"
+    );
     let checked = Command::new("python3")
         .arg("tests/tools/tree_book_check.py")
         .arg(&book)
@@ -104,11 +111,21 @@ fn python_chess_finds_in_the_book_of_the_corpus_the_moves_of_the_tree() {
 }
 
 /// The output of `tree ARGS... FORMAT-ARGS` over the fixture games, and what it said on standard error.
-fn tree_output(extra: &[&str], format: &str, dir: &std::path::Path, name: &str) -> (Vec<u8>, String) {
+fn tree_output(
+    extra: &[&str],
+    format: &str,
+    dir: &std::path::Path,
+    name: &str,
+) -> (Vec<u8>, String) {
     let out_path = dir.join(name);
     let mut args: Vec<String> = vec!["tree".into(), "--depth".into(), "40".into()];
     args.extend(extra.iter().map(|s| s.to_string()));
-    args.extend(["--format".into(), format.into(), "-o".into(), out_path.display().to_string()]);
+    args.extend([
+        "--format".into(),
+        format.into(),
+        "-o".into(),
+        out_path.display().to_string(),
+    ]);
     args.extend(path_args(&fixture_games()));
     let out = pgnkit(&args, None);
     assert_eq!(out.status.code(), Some(0), "{}", show(&[], &out));
