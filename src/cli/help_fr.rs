@@ -227,6 +227,55 @@ const PAGES: &[Page] = &[
         &[],
     ),
     (
+        "tree",
+        "L'arbre des ouvertures des lignes principales des parties : chaque position jusqu'à une profondeur, pour chaque coup ses parties, résultats, classements et ouverture ; en texte, CSV, lignes JSON, Parquet, page HTML ou livre Polyglot",
+        &[
+            ("paths", INPUTS),
+            (
+                "from_fen",
+                "Commencer l'arbre à cette position au lieu de la position initiale : une FEN, les quatre champs d'une EPD, ou `startpos`. Une partie compte à partir de sa première arrivée à cette position",
+            ),
+            (
+                "from_moves",
+                "Commencer l'arbre après ces coups (depuis --from, ou la position initiale), en SAN avec ou sans numéros : \"1. e4 c5 2. Cf3\"",
+            ),
+            ("depth", "Demi-coups depuis la racine que couvre l'arbre"),
+            (
+                "min_games",
+                "Omettre les coups joués dans moins de K parties (ils comptent toujours dans les positions où ils mènent)",
+            ),
+            (
+                "player",
+                "Seulement les parties de ce joueur (balise White ou Black, comparée sans tenir compte de la casse)",
+            ),
+            (
+                "color",
+                "Avec --player : seulement les parties où le joueur avait cette couleur (`white`/`blancs` ou `black`/`noirs`)",
+            ),
+            (
+                "filter",
+                "Compter les parties pour lesquelles EXPR est vraie, comme select --where les choisit (`WhiteElo >= 2200 and Event ~ \"Titled\"`)",
+            ),
+            (
+                "format",
+                "`text` (les coups de la position de départ, avec des barres pour les résultats), `csv`, `jsonl`, `parquet` (colonnes typées), `html` (une page de positions liées, avec échiquiers) ou `polyglot` (un livre d'ouvertures). Par défaut : d'après le nom donné à -o (.csv, .jsonl, .parquet, .html, .bin), sinon text",
+            ),
+            (
+                "memory",
+                "Mémoire pour les comptes (512M, 4G...) : au-delà, des séquences triées vont dans des fichiers temporaires et sont fusionnées à la fin. Par défaut : un quart de la mémoire de la machine (ou du conteneur)",
+            ),
+            (
+                "temp_dir",
+                "Où vont les séquences quand les comptes dépassent --memory. Par défaut : à côté de -o FICHIER, sinon le répertoire temporaire du système",
+            ),
+            ("output", OUTPUT),
+            ("lang", LANG),
+            ("jobs", JOBS),
+            ("input_format", INPUT_FORMAT),
+            ("quiet", "Ni barre de progression, ni bilan"),
+        ],
+    ),
+    (
         "fen",
         "Contrôle une FEN et montre la position, son état et ses coups légaux",
         &[],
@@ -241,6 +290,8 @@ const PAGES: &[Page] = &[
 const EXIT_CODES: &str = "Codes de sortie : 0 rien à signaler, 1 problèmes trouvés, 2 erreur d'utilisation ou d'entrée-sortie.";
 
 const SELECT_EXIT_CODES: &str = "Codes de sortie : 0 au moins une partie choisie, 1 aucune, 2 erreur d'utilisation ou d'entrée-sortie.";
+
+const TREE_EXIT_CODES: &str = "Codes de sortie : 0 un arbre écrit, 1 aucune partie ne joue de coup depuis la racine, 2 erreur d'utilisation ou d'entrée-sortie.";
 
 /// clap's layout with its English headings put in French ("Usage:" → "Utilisation :"; "Arguments" and
 /// "Options" are French words already).
@@ -311,10 +362,10 @@ pub(crate) fn translate(command: Command) -> Command {
                 .help_template(TEMPLATE)
                 .disable_help_flag(true)
                 .arg(help_flag());
-            sub = sub.after_help(if *name == "select" {
-                SELECT_EXIT_CODES
-            } else {
-                EXIT_CODES
+            sub = sub.after_help(match *name {
+                "select" => SELECT_EXIT_CODES,
+                "tree" => TREE_EXIT_CODES,
+                _ => EXIT_CODES,
             });
             for (id, help) in *args {
                 sub = sub.mut_arg(*id, |a| french_arg(a, help));
