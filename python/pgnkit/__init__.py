@@ -2,8 +2,8 @@
 
 The same engine as the ``pgnkit`` command: ``stats`` gives the rows of ``pgnkit stats --format parquet`` as a
 ``pyarrow.Table`` (same columns, types and values), ``validate`` the records of ``pgnkit validate --format
-json``, ``repair`` the games and report of ``pgnkit repair``. Work runs in Rust on all cores (``jobs``
-threads) with the GIL released.
+json``, ``repair`` the games and report of ``pgnkit repair``, ``tree`` the opening tree of ``pgnkit tree --format
+parquet`` as a ``pyarrow.Table``. Work runs in Rust on all cores (``jobs`` threads) with the GIL released.
 
 A *source* is any of:
 
@@ -21,8 +21,8 @@ joined back to their game; ``game`` numbers the games within a text.
 Errors are :class:`PgnkitError`\ s (see :mod:`pgnkit.exceptions`): :class:`UsageError` (a ``ValueError``) for an
 option value the command would refuse, :class:`InputError` (an ``OSError`` of the system's kind, with the path)
 for a source that cannot be read, :class:`EncodeError` (a ``ValueError``) for rows that cannot be encoded.
-String options are typed with ``Literal`` (``Language``, ``Notation``, ``OutputFormat``, ``Messages``) for type
-checkers.
+String options are typed with ``Literal`` (``Language``, ``Notation``, ``OutputFormat``, ``Messages``, ``Color``)
+for type checkers.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ __all__ = [
     "select",
     "read_games",
     "repair",
+    "tree",
     "PgnkitError",
     "UsageError",
     "InputError",
@@ -58,6 +59,7 @@ __all__ = [
     "Notation",
     "OutputFormat",
     "Messages",
+    "Color",
     "GameRecord",
     "RepairRecord",
     "Repaired",
@@ -76,6 +78,8 @@ Notation = Literal["san", "lan", "uci"]
 OutputFormat = Literal["pgn", "jsonl", "epd"]
 # The language of the messages for people (`--messages`): repair's notes and the comments it writes.
 Messages = Literal["en", "fr"]
+# A side (tree's `--color`).
+Color = Literal["white", "black"]
 
 # PGN texts: bytes or str, each one or more games (None is an empty text, as a null in an Arrow column).
 _Text = Union[str, bytes, bytearray, memoryview, None]
@@ -439,3 +443,81 @@ def repair(
         )
     report: List[RepairRecord] = [json.loads(line) for line in lines]
     return Repaired(pgn=text, report=report, games=games, repaired=repaired, unrepaired=unrepaired)
+
+
+def tree(
+    source: Source,
+    *,
+    depth: int = 20,
+    from_fen: Optional[str] = None,
+    from_moves: Optional[str] = None,
+    min_games: int = 1,
+    player: Optional[str] = None,
+    color: Optional[Color] = None,
+    where: Optional[str] = None,
+    lang: SourceLanguage = "auto",
+    memory: Optional[int] = None,
+    temp_dir: Optional[Union[str, os.PathLike[str]]] = None,
+    jobs: Optional[int] = None,
+) -> pa.Table:
+    """The opening tree of the games' main lines, the table of ``pgnkit tree --format parquet``: one row per
+    position reached within ``depth`` half-moves of the root and move played from it, in the command's order.
+
+    Columns: ``fen`` (the position), ``move_uci`` and ``move_san`` (the move), ``games``, ``white_wins``,
+    ``draws``, ``black_wins`` (int64), ``score`` (the mover's, 0 to 1), ``mover_elo``, ``opponent_elo`` (the
+    mean ratings) and ``performance`` (int32), ``first_date`` and ``last_date`` (date32), ``eco`` and
+    ``opening`` (of the position the move leads to). Positions are the same as FIDE's same position, so
+    transpositions meet; a game counts once per (position, move) from its first arrival at the root.
+
+    The root is the initial position, or ``from_fen`` (a FEN, an EPD's four fields, or ``"startpos"``), after
+    ``from_moves`` (SAN, with or without numbers: ``"1. e4 c5 2. Nf3"``). Games are those of ``player`` (the
+    White or Black tag, compared without case), with ``color`` (``"white"`` or ``"black"``) the games they had
+    that side in, for which ``where`` holds (an expression over stats' columns and the tags, as
+    ``select``'s); ``min_games`` leaves out the moves of fewer games (they still count in the positions they
+    lead to). Past ``memory`` bytes of counts (default: a quarter of the machine's memory), sorted runs go to
+    temporary files in ``temp_dir`` (default: the system's) and are merged at the end, so any number of games
+    fits. An empty tree is an empty table with the columns.
+
+    Raises :class:`UsageError` (a ``ValueError``) for a bad option (a position that is no FEN, a move that
+    cannot be played, ``depth=0``, ``color`` without ``player``) and :class:`InputError` (an ``OSError``) for
+    a source that cannot be read.
+
+    A player's repertoire as white: the moves she played (white to move), with how many games and her score:
+
+    >>> import pgnkit
+    >>> games = [
+    ...     '[White "Anna"] [Black "Ben"] [Result "1-0"] 1. e4 e5 2. Nf3 Nc6 1-0',
+    ...     '[White "Anna"] [Black "Cleo"] [Result "1/2-1/2"] 1. e4 c5 2. Nf3 d6 1/2-1/2',
+    ...     '[White "Ben"] [Black "Anna"] [Result "0-1"] 1. d4 d5 0-1',
+    ... ]
+    >>> repertoire = pgnkit.tree(games, player="anna", color="white", depth=3)
+    >>> [(r["move_san"], r["games"], r["score"]) for r in repertoire.to_pylist() if r["fen"].split()[1] == "w"]
+    [('Nf3', 1, 1.0), ('e4', 2, 0.75), ('Nf3', 1, 0.5)]
+
+    With pandas, her most played moves and how they scored:
+
+    >>> df = repertoire.to_pandas()  # doctest: +SKIP
+    >>> df[df.fen.str.contains(" w ")].sort_values("games", ascending=False)[["move_san", "games", "score"]]  # doctest: +SKIP
+
+    Or DuckDB, which reads a ``pyarrow.Table`` by the name of its variable:
+
+    >>> import duckdb  # doctest: +SKIP
+    >>> duckdb.sql("SELECT fen, move_san, games, score, opening FROM repertoire WHERE games >= 10 ORDER BY games DESC")  # doctest: +SKIP
+    """
+    paths, texts = _paths_or_texts(source)
+    batches = _native.tree(
+        paths,
+        texts,
+        depth=depth,
+        from_fen=from_fen,
+        from_moves=from_moves,
+        min_games=min_games,
+        player=player,
+        color=color,
+        where_=where,
+        lang=lang,
+        memory=memory,
+        temp_dir=None if temp_dir is None else os.fspath(temp_dir),
+        jobs=jobs,
+    )
+    return pa.Table.from_batches(batches, schema=_native.tree_schema())

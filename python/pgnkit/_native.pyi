@@ -7,7 +7,7 @@ from typing import List, Optional, Sequence, Tuple, Union, final
 
 import pyarrow as pa
 
-from . import Language, Messages, Notation, OutputFormat, SourceLanguage
+from . import Color, Language, Messages, Notation, OutputFormat, SourceLanguage
 
 _Path = Union[str, os.PathLike[str]]
 
@@ -27,6 +27,8 @@ __all__ = [
     "repair_paths",
     "convert",
     "select",
+    "tree_schema",
+    "tree",
 ]
 
 __version__: str
@@ -147,3 +149,20 @@ def select(
     dedupe: bool = False,
     lang: SourceLanguage = "auto",
 ) -> List[str]: ...
+def tree_schema() -> pa.Schema: ...
+def tree(
+    paths: Optional[Sequence[_Path]] = None,
+    texts: Optional[Sequence[bytes]] = None,
+    *,
+    depth: int = 20,
+    from_fen: Optional[str] = None,
+    from_moves: Optional[str] = None,
+    min_games: int = 1,
+    player: Optional[str] = None,
+    color: Optional[Color] = None,
+    where_: Optional[str] = None,
+    lang: SourceLanguage = "auto",
+    memory: Optional[int] = None,
+    temp_dir: Optional[_Path] = None,
+    jobs: Optional[int] = None,
+) -> List[pa.RecordBatch]: ...

@@ -872,6 +872,113 @@ fn select(
     Ok(chosen)
 }
 
+/// Rows per record batch of `tree`'s table.
+const TREE_BATCH_ROWS: usize = 65_536;
+
+// The default of `tree`'s `depth` (the signature takes a literal) is the command's.
+const _: () = assert!(pgnkit_jobs::tree::DEFAULT_DEPTH == 20);
+
+/// A refused tree request, in the words of the Python parameters.
+fn tree_usage(e: pgnkit_jobs::tree::TreeOptionError, color: bool) -> Failure {
+    use pgnkit_jobs::tree::TreeOptionError;
+    match e {
+        TreeOptionError::Where(e) => Failure::usage(format!("where: {e}")),
+        TreeOptionError::From { fen, error } => {
+            Failure::usage(format!("from_fen {fen:?}: {error}"))
+        }
+        TreeOptionError::FromMoves { token, reason, .. } if token.is_empty() => {
+            Failure::usage(format!("from_moves: {reason}"))
+        }
+        TreeOptionError::FromMoves { ply, token, reason } => {
+            Failure::usage(format!("from_moves: half-move {ply}, {token:?}: {reason}"))
+        }
+        TreeOptionError::Player if color => {
+            Failure::usage("color: needs player (a name that is not empty)")
+        }
+        TreeOptionError::Player => Failure::usage("player: a name that is not empty"),
+        TreeOptionError::Depth => Failure::usage("depth: at least 1 half-move"),
+    }
+}
+
+/// The arrow schema of `tree`'s rows.
+#[pyfunction]
+fn tree_schema(py: Python<'_>) -> PyResult<Py<PyAny>> {
+    Ok(pgnkit_jobs::tree::Tree::schema()
+        .as_ref()
+        .to_pyarrow(py)?
+        .unbind())
+}
+
+/// `pgnkit tree --format parquet`'s rows for the games of the source, as Arrow record batches in the
+/// command's order: the run's batches go into the tree as they come (its tallies past `memory` bytes spill
+/// as sorted runs to `temp_dir`), then the tree's rows are merged out, all without the GIL.
+#[pyfunction]
+#[pyo3(signature = (paths=None, texts=None, *, depth=20, from_fen=None, from_moves=None, min_games=1, player=None, color=None, where_=None, lang="auto", memory=None, temp_dir=None, jobs=None))]
+#[allow(clippy::too_many_arguments)]
+fn tree(
+    py: Python<'_>,
+    paths: Option<Vec<PathBuf>>,
+    texts: Option<Vec<Bound<'_, PyBytes>>>,
+    depth: i64,
+    from_fen: Option<&str>,
+    from_moves: Option<&str>,
+    min_games: i64,
+    player: Option<&str>,
+    color: Option<&str>,
+    where_: Option<&str>,
+    lang: &str,
+    memory: Option<i64>,
+    temp_dir: Option<PathBuf>,
+    jobs: Option<usize>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    use pgnkit::core::Color;
+    use pgnkit_jobs::tree::{TreeJob, TreeOptionError, TreeOptions, TreeRequest, default_memory};
+    // A depth `--depth` cannot take is refused as `--depth 0` is.
+    let depth = u32::try_from(depth).map_err(|_| tree_usage(TreeOptionError::Depth, false))?;
+    let min_games = u64::try_from(min_games)
+        .map_err(|_| Failure::usage(format!("min_games: {min_games} is negative")))?;
+    let memory = match memory {
+        None => default_memory(),
+        Some(bytes) => usize::try_from(bytes)
+            .map_err(|_| Failure::usage(format!("memory: {bytes} bytes is negative")))?,
+    };
+    let color = match color {
+        None => None,
+        Some("white") => Some(Color::White),
+        Some("black") => Some(Color::Black),
+        Some(other) => {
+            return Err(Failure::usage(format!("color: {other:?}: use white or black")).into());
+        }
+    };
+    let request = TreeRequest {
+        filter: where_,
+        from_fen,
+        from_moves,
+        player,
+        color,
+        lang: language(lang)?,
+        depth,
+        min_games,
+        memory,
+        spill_dir: temp_dir.unwrap_or_else(std::env::temp_dir),
+    };
+    let job = TreeJob::new(TreeOptions::new(request).map_err(|e| tree_usage(e, color.is_some()))?);
+    let sources = sources_of(paths, texts)?;
+    let mut builder = job.builder();
+    run_job(py, &sources, jobs, &job, |batch| {
+        builder.add(batch).map_err(Failure::from)
+    })?;
+    let batches = py
+        .detach(|| {
+            builder
+                .finish()
+                .record_batches(TREE_BATCH_ROWS)
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .map_err(Failure::from)?;
+    to_python(py, batches)
+}
+
 /// The extension module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -890,5 +997,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(repair_paths, m)?)?;
     m.add_function(wrap_pyfunction!(convert, m)?)?;
     m.add_function(wrap_pyfunction!(select, m)?)?;
+    m.add_function(wrap_pyfunction!(tree_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(tree, m)?)?;
     Ok(())
 }

@@ -31,6 +31,7 @@ READERS = {
     "read_games": lambda source: list(pgnkit.read_games(source)),
     "convert": lambda source: pgnkit.convert(source),
     "select": lambda source: pgnkit.select(source),
+    "tree": lambda source: pgnkit.tree(source),
 }
 
 
@@ -55,6 +56,8 @@ USAGE = [
     (lambda: pgnkit.select([GAME], material="KZvK"), "material: `KZvK`: `Z` is not a piece letter"),
     (lambda: pgnkit.stats([GAME], tags=["not a tag"]), "tags: "),
     (lambda: pgnkit.stats_schema(tags="Link", per_move=True), "tags are columns of the per-game rows"),
+    (lambda: pgnkit.tree([GAME], depth=0), "depth: at least 1 half-move"),
+    (lambda: pgnkit.tree([GAME], from_fen="8/8 w"), 'from_fen "8/8 w": invalid FEN'),
     (lambda: _native.stats_texts([GAME], []), "as many names as texts"),
     (lambda: _native.validate_texts([GAME], ["a", "b"]), "as many names as texts"),
 ]
@@ -108,6 +111,7 @@ read = {
     "read_games": lambda s: list(pgnkit.read_games(s)),
     "convert": lambda s: pgnkit.convert(s),
     "select": lambda s: pgnkit.select(s),
+    "tree": lambda s: pgnkit.tree(s),
 }[sys.argv[1]]
 try:
     read(sys.argv[2])
@@ -117,7 +121,7 @@ except PermissionError as e:
 """
 
 
-@pytest.mark.parametrize("name", ["stats", "validate", "read_games", "convert", "select"])
+@pytest.mark.parametrize("name", ["stats", "validate", "read_games", "convert", "select", "tree"])
 def test_an_unreadable_file_is_a_permission_error(tmp_path, name):
     """A file without read permission, in a directory (the run opens it): read in a child process, which for
     root runs without the capabilities that let root read any file."""

@@ -62,6 +62,29 @@ def test_typed_repair() -> None:
     assert pgnkit.repair(FRENCH).games == pgnkit.stats(FRENCH).num_rows
 
 
+def test_typed_tree() -> None:
+    color: pgnkit.Color = "white"
+    temp: pathlib.Path = ROOT / "target"
+    table: pa.Table = pgnkit.tree(
+        FRENCH,
+        depth=4,
+        from_fen="startpos",
+        from_moves="1. e4 e5",
+        min_games=1,
+        player="Morphy, Paul",
+        color=color,
+        where="plies > 2",
+        lang="fr",
+        memory=1 << 20,
+        temp_dir=temp,
+        jobs=1,
+    )
+    moves: List[str] = table["move_san"].to_pylist()
+    assert sorted(moves) == ["Bg4", "Nf3", "d4", "d6"]
+    empty: pa.Table = pgnkit.tree([GAME], from_fen=None, player=None, color=None, where=None, memory=None, temp_dir=None)
+    assert empty.num_rows == 3 and empty.schema == table.schema
+
+
 def test_values_outside_the_literals_are_refused() -> None:
     with pytest.raises(pgnkit.UsageError):
         pgnkit.convert([GAME], to="auto")  # type: ignore[arg-type]
@@ -79,6 +102,8 @@ def test_values_outside_the_literals_are_refused() -> None:
         pgnkit.repair([GAME], messages="de")  # type: ignore[arg-type]
     with pytest.raises(pgnkit.UsageError):
         pgnkit.repair([GAME], lang="english")  # type: ignore[arg-type]
+    with pytest.raises(pgnkit.UsageError):
+        pgnkit.tree([GAME], player="Anna", color="w")  # type: ignore[arg-type]
 
 
 def refusal(*args: str) -> str:
