@@ -932,7 +932,7 @@ fn tree(
     jobs: Option<usize>,
 ) -> PyResult<Vec<Py<PyAny>>> {
     use pgnkit::core::Color;
-    use pgnkit_jobs::tree::{TreeJob, TreeOptionError, TreeOptions, TreeRequest, default_memory};
+    use pgnkit_jobs::tree::{TreeJob, TreeOptionError, TreeRequest, default_memory};
     // A depth `--depth` cannot take is refused as `--depth 0` is.
     let depth = u32::try_from(depth).map_err(|_| tree_usage(TreeOptionError::Depth, false))?;
     let min_games = u64::try_from(min_games)
@@ -962,7 +962,7 @@ fn tree(
         memory,
         spill_dir: temp_dir.unwrap_or_else(std::env::temp_dir),
     };
-    let job = TreeJob::new(TreeOptions::new(request).map_err(|e| tree_usage(e, color.is_some()))?);
+    let job = TreeJob::new(request).map_err(|e| tree_usage(e, color.is_some()))?;
     let sources = sources_of(paths, texts)?;
     let mut builder = job.builder();
     run_job(py, &sources, jobs, &job, |batch| {

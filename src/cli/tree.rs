@@ -12,7 +12,7 @@ use crate::jobs::messages::Explain;
 use crate::jobs::options::TreeFormat;
 use crate::jobs::run::{Input, JobError, ReadError, RunTotals, Sink, Sources};
 use crate::jobs::tree::{
-    DEFAULT_DEPTH, TreeBatch, TreeBuilder, TreeJob, TreeOptions, TreeRequest, TreeState,
+    DEFAULT_DEPTH, TreeBatch, TreeBuilder, TreeJob, TreeRequest, TreeState, TreeWritten,
     default_memory,
 };
 
@@ -147,7 +147,7 @@ fn choose_format(args: &Args) -> Option<TreeFormat> {
         (None, Some(named)) => named,
         (None, None) => TreeFormat::Text,
     };
-    if format.is_binary() {
+    if matches!(format, TreeFormat::Parquet | TreeFormat::Polyglot) {
         match output {
             None if std::io::IsTerminal::is_terminal(&io::stdout()) => {
                 return refuse(localized!(
@@ -207,19 +207,17 @@ pub(crate) fn run(args: Args) -> i32 {
         memory: args.memory.unwrap_or_else(default_memory),
         spill_dir,
     };
-    let opts = match TreeOptions::new(request) {
-        Ok(opts) => opts,
+    let job = match TreeJob::new(request) {
+        Ok(job) => job,
         Err(e) => {
             let _ = say(&format!("pgnkit: {}\n", e.explain(locale())));
             return 2;
         }
     };
     let threads = args.run.threads();
-    let job = TreeJob::new(opts);
     let mut builder = Builder {
         tree: job.builder(),
         bar: progress_bar(&sources, args.run.quiet),
-        games: 0,
     };
     let started = Instant::now();
     let finished = crate::jobs::run::run(&sources, threads, &job, &mut builder);
@@ -240,41 +238,56 @@ pub(crate) fn run(args: Args) -> i32 {
     if let Err(e) = warnings(&finished.state, &finished.totals, &missing, &sources) {
         return write_failure(&e);
     }
-    if !args.run.quiet {
-        let secs = started.elapsed().as_secs_f64().max(1e-9);
-        let state = &finished.state;
-        let spilled = if runs > 0 {
-            localized!(
-                locale(),
-                ", {runs} sorted runs merged",
-                ", {runs} séquences triées fusionnées"
-            )
-        } else {
-            String::new()
-        };
-        let closing = localized!(
-            locale(),
-            "pgnkit tree: {} games read, {} in the tree; {} moves of {} positions written{}; {} MB in {} s ({} MB/s, {:.0} games/s)\n",
-            "pgnkit tree : {} parties lues, {} dans l'arbre ; {} coups de {} positions écrits{} ; {} Mo en {} s ({} Mo/s, {:.0} parties/s)\n",
-            state.games,
-            state.counted,
-            written.rows,
-            written.positions,
-            spilled,
-            decimal_here(finished.totals.bytes as f64 / 1e6, 1),
-            decimal_here(secs, 2),
-            decimal_here(finished.totals.bytes as f64 / 1e6 / secs, 1),
-            state.games as f64 / secs
-        );
-        if let Err(e) = say(&closing) {
-            return write_failure(&e);
-        }
+    if !args.run.quiet
+        && let Err(e) = say(&closing_line(
+            &finished.state,
+            &finished.totals,
+            written,
+            runs,
+            started,
+        ))
+    {
+        return write_failure(&e);
     }
     // 1 when the tree is empty (no game reached the root), as select says it chose nothing.
     out.close(exit_code(
         finished.totals.read_errors,
         finished.state.counted == 0,
     ))
+}
+
+/// What the run did, said on standard error.
+fn closing_line(
+    state: &TreeState,
+    totals: &RunTotals,
+    written: TreeWritten,
+    runs: usize,
+    started: Instant,
+) -> String {
+    let secs = started.elapsed().as_secs_f64().max(1e-9);
+    let spilled = if runs > 0 {
+        localized!(
+            locale(),
+            ", {runs} sorted runs merged",
+            ", {runs} séquences triées fusionnées"
+        )
+    } else {
+        String::new()
+    };
+    localized!(
+        locale(),
+        "pgnkit tree: {} games read, {} in the tree; {} moves of {} positions written{}; {} MB in {} s ({} MB/s, {:.0} games/s)\n",
+        "pgnkit tree : {} parties lues, {} dans l'arbre ; {} coups de {} positions écrits{} ; {} Mo en {} s ({} Mo/s, {:.0} parties/s)\n",
+        state.games,
+        state.counted,
+        written.rows,
+        written.positions,
+        spilled,
+        decimal_here(totals.bytes as f64 / 1e6, 1),
+        decimal_here(secs, 2),
+        decimal_here(totals.bytes as f64 / 1e6 / secs, 1),
+        state.games as f64 / secs
+    )
 }
 
 /// The warnings of a finished run: no game at all, no game in the tree; tags `--where` names that no game
@@ -309,7 +322,6 @@ fn warnings(
 struct Builder {
     tree: TreeBuilder,
     bar: indicatif::ProgressBar,
-    games: u64,
 }
 
 impl Sink<TreeJob> for Builder {
@@ -317,11 +329,10 @@ impl Sink<TreeJob> for Builder {
         &mut self,
         _: Input<'_>,
         batch: &mut TreeBatch,
-        _: &TreeState,
+        state: &TreeState,
     ) -> Result<(), JobError> {
-        self.games += batch.games;
         self.tree.add(batch)?;
-        show_games(&self.bar, self.games);
+        show_games(&self.bar, state.games);
         Ok(())
     }
 

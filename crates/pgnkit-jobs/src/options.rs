@@ -106,13 +106,6 @@ pub enum TreeFormat {
     Polyglot,
 }
 
-impl TreeFormat {
-    /// Whether the format is binary (no terminal).
-    pub fn is_binary(self) -> bool {
-        matches!(self, TreeFormat::Parquet | TreeFormat::Polyglot)
-    }
-}
-
 impl Choices for TreeFormat {
     const CHOICES: &'static [(&'static str, Self, &'static str)] = &[
         (

@@ -12,10 +12,10 @@ use pgnkit::core::{Color, Move, MoveKind, Position, PositionKey, Square, polyglo
 use pgnkit::pgn::{Game, GameReader};
 use pgnkit::walk::{self, MoveAt, Skip, Variant, VariationAt, Visitor, Walk, WalkOptions};
 
-use super::TreeOptions;
 use super::node::Node;
 use super::store::{Key, KeyHasher};
 use super::tally::{GameFacts, Reached, Tally};
+use super::{TreeOptionError, TreeOptions, TreeRequest};
 use crate::messages::Explain;
 use crate::run::{Input, Job, JobError};
 use crate::select::{TagSightings, WhereJudge};
@@ -35,9 +35,9 @@ pub struct TreeJob {
 pub struct TreeBatch {
     pub(crate) tallies: Tallies,
     /// Games read.
-    pub games: u64,
+    games: u64,
     /// Games chosen (by `--where`, `--player`) that play a move from the root.
-    pub counted: u64,
+    counted: u64,
     tags: TagSightings,
 }
 
@@ -52,12 +52,12 @@ pub struct TreeState {
 }
 
 impl TreeJob {
-    /// The job of these options.
-    pub fn new(opts: TreeOptions) -> TreeJob {
-        TreeJob {
-            opts,
+    /// The job of `request`, checked: refused before any game is read when an option is wrong.
+    pub fn new(request: TreeRequest<'_>) -> Result<TreeJob, TreeOptionError> {
+        Ok(TreeJob {
+            opts: TreeOptions::new(request)?,
             maps: Mutex::default(),
-        }
+        })
     }
 
     /// The tags `--where` names that no game of the run had, each with the nearest tag name seen.

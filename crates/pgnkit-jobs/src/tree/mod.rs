@@ -47,9 +47,9 @@ use tally::Tally;
 /// Plies from the root a tree covers by default.
 pub const DEFAULT_DEPTH: u32 = 20;
 
-/// What the user asked of tree, read by [`TreeOptions::new`].
+/// What the user asked of tree, read from a [`TreeRequest`].
 #[derive(Debug)]
-pub struct TreeOptions {
+pub(crate) struct TreeOptions {
     /// `--where`, and the piece letters to read moves with (`None`: detected per game).
     pub(crate) select: SelectOptions,
     /// The position the tree starts from.
@@ -65,7 +65,7 @@ pub struct TreeOptions {
     pub(crate) spill_dir: PathBuf,
 }
 
-/// What chooses the games of a tree and where it starts, as the user gave them ([`TreeOptions::new`]).
+/// What chooses the games of a tree and where it starts, as the user gave them ([`TreeJob::new`]).
 #[derive(Clone, Debug, Default)]
 pub struct TreeRequest<'a> {
     /// `--where`: as select's.
@@ -198,7 +198,7 @@ fn physical_memory() -> Option<u64> {
 
 impl TreeOptions {
     /// The options of `request`, checked.
-    pub fn new(request: TreeRequest<'_>) -> Result<TreeOptions, TreeOptionError> {
+    pub(crate) fn new(request: TreeRequest<'_>) -> Result<TreeOptions, TreeOptionError> {
         let mut select =
             SelectOptions::choosing(request.filter, &[], &[]).map_err(|e| match e {
                 crate::select::FilterError::Where(e) => TreeOptionError::Where(e),
@@ -520,7 +520,7 @@ impl Tree {
     }
 
     /// The position the tree starts from.
-    pub fn root(&self) -> &Position {
+    pub(crate) fn root(&self) -> &Position {
         &self.root
     }
 
