@@ -1435,7 +1435,7 @@ fn duckdb_and_polars_read_the_typed_dates() {
 
 /// The shell commands of the guide's block that follows `marker` (lines of a ```sh block; `\` continues a
 /// line; comments dropped).
-fn guide_commands(marker: &str) -> Vec<String> {
+pub(crate) fn guide_commands(marker: &str) -> Vec<String> {
     let guide = std::fs::read_to_string(root().join("docs/guide.md")).unwrap();
     let start = guide
         .find(marker)
@@ -1470,8 +1470,24 @@ fn guide_commands(marker: &str) -> Vec<String> {
 /// Runs the guide's commands in a directory holding its example file, with this build's `pgnkit` first
 /// on the PATH; returns what they printed.
 fn run_guide(name: &str, commands: &[String]) -> String {
+    run_guide_with(
+        name,
+        &[(subset(LICHESS_50), "lichess-sample.pgn")],
+        commands,
+    )
+}
+
+/// Runs the guide's commands in a directory holding `files` (each copied under its name in the guide),
+/// with this build's `pgnkit` first on the PATH; returns what they printed.
+pub(crate) fn run_guide_with(
+    name: &str,
+    files: &[(std::path::PathBuf, &str)],
+    commands: &[String],
+) -> String {
     let dir = temp_dir(name);
-    std::fs::copy(subset(LICHESS_50), dir.join("lichess-sample.pgn")).unwrap();
+    for (from, to) in files {
+        std::fs::copy(from, dir.join(to)).unwrap();
+    }
     let bin_dir = Path::new(BIN).parent().unwrap();
     let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),

@@ -258,3 +258,46 @@ fn a_players_games_with_one_colour_make_the_tree() {
         .sum();
     assert_eq!(games, as_white, "{csv}");
 }
+
+/// The text block that follows the guide's `marker` block: what its commands print.
+fn guide_output(marker: &str) -> String {
+    let guide = std::fs::read_to_string("docs/guide.md").unwrap();
+    let after = &guide[guide.find(marker).unwrap()..];
+    let start = after.find("```text\n").unwrap() + 8;
+    let end = start + after[start..].find("```").unwrap();
+    after[start..end].to_string()
+}
+
+#[test]
+#[cfg_attr(
+    not(shared_corpus),
+    ignore = "needs the shared corpus at ../shared/corpus (or PGNKIT_SHARED): see README.md"
+)]
+fn the_guides_repertoire_example_prints_what_the_guide_shows() {
+    use crate::columnar::{guide_commands, run_guide_with};
+    let marker = "<!-- example: tree -->";
+    let commands = guide_commands(marker);
+    assert_eq!(commands.len(), 4, "{commands:?}");
+    let has_duckdb = Command::new("duckdb")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        has_duckdb || std::env::var_os("PGNKIT_REQUIRE_CORPUS").is_none(),
+        "no duckdb command: .ci/run installs it (pip install duckdb-cli)"
+    );
+    let run = if has_duckdb {
+        &commands[..]
+    } else {
+        eprintln!("note: no duckdb command: the guide's query is skipped");
+        &commands[..3]
+    };
+    let twic = corpus("games-english/twic1389_3393games.pgn");
+    let printed = run_guide_with("tree-guide", &[(twic, "twic1389.pgn")], run);
+    let shown = guide_output(marker);
+    if has_duckdb {
+        assert_eq!(printed, shown);
+    } else {
+        assert!(shown.starts_with(&printed), "{printed}");
+    }
+}
