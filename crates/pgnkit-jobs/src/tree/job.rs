@@ -136,7 +136,7 @@ fn tree_batch(
                 game.tag("Date").as_deref(),
             );
             // A game counts once for a pair it plays twice (a repetition inside the window).
-            pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            pairs.sort_unstable_by_key(|a| a.0);
             pairs.dedup_by(|later, kept| {
                 let same = later.0 == kept.0;
                 if same {

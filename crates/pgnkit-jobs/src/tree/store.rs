@@ -128,7 +128,7 @@ impl Store {
     /// The map's entries in key order; the map is left empty (its capacity kept, when it fits the limit).
     fn take_sorted(&mut self) -> Vec<(Key, Tally)> {
         let mut sorted: Vec<(Key, Tally)> = self.map.drain().collect();
-        sorted.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        sorted.sort_unstable_by_key(|a| a.0);
         sorted
     }
 
