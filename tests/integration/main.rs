@@ -41,5 +41,6 @@ mod select;
 mod standings;
 mod stats;
 mod tiebreaks;
+mod tree_html;
 mod trf_editions;
 mod validate;
