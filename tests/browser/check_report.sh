@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Loads an HTML page of `pgnkit report` in headless Chromium (Debian's `chromium` package) and checks that
+# Loads an HTML page of pgnkit (`pgnkit report`'s, `pgnkit tree --format html`'s: see check_tree.sh) in
+# headless Chromium (Debian's `chromium` package) and checks that
 #  1. the browser logs no console message at all (a script error, a blocked load: the page's
 #     Content-Security-Policy turns any attempt to fetch something into a console message);
 #  2. a screenshot of it is not blank (many colours), and, with --board, that a board diagram is drawn

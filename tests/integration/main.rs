@@ -43,5 +43,6 @@ mod stats;
 mod tiebreaks;
 mod tree;
 mod tree_book;
+mod tree_html;
 mod trf_editions;
 mod validate;

@@ -89,10 +89,31 @@ fn colours(color: Color) -> (&'static str, &'static str) {
 
 /// The piece symbols, as an SVG that shows nothing: put once in a page before the diagrams that use them.
 pub(crate) fn piece_defs() -> String {
+    defs(false)
+}
+
+/// The id of the empty board's symbol ([`board_defs`]).
+const BOARD_ID: &str = "pgnkit-board";
+
+/// The piece symbols and an empty board's (its squares and coordinates), as an SVG that shows nothing: put
+/// once in a page before the diagrams of [`push_svg_shared`].
+pub(crate) fn board_defs() -> String {
+    defs(true)
+}
+
+fn defs(with_board: bool) -> String {
     let mut out = String::from(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" aria-hidden="true"><defs>"#,
     );
     push_symbols(&mut out);
+    if with_board {
+        out.push_str(&format!(
+            r#"<symbol id="{BOARD_ID}" viewBox="0 0 {SIZE} {SIZE}">"#
+        ));
+        push_squares(&mut out);
+        push_coordinates(&mut out);
+        out.push_str("</symbol>");
+    }
     out.push_str("</defs></svg>");
     out
 }
@@ -129,13 +150,30 @@ fn corner(sq: Square) -> (u32, u32) {
 /// Appends the diagram as an `<svg>` element that uses the symbols of [`piece_defs`]. `label` is its
 /// accessible name (already in the reader's language; escaped here).
 pub(crate) fn push_svg(diagram: &Diagram, label: &str, out: &mut String) {
+    push_svg_start(label, out);
+    push_board(diagram, out);
+    out.push_str("</svg>");
+}
+
+/// Appends the diagram as [`push_svg`] does, its squares and coordinates drawn by a `<use>` of the empty
+/// board of [`board_defs`], which the page holds once: for a page of many diagrams, each then carries only
+/// its marks and pieces (a few kilobytes less each).
+pub(crate) fn push_svg_shared(diagram: &Diagram, label: &str, out: &mut String) {
+    push_svg_start(label, out);
+    out.push_str(&format!(
+        r##"<use href="#{BOARD_ID}" x="0" y="0" width="{SIZE}" height="{SIZE}"/>"##
+    ));
+    push_marks_and_pieces(diagram, out);
+    out.push_str("</svg>");
+}
+
+/// The opening tag of a diagram, `label` its accessible name.
+fn push_svg_start(label: &str, out: &mut String) {
     out.push_str(&format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 {SIZE} {SIZE}" width="{SIZE}" height="{SIZE}" role="img" aria-label=""#
     ));
     push_escaped(label, out);
     out.push_str("\">");
-    push_board(diagram, out);
-    out.push_str("</svg>");
 }
 
 /// The diagram as a whole SVG document of its own (the symbols included).
@@ -153,6 +191,12 @@ pub(crate) fn standalone_svg(diagram: &Diagram) -> String {
 
 fn push_board(diagram: &Diagram, out: &mut String) {
     // Squares first, then the marks, then the pieces over them, then the coordinates.
+    push_squares(out);
+    push_marks_and_pieces(diagram, out);
+    push_coordinates(out);
+}
+
+fn push_squares(out: &mut String) {
     out.push_str(r#"<g class="squares">"#);
     for sq in Square::all() {
         let (x, y) = corner(sq);
@@ -162,6 +206,10 @@ fn push_board(diagram: &Diagram, out: &mut String) {
         ));
     }
     out.push_str("</g>");
+}
+
+/// The marked squares, then the pieces over them.
+fn push_marks_and_pieces(diagram: &Diagram, out: &mut String) {
     if let Some((from, to)) = diagram.suggestion {
         for sq in [from, to] {
             let (x, y) = corner(sq);
@@ -193,6 +241,10 @@ fn push_board(diagram: &Diagram, out: &mut String) {
             symbol_id(piece.color, piece.role)
         ));
     }
+}
+
+/// Files under the board, ranks left of it (in the margins: nothing else is drawn there).
+fn push_coordinates(out: &mut String) {
     out.push_str(r##"<g class="coordinates" font-family="sans-serif" font-size="12" fill="#333" text-anchor="middle">"##);
     for file in File::ALL {
         let x = MARGIN + file.index() as u32 * SQ + SQ / 2;
@@ -336,5 +388,38 @@ mod tests {
         assert_nested(&alone);
         assert_eq!(count(&alone, "<symbol "), 12);
         assert_eq!(count(&alone, r#"class="piece""#), 32);
+    }
+
+    #[test]
+    fn a_shared_board_draws_what_a_whole_one_draws() {
+        let pos = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
+        let marked = Diagram {
+            position: pos,
+            from: Some(Square::E1),
+            to: None,
+            suggestion: None,
+        };
+        let (mut whole, mut shared) = (String::new(), String::new());
+        push_svg(&marked, "x", &mut whole);
+        push_svg_shared(&marked, "x", &mut shared);
+        assert_nested(&shared);
+        assert_eq!(count(&shared, "<rect "), 1, "the mark only");
+        assert_eq!(count(&shared, r#"class="piece""#), 3);
+        assert_eq!(count(&shared, r##"href="#pgnkit-board""##), 1);
+        assert!(
+            shared.len() * 2 < whole.len(),
+            "{} {}",
+            shared.len(),
+            whole.len()
+        );
+        let defs = board_defs();
+        assert_nested(&defs);
+        assert_eq!(count(&defs, "<symbol "), 13);
+        assert!(defs.contains(r#"<symbol id="pgnkit-board""#));
+        // The board symbol holds the squares and coordinates of a whole diagram, the pieces' shapes stay
+        // in theirs.
+        assert_eq!(count(&defs, "<rect ") - count(&piece_defs(), "<rect "), 64);
+        assert_eq!(count(&defs, "</text>"), 16);
+        assert_eq!(count(&piece_defs(), "pgnkit-board"), 0);
     }
 }

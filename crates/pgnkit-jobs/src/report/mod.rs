@@ -13,7 +13,7 @@
 
 pub(crate) mod board;
 pub(crate) mod crosstable;
-mod escape;
+pub(crate) mod escape;
 pub(crate) mod html;
 mod job;
 pub(crate) mod labels;
