@@ -729,12 +729,12 @@ mod tests {
 
     use super::*;
     use crate::run::{Input, Job, Source};
-    use crate::tree::{TreeJob, TreeOptions, TreeRequest};
+    use crate::tree::{TreeJob, TreeRequest};
     use pgnkit::pgn::GameReader;
 
     /// The tree of `pgn`'s games from `from` (a FEN; the start when `None`).
     fn tree_of(pgn: &str, from: Option<&str>, min_games: u64) -> Tree {
-        let opts = TreeOptions::new(TreeRequest {
+        let job = TreeJob::new(TreeRequest {
             from_fen: from,
             depth: 10,
             min_games,
@@ -743,7 +743,6 @@ mod tests {
             ..TreeRequest::default()
         })
         .unwrap();
-        let job = TreeJob::new(opts);
         let name: Arc<str> = "t.pgn".into();
         let source = Source::Text {
             name: name.to_string(),
