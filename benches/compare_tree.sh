@@ -3,6 +3,8 @@
 # stats' per core, memory bounded by --memory). For each sample of the shared corpus, repeated to SIZE_MB or a
 # little more (each copy followed by a line break), runs interleaved so all see the same machine load:
 #   stats -j1, tree -j1 --format csv and --format parquet at --depth 20 (the default), the same at -j2;
+#   tree -j1 --format text (the same counting, only the root's moves decoded and written: the difference to csv
+#   is the cost of decoding and writing every row);
 #   tree -j1 csv with --memory $MEMORY (runs spill to --temp-dir) against the default memory (a quarter of the
 #   machine's: nothing spills); the same pair at --depth $DEEP (more positions, more spilled runs).
 # stats writes its per-game CSV, tree its rows, to /dev/null. Prints per case the median wall and CPU seconds,
@@ -12,7 +14,7 @@
 # default memory give byte-identical outputs (cmp); the time and RSS ratios come from the timed runs.
 # A repeated sample holds the distinct positions of one copy only: its tree is the size of one copy's, and the
 # final write, whose cost is per row, is spread over many games. The sample `distinct` is the three files once
-# each (15.7 MB, 23,831 games, no repeats): the tree of a collection of different games, many more rows per game.
+# each (15.7 MB, 23,831 games, no copies): the tree of a collection of different games, many more rows per game.
 # Last, on `distinct` at --depth $DEEP, peak RSS and CPU time for each --memory of SWEEP (and the default).
 #   usage: benches/compare_tree.sh   (RUNS=5, SIZE_MB=50, SAMPLES="twic lichess gnuchess distinct", MEMORY=8M,
 #   DEEP=60, SWEEP="1M 8M 32M 128M", TEMP_DIR=target/bench/tree-tmp; SAMPLE=NAME runs one sample; SWEEP= none)
@@ -74,6 +76,7 @@ CASES=(
     "stats 1"
     "tree 1 csv 20 -"
     "tree 1 parquet 20 -"
+    "tree 1 text 20 -"
     "stats 2"
     "tree 2 csv 20 -"
     "tree 2 parquet 20 -"
