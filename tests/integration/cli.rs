@@ -50,6 +50,7 @@ fn committed_man_pages_equal_the_generated_ones() {
             "pgnkit-select.1",
             "pgnkit-standings.1",
             "pgnkit-stats.1",
+            "pgnkit-tree.1",
             "pgnkit-validate.1",
             "pgnkit.1"
         ],
