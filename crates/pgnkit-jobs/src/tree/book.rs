@@ -8,10 +8,13 @@
 //! the one readers compute for it then (they hash the en-passant file whatever the capture's legality):
 //! its moves are written under both.
 //!
-//! The tree's rows come by the position's own key, so those entries are written in order as they come, to
-//! a temporary file; the few under a second key are kept aside, sorted, and merged in at the end.
+//! The tree's rows come in the tree's own order, not by Polyglot key: entries are gathered up to the tree's
+//! memory, sorted, and past it written as sorted runs of 16-byte entries to temporary files, then merged.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::Path;
 
 use pgnkit::core::polyglot::{self, Entry};
 use pgnkit::core::{Color, Square};
@@ -21,19 +24,21 @@ use super::{Row, SpillError, SpillStep, Tree, TreeWritten};
 use crate::run::JobError;
 use crate::stats::spill::TempFile;
 
+/// Entries held in memory at least, whatever the limit (1 MiB): each run holds a file open at the merge.
+const LEAST_ENTRIES: usize = 1 << 16;
+
 pub(crate) fn write(
     tree: Tree,
     out: &mut dyn Write,
-    dir: &std::path::Path,
+    dir: &Path,
+    memory: usize,
 ) -> Result<TreeWritten, JobError> {
-    let failed = |error: std::io::Error| SpillError {
-        step: SpillStep::Write,
-        dir: dir.to_path_buf(),
-        error,
+    let mut sorter = Sorter {
+        held: Vec::new(),
+        most: (memory / std::mem::size_of::<Entry>()).max(LEAST_ENTRIES),
+        runs: Vec::new(),
+        dir,
     };
-    let mut main = BufWriter::new(TempFile::create(dir).map_err(failed)?);
-    let mut main_entries = 0u64;
-    let mut aside: Vec<Entry> = Vec::new();
     let mut written = TreeWritten::default();
     let mut group: Vec<Row> = Vec::new();
     let mut entries: Vec<Entry> = Vec::new();
@@ -48,13 +53,10 @@ pub(crate) fn write(
         if ends_group {
             written.positions += 1;
             written.rows += group.len() as u64;
-            position_entries(&group, &mut entries, &mut aside);
-            entries.sort_by(by_key_then_weight);
-            for e in &entries {
-                main.write_all(&e.to_bytes()).map_err(failed)?;
+            position_entries(&group, &mut entries);
+            for e in entries.drain(..) {
+                sorter.push(e)?;
             }
-            main_entries += entries.len() as u64;
-            entries.clear();
             group.clear();
         }
         match next {
@@ -62,30 +64,134 @@ pub(crate) fn write(
             None => break,
         }
     }
-    let mut file = main.into_inner().map_err(|e| failed(e.into_error()))?;
-    file.seek(SeekFrom::Start(0)).map_err(failed)?;
-    aside.sort_by(by_key_then_weight);
-    merge(BufReader::new(file), main_entries, aside, out)?;
+    sorter.finish(out)?;
     Ok(written)
 }
 
-/// The entries of one position's rows: under its own key in `entries`, under second keys in `aside`.
-fn position_entries(group: &[Row], entries: &mut Vec<Entry>, aside: &mut Vec<Entry>) {
+/// The entries of one position's rows, under its own key and under the second keys it was reached by.
+fn position_entries(group: &[Row], entries: &mut Vec<Entry>) {
     let Some(first) = group.first() else {
         return;
     };
     let weights = weights(group);
     let reached = Reached(group.iter().fold(0, |all, row| all | row.tally.reached.0));
+    let mut keys = Vec::with_capacity(2);
     if reached.plain() {
-        for (row, &weight) in group.iter().zip(&weights) {
-            entries.push(entry(first.node.polyglot, row.code, weight));
-        }
+        keys.push(polyglot::key(&first.position, first.position.ep_square()));
     }
     for file in reached.passed_files() {
-        let key = polyglot::key(&first.position, Some(passed_square(file, first.mover())));
+        keys.push(polyglot::key(
+            &first.position,
+            Some(passed_square(file, first.mover())),
+        ));
+    }
+    for key in keys {
         for (row, &weight) in group.iter().zip(&weights) {
-            aside.push(entry(key, row.code, weight));
+            entries.push(entry(key, row.code, weight));
         }
+    }
+}
+
+/// Entries sorted in bounded memory: sorted runs written to temporary files past `most`, merged at the end.
+struct Sorter<'d> {
+    held: Vec<Entry>,
+    most: usize,
+    runs: Vec<(BufReader<TempFile>, u64)>,
+    dir: &'d Path,
+}
+
+impl Sorter<'_> {
+    fn failed(&self, error: std::io::Error) -> SpillError {
+        SpillError {
+            step: SpillStep::Write,
+            dir: self.dir.to_path_buf(),
+            error,
+        }
+    }
+
+    fn push(&mut self, e: Entry) -> Result<(), SpillError> {
+        if self.held.len() == self.most {
+            self.spill()?;
+        }
+        self.held.push(e);
+        Ok(())
+    }
+
+    fn spill(&mut self) -> Result<(), SpillError> {
+        self.held.sort_by(by_key_then_weight);
+        let file = TempFile::create(self.dir).map_err(|e| self.failed(e))?;
+        let mut w = BufWriter::new(file);
+        for e in &self.held {
+            w.write_all(&e.to_bytes()).map_err(|e| self.failed(e))?;
+        }
+        let mut file = w.into_inner().map_err(|e| self.failed(e.into_error()))?;
+        file.seek(SeekFrom::Start(0)).map_err(|e| self.failed(e))?;
+        self.runs
+            .push((BufReader::new(file), self.held.len() as u64));
+        self.held.clear();
+        Ok(())
+    }
+
+    /// Writes every entry, in order.
+    fn finish(mut self, out: &mut dyn Write) -> Result<(), JobError> {
+        self.held.sort_by(by_key_then_weight);
+        let mut out = BufWriter::new(out);
+        if self.runs.is_empty() {
+            for e in &self.held {
+                out.write_all(&e.to_bytes())?;
+            }
+            out.flush()?;
+            return Ok(());
+        }
+        // Runs and what is held, merged: (entry as sortable bytes, source).
+        let mut heap = BinaryHeap::new();
+        let mut held = std::mem::take(&mut self.held).into_iter();
+        let mut next_of = |source: usize,
+                           runs: &mut Vec<(BufReader<TempFile>, u64)>|
+         -> Result<Option<Entry>, SpillError> {
+            match runs.get_mut(source) {
+                Some((reader, left)) => {
+                    if *left == 0 {
+                        return Ok(None);
+                    }
+                    *left -= 1;
+                    let mut bytes = [0u8; 16];
+                    reader.read_exact(&mut bytes).map_err(SpillError::reading)?;
+                    Ok(Some(Entry::from_bytes(&bytes)))
+                }
+                None => Ok(held.next()),
+            }
+        };
+        let sources = self.runs.len() + 1;
+        for source in 0..sources {
+            if let Some(e) = next_of(source, &mut self.runs)? {
+                heap.push(Reverse((Order(e), source)));
+            }
+        }
+        while let Some(Reverse((Order(e), source))) = heap.pop() {
+            out.write_all(&e.to_bytes())?;
+            if let Some(next) = next_of(source, &mut self.runs)? {
+                heap.push(Reverse((Order(next), source)));
+            }
+        }
+        out.flush()?;
+        Ok(())
+    }
+}
+
+/// An entry ordered as the book is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Order(Entry);
+
+impl Ord for Order {
+    fn cmp(&self, other: &Order) -> std::cmp::Ordering {
+        by_key_then_weight(&self.0, &other.0)
+    }
+}
+
+impl PartialOrd for Order {
+    fn partial_cmp(&self, other: &Order) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 
@@ -94,31 +200,6 @@ fn by_key_then_weight(a: &Entry, b: &Entry) -> std::cmp::Ordering {
         .cmp(&b.key)
         .then(b.weight.cmp(&a.weight))
         .then(a.mv.cmp(&b.mv))
-}
-
-/// Writes the sorted entries of `main` (`count` of them) and `aside` in one order.
-fn merge(
-    mut main: impl Read,
-    count: u64,
-    aside: Vec<Entry>,
-    out: &mut dyn Write,
-) -> Result<(), JobError> {
-    let mut out = BufWriter::new(out);
-    let mut aside = aside.into_iter().peekable();
-    for _ in 0..count {
-        let mut bytes = [0u8; 16];
-        main.read_exact(&mut bytes).map_err(SpillError::reading)?;
-        let e = Entry::from_bytes(&bytes);
-        while let Some(before) = aside.next_if(|a| by_key_then_weight(a, &e).is_lt()) {
-            out.write_all(&before.to_bytes())?;
-        }
-        out.write_all(&bytes)?;
-    }
-    for e in aside {
-        out.write_all(&e.to_bytes())?;
-    }
-    out.flush()?;
-    Ok(())
 }
 
 fn entry(key: u64, mv: u16, weight: u16) -> Entry {
@@ -178,22 +259,5 @@ mod tests {
         };
         assert_eq!(w(&[1, 10]), vec![1, 10]);
         assert_eq!(w(&[131_070, 2, 65_535]), vec![65_535, 1, 32_767]);
-    }
-
-    #[test]
-    fn entries_aside_are_merged_in_key_order() {
-        let main: Vec<Entry> = [3u64, 5, 9].iter().map(|&k| entry(k, 1, 1)).collect();
-        let bytes: Vec<u8> = main.iter().flat_map(|e| e.to_bytes()).collect();
-        let aside = vec![entry(1, 2, 1), entry(5, 2, 7), entry(12, 2, 1)];
-        let mut out = Vec::new();
-        merge(bytes.as_slice(), 3, aside, &mut out).unwrap();
-        let keys: Vec<(u64, u16)> = out
-            .chunks(16)
-            .map(|c| {
-                let e = Entry::from_bytes(c.try_into().unwrap());
-                (e.key, e.weight)
-            })
-            .collect();
-        assert_eq!(keys, vec![(1, 1), (3, 1), (5, 7), (5, 1), (9, 1), (12, 1)]);
     }
 }

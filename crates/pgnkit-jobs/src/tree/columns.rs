@@ -1,6 +1,7 @@
 //! The tree's rows as a table: one row per (position, move), the same columns in CSV, JSON lines, Parquet
 //! and Arrow ([`COLUMNS`]).
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::{Arc, OnceLock};
 
@@ -18,7 +19,6 @@ use crate::options::Codec;
 use crate::run::JobError;
 use crate::stats::columnar::{ParquetFailure, writer_properties};
 use crate::stats::dates::Day;
-use pgnkit::core::fen;
 use pgnkit::notation::uci;
 use pgnkit::notation::{Language, SanPlus};
 use pgnkit::openings;
@@ -72,7 +72,7 @@ impl Values {
         let after = row.position.after_unchecked(row.played);
         let opening = openings::table().get(&after);
         Values {
-            fen: fen::to_epd(&row.position),
+            fen: row.epd.to_string(),
             move_uci: uci::to_uci(&row.position, &row.played),
             move_san: SanPlus::from_move(&row.position, &row.played)
                 .display(Language::En)
@@ -121,29 +121,59 @@ pub(crate) fn write_csv(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, 
     let header: Vec<&str> = COLUMNS.iter().map(|(name, _)| *name).collect();
     csv.write_record(&header).map_err(csv_error)?;
     let mut counter = Counter::default();
+    // Each cell is formatted into this one buffer: a row allocates nothing.
+    let mut cell = String::new();
+    let mut put = |csv: &mut csv::Writer<&mut dyn Write>, value: &dyn std::fmt::Display| {
+        cell.clear();
+        let _ = write!(cell, "{value}");
+        csv.write_field(cell.as_bytes())
+    };
     for row in tree.rows() {
         let row = row?;
         counter.count(&row);
-        let v = Values::of(&row);
-        let num = |n: Option<u64>| n.map_or(String::new(), |n| n.to_string());
-        csv.write_record([
-            v.fen.as_str(),
-            &v.move_uci,
-            &v.move_san,
-            &v.games.to_string(),
-            &v.white_wins.to_string(),
-            &v.draws.to_string(),
-            &v.black_wins.to_string(),
-            &v.score.map_or(String::new(), |s| s.to_string()),
-            &num(v.mover_elo),
-            &num(v.opponent_elo),
-            &v.performance.map_or(String::new(), |p| p.to_string()),
-            v.first_date.as_deref().unwrap_or_default(),
-            v.last_date.as_deref().unwrap_or_default(),
-            v.eco.unwrap_or_default(),
-            v.opening.unwrap_or_default(),
-        ])
+        let t = &row.tally;
+        let after = row.position.after_unchecked(row.played);
+        let opening = openings::table().get(&after);
+        let blank = &"" as &dyn std::fmt::Display;
+        csv.write_field(row.epd.as_bytes()).map_err(csv_error)?;
+        put(&mut csv, &uci::Uci::from_move(&row.position, &row.played)).map_err(csv_error)?;
+        put(
+            &mut csv,
+            &SanPlus::from_move(&row.position, &row.played).display(Language::En),
+        )
         .map_err(csv_error)?;
+        for n in [t.games, t.white_wins, t.draws, t.black_wins] {
+            put(&mut csv, &n).map_err(csv_error)?;
+        }
+        match t.score(row.mover()) {
+            Some(s) => put(&mut csv, &((s * 10_000.0).round() / 10_000.0)),
+            None => put(&mut csv, blank),
+        }
+        .map_err(csv_error)?;
+        for n in [t.mover_elo(), t.opponent_elo()] {
+            match n {
+                Some(n) => put(&mut csv, &n),
+                None => put(&mut csv, blank),
+            }
+            .map_err(csv_error)?;
+        }
+        match t.performance() {
+            Some(p) => put(&mut csv, &p),
+            None => put(&mut csv, blank),
+        }
+        .map_err(csv_error)?;
+        for date in [t.first_date, t.last_date] {
+            match iso_date(date) {
+                Some(d) => csv.write_field(d.as_bytes()),
+                None => csv.write_field(b""),
+            }
+            .map_err(csv_error)?;
+        }
+        csv.write_field(opening.map_or("", |o| o.eco))
+            .map_err(csv_error)?;
+        csv.write_field(opening.map_or("", |o| o.name))
+            .map_err(csv_error)?;
+        csv.write_record(None::<&[u8]>).map_err(csv_error)?;
     }
     csv.flush()?;
     Ok(counter.written())

@@ -246,7 +246,7 @@ impl Page {
         let mut ids = vec![String::new(); all.len()];
         let mut used: HashMap<u64, u32> = HashMap::new();
         for &i in &order {
-            let key = all[i].node.polyglot;
+            let key = pgnkit::core::polyglot::key(&all[i].position, all[i].position.ep_square());
             let n = used.entry(key).or_insert(0);
             *n += 1;
             ids[i] = if *n == 1 {
@@ -819,7 +819,7 @@ mod tests {
             assert!(ids.contains(link), "#{link} has no section");
         }
         let all = sections(&html);
-        let root = Node::of(&Position::new()).polyglot;
+        let root = pgnkit::core::polyglot::key(&Position::new(), None);
         assert_eq!(root, 0x463b96181691fc9c, "the start's Polyglot key");
         assert!(all[0].starts_with(" id=\"p463b96181691fc9c\">\n<h2>Root position</h2>"));
         // The most played first move's position next, linked from the root's table, and back.

@@ -8,7 +8,7 @@ use std::hash::BuildHasherDefault;
 use std::ops::ControlFlow;
 use std::sync::Mutex;
 
-use pgnkit::core::{Color, Move, MoveKind, Position, PositionKey, Square, polyglot};
+use pgnkit::core::{Color, Move, MoveKind, Position, PositionKey, Role, Square, polyglot};
 use pgnkit::pgn::{Game, GameReader};
 use pgnkit::walk::{self, MoveAt, Skip, Variant, VariationAt, Visitor, Walk, WalkOptions};
 
@@ -184,6 +184,24 @@ fn window(game: &Game<'_>, opts: &TreeOptions, pairs: &mut Pairs) -> bool {
     walk::walk(game, &prepared, options, &mut visitor)
 }
 
+/// Whether a pawn of the side to move stands beside the pawn that just passed over `passed` (advancing two
+/// squares): Polyglot then hashes the en-passant file, whether or not the capture is legal.
+fn pawn_beside(pos: &Position, passed: Square) -> bool {
+    let rank = match pos.turn() {
+        Color::White => 4,
+        Color::Black => 3,
+    };
+    let file = passed.file().index();
+    [file.checked_sub(1), (file < 7).then_some(file + 1)]
+        .into_iter()
+        .flatten()
+        .any(|f| {
+            pos.board()
+                .piece_at(Square::new((rank * 8 + f) as u8))
+                .is_some_and(|p| p.role == Role::Pawn && p.color == pos.turn())
+        })
+}
+
 /// Follows the main line through the tree's window.
 struct Window<'a> {
     root: &'a PositionKey,
@@ -214,7 +232,7 @@ impl Visitor for Window<'_> {
         self.played += 1;
         let node = Node::of(before);
         let reached = match self.passed {
-            Some(passed) if polyglot::key(before, Some(passed)) != node.polyglot => {
+            Some(passed) if before.ep_square().is_none() && pawn_beside(before, passed) => {
                 Reached::passed_file(passed.file().index())
             }
             _ => Reached::PLAIN,

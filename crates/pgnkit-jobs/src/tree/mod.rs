@@ -26,6 +26,7 @@ pub use job::{TreeBatch, TreeJob, TreeState};
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use arrow_schema::SchemaRef;
@@ -37,7 +38,7 @@ use crate::select::SelectOptions;
 use crate::select::expr::ExprError;
 use node::Node;
 use pgnkit::core::fen::{self, InvalidFen};
-use pgnkit::core::{Color, Move, Position, PositionKey, polyglot};
+use pgnkit::core::{Color, Move, MoveKind, Position, PositionKey, Role, Square};
 use pgnkit::notation::Language;
 use pgnkit::pgn::{Game, GameReader};
 use pgnkit::walk::{self, MoveAt, MoveFailure, Visitor, Walk, WalkOptions};
@@ -341,6 +342,7 @@ pub struct TreeBuilder {
     root: Position,
     min_games: u64,
     spill_dir: PathBuf,
+    memory: usize,
 }
 
 /// Why the tree could not be built or written: its temporary files.
@@ -411,6 +413,7 @@ impl TreeJob {
             root: self.opts.root,
             min_games: self.opts.min_games,
             spill_dir: self.opts.spill_dir.clone(),
+            memory: self.opts.memory,
         }
     }
 }
@@ -433,6 +436,7 @@ impl TreeBuilder {
             root: self.root,
             min_games: self.min_games,
             spill_dir: self.spill_dir,
+            memory: self.memory,
         }
     }
 }
@@ -444,6 +448,8 @@ pub struct Tree {
     root: Position,
     min_games: u64,
     spill_dir: PathBuf,
+    /// Bytes the book's entries may hold in memory while they are sorted.
+    memory: usize,
 }
 
 /// What [`Tree::write`] wrote.
@@ -462,35 +468,88 @@ pub(crate) struct Row {
     pub(crate) tally: Tally,
     pub(crate) position: Position,
     pub(crate) played: Move,
+    /// The position's first four FEN fields, shared by the rows of one position.
+    pub(crate) epd: Arc<str>,
 }
 
-impl Row {
+/// Decodes merged entries into rows. A position's rows come together: its position and EPD are made once
+/// for all of them.
+#[derive(Default)]
+struct Decoder {
+    last: Option<(Node, Position, Arc<str>)>,
+}
+
+impl Decoder {
     /// The row of a merged entry; an error for an entry no position or move gives (a damaged temporary
     /// file).
-    fn of((node, code): Key, tally: Tally) -> Result<Row, SpillError> {
+    fn row(&mut self, (node, code): Key, tally: Tally) -> Result<Row, SpillError> {
         let damaged = || {
             SpillError::reading(io::Error::new(
                 io::ErrorKind::InvalidData,
                 "a position or move of the temporary file is none",
             ))
         };
-        let position = node.position().ok_or_else(damaged)?;
-        let played = position
-            .legal_moves()
-            .as_slice()
-            .iter()
-            .copied()
-            .find(|m| polyglot::encode_move(m) == code)
-            .ok_or_else(damaged)?;
+        if self.last.as_ref().is_none_or(|(last, ..)| *last != node) {
+            let position = node.position().ok_or_else(damaged)?;
+            let epd: Arc<str> = fen::to_epd(&position).into();
+            self.last = Some((node, position, epd));
+        }
+        let Some((_, position, epd)) = &self.last else {
+            return Err(damaged());
+        };
+        let played = decode_move(position, code).ok_or_else(damaged)?;
         Ok(Row {
             node,
             code,
             tally,
-            position,
+            position: *position,
             played,
+            epd: epd.clone(),
         })
     }
+}
 
+/// The move of `pos` that [`pgnkit::core::polyglot::encode_move`] gave `code`, made from the board without
+/// generating every move: a row's decoding is the tree's output cost.
+fn decode_move(pos: &Position, code: u16) -> Option<Move> {
+    let square = |bits: u16| Square::new((bits & 0x3F) as u8);
+    let (to, from) = (square(code), square(code >> 6));
+    let promotion = match (code >> 12) & 0x7 {
+        0 => None,
+        1 => Some(Role::Knight),
+        2 => Some(Role::Bishop),
+        3 => Some(Role::Rook),
+        4 => Some(Role::Queen),
+        _ => return None,
+    };
+    let board = pos.board();
+    let mover = board.piece_at(from).filter(|p| p.color == pos.turn())?;
+    let target = board.piece_at(to);
+    let (kind, capture) = match (mover.role, target) {
+        (Role::King, Some(t)) if t.color == mover.color && t.role == Role::Rook => {
+            (MoveKind::Castle, None)
+        }
+        (_, Some(t)) if t.color == mover.color => return None,
+        (Role::Pawn, None) if from.file() != to.file() => (MoveKind::EnPassant, Some(Role::Pawn)),
+        (Role::Pawn, None) if from.rank().index().abs_diff(to.rank().index()) == 2 => {
+            (MoveKind::DoublePush, None)
+        }
+        (_, t) => (MoveKind::Normal, t.map(|t| t.role)),
+    };
+    let m = Move {
+        from,
+        to,
+        role: mover.role,
+        capture,
+        promotion,
+        kind,
+    };
+    // Legal when it was tallied (a move of a replayed game); the position it is played in was checked as it
+    // was decoded ([`Node::position`]), and nothing here can panic on a move that is not.
+    Some(m)
+}
+
+impl Row {
     /// The side that plays the move.
     pub(crate) fn mover(&self) -> Color {
         self.position.turn()
@@ -501,9 +560,10 @@ impl Tree {
     /// The rows with at least `--min-games` games, in key order.
     pub(crate) fn rows(self) -> impl Iterator<Item = Result<Row, SpillError>> {
         let min = self.min_games;
+        let mut decoder = Decoder::default();
         self.merged.filter_map(move |entry| match entry {
             Ok((_, tally)) if tally.games < min => None,
-            Ok((key, tally)) => Some(Row::of(key, tally)),
+            Ok((key, tally)) => Some(decoder.row(key, tally)),
             Err(e) => Some(Err(e)),
         })
     }
@@ -512,9 +572,10 @@ impl Tree {
     pub(crate) fn rows_of_root(self) -> impl Iterator<Item = Result<Row, SpillError>> {
         let min = self.min_games;
         let root = Node::of(&self.root);
+        let mut decoder = Decoder::default();
         self.merged.filter_map(move |entry| match entry {
             Ok(((node, _), tally)) if node != root || tally.games < min => None,
-            Ok((key, tally)) => Some(Row::of(key, tally)),
+            Ok((key, tally)) => Some(decoder.row(key, tally)),
             Err(e) => Some(Err(e)),
         })
     }
@@ -539,8 +600,8 @@ impl Tree {
             TreeFormat::Parquet => columns::write_parquet(self, out),
             TreeFormat::Html => html::write(self, out, locale),
             TreeFormat::Polyglot => {
-                let dir = self.spill_dir.clone();
-                book::write(self, out, &dir)
+                let (dir, memory) = (self.spill_dir.clone(), self.memory);
+                book::write(self, out, &dir, memory)
             }
         }
     }

@@ -1,19 +1,20 @@
-//! A position of the tree as it is kept, sorted and spilled: its Polyglot key first (the order of the tree's
-//! rows and of a book's entries), then the position itself, packed into 36 bytes, so that two positions are
-//! merged only when they are the same under FIDE's rule, never because their hashes meet.
+//! A position of the tree as it is kept, sorted and spilled: its hash first (the position's own Zobrist hash,
+//! kept up to date move by move as it is played: free here), then the position itself, packed into 36 bytes,
+//! so that two positions are merged only when they are the same under FIDE's rule, never because their hashes
+//! meet.
 
-use pgnkit::core::polyglot;
 use pgnkit::core::{Bitboard, Board, CastlingMode, Color, Piece, Position, Role, Setup, Square};
 
 /// A position under FIDE's "same position" rule: the pieces, the side to move, the castling rights and the
 /// en-passant square when a capture there is legal ([`Position::key`]), packed.
 ///
-/// Ordered by Polyglot key, then by the packed position: the key spreads positions evenly and is what a book
-/// is sorted by; the rest breaks the (rare) ties of different positions with one key.
+/// Ordered by hash, then by the packed position: the hash spreads positions evenly; the rest breaks the (rare)
+/// ties of different positions with one hash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) struct Node {
-    /// [`polyglot::key`] with the en-passant square only when a capture is legal.
-    pub(crate) polyglot: u64,
+    /// [`Position::zobrist`], which follows FIDE's "same position" (an en-passant square only when the
+    /// capture is legal).
+    pub(crate) hash: u64,
     occupied: u64,
     /// Four bits per occupied square, in square order: `1 + color * 6 + role`.
     pieces: [u64; 2],
@@ -46,7 +47,7 @@ impl Node {
             rest |= 1 << 20;
         }
         Node {
-            polyglot: polyglot::key(pos, pos.ep_square()),
+            hash: pos.zobrist(),
             occupied: board.occupied().0,
             pieces,
             rest,
@@ -114,12 +115,13 @@ impl Node {
         Position::from_setup_lenient(setup, mode)
             .ok()
             .map(|(pos, _)| pos)
-            .filter(|pos| Node::of(pos) == *self)
+            // What the setup dropped as impossible (a castling right, an en-passant square) changes the hash.
+            .filter(|pos| pos.zobrist() == self.hash)
     }
 
     /// The node as spilled: [`NODE_BYTES`] bytes, little-endian.
     pub(crate) fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.polyglot.to_le_bytes());
+        out.extend_from_slice(&self.hash.to_le_bytes());
         out.extend_from_slice(&self.occupied.to_le_bytes());
         out.extend_from_slice(&self.pieces[0].to_le_bytes());
         out.extend_from_slice(&self.pieces[1].to_le_bytes());
@@ -130,7 +132,7 @@ impl Node {
     pub(crate) fn read(bytes: &[u8; NODE_BYTES]) -> Node {
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default());
         Node {
-            polyglot: word(0),
+            hash: word(0),
             occupied: word(8),
             pieces: [word(16), word(24)],
             rest: u32::from_le_bytes(bytes[32..36].try_into().unwrap_or_default()),
@@ -189,7 +191,7 @@ mod tests {
         node.pieces[0] |= 0xF;
         assert!(node.position().is_none());
         let mut node = Node::of(&Position::new());
-        node.polyglot ^= 1;
+        node.hash ^= 1;
         assert!(node.position().is_none());
     }
 }
