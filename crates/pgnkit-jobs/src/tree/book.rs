@@ -226,18 +226,24 @@ fn weights(group: &[Row]) -> Vec<u16> {
         .iter()
         .map(|row| {
             let (wins, draws, _) = row.tally.mover_results(row.mover());
-            (2 * wins + draws).max(1)
+            2 * wins + draws
         })
         .collect();
-    let most = raw.iter().copied().max().unwrap_or(1);
+    scaled(&raw)
+}
+
+/// Weights made of raw scores: at least 1 (readers skip 0), all scaled down in proportion when the largest
+/// passes 65,535.
+fn scaled(raw: &[u64]) -> Vec<u16> {
+    let most = raw.iter().copied().max().unwrap_or(1).max(1);
     raw.iter()
         .map(|&w| {
-            let scaled = if most > u64::from(u16::MAX) {
+            let w = if most > u64::from(u16::MAX) {
                 (u128::from(w) * u128::from(u16::MAX) / u128::from(most)) as u64
             } else {
                 w
             };
-            scaled.clamp(1, u64::from(u16::MAX)) as u16
+            w.clamp(1, u64::from(u16::MAX)) as u16
         })
         .collect()
 }
@@ -248,16 +254,40 @@ mod tests {
 
     #[test]
     fn weights_fit_sixteen_bits_and_never_reach_zero() {
-        let w = |raw: &[u64]| {
-            let most = raw.iter().copied().max().unwrap();
-            raw.iter()
-                .map(|&w| {
-                    let s = if most > 65_535 { w * 65_535 / most } else { w };
-                    s.clamp(1, 65_535)
-                })
-                .collect::<Vec<_>>()
+        assert_eq!(scaled(&[0, 1, 10]), vec![1, 1, 10]);
+        assert_eq!(scaled(&[131_070, 2, 65_535]), vec![65_535, 1, 32_767]);
+        assert_eq!(scaled(&[u64::MAX, 0]), vec![65_535, 1]);
+    }
+
+    #[test]
+    fn entries_past_the_memory_come_back_sorted_from_runs() {
+        let dir = std::env::temp_dir().join(format!("pgnkit-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut sorter = Sorter {
+            held: Vec::new(),
+            most: 1000,
+            runs: Vec::new(),
+            dir: &dir,
         };
-        assert_eq!(w(&[1, 10]), vec![1, 10]);
-        assert_eq!(w(&[131_070, 2, 65_535]), vec![65_535, 1, 32_767]);
+        let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+        let mut all = Vec::new();
+        for i in 0..5000u32 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let e = entry(seed % 700, (i % 7) as u16, (seed >> 40) as u16);
+            all.push(e);
+            sorter.push(e).unwrap();
+        }
+        assert_eq!(sorter.runs.len(), 4, "runs of 1,000 entries, the last held");
+        let mut out = Vec::new();
+        sorter.finish(&mut out).unwrap();
+        all.sort_by(by_key_then_weight);
+        let back: Vec<Entry> = out
+            .chunks(16)
+            .map(|c| Entry::from_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(back, all);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -20,7 +20,7 @@ use crate::run::JobError;
 use crate::stats::columnar::{ParquetFailure, writer_properties};
 use crate::stats::dates::Day;
 use pgnkit::notation::uci;
-use pgnkit::notation::{Language, SanPlus};
+use pgnkit::notation::{CheckMark, Language, Leniencies, San, SanPlus};
 use pgnkit::openings;
 
 /// The columns, in order, with their Arrow types.
@@ -69,14 +69,12 @@ pub(crate) struct Values {
 impl Values {
     pub(crate) fn of(row: &Row) -> Values {
         let t = &row.tally;
-        let after = row.position.after_unchecked(row.played);
-        let opening = openings::table().get(&after);
+        let mut text = MoveText::default();
+        let opening = text.fill(row);
         Values {
             fen: row.epd.to_string(),
-            move_uci: uci::to_uci(&row.position, &row.played),
-            move_san: SanPlus::from_move(&row.position, &row.played)
-                .display(Language::En)
-                .to_string(),
+            move_uci: text.uci,
+            move_san: text.san,
             games: t.games,
             white_wins: t.white_wins,
             draws: t.draws,
@@ -92,6 +90,36 @@ impl Values {
             eco: opening.map(|o| o.eco),
             opening: opening.map(|o| o.name),
         }
+    }
+}
+
+/// The move of a row as text (UCI, SAN with its check mark) and the opening it leads to, made into buffers
+/// reused from row to row, the position after the move played once for both the check mark and the opening.
+#[derive(Default)]
+pub(crate) struct MoveText {
+    pub(crate) uci: String,
+    pub(crate) san: String,
+}
+
+impl MoveText {
+    /// Fills the buffers for `row`; the opening of the position after the move.
+    pub(crate) fn fill(&mut self, row: &Row) -> Option<&'static openings::Opening> {
+        let after = row.position.after_unchecked(row.played);
+        let san = SanPlus {
+            san: San::from_move(&row.position, &row.played),
+            mark: CheckMark::after(&after),
+            annotation: None,
+            leniencies: Leniencies::NONE,
+        };
+        self.uci.clear();
+        self.san.clear();
+        let _ = write!(
+            self.uci,
+            "{}",
+            uci::Uci::from_move(&row.position, &row.played)
+        );
+        let _ = write!(self.san, "{}", san.display(Language::En));
+        openings::table().get(&after)
     }
 }
 
@@ -121,8 +149,10 @@ pub(crate) fn write_csv(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, 
     let header: Vec<&str> = COLUMNS.iter().map(|(name, _)| *name).collect();
     csv.write_record(&header).map_err(csv_error)?;
     let mut counter = Counter::default();
-    // Each cell is formatted into this one buffer: a row allocates nothing.
+    // Each cell is formatted into this one buffer, numbers into the other: a row allocates nothing.
     let mut cell = String::new();
+    let mut number = [0u8; 20];
+    let mut text = MoveText::default();
     let mut put = |csv: &mut csv::Writer<&mut dyn Write>, value: &dyn std::fmt::Display| {
         cell.clear();
         let _ = write!(cell, "{value}");
@@ -132,18 +162,13 @@ pub(crate) fn write_csv(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, 
         let row = row?;
         counter.count(&row);
         let t = &row.tally;
-        let after = row.position.after_unchecked(row.played);
-        let opening = openings::table().get(&after);
+        let opening = text.fill(&row);
         let blank = &"" as &dyn std::fmt::Display;
         csv.write_field(row.epd.as_bytes()).map_err(csv_error)?;
-        put(&mut csv, &uci::Uci::from_move(&row.position, &row.played)).map_err(csv_error)?;
-        put(
-            &mut csv,
-            &SanPlus::from_move(&row.position, &row.played).display(Language::En),
-        )
-        .map_err(csv_error)?;
+        csv.write_field(text.uci.as_bytes()).map_err(csv_error)?;
+        csv.write_field(text.san.as_bytes()).map_err(csv_error)?;
         for n in [t.games, t.white_wins, t.draws, t.black_wins] {
-            put(&mut csv, &n).map_err(csv_error)?;
+            csv.write_field(digits(n, &mut number)).map_err(csv_error)?;
         }
         match t.score(row.mover()) {
             Some(s) => put(&mut csv, &((s * 10_000.0).round() / 10_000.0)),
@@ -151,11 +176,8 @@ pub(crate) fn write_csv(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, 
         }
         .map_err(csv_error)?;
         for n in [t.mover_elo(), t.opponent_elo()] {
-            match n {
-                Some(n) => put(&mut csv, &n),
-                None => put(&mut csv, blank),
-            }
-            .map_err(csv_error)?;
+            let cell = n.map_or(&[][..], |n| digits(n, &mut number));
+            csv.write_field(cell).map_err(csv_error)?;
         }
         match t.performance() {
             Some(p) => put(&mut csv, &p),
@@ -177,6 +199,19 @@ pub(crate) fn write_csv(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, 
     }
     csv.flush()?;
     Ok(counter.written())
+}
+
+/// The decimal digits of `n`, written at the end of `buf`.
+fn digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[at..];
+        }
+    }
 }
 
 fn csv_error(e: csv::Error) -> JobError {
@@ -238,6 +273,7 @@ struct Columns {
     eco: StringBuilder,
     opening: StringBuilder,
     len: usize,
+    text: MoveText,
 }
 
 impl Columns {
@@ -253,15 +289,16 @@ impl Columns {
             eco: StringBuilder::new(),
             opening: StringBuilder::new(),
             len: 0,
+            text: MoveText::default(),
         }
     }
 
     fn push(&mut self, row: &Row) {
-        let v = Values::of(row);
         let t = &row.tally;
-        self.fen.append_value(&v.fen);
-        self.uci.append_value(&v.move_uci);
-        self.san.append_value(&v.move_san);
+        let opening = self.text.fill(row);
+        self.fen.append_value(&*row.epd);
+        self.uci.append_value(&self.text.uci);
+        self.san.append_value(&self.text.san);
         for (b, n) in self
             .counts
             .iter_mut()
@@ -271,9 +308,9 @@ impl Columns {
         }
         // Unrounded in a typed column.
         self.score.append_option(t.score(row.mover()));
-        self.elo[0].append_option(v.mover_elo.map(|e| e as i32));
-        self.elo[1].append_option(v.opponent_elo.map(|e| e as i32));
-        self.elo[2].append_option(v.performance.map(|e| e as i32));
+        self.elo[0].append_option(t.mover_elo().map(|e| e as i32));
+        self.elo[1].append_option(t.opponent_elo().map(|e| e as i32));
+        self.elo[2].append_option(t.performance().map(|e| e as i32));
         for (b, date) in self.dates.iter_mut().zip([t.first_date, t.last_date]) {
             let day = (date != 0)
                 .then(|| {
@@ -286,8 +323,8 @@ impl Columns {
                 .flatten();
             b.append_option(day.map(Day::unix_days));
         }
-        self.eco.append_option(v.eco);
-        self.opening.append_option(v.opening);
+        self.eco.append_option(opening.map(|o| o.eco));
+        self.opening.append_option(opening.map(|o| o.name));
         self.len += 1;
     }
 
@@ -381,4 +418,17 @@ pub(crate) fn write_parquet(tree: Tree, out: &mut dyn Write) -> Result<TreeWritt
 
 fn parquet_error(e: parquet::errors::ParquetError) -> JobError {
     JobError::from(ParquetFailure::from(e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_are_those_of_display() {
+        let mut buf = [0u8; 20];
+        for n in [0, 7, 10, 99, 100, 2_147_483_648, u64::MAX] {
+            assert_eq!(digits(n, &mut buf), n.to_string().as_bytes());
+        }
+    }
 }

@@ -66,7 +66,7 @@ impl Shown {
     fn of(row: Row) -> Shown {
         Shown {
             node: row.node,
-            position: row.position,
+            position: *row.position,
             games: row.tally.games,
             rows: vec![row],
         }

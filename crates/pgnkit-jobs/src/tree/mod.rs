@@ -466,7 +466,8 @@ pub(crate) struct Row {
     pub(crate) node: Node,
     pub(crate) code: u16,
     pub(crate) tally: Tally,
-    pub(crate) position: Position,
+    /// The position, shared by its rows (a row is moved along a chain of iterators: a pointer, not a copy).
+    pub(crate) position: Arc<Position>,
     pub(crate) played: Move,
     /// The position's first four FEN fields, shared by the rows of one position.
     pub(crate) epd: Arc<str>,
@@ -476,7 +477,9 @@ pub(crate) struct Row {
 /// for all of them.
 #[derive(Default)]
 struct Decoder {
-    last: Option<(Node, Position, Arc<str>)>,
+    last: Option<(Node, Arc<Position>, Arc<str>)>,
+    /// Scratch space for the EPD.
+    text: String,
 }
 
 impl Decoder {
@@ -491,8 +494,9 @@ impl Decoder {
         };
         if self.last.as_ref().is_none_or(|(last, ..)| *last != node) {
             let position = node.position().ok_or_else(damaged)?;
-            let epd: Arc<str> = fen::to_epd(&position).into();
-            self.last = Some((node, position, epd));
+            self.text.clear();
+            node.write_epd(&position, &mut self.text);
+            self.last = Some((node, Arc::new(position), Arc::from(self.text.as_str())));
         }
         let Some((_, position, epd)) = &self.last else {
             return Err(damaged());
@@ -502,7 +506,7 @@ impl Decoder {
             node,
             code,
             tally,
-            position: *position,
+            position: position.clone(),
             played,
             epd: epd.clone(),
         })

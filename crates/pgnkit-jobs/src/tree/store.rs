@@ -1,15 +1,18 @@
-//! The tree's counts while games come in, in bounded memory: a hash map of (position, move) tallies that,
-//! when its next growth would pass the limit, is sorted and written to a temporary file as a *run*; at the
-//! end the runs and what the map still holds are merged in key order, tallies of one key added up. A
-//! tree smaller than the limit never touches the disk.
+//! The tree's counts while games come in, in bounded memory: (position, move) tallies in one vector, found
+//! through a hash table of their indices; when the vector's next growth would pass the limit, it is sorted
+//! where it lies and written to a temporary file as a *run*; at the end the runs and what the vector still
+//! holds are merged in key order, tallies of one key added up. A tree smaller than the limit never touches
+//! the disk.
 //!
 //! Runs are written compactly (the 38-byte key, then the counters as LEB128 numbers: most tallies of a deep
 //! tree are of one game, a few bytes each) to files without a name ([`TempFile`]), so nothing is left behind.
 //! At most [`MOST_RUNS_MERGED`] are merged at once: past that, runs are first merged into longer ones.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::BinaryHeap;
+use std::hash::Hasher;
+
+use hashbrown::HashTable;
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
@@ -32,13 +35,15 @@ const RUN_BUFFER: usize = 64 << 10;
 
 /// The tallies of a run so far ([`Store::add`]), past `limit` bytes spilled into `dir`.
 pub(crate) struct Store {
-    map: HashMap<Key, Tally, BuildHasherDefault<KeyHasher>>,
+    entries: Vec<(Key, Tally)>,
+    /// Indices into `entries`, by key.
+    index: HashTable<u32>,
     limit: usize,
     dir: PathBuf,
     runs: Vec<Run>,
 }
 
-/// Keys hash by their Polyglot key (already uniform) mixed with the rest.
+/// Keys hash by their position's hash (already uniform) mixed with the rest (the workers' maps).
 #[derive(Default)]
 pub(crate) struct KeyHasher(u64);
 
@@ -66,21 +71,30 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// The bytes a map able to hold `capacity` entries takes (its buckets, a control byte each, at most 7/8
-/// full, in a power of two).
-fn map_bytes(capacity: usize) -> usize {
-    (capacity.saturating_mul(8) / 7)
+/// The hash of a key in the store's table: the position's hash is uniform already; the move is mixed in.
+fn hash_of(key: &Key) -> u64 {
+    let mixed = key.0.hash ^ u64::from(key.1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    mixed ^ (mixed >> 31)
+}
+
+/// The bytes `capacity` entries take, with their table (a 4-byte index and a control byte per bucket, at
+/// most 7/8 full, in a power of two).
+fn held_bytes(capacity: usize) -> usize {
+    let buckets = (capacity.saturating_mul(8) / 7)
         .checked_next_power_of_two()
-        .unwrap_or(usize::MAX)
-        .saturating_mul(ENTRY_BYTES + 1)
+        .unwrap_or(usize::MAX);
+    capacity
+        .saturating_mul(ENTRY_BYTES)
+        .saturating_add(buckets.saturating_mul(5))
 }
 
 impl Store {
-    /// A store holding at most about `limit` bytes of tallies in memory (the map and, while it is
-    /// written out, its sorted copy), spilling into `dir`. One batch's tallies are always taken in.
+    /// A store holding at most about `limit` bytes of tallies in memory, spilling into `dir`. One batch's
+    /// tallies are always taken in.
     pub(crate) fn new(limit: usize, dir: PathBuf) -> Store {
         Store {
-            map: HashMap::default(),
+            entries: Vec::new(),
+            index: HashTable::new(),
             limit,
             dir,
             runs: Vec::new(),
@@ -92,19 +106,29 @@ impl Store {
         &mut self,
         entries: impl ExactSizeIterator<Item = (Key, Tally)>,
     ) -> Result<(), SpillError> {
-        let wanted = self.map.len() + entries.len();
-        if wanted > self.map.capacity() {
-            // The map is about to double (or more): a run first if that would pass the limit, counting the
-            // sorted copy a spill makes.
-            let grown = map_bytes(wanted.max(2 * self.map.capacity()));
-            if grown.saturating_add(wanted.saturating_mul(ENTRY_BYTES)) > self.limit
-                && !self.map.is_empty()
-            {
+        let wanted = self.entries.len() + entries.len();
+        if wanted > self.entries.capacity() && !self.entries.is_empty() {
+            // The vector is about to double (or more): a run first if that would pass the limit. A spill
+            // sorts the vector where it lies: nothing more is held.
+            let grown = held_bytes(wanted.max(2 * self.entries.capacity()));
+            if grown > self.limit || wanted >= u32::MAX as usize {
                 self.spill()?;
             }
         }
+        let Store {
+            entries: held,
+            index,
+            ..
+        } = self;
         for (key, tally) in entries {
-            self.map.entry(key).or_default().merge(&tally);
+            let hash = hash_of(&key);
+            match index.find(hash, |&i| held[i as usize].0 == key) {
+                Some(&i) => held[i as usize].1.merge(&tally),
+                None => {
+                    index.insert_unique(hash, held.len() as u32, |&i| hash_of(&held[i as usize].0));
+                    held.push((key, tally));
+                }
+            }
         }
         Ok(())
     }
@@ -114,10 +138,11 @@ impl Store {
         self.runs.len()
     }
 
-    /// Writes what the map holds as a sorted run and empties it.
+    /// Writes what the store holds as a sorted run and empties it.
     fn spill(&mut self) -> Result<(), SpillError> {
-        let sorted = self.take_sorted();
-        let run = Run::write(&self.dir, sorted.into_iter())?;
+        self.sort();
+        let run = Run::write(&self.dir, self.entries.drain(..))?;
+        self.index.clear();
         self.runs.push(run);
         if self.runs.len() > MOST_RUNS_MERGED {
             self.merge_runs()?;
@@ -125,11 +150,10 @@ impl Store {
         Ok(())
     }
 
-    /// The map's entries in key order; the map is left empty (its capacity kept, when it fits the limit).
-    fn take_sorted(&mut self) -> Vec<(Key, Tally)> {
-        let mut sorted: Vec<(Key, Tally)> = self.map.drain().collect();
-        sorted.sort_unstable_by_key(|e| e.0);
-        sorted
+    /// Sorts the entries by key where they lie (the table's indices are then wrong: it is cleared).
+    fn sort(&mut self) {
+        self.index.clear();
+        self.entries.sort_unstable_by_key(|e| e.0);
     }
 
     /// Merges the runs into one, so that the final merge holds few files open.
@@ -144,9 +168,14 @@ impl Store {
 
     /// Every tally, by key, those of one key added up.
     pub(crate) fn finish(mut self) -> Merged {
-        let in_memory = self.take_sorted();
+        self.sort();
+        let in_memory = std::mem::take(&mut self.entries);
         if self.runs.is_empty() {
-            return Merged::new(vec![Source::Memory(in_memory.into_iter())]);
+            // Keys are unique in memory: no merge.
+            return Merged {
+                single: Some(in_memory.into_iter()),
+                ..Merged::new(Vec::new())
+            };
         }
         let mut sources: Vec<Source> = self.runs.drain(..).map(Source::Run).collect();
         sources.push(Source::Memory(in_memory.into_iter()));
@@ -267,6 +296,8 @@ impl Source {
 
 /// Sorted sources merged: each key once, with its tallies added up.
 pub(crate) struct Merged {
+    /// The only source, when nothing was spilled: its keys are unique and sorted, so they come as they are.
+    single: Option<std::vec::IntoIter<(Key, Tally)>>,
     sources: Vec<Source>,
     /// The next entry of each source, smallest key first: (key, source), the tally in `heads`.
     heap: BinaryHeap<Reverse<(Key, usize)>>,
@@ -290,6 +321,7 @@ impl Merged {
             }
         }
         Merged {
+            single: None,
             sources,
             heap,
             heads,
@@ -316,6 +348,9 @@ impl Iterator for Merged {
     type Item = Result<(Key, Tally), SpillError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if let Some(entries) = &mut self.single {
+            return entries.next().map(Ok);
+        }
         if let Some(e) = self.failed.take() {
             self.heap.clear();
             return Some(Err(e));
