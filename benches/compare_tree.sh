@@ -2,14 +2,16 @@
 # pgnkit tree against pgnkit stats on the same games, side by side (issue #42: tree's throughput at least half of
 # stats' per core, memory bounded by --memory). For each sample of the shared corpus, repeated to SIZE_MB or a
 # little more (each copy followed by a line break), runs interleaved so all see the same machine load:
-#   stats -j1, tree -j1 --format csv and --format parquet at --depth 20 (the default), the same at -j2;
+#   stats -j1 (its CSV, and its Parquet), tree -j1 --format csv and --format parquet at --depth 20 (the default),
+#   the same at -j2;
 #   tree -j1 --format text (the same counting, only the root's moves decoded and written: the difference to csv
 #   is the cost of decoding and writing every row);
 #   tree -j1 csv with --memory $MEMORY (runs spill to --temp-dir) against the default memory (a quarter of the
 #   machine's: nothing spills); the same pair at --depth $DEEP (more positions, more spilled runs).
 # stats writes its per-game CSV, tree its rows, to /dev/null. Prints per case the median wall and CPU seconds,
 # games/s and MB/s (wall), games per CPU second (the throughput per core), peak RSS, and the ratio of the
-# throughput per core to stats' at the same -j (CPU time: stats' over the case's). Then, for the --memory
+# throughput per core to stats' at the same -j (CPU time: stats' over the case's; tree's Parquet against stats'
+# Parquet, the rest against stats' CSV). Then, for the --memory
 # pairs, untimed runs writing to files: the sorted runs spilled, rows written, and whether the tight and the
 # default memory give byte-identical outputs (cmp); the time and RSS ratios come from the timed runs.
 # A repeated sample holds the distinct positions of one copy only: its tree is the size of one copy's, and the
@@ -60,11 +62,11 @@ make_input() {
     echo "$out"
 }
 
-# The arguments of a case: "stats J" or "tree J FORMAT DEPTH MEMORY" (MEMORY `-` for the default).
+# The arguments of a case: "stats J [FORMAT]" or "tree J FORMAT DEPTH MEMORY" (MEMORY `-` for the default).
 case_args() {
     local command=$1 jobs=$2 format=${3:-} depth=${4:-} memory=${5:-}
     if [ "$command" = stats ]; then
-        echo "stats -q -j $jobs"
+        echo "stats -q -j $jobs${format:+ --format $format}"
     else
         local args="tree -q -j $jobs --format $format --depth $depth --temp-dir $TEMP_DIR"
         [ "$memory" = - ] || args+=" --memory $memory"
@@ -74,10 +76,12 @@ case_args() {
 
 CASES=(
     "stats 1"
+    "stats 1 parquet"
     "tree 1 csv 20 -"
     "tree 1 parquet 20 -"
     "tree 1 text 20 -"
     "stats 2"
+    "stats 2 parquet"
     "tree 2 csv 20 -"
     "tree 2 parquet 20 -"
     "tree 1 csv 20 $MEMORY"
@@ -130,7 +134,9 @@ for SAMPLE in $SAMPLES; do
         wall=$(echo "${WALL[$c]}" | median)
         cpu=$(echo "${CPU[$c]}" | median)
         rss=$(echo "${RSS[$c]}" | median)
-        base_cpu=$(echo "${CPU[stats $jobs]}" | median)
+        # Parquet against Parquet (both compress their columns with zstd), anything else against stats' CSV.
+        if [ "$format" = parquet ]; then base="stats $jobs parquet"; else base="stats $jobs"; fi
+        base_cpu=$(echo "${CPU[$base]}" | median)
         awk -v k="$command" -v j="$jobs" -v f="${format:--}" -v d="${depth:--}" -v m="${memory:--}" -v w="$wall" \
             -v c="$cpu" -v b="$BYTES" -v n="$GAMES" -v r="$rss" -v bc="$base_cpu" 'BEGIN {
             printf "%-6s %-3s %-8s %-6s %-7s %8.2f %8.2f %9.0f %7.1f %11.0f %8.0f %9.2f\n",

@@ -113,11 +113,14 @@ impl MoveText {
         };
         self.uci.clear();
         self.san.clear();
-        let _ = write!(
-            self.uci,
-            "{}",
-            uci::Uci::from_move(&row.position, &row.played)
-        );
+        let u = uci::Uci::from_move(&row.position, &row.played);
+        for square in [u.from, u.to] {
+            self.uci.push(square.file().char());
+            self.uci.push(square.rank().char());
+        }
+        if let Some(role) = u.promotion {
+            self.uci.push(role.lower_char());
+        }
         let _ = write!(self.san, "{}", san.display(Language::En));
         openings::table().get(&after)
     }
@@ -170,11 +173,10 @@ pub(crate) fn write_csv(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, 
         for n in [t.games, t.white_wins, t.draws, t.black_wins] {
             csv.write_field(digits(n, &mut number)).map_err(csv_error)?;
         }
-        match t.score(row.mover()) {
-            Some(s) => put(&mut csv, &((s * 10_000.0).round() / 10_000.0)),
-            None => put(&mut csv, blank),
-        }
-        .map_err(csv_error)?;
+        let score = t
+            .score(row.mover())
+            .map_or(&[][..], |s| four_decimals(s, &mut number));
+        csv.write_field(score).map_err(csv_error)?;
         for n in [t.mover_elo(), t.opponent_elo()] {
             let cell = n.map_or(&[][..], |n| digits(n, &mut number));
             csv.write_field(cell).map_err(csv_error)?;
@@ -185,11 +187,8 @@ pub(crate) fn write_csv(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, 
         }
         .map_err(csv_error)?;
         for date in [t.first_date, t.last_date] {
-            match iso_date(date) {
-                Some(d) => csv.write_field(d.as_bytes()),
-                None => csv.write_field(b""),
-            }
-            .map_err(csv_error)?;
+            csv.write_field(iso_digits(date, &mut number))
+                .map_err(csv_error)?;
         }
         csv.write_field(opening.map_or("", |o| o.eco))
             .map_err(csv_error)?;
@@ -212,6 +211,48 @@ fn digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
             return &buf[at..];
         }
     }
+}
+
+/// A score from 0 to 1 rounded to four decimals, as `f64`'s shortest form writes it (`0.5`, `0.6667`, `1`).
+fn four_decimals(score: f64, buf: &mut [u8; 20]) -> &[u8] {
+    let k = (score.clamp(0.0, 1.0) * 10_000.0).round() as u32;
+    match k {
+        0 => b"0",
+        10_000 => b"1",
+        _ => {
+            buf[..2].copy_from_slice(b"0.");
+            let mut len = 2;
+            for div in [1000, 100, 10, 1] {
+                buf[len] = b'0' + (k / div % 10) as u8;
+                len += 1;
+            }
+            while buf[len - 1] == b'0' {
+                len -= 1;
+            }
+            &buf[..len]
+        }
+    }
+}
+
+/// A day kept as `YYYYMMDD` in ISO form (`2025-05-01`); empty for 0.
+fn iso_digits(date: u32, buf: &mut [u8; 20]) -> &[u8] {
+    if date == 0 {
+        return b"";
+    }
+    let (year, month, day) = (date / 10_000, date / 100 % 100, date % 100);
+    let parts = [(year, 4), (month, 2), (day, 2)];
+    let mut len = 0;
+    for (i, (value, width)) in parts.into_iter().enumerate() {
+        if i > 0 {
+            buf[len] = b'-';
+            len += 1;
+        }
+        for k in (0..width).rev() {
+            buf[len] = b'0' + (value / 10u32.pow(k) % 10) as u8;
+            len += 1;
+        }
+    }
+    &buf[..len]
 }
 
 fn csv_error(e: csv::Error) -> JobError {
@@ -423,6 +464,21 @@ fn parquet_error(e: parquet::errors::ParquetError) -> JobError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_and_dates_are_written_as_their_display_forms() {
+        let mut buf = [0u8; 20];
+        for k in 0..=10_000u32 {
+            let s = f64::from(k) / 10_000.0;
+            let shown = ((s * 10_000.0).round() / 10_000.0).to_string();
+            assert_eq!(four_decimals(s, &mut buf), shown.as_bytes(), "{k}");
+        }
+        assert_eq!(four_decimals(2.0 / 3.0, &mut buf), b"0.6667");
+        for date in [20250501, 19991231, 10101, 0] {
+            let shown = iso_date(date).unwrap_or_default();
+            assert_eq!(iso_digits(date, &mut buf), shown.as_bytes());
+        }
+    }
 
     #[test]
     fn digits_are_those_of_display() {

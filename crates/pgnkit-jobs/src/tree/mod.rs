@@ -8,8 +8,8 @@
 //! chosen as `select --where` chooses them, and by player (`--player`, `--color`).
 //!
 //! The run ([`TreeJob`]) tallies each batch on a worker; the caller's sink hands the batches to a
-//! [`TreeBuilder`], which keeps the tallies in a map of bounded size and spills sorted runs to temporary
-//! files past it; [`Tree`] merges them in key order (Polyglot key, then position, then move) and writes
+//! [`TreeBuilder`], which keeps the tallies in bounded memory and spills sorted runs to temporary files past
+//! it; [`Tree`] merges them in key order (the position's hash, then the position, then the move) and writes
 //! the rows ([`Tree::write`]), or gives them as Arrow record batches ([`Tree::record_batches`]).
 
 mod book;

@@ -4,7 +4,7 @@
 //! holds are merged in key order, tallies of one key added up. A tree smaller than the limit never touches
 //! the disk.
 //!
-//! Runs are written compactly (the 38-byte key, then the counters as LEB128 numbers: most tallies of a deep
+//! Runs are written compactly (the 54-byte key, then the counters as LEB128 numbers: most tallies of a deep
 //! tree are of one game, a few bytes each) to files without a name ([`TempFile`]), so nothing is left behind.
 //! At most [`MOST_RUNS_MERGED`] are merged at once: past that, runs are first merged into longer ones.
 
@@ -77,17 +77,6 @@ fn hash_of(key: &Key) -> u64 {
     mixed ^ (mixed >> 31)
 }
 
-/// The bytes `capacity` entries take, with their table (a 4-byte index and a control byte per bucket, at
-/// most 7/8 full, in a power of two).
-fn held_bytes(capacity: usize) -> usize {
-    let buckets = (capacity.saturating_mul(8) / 7)
-        .checked_next_power_of_two()
-        .unwrap_or(usize::MAX);
-    capacity
-        .saturating_mul(ENTRY_BYTES)
-        .saturating_add(buckets.saturating_mul(5))
-}
-
 impl Store {
     /// A store holding at most about `limit` bytes of tallies in memory, spilling into `dir`. One batch's
     /// tallies are always taken in.
@@ -107,12 +96,18 @@ impl Store {
         entries: impl ExactSizeIterator<Item = (Key, Tally)>,
     ) -> Result<(), SpillError> {
         let wanted = self.entries.len() + entries.len();
-        if wanted > self.entries.capacity() && !self.entries.is_empty() {
-            // The vector is about to double (or more): a run first if that would pass the limit. A spill
-            // sorts the vector where it lies: nothing more is held.
-            let grown = held_bytes(wanted.max(2 * self.entries.capacity()));
-            if grown > self.limit || wanted >= u32::MAX as usize {
+        if wanted > self.entries.capacity() {
+            // The vector must grow: to double its size, or as far as the limit allows, or, when the batch's
+            // tallies do not fit even so, after a run is written (a spill sorts the vector where it lies:
+            // nothing more is held). One batch is always taken in.
+            let most = self.most_entries();
+            if wanted > most && !self.entries.is_empty() {
                 self.spill()?;
+            }
+            let wanted = self.entries.len() + entries.len();
+            if wanted > self.entries.capacity() {
+                let target = wanted.max((2 * self.entries.capacity()).min(most));
+                self.entries.reserve_exact(target - self.entries.len());
             }
         }
         let Store {
@@ -131,6 +126,14 @@ impl Store {
             }
         }
         Ok(())
+    }
+
+    /// The most entries the limit holds with their table: a table at most 7/8 full, in a power of two, has
+    /// fewer than 16/7 buckets an entry, of 5 bytes each (an index and a control byte). Never more than the
+    /// indices count.
+    fn most_entries(&self) -> usize {
+        let per_entry = ENTRY_BYTES + 12;
+        (self.limit / per_entry).min(u32::MAX as usize)
     }
 
     /// How many runs were written so far.
