@@ -134,6 +134,7 @@ impl<'s> Overflow<'s> {
     fn failure(&mut self, step: SpillStep, error: io::Error) {
         if self.failed.is_none() {
             self.failed = Some(SpillError {
+                subject: SpillSubject::LongGame,
                 step,
                 dir: self.spill.map(|s| s.dir.clone()).unwrap_or_default(),
                 error,
@@ -207,6 +208,7 @@ impl<'s> Overflow<'s> {
             return Err(failed);
         }
         let fail = |error| SpillError {
+            subject: SpillSubject::LongGame,
             step: SpillStep::Write,
             dir: dir.clone(),
             error,
@@ -338,9 +340,19 @@ pub(crate) enum SpillStep {
     Read,
 }
 
+/// What a temporary file holds, for its error's message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SpillSubject {
+    /// stats' rows of a long game.
+    LongGame,
+    /// tree's counts (sorted runs) or a book's entries.
+    TreeCounts,
+}
+
 /// A temporary file of spilled rows that could not be written or read back.
 #[derive(Debug)]
 pub(crate) struct SpillError {
+    pub(crate) subject: SpillSubject,
     pub(crate) step: SpillStep,
     /// Where the file was made (empty when reading: the file has no name).
     pub(crate) dir: PathBuf,
@@ -350,7 +362,13 @@ pub(crate) struct SpillError {
 impl SpillError {
     /// Reading spilled rows back failed.
     pub(crate) fn reading(error: io::Error) -> SpillError {
+        SpillError::reading_of(SpillSubject::LongGame, error)
+    }
+
+    /// Reading `subject` back from its temporary file failed.
+    pub(crate) fn reading_of(subject: SpillSubject, error: io::Error) -> SpillError {
         SpillError {
+            subject,
             step: SpillStep::Read,
             dir: PathBuf::new(),
             error,
@@ -360,19 +378,29 @@ impl SpillError {
 
 impl Explain for SpillError {
     fn explain(&self, locale: Locale) -> String {
-        match self.step {
-            SpillStep::Write => crate::localized!(
+        let shown = self.dir.display().to_string();
+        let dir = crate::safe_text::safe(&shown);
+        let error = &self.error;
+        match (self.subject, self.step) {
+            (SpillSubject::LongGame, SpillStep::Write) => crate::localized!(
                 locale,
-                "cannot write the rows of a long game to a temporary file in {}: {}",
-                "impossible d'écrire les lignes d'une longue partie dans un fichier temporaire de {} : {}",
-                crate::safe_text::safe(&self.dir.display().to_string()),
-                self.error
+                "cannot write the rows of a long game to a temporary file in {dir}: {error}",
+                "impossible d'écrire les lignes d'une longue partie dans un fichier temporaire de {dir} : {error}"
             ),
-            SpillStep::Read => crate::localized!(
+            (SpillSubject::LongGame, SpillStep::Read) => crate::localized!(
                 locale,
-                "cannot read back the rows of a long game from their temporary file: {}",
-                "impossible de relire les lignes d'une longue partie dans leur fichier temporaire : {}",
-                self.error
+                "cannot read back the rows of a long game from their temporary file: {error}",
+                "impossible de relire les lignes d'une longue partie dans leur fichier temporaire : {error}"
+            ),
+            (SpillSubject::TreeCounts, SpillStep::Write) => crate::localized!(
+                locale,
+                "cannot write the tree's counts to a temporary file in {dir} (choose another with --temp-dir, or more --memory): {error}",
+                "impossible d'écrire les comptes de l'arbre dans un fichier temporaire de {dir} (choisissez-en un autre avec --temp-dir, ou plus de --memory) : {error}"
+            ),
+            (SpillSubject::TreeCounts, SpillStep::Read) => crate::localized!(
+                locale,
+                "cannot read the tree's counts back from their temporary file: {error}",
+                "impossible de relire les comptes de l'arbre dans leur fichier temporaire : {error}"
             ),
         }
     }

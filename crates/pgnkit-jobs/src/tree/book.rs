@@ -20,7 +20,7 @@ use pgnkit::core::polyglot::{self, Entry};
 use pgnkit::core::{Color, Square};
 
 use super::tally::Reached;
-use super::{Row, SpillError, SpillStep, Tree, TreeWritten};
+use super::{Row, SpillError, Tree, TreeWritten, spill_read_error, spill_write_error};
 use crate::run::JobError;
 use crate::stats::spill::TempFile;
 
@@ -102,11 +102,7 @@ struct Sorter<'d> {
 
 impl Sorter<'_> {
     fn failed(&self, error: std::io::Error) -> SpillError {
-        SpillError {
-            step: SpillStep::Write,
-            dir: self.dir.to_path_buf(),
-            error,
-        }
+        spill_write_error(self.dir, error)
     }
 
     fn push(&mut self, e: Entry) -> Result<(), SpillError> {
@@ -156,7 +152,7 @@ impl Sorter<'_> {
                     }
                     *left -= 1;
                     let mut bytes = [0u8; 16];
-                    reader.read_exact(&mut bytes).map_err(SpillError::reading)?;
+                    reader.read_exact(&mut bytes).map_err(spill_read_error)?;
                     Ok(Some(Entry::from_bytes(&bytes)))
                 }
                 None => Ok(held.next()),

@@ -36,6 +36,7 @@ use crate::options::TreeFormat;
 use crate::run::JobError;
 use crate::select::SelectOptions;
 use crate::select::expr::ExprError;
+pub(crate) use crate::stats::spill::{SpillError, SpillStep, SpillSubject};
 use node::Node;
 use pgnkit::core::fen::{self, InvalidFen};
 use pgnkit::core::{Color, Move, MoveKind, Position, PositionKey, Role, Square};
@@ -345,59 +346,20 @@ pub struct TreeBuilder {
     memory: usize,
 }
 
-/// Why the tree could not be built or written: its temporary files.
-#[derive(Debug)]
-pub(crate) struct SpillError {
-    pub(crate) step: SpillStep,
-    /// Where the file was made (empty when reading: the file has no name).
-    pub(crate) dir: PathBuf,
-    pub(crate) error: io::Error,
-}
-
-/// What failed with a temporary file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SpillStep {
-    Write,
-    Read,
-}
-
-impl SpillError {
-    pub(crate) fn reading(error: io::Error) -> SpillError {
-        SpillError {
-            step: SpillStep::Read,
-            dir: PathBuf::new(),
-            error,
-        }
+/// The tree's temporary files' errors, with the wording of the tree's counts.
+pub(crate) fn spill_write_error(dir: &std::path::Path, error: io::Error) -> SpillError {
+    SpillError {
+        subject: SpillSubject::TreeCounts,
+        step: SpillStep::Write,
+        dir: dir.to_path_buf(),
+        error,
     }
 }
 
-impl Explain for SpillError {
-    fn explain(&self, locale: Locale) -> String {
-        match self.step {
-            SpillStep::Write => crate::localized!(
-                locale,
-                "cannot write the tree's counts to a temporary file in {} (choose another with --temp-dir, or more --memory): {}",
-                "impossible d'écrire les comptes de l'arbre dans un fichier temporaire de {} (choisissez-en un autre avec --temp-dir, ou plus de --memory) : {}",
-                crate::safe_text::safe(&self.dir.display().to_string()),
-                self.error
-            ),
-            SpillStep::Read => crate::localized!(
-                locale,
-                "cannot read the tree's counts back from their temporary file: {}",
-                "impossible de relire les comptes de l'arbre dans leur fichier temporaire : {}",
-                self.error
-            ),
-        }
-    }
+/// Reading the tree's temporary files back failed.
+pub(crate) fn spill_read_error(error: io::Error) -> SpillError {
+    SpillError::reading_of(SpillSubject::TreeCounts, error)
 }
-
-impl std::fmt::Display for SpillError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.explain(Locale::En))
-    }
-}
-
-impl std::error::Error for SpillError {}
 
 impl From<SpillError> for JobError {
     fn from(e: SpillError) -> JobError {
@@ -487,7 +449,7 @@ impl Decoder {
     /// file).
     fn row(&mut self, (node, code): Key, tally: Tally) -> Result<Row, SpillError> {
         let damaged = || {
-            SpillError::reading(io::Error::new(
+            spill_read_error(io::Error::new(
                 io::ErrorKind::InvalidData,
                 "a position or move of the temporary file is none",
             ))

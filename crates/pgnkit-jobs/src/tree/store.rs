@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use super::node::{NODE_BYTES, Node};
 use super::tally::Tally;
-use super::{SpillError, SpillStep};
+use super::{SpillError, spill_read_error, spill_write_error};
 use crate::stats::spill::TempFile;
 
 /// A position and a move from it (its [`pgnkit::core::polyglot::encode_move`] code).
@@ -206,11 +206,7 @@ impl Run {
         dir: &std::path::Path,
         entries: impl Iterator<Item = Result<(Key, Tally), SpillError>>,
     ) -> Result<Run, SpillError> {
-        let failed = |error: io::Error| SpillError {
-            step: SpillStep::Write,
-            dir: dir.to_path_buf(),
-            error,
-        };
+        let failed = |error: io::Error| spill_write_error(dir, error);
         let file = TempFile::create(dir).map_err(failed)?;
         let mut out = BufWriter::with_capacity(RUN_BUFFER, file);
         let mut bytes = Vec::with_capacity(256);
@@ -239,7 +235,7 @@ impl Run {
             return None;
         }
         self.left -= 1;
-        Some(self.read_entry().map_err(SpillError::reading))
+        Some(self.read_entry().map_err(spill_read_error))
     }
 
     fn read_entry(&mut self) -> io::Result<(Key, Tally)> {
@@ -478,6 +474,6 @@ mod tests {
             result = result.and(store.add(batch.into_iter()));
         }
         let e = result.unwrap_err();
-        assert_eq!(e.step, SpillStep::Write);
+        assert_eq!(e.step, crate::tree::SpillStep::Write);
     }
 }
