@@ -491,8 +491,8 @@ def tree(
     ...     '[White "Ben"] [Black "Anna"] [Result "0-1"] 1. d4 d5 0-1',
     ... ]
     >>> repertoire = pgnkit.tree(games, player="anna", color="white", depth=3)
-    >>> [(r["move_san"], r["games"], r["score"]) for r in repertoire.to_pylist() if r["fen"].split()[1] == "w"]
-    [('Nf3', 1, 1.0), ('e4', 2, 0.75), ('Nf3', 1, 0.5)]
+    >>> sorted((r["move_san"], r["games"], r["score"]) for r in repertoire.to_pylist() if r["fen"].split()[1] == "w")
+    [('Nf3', 1, 0.5), ('Nf3', 1, 1.0), ('e4', 2, 0.75)]
 
     With pandas, her most played moves and how they scored:
 
