@@ -6,7 +6,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use pgnkit::core::Position;
 use pgnkit::notation::{Language, SanPlus};
@@ -731,21 +730,10 @@ fn a_tournament_of_200000_rounds_makes_a_bounded_page_in_bounded_memory() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Runs the browser check; `None` when it was skipped (no chromium and none could be installed; the script
-/// fails instead when PGNKIT_REQUIRE_CORPUS is set).
+/// Runs the report's browser check (`--board`: a board must be drawn).
 fn browser_check(page: &Path, board: bool) -> Option<std::process::Output> {
-    let mut cmd = Command::new("bash");
-    cmd.arg(root().join("tests/browser/check_report.sh"))
-        .arg(page);
-    if board {
-        cmd.arg("--board");
-    }
-    let out = cmd.output().expect("run bash");
-    if out.status.code() == Some(3) {
-        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-        return None;
-    }
-    Some(out)
+    let args: &[&std::ffi::OsStr] = if board { &["--board".as_ref()] } else { &[] };
+    crate::util::browser_check("check_report.sh", page, args)
 }
 
 #[test]

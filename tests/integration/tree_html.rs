@@ -6,12 +6,11 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use pgnkit::core::Position;
 use pgnkit::notation::{Language, SanPlus};
 
-use crate::util::{self, pgnkit, root, show};
+use crate::util::{self, pgnkit, show};
 
 const LICHESS: &str =
     "fixtures/corpus-subset/games-english/lichess-db-2025-05_blitz_438games_clk.games-1-50.pgn";
@@ -350,21 +349,13 @@ fn messages_fr_makes_a_french_page() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Runs the tree page's browser check; `None` when it was skipped (no chromium and none could be installed;
-/// the script fails instead when PGNKIT_REQUIRE_CORPUS is set).
+/// Runs the tree page's browser check, keeping its screenshot in `shot`.
 fn browser_check(page: &Path, shot: Option<&Path>) -> Option<std::process::Output> {
-    let mut cmd = Command::new("bash");
-    cmd.arg(root().join("tests/browser/check_tree.sh"))
-        .arg(page);
+    let mut args: Vec<&std::ffi::OsStr> = Vec::new();
     if let Some(shot) = shot {
-        cmd.arg("--screenshot").arg(shot);
+        args.extend(["--screenshot".as_ref(), shot.as_os_str()]);
     }
-    let out = cmd.output().expect("run bash");
-    if out.status.code() == Some(3) {
-        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-        return None;
-    }
-    Some(out)
+    crate::util::browser_check("check_tree.sh", page, &args)
 }
 
 #[test]

@@ -177,3 +177,20 @@ pub fn run_under_ulimits(ulimits: &[(&str, u64)], dir: &Path, args: &[&str]) -> 
         .output()
         .expect("run sh")
 }
+
+/// Runs a page check of tests/browser/ (`script`, as `check_report.sh`) on `page` with `args`; `None` when it
+/// was skipped (no chromium and none could be installed; the scripts fail instead when PGNKIT_REQUIRE_CORPUS is
+/// set).
+pub fn browser_check(script: &str, page: &Path, args: &[&OsStr]) -> Option<Output> {
+    let out = Command::new("bash")
+        .arg(root().join("tests/browser").join(script))
+        .arg(page)
+        .args(args)
+        .output()
+        .expect("run bash");
+    if out.status.code() == Some(3) {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        return None;
+    }
+    Some(out)
+}

@@ -133,11 +133,8 @@ impl SelectOptions {
         reaches: &[String],
         materials: &[String],
     ) -> Result<SelectOptions, FilterError> {
-        let filter = filter
-            .map(|text| expr::parse(text, &GAME_HEADER))
-            .transpose()
-            .map_err(FilterError::Where)?;
-        let reaches = reaches
+        let mut opts = SelectOptions::filtering(filter).map_err(FilterError::Where)?;
+        opts.reaches = reaches
             .iter()
             .map(|fen| {
                 Target::parse(fen).map_err(|error| FilterError::Reaches {
@@ -146,14 +143,20 @@ impl SelectOptions {
                 })
             })
             .collect::<Result<_, _>>()?;
-        let materials = materials
+        opts.materials = materials
             .iter()
             .map(|text| Material::parse(text).map_err(FilterError::Material))
             .collect::<Result<_, _>>()?;
+        Ok(opts)
+    }
+
+    /// The options that choose the games of a `--where` expression only (tree's), the others at their
+    /// defaults.
+    pub(crate) fn filtering(filter: Option<&str>) -> Result<SelectOptions, ExprError> {
         Ok(SelectOptions {
-            filter,
-            reaches,
-            materials,
+            filter: filter
+                .map(|text| expr::parse(text, &GAME_HEADER))
+                .transpose()?,
             ..SelectOptions::default()
         })
     }

@@ -152,21 +152,14 @@ pub(crate) fn write_csv(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, 
     let header: Vec<&str> = COLUMNS.iter().map(|(name, _)| *name).collect();
     csv.write_record(&header).map_err(csv_error)?;
     let mut counter = Counter::default();
-    // Each cell is formatted into this one buffer, numbers into the other: a row allocates nothing.
-    let mut cell = String::new();
+    // Numbers are written into this buffer, the move into `text`'s: a row allocates nothing.
     let mut number = [0u8; 20];
     let mut text = MoveText::default();
-    let mut put = |csv: &mut csv::Writer<&mut dyn Write>, value: &dyn std::fmt::Display| {
-        cell.clear();
-        let _ = write!(cell, "{value}");
-        csv.write_field(cell.as_bytes())
-    };
     for row in tree.rows() {
         let row = row?;
         counter.count(&row);
         let t = &row.tally;
         let opening = text.fill(&row);
-        let blank = &"" as &dyn std::fmt::Display;
         csv.write_field(row.epd.as_bytes()).map_err(csv_error)?;
         csv.write_field(text.uci.as_bytes()).map_err(csv_error)?;
         csv.write_field(text.san.as_bytes()).map_err(csv_error)?;
@@ -181,11 +174,10 @@ pub(crate) fn write_csv(tree: Tree, out: &mut dyn Write) -> Result<TreeWritten, 
             let cell = n.map_or(&[][..], |n| digits(n, &mut number));
             csv.write_field(cell).map_err(csv_error)?;
         }
-        match t.performance() {
-            Some(p) => put(&mut csv, &p),
-            None => put(&mut csv, blank),
-        }
-        .map_err(csv_error)?;
+        let performance = t
+            .performance()
+            .map_or(&[][..], |p| signed_digits(p, &mut number));
+        csv.write_field(performance).map_err(csv_error)?;
         for date in [t.first_date, t.last_date] {
             csv.write_field(iso_digits(date, &mut number))
                 .map_err(csv_error)?;
@@ -211,6 +203,18 @@ fn digits(mut n: u64, buf: &mut [u8; 20]) -> &[u8] {
             return &buf[at..];
         }
     }
+}
+
+/// The decimal digits of `n` with its sign (a performance is below zero for a zero score against opponents
+/// rated under 800).
+fn signed_digits(n: i64, buf: &mut [u8; 20]) -> &[u8] {
+    let len = digits(n.unsigned_abs(), buf).len();
+    if n >= 0 {
+        return &buf[buf.len() - len..];
+    }
+    let at = buf.len() - len - 1;
+    buf[at] = b'-';
+    &buf[at..]
 }
 
 /// A score from 0 to 1 rounded to four decimals, as `f64`'s shortest form writes it (`0.5`, `0.6667`, `1`).
@@ -485,6 +489,9 @@ mod tests {
         let mut buf = [0u8; 20];
         for n in [0, 7, 10, 99, 100, 2_147_483_648, u64::MAX] {
             assert_eq!(digits(n, &mut buf), n.to_string().as_bytes());
+        }
+        for n in [0, 2630, -799, i64::MIN + 1, i64::MIN] {
+            assert_eq!(signed_digits(n, &mut buf), n.to_string().as_bytes());
         }
     }
 }

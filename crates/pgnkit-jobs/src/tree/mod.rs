@@ -202,14 +202,7 @@ impl TreeOptions {
     /// The options of `request`, checked.
     pub(crate) fn new(request: TreeRequest<'_>) -> Result<TreeOptions, TreeOptionError> {
         let mut select =
-            SelectOptions::choosing(request.filter, &[], &[]).map_err(|e| match e {
-                crate::select::FilterError::Where(e) => TreeOptionError::Where(e),
-                // Only `--where` is given.
-                crate::select::FilterError::Reaches { fen, error } => {
-                    TreeOptionError::From { fen, error }
-                }
-                crate::select::FilterError::Material(_) => TreeOptionError::Player,
-            })?;
+            SelectOptions::filtering(request.filter).map_err(TreeOptionError::Where)?;
         select.lang = request.lang;
         if request.depth == 0 {
             return Err(TreeOptionError::Depth);

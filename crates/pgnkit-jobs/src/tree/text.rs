@@ -37,27 +37,15 @@ pub(crate) fn write(
             "Aucune partie ne joue de coup depuis cette position.\n"
         ));
     } else {
-        let header = crate::localized!(
-            locale,
-            "{:<8} {:>9} {:>6}  {:<BAR$}  {:>6} {:>5} {:>5} {:>5}  opening",
-            "{:<8} {:>9} {:>6}  {:<BAR$}  {:>6} {:>5} {:>5} {:>5}  ouverture",
-            "move",
-            "games",
-            "%",
-            "results",
-            "score",
-            "elo",
-            "opp.",
-            "perf"
-        );
-        let header = match locale {
-            Locale::En => header,
-            Locale::Fr => header
-                .replacen("move", "coup", 1)
-                .replacen("games", "parties", 1)
-                .replacen("results", "résultats", 1)
-                .replacen("opp.", "adv.", 1),
+        let [mv, games, results, opp, opening] = match locale {
+            Locale::En => ["move", "games", "results", "opp.", "opening"],
+            Locale::Fr => ["coup", "parties", "résultats", "adv.", "ouverture"],
         };
+        // Padded by characters: `résultats` has one that is two bytes.
+        let header = format!(
+            "{mv:<8} {games:>9} {:>6}  {results:<BAR$}  {:>6} {:>5} {opp:>5} {:>5}  {opening}",
+            "%", "score", "elo", "perf"
+        );
         text.push_str(header.trim_end());
         text.push('\n');
     }
